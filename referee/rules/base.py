@@ -1,0 +1,81 @@
+"""The game contract every rules engine in `referee.rules` offers.
+
+A rules engine is pure: state in, state out, no I/O, deterministic from the seed kept in the
+state. Players are seats 0..n-1 in the order given when the game was created; names are only
+for reports. The referee above the engine knows nothing of a game's rules: it asks who owes
+which decision, parses what players write, applies orders one by one and shows the state.
+
+An engine module exposes one object, ``RULES``, with these members:
+
+    name, title, min_players, max_players, options (name -> (default, allowed values))
+    new_game(options, players, seed) -> state
+    awaiting(state) -> list[Decision]          who must act now; empty once the game is over
+    legal_orders(state, seat) -> list[order]   every legal choice of the seat's decision
+    parse(text) -> list[Entry]                 raises NotationError (with the line) on bad text
+    format(order) -> str                       parse(format(o)) == [Entry((o,))]
+    apply(state, seat, order) -> (state, events)  raises IllegalOrder; events: list of str
+    view(state) -> dict                        plain data for reports and maps
+    bot(name) -> Bot                           "default" plays sensibly, "random" uniformly
+    to_data(state) -> dict / from_data(dict) -> state   JSON-able plain data
+    result(state) -> Result | None             None while the game runs
+    adjudicate(state, seat) -> order | None    the missed-order rule of the game, if it has one
+
+Orders are small immutable values with a ``kind``; the accepted-order log stores them as text
+(``format``), so a game replays from (options, players, seed, log).
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+
+class IllegalOrder(Exception):
+    """An order the rules refuse. ``reason`` is written for the player; ``alternatives``
+    (orders) are the legal choices where listing them helps."""
+
+    def __init__(self, reason: str, alternatives: Sequence[Any] = ()):
+        super().__init__(reason)
+        self.reason = reason
+        self.alternatives = list(alternatives)
+
+
+class NotationError(ValueError):
+    """Text that is not an order of the game. ``line`` is the offending text."""
+
+    def __init__(self, reason: str, line: str = ""):
+        super().__init__(f"{reason}: {line!r}" if line else reason)
+        self.reason = reason
+        self.line = line
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One parsed line: alternatives separated by `|`, the first legal one is used."""
+
+    alternatives: tuple
+    text: str = field(default="", compare=False)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A decision owed by one seat: its kind (matches the kind of the orders that answer it)
+    and a sentence saying what it is about."""
+
+    seat: int
+    kind: str
+    prompt: str
+
+
+@dataclass(frozen=True)
+class Result:
+    """The end of a game: why it ended, the final score per seat, and the ranking as a list
+    of lists of seats (ties share a place)."""
+
+    reason: str
+    scores: tuple
+    ranking: tuple
+
+
+Bot = Callable[[Any, int, random.Random], Any]
+"""A bot: (state, seat, rng) -> a legal order for the decision the seat owes."""
