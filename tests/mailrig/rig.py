@@ -20,6 +20,7 @@ import itertools
 import mailbox
 import os
 import pwd
+import re
 import shutil
 import signal
 import smtplib
@@ -71,9 +72,10 @@ class MaildirDelivery:
 
     async def handle_DATA(self, server, session, envelope):
         body = envelope.original_content.replace(b"\r\n", b"\n")
+        mail_from = envelope.mail_from.strip("<>")  # aiosmtpd gives the null sender as "<>"
         for rcpt in envelope.rcpt_tos:
             account = self.rig.add_account(base_address(rcpt))
-            trace = f"Return-Path: <{envelope.mail_from}>\nDelivered-To: {rcpt}\nX-Original-To: {rcpt}\n"
+            trace = f"Return-Path: <{mail_from}>\nDelivered-To: {rcpt}\nX-Original-To: {rcpt}\n"
             self.rig.deliver(account.address, trace.encode() + body)
         return "250 OK"
 
@@ -227,9 +229,10 @@ class MailRig:
         os.rename(maildir / "tmp" / name, maildir / "new" / name)
 
     def send(self, raw: bytes, to: list[str] | str, mail_from: str = f"tester@{DOMAIN}") -> None:
-        """Send ``raw`` over SMTP to ``to`` (the rig's SMTP server delivers it)."""
+        """Send ``raw`` over SMTP to ``to`` (the rig's SMTP server delivers it). Line ends
+        become CRLF on the wire, as a mail program sends them (smtplib sends bytes as given)."""
         with smtplib.SMTP("127.0.0.1", self.smtp_port, timeout=10) as smtp:
-            smtp.sendmail(mail_from, [to] if isinstance(to, str) else to, raw)
+            smtp.sendmail(mail_from, [to] if isinstance(to, str) else to, re.sub(rb"\r?\n", b"\r\n", raw))
 
     def imap(self, address: str) -> IMAPClient:
         """An IMAP connection logged in to the account (plain, on loopback)."""
