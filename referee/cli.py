@@ -2,18 +2,220 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
+from pathlib import Path
 
 import click
 
 from . import rules as games
+from .campaign import CampaignError
+from .config import CONFIG_NAME, ConfigError, load_config, write_default_config
 from .simulate import simulate as run_simulation
+from .store import LockBusy
+
+EX_TEMPFAIL = 75      # sysexits: try again later (another tick holds the lock)
+
+
+class Failure(click.ClickException):
+    """A user's mistake: printed as 'Error: ...' with exit code 1, never a traceback."""
+
+
+def open_site(ctx: click.Context):
+    from .site import Site
+    path = ctx.obj["config"]
+    try:
+        return Site(load_config(path))
+    except FileNotFoundError:
+        raise Failure(f"no site configuration at {path}: run `referee init` in the site's "
+                      f"folder, or give --config PATH (or set REFEREE_CONFIG)") from None
+    except ConfigError as err:
+        raise Failure(str(err)) from None
 
 
 @click.group()
 @click.version_option(package_name="referee")
-def main() -> None:
+@click.option("--config", "config", type=click.Path(dir_okay=False, path_type=Path),
+              default=lambda: os.environ.get("REFEREE_CONFIG", CONFIG_NAME),
+              show_default=f"$REFEREE_CONFIG or ./{CONFIG_NAME}",
+              help="the site configuration")
+@click.pass_context
+def main(ctx: click.Context, config: Path) -> None:
     """A play-by-email referee for Bus and Bus Boss."""
+    ctx.obj = {"config": config}
+
+
+@main.command()
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path), default=".")
+def init(directory: Path) -> None:
+    """Write a working referee.yaml in DIRECTORY on the embedded default (local Maildirs)."""
+    try:
+        path = write_default_config(directory)
+    except (ConfigError, FileExistsError) as err:
+        raise Failure(str(err)) from None
+    click.echo(f"wrote {path}; incoming mail goes to {directory / 'mail/inbox'}, "
+               f"outgoing mail to {directory / 'mail/outbox'}")
+
+
+@main.command()
+@click.argument("game", type=click.Choice(games.names()))
+@click.argument("campaign_id", metavar="ID")
+@click.option("--player", "players", multiple=True, required=True,
+              help='"Name <address>", once per player, in seat order')
+@click.option("--seed", type=int, help="for a game that can be replayed exactly; random if not given")
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
+              help="a game option, e.g. edition=1999")
+@click.pass_context
+def new(ctx, game, campaign_id, players, seed, options) -> None:
+    """Create campaign ID of GAME and mail every player a welcome with their token."""
+    parsed = {}
+    for option in options:
+        key, sep, value = option.partition("=")
+        if not sep or not key:
+            raise click.BadParameter(f"{option!r}: write KEY=VALUE", param_hint="--option")
+        parsed[key.strip()] = value.strip()
+    site = open_site(ctx)
+    try:
+        table = site.new_campaign(game, campaign_id, list(players), seed, parsed)
+    except CampaignError as err:
+        raise Failure(str(err)) from None
+    flushed = site.outbox.flush(site.config.make_sender())
+    click.echo(f"campaign {campaign_id}: {table.rules.title} for "
+               f"{', '.join(p.name for p in table.campaign.players)} in {table.campaign.root}")
+    click.echo(f"welcome mails: {len(flushed.sent)} sent, {len(site.outbox.pending())} queued")
+
+
+def _status(site, campaign_id: str) -> dict:
+    table = site.campaign(campaign_id).table()
+    campaign = table.campaign
+    view = table.view()
+    scores = table.rules.result(table.state)
+    return {
+        "id": campaign.id, "game": campaign.game, "state": campaign.status,
+        "round": view["round"],
+        "awaiting": [{"player": campaign.players[d.seat].name, "decision": d.kind,
+                      "prompt": d.prompt} for d in table.rules.awaiting(table.state)],
+        "scores": {p["name"]: p["score"] for p in view["players"]} if "players" in view
+        else {},
+        "finished": scores is not None,
+    }
+
+
+@main.command()
+@click.argument("campaign_id", metavar="[ID]", required=False)
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+def status(ctx, campaign_id, as_json) -> None:
+    """The state of one campaign or of all."""
+    site = open_site(ctx)
+    try:
+        ids = [campaign_id] if campaign_id else site.campaign_ids()
+        rows = [_status(site, i) for i in ids]
+    except CampaignError as err:
+        raise Failure(str(err)) from None
+    if as_json:
+        click.echo(json.dumps(rows if not campaign_id else rows[0], indent=1))
+        return
+    if not rows:
+        click.echo("no campaigns yet: create one with `referee new`")
+    for row in rows:
+        waiting = "; ".join(f"{a['player']} ({a['decision']})" for a in row["awaiting"])
+        scores = ", ".join(f"{n} {s}" for n, s in row["scores"].items())
+        click.echo(f"{row['id']:20s} {row['game']:8s} {row['state']:9s} round {row['round']:<3d}"
+                   f" waiting for: {waiting or '-'}   scores: {scores}")
+
+
+@main.command()
+@click.argument("campaign_id", metavar="ID")
+@click.option("--player", help="show the game as this player's report shows it")
+@click.option("--png", "png", type=click.Path(dir_okay=False, path_type=Path),
+              help="also write the PNG map to this file")
+@click.pass_context
+def show(ctx, campaign_id, player, png) -> None:
+    """Print the map, the scores and what the game waits for."""
+    from . import maps
+    from .reports import base_context, decision_of, render
+    site = open_site(ctx)
+    try:
+        table = site.campaign(campaign_id).table()
+    except CampaignError as err:
+        raise Failure(str(err)) from None
+    prompt, choices = None, []
+    if player:
+        names = {p.name.lower(): s for s, p in enumerate(table.campaign.players)}
+        if player.lower() not in names:
+            raise Failure(f"no player {player!r} in {campaign_id}; the players are "
+                          + ", ".join(p.name for p in table.campaign.players))
+        prompt, choices = decision_of(table, names[player.lower()])
+    click.echo(render("digest.txt", events=[], notes=[], prompt=prompt, choices=choices,
+                      **base_context(table)), nl=False)
+    if png:
+        png.write_bytes(maps.png_map(table.view()))
+        click.echo(f"wrote {png}")
+
+
+@main.command()
+@click.argument("campaign_id", metavar="ID")
+@click.pass_context
+def replay(ctx, campaign_id) -> None:
+    """Rebuild a campaign's game from its log alone and check it."""
+    site = open_site(ctx)
+    try:
+        table = site.campaign(campaign_id).table()
+    except CampaignError as err:
+        raise Failure(str(err)) from None
+    orders = sum(len(s.record.get("orders", ())) for s in table.steps)
+    result = table.rules.result(table.state)
+    click.echo(f"{campaign_id}: {len(table.steps)} log records, {orders} orders replayed, "
+               f"round {table.round}, "
+               + (f"finished: {result.reason}" if result else "in play"))
+    for step in table.steps:
+        for e in step.events:
+            click.echo(f"  [{step.record['n']}] {e}")
+
+
+@main.command()
+@click.pass_context
+def tick(ctx) -> None:
+    """One pass: read new mail, apply orders, resolve, answer and send (run it from cron)."""
+    from .tick import tick as run_tick
+    site = open_site(ctx)
+    try:
+        report = run_tick(site)
+    except LockBusy as err:
+        click.echo(f"referee tick: {err}", err=True)
+        sys.exit(EX_TEMPFAIL)
+    except ConfigError as err:
+        raise Failure(str(err)) from None
+    click.echo(report.summary())
+    if report.errors:
+        sys.exit(1)
+
+
+@main.command()
+@click.option("--dir", "directory", type=click.Path(file_okay=False, path_type=Path),
+              default="demo", show_default=True, help="the demo site's folder")
+@click.option("--seed", type=int, default=1, show_default=True)
+def demo(directory: Path, seed: int) -> None:
+    """Play a 4-player game of Bus by mail with robot players on local Maildirs."""
+    from .demo import run_demo
+    click.echo(f"A demo site in {directory}: four robot players read the referee's mail and "
+               f"answer it by mail; a tick runs after each round of answers.")
+    result = run_demo(directory, seed, progress=click.echo)
+    campaign = result.campaign
+    table = campaign.table()
+    click.echo(f"\n{'The game ended' if result.finished else 'The demo stopped'} after "
+               f"{result.ticks} ticks: {result.replies} orders sent by mail, "
+               f"{result.mails_read} mails read by the players.")
+    click.echo(f"Final scores: " + ", ".join(f"{p['name']} {p['score']}"
+                                            for p in table.view()["players"]))
+    click.echo(f"\nCampaign folder: {campaign.root}")
+    click.echo(f"  turn reports and maps: {campaign.root / 'turns'}")
+    click.echo(f"  the order log:         {campaign.log_path}")
+    click.echo(f"  mail sent to players:  {campaign.root / 'mail' / 'out'}")
+    click.echo(f"  players' mailbox:      {directory / 'mail' / 'outbox'}")
+    if not result.finished:
+        sys.exit(1)
 
 
 @main.command()

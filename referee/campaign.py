@@ -1,0 +1,272 @@
+"""A campaign on disk: `games/<id>/` with its settings, its order log and its files.
+
+    campaign.yaml   settings: game, options, seed, status, players with their tokens
+    log.jsonl       the append-only log: one record per mail that changed the game, and one
+                    per batch of orders the referee applied itself (forced moves, queued
+                    orders). The log is the source of truth: the game is rebuilt from it.
+    mailed.json     how far answers have been queued (so a crashed tick resends nothing twice)
+    mail/in/        every mail received for this campaign, raw
+    mail/out/       every mail the referee queued for its players, raw
+    turns/          per round: the report and the maps
+
+Writes are atomic and the log is appended with fsync (see ``store``).
+"""
+from __future__ import annotations
+
+import re
+import secrets
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from email.utils import parseaddr
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from . import rules as games
+from .rules.base import IllegalOrder, NotationError
+from .store import append_record, atomic_write, read_records
+
+ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")
+STATUSES = ("open", "running", "paused", "finished")
+TOKEN_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"   # no 0/o, 1/l/i: read aloud, typed by hand
+
+
+class CampaignError(Exception):
+    """Something about a campaign a game master must fix; the message says what."""
+
+
+def check_id(campaign_id: str) -> str:
+    if not ID_PATTERN.match(campaign_id or ""):
+        raise CampaignError(f"{campaign_id!r} is not a campaign id: use 1 to 32 lowercase "
+                            "letters, digits and dashes, starting with a letter or digit")
+    return campaign_id
+
+
+def new_token() -> str:
+    return "".join(secrets.choice(TOKEN_ALPHABET) for _ in range(8))
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+@dataclass
+class Player:
+    name: str
+    address: str
+    token: str
+
+    def formatted(self) -> str:
+        return f"{self.name} <{self.address}>"
+
+
+def parse_player(text: str) -> tuple[str, str]:
+    """'Ann Smith <ann@example.org>' into (name, address), or CampaignError."""
+    name, address = parseaddr(text)
+    if not address or "@" not in address or " " in address:
+        raise CampaignError(f"{text!r} is not a player: write 'Name <address@example.org>'")
+    return (name or address.partition("@")[0]).strip(), address.lower()
+
+
+@dataclass
+class Campaign:
+    root: Path
+    id: str
+    game: str
+    options: dict
+    seed: int
+    status: str
+    players: list[Player]
+    created: str
+    settings: dict = field(default_factory=dict)   # further settings, kept as written
+
+    # files ---------------------------------------------------------------------------------
+    @property
+    def log_path(self) -> Path:
+        return self.root / "log.jsonl"
+
+    @property
+    def rules(self):
+        return games.get(self.game)
+
+    def dir(self, *parts: str) -> Path:
+        path = self.root.joinpath(*parts)
+        path.mkdir(parents=True, exist_ok=True)
+        return path
+
+    # creating and loading ------------------------------------------------------------------
+    @classmethod
+    def create(cls, data_root: Path, campaign_id: str, game: str, players: list[str],
+               seed: int | None = None, options: dict | None = None) -> "Campaign":
+        check_id(campaign_id)
+        try:
+            rules = games.get(game)
+        except ValueError as err:
+            raise CampaignError(str(err)) from None
+        parsed = [parse_player(p) for p in players]
+        addresses = [a for _, a in parsed]
+        if len(set(addresses)) != len(addresses):
+            raise CampaignError("every player needs an address of their own")
+        names = [n for n, _ in parsed]
+        if len({n.lower() for n in names}) != len(names):
+            raise CampaignError("every player needs a name of their own")
+        seed = secrets.randbelow(2**31) if seed is None else seed
+        options = dict(options or {})
+        try:
+            rules.new_game(options, names, seed)        # refuses bad options and counts
+        except ValueError as err:
+            raise CampaignError(str(err)) from None
+        root = Path(data_root) / campaign_id
+        if root.exists():
+            raise CampaignError(f"campaign {campaign_id} exists already in {data_root}")
+        campaign = cls(root, campaign_id, game, options, seed, "running",
+                       [Player(n, a, new_token()) for n, a in parsed], now())
+        root.mkdir(parents=True)
+        campaign.save()
+        return campaign
+
+    @classmethod
+    def load(cls, root: Path) -> "Campaign":
+        path = Path(root) / "campaign.yaml"
+        try:
+            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise CampaignError(f"no campaign in {root} (campaign.yaml is missing)") from None
+        except yaml.YAMLError as err:
+            raise CampaignError(f"{path} is not valid YAML: {err}") from None
+        try:
+            players = [Player(str(p["name"]), str(p["address"]).lower(), str(p["token"]))
+                       for p in data["players"]]
+            known = {"id", "game", "options", "seed", "status", "players", "created"}
+            campaign = cls(Path(root), check_id(str(data["id"])), str(data["game"]),
+                           dict(data.get("options") or {}), int(data["seed"]),
+                           str(data.get("status", "running")), players,
+                           str(data.get("created", "")),
+                           {k: v for k, v in data.items() if k not in known})
+        except (KeyError, TypeError, ValueError) as err:
+            raise CampaignError(f"{path} is damaged ({err!r}): compare it with another "
+                                f"campaign's file") from None
+        if campaign.status not in STATUSES:
+            raise CampaignError(f"{path}: status must be one of {', '.join(STATUSES)}")
+        return campaign
+
+    def save(self) -> None:
+        data: dict[str, Any] = {
+            "id": self.id, "game": self.game, "options": self.options, "seed": self.seed,
+            "status": self.status, "created": self.created,
+            "players": [{"name": p.name, "address": p.address, "token": p.token}
+                        for p in self.players],
+            **self.settings,
+        }
+        header = (f"# Campaign {self.id}: a game of {self.rules.title} refereed by email.\n"
+                  "# The order log (log.jsonl) is the source of truth; this file holds the\n"
+                  "# settings. Tokens are the players' passwords: keep this file private.\n")
+        atomic_write(self.root / "campaign.yaml",
+                     header + yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
+
+    # players -------------------------------------------------------------------------------
+    def seat_of_token(self, token: str | None) -> int | None:
+        if not token:
+            return None
+        for seat, p in enumerate(self.players):
+            if secrets.compare_digest(p.token, token.lower()):
+                return seat
+        return None
+
+    def seat_of_address(self, address: str) -> int | None:
+        for seat, p in enumerate(self.players):
+            if p.address == address.lower():
+                return seat
+        return None
+
+    # the log -------------------------------------------------------------------------------
+    def records(self) -> list[dict]:
+        if not self.log_path.exists():
+            return []
+        records, _torn = read_records(self.log_path)   # a torn last line is not trusted
+        return records
+
+    def append(self, record: dict) -> dict:
+        record = {"n": len(self.records()) + 1, "at": now(), **record}
+        append_record(self.log_path, record)
+        return record
+
+    def table(self) -> "Table":
+        return Table.replay(self)
+
+
+@dataclass
+class Step:
+    """What one log record did: its orders' events, the round it happened in, and the view
+    of the game after it."""
+
+    record: dict
+    round: int
+    events: list[str]
+    view: dict
+
+
+class Table:
+    """A campaign's game rebuilt from its log: the state, the players' queued orders, the
+    Message-IDs already applied, and what each record did."""
+
+    def __init__(self, campaign: Campaign):
+        self.campaign = campaign
+        self.rules = campaign.rules
+        self.state = self.rules.new_game(campaign.options, [p.name for p in campaign.players],
+                                         campaign.seed)
+        self.queues: dict[int, list[str]] = {}
+        self.seen: set[str] = set()
+        self.steps: list[Step] = []
+
+    @classmethod
+    def replay(cls, campaign: Campaign) -> "Table":
+        table = cls(campaign)
+        for record in campaign.records():
+            table.follow(record)
+        return table
+
+    def follow(self, record: dict) -> Step:
+        """Apply one log record read from the log."""
+        round_ = self.round
+        events: list[str] = []
+        for seat, text, *_how in record.get("orders", ()):
+            try:
+                for entry in self.rules.parse(text):
+                    self.state, ev = self.rules.apply(self.state, seat, entry.alternatives[0])
+                    events += ev
+            except (IllegalOrder, NotationError) as err:
+                raise CampaignError(
+                    f"{self.campaign.log_path}: record {record.get('n')} holds the order "
+                    f"{text!r} for seat {seat}, which the game refuses ({err}); the log was "
+                    f"changed by hand or damaged") from None
+        for seat, queue in record.get("queues", {}).items():
+            self.queues[int(seat)] = list(queue)
+        return self.follow_applied(record, round_, events)
+
+    def follow_applied(self, record: dict, round_: int, events: list[str]) -> Step:
+        """Note a record whose orders the table has applied already (in round ``round_``)."""
+        if record.get("message_id"):
+            self.seen.add(record["message_id"])
+        step = Step(record, round_, events, self.view())
+        self.steps.append(step)
+        return step
+
+    def view_after_round(self, round_: int) -> dict:
+        """The game as it was when round ``round_`` ended (or now, if it has not)."""
+        for step in reversed(self.steps):
+            if step.round == round_:
+                return step.view
+        return self.view()
+
+    @property
+    def round(self) -> int:
+        return self.rules.view(self.state)["round"]
+
+    def view(self) -> dict:
+        return self.rules.view(self.state)
+
+    @property
+    def over(self) -> bool:
+        return self.rules.result(self.state) is not None

@@ -1,0 +1,104 @@
+"""`referee demo`: a four-player game of Bus on the embedded default (local Maildirs), whose
+players are robots that read the referee's mail and answer it by mail."""
+from __future__ import annotations
+
+import mailbox
+import random
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from . import mailbot
+from .campaign import Campaign
+from .config import CONFIG_NAME, load_config, write_default_config
+from .mailout import MaildirSender
+from .site import Site
+from .tick import tick
+
+PLAYERS = [("Ada", "ada@demo.invalid"), ("Ben", "ben@demo.invalid"),
+           ("Cleo", "cleo@demo.invalid"), ("Dan", "dan@demo.invalid")]
+
+
+@dataclass
+class DemoResult:
+    campaign: Campaign
+    ticks: int
+    mails_read: int
+    replies: int
+    finished: bool
+
+
+class RobotPlayer:
+    """Reads its mail in the referee's outbox Maildir and answers with the choice the game's
+    default bot would make among those the mail offers."""
+
+    def __init__(self, seat: int, name: str, address: str, site: Site, campaign_id: str,
+                 seed: int):
+        self.seat, self.name, self.address = seat, name, address
+        self.site, self.campaign_id = site, campaign_id
+        self.rng = random.Random(seed * 31 + seat)
+        self.seen: set[str] = set()
+        self.read = 0
+
+    def new_mail(self, outbox: mailbox.Maildir) -> list:
+        mails = []
+        for key in sorted(outbox.keys()):
+            if key in self.seen:
+                continue
+            msg = mailbot.parse(outbox.get_bytes(key))
+            if self.address in str(msg["To"]).lower():
+                mails.append(msg)
+            self.seen.add(key)
+        self.read += len(mails)
+        return mails
+
+    def choose(self, choices: list[str]) -> str | None:
+        table = self.site.campaign(self.campaign_id).table()
+        if not any(d.seat == self.seat for d in table.rules.awaiting(table.state)):
+            return None                          # the prompt is stale: nothing is owed
+        order = table.rules.format(table.rules.bot("default")(table.state, self.seat,
+                                                              self.rng))
+        return order if order in choices else None
+
+
+def run_demo(directory: Path, seed: int = 1, max_ticks: int = 3000,
+             progress: Callable[[str], None] = lambda line: None) -> DemoResult:
+    directory = Path(directory)
+    config_path = directory / CONFIG_NAME
+    if not config_path.exists():
+        write_default_config(directory)
+    site = Site(load_config(config_path))
+    campaign_id = "demo"
+    number = 1
+    while site.has_campaign(campaign_id):
+        number += 1
+        campaign_id = f"demo-{number}"
+    site.new_campaign("bus", campaign_id, [f"{n} <{a}>" for n, a in PLAYERS], seed)
+    site.outbox.flush(site.config.make_sender())
+    outbox = mailbox.Maildir(site.config.outbox.path, create=False)
+    inbox = MaildirSender(site.config.inbox.path)
+    robots = [RobotPlayer(seat, n, a, site, campaign_id, seed)
+              for seat, (n, a) in enumerate(PLAYERS)]
+    replies = ticks = 0
+    while ticks < max_ticks:
+        for robot in robots:
+            answer = mailbot.answer_latest(robot.new_mail(outbox), robot.name, robot.address,
+                                           robot.choose)
+            if answer is not None:
+                with inbox:
+                    inbox.send(answer)
+                replies += 1
+        report = tick(site)
+        ticks += 1
+        if report.errors:
+            raise RuntimeError("the demo tick failed: " + "; ".join(report.errors))
+        campaign = site.campaign(campaign_id)
+        if ticks % 25 == 0:
+            progress(f"tick {ticks}: {report.summary()}")
+        if campaign.status == "finished":
+            for robot in robots:                  # read the final reports too
+                robot.new_mail(outbox)
+            break
+    campaign = site.campaign(campaign_id)
+    return DemoResult(campaign, ticks, sum(r.read for r in robots), replies,
+                      campaign.status == "finished")

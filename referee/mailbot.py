@@ -1,0 +1,69 @@
+"""A player who lives in a mailbox: reads the referee's mail, answers the prompt it finds.
+
+Used by `referee demo` and by the end-to-end tests. It replies the way people do: the choice
+on top, the whole mail quoted below an "On ... wrote:" line, and a signature.
+"""
+from __future__ import annotations
+
+import re
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
+from email.utils import formatdate, make_msgid, parseaddr
+from typing import Callable
+
+DECISION = re.compile(r"^YOUR DECISION: (.*)$", re.MULTILINE)
+CHOICE = re.compile(r"^    (\S.*)$")
+
+
+def parse(raw: bytes) -> EmailMessage:
+    return BytesParser(policy=policy.default).parsebytes(raw)
+
+
+def body(msg: EmailMessage) -> str:
+    part = msg.get_body(("plain",))
+    return part.get_content() if part is not None else ""
+
+
+def choices_in(text: str) -> list[str]:
+    """The lines offered under the mail's decision, or [] when it asks for none."""
+    match = DECISION.search(text)
+    if not match:
+        return []
+    lines = text[match.end():].splitlines()
+    found = []
+    for line in lines:
+        choice = CHOICE.match(line)
+        if choice:
+            found.append(choice.group(1).strip())
+        elif found and line.strip():
+            break
+    return found
+
+
+def reply(msg: EmailMessage, name: str, address: str, orders: list[str]) -> EmailMessage:
+    """A reply to ``msg`` with ``orders`` on top and the whole mail quoted."""
+    answer = EmailMessage(policy=policy.default)
+    answer["From"] = f"{name} <{address}>"
+    answer["To"] = msg["Reply-To"] or msg["From"]
+    subject = str(msg["Subject"] or "")
+    answer["Subject"] = subject if subject.lower().startswith("re:") else f"Re: {subject}"
+    answer["Message-ID"] = make_msgid(domain=address.partition("@")[2] or None)
+    answer["Date"] = formatdate(localtime=False)
+    answer["In-Reply-To"] = str(msg["Message-ID"])
+    quoted = "\n".join(f"> {line}" if line else ">" for line in body(msg).splitlines())
+    sender = parseaddr(str(msg["From"]))[0] or "the referee"
+    answer.set_content("\n".join(orders) + f"\n\nOn {msg['Date']}, {sender} wrote:\n"
+                       + quoted + f"\n\n-- \n{name}\nsent by a robot player\n")
+    return answer
+
+
+def answer_latest(mails: list[EmailMessage], name: str, address: str,
+                  choose: Callable[[list[str]], str | None]) -> EmailMessage | None:
+    """Answer the newest mail that asks for a decision (older prompts are stale)."""
+    for msg in reversed(mails):
+        choices = choices_in(body(msg))
+        if choices:
+            order = choose(choices)
+            return reply(msg, name, address, [order]) if order else None
+    return None

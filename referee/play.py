@@ -1,0 +1,138 @@
+"""Orders from players into a campaign's game: queues, forced moves, refusals.
+
+A player's mail replaces their queue with the orders it holds, in order. An order is used
+when a decision of its kind is owed by that player; an entry `a | b` uses the first of its
+alternatives that is legal then. When the order at the head of a queue is refused, the rest of
+that queue is dropped (it was planned on top of it) and the player is told why. A decision with
+exactly one legal choice is taken by the referee at once.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .campaign import Table
+from .rules.base import Entry, IllegalOrder, NotationError
+
+
+@dataclass
+class Applied:
+    seat: int
+    text: str
+    how: str                      # "mail", "queue" or "forced"
+    events: list[str]
+
+
+@dataclass
+class Refusal:
+    text: str
+    reason: str
+    alternatives: list[str] = field(default_factory=list)
+    dropped: list[str] = field(default_factory=list)   # queued orders dropped with it
+
+
+@dataclass
+class Outcome:
+    """What became of the orders of one mail, or of one pass of the referee."""
+
+    applied: list[Applied] = field(default_factory=list)
+    refusals: list[Refusal] = field(default_factory=list)
+    queues: dict[int, list[str]] = field(default_factory=dict)   # queues changed
+    round: int = 0                # the round the game was in when these orders began
+
+    def record(self) -> dict:
+        """The log record's share of this outcome (what replay needs)."""
+        record: dict = {"orders": [[a.seat, a.text, a.how] for a in self.applied]}
+        if self.queues:
+            record["queues"] = {str(seat): q for seat, q in self.queues.items()}
+        return record
+
+
+def read_orders(rules, lines: list[str]) -> tuple[list[str], list[tuple[str, str]]]:
+    """Parse a player's lines into queue entries (canonical text); bad lines with reasons."""
+    entries: list[str] = []
+    errors: list[tuple[str, str]] = []
+    for line in lines:
+        try:
+            entries.extend(entry_text(rules, e) for e in rules.parse(line))
+        except NotationError as err:
+            errors.append((line, err.reason))
+    return entries, errors
+
+
+def entry_text(rules, entry: Entry) -> str:
+    return " | ".join(rules.format(o) for o in entry.alternatives)
+
+
+def submit(table: Table, seat: int, entries: list[str]) -> Outcome:
+    """A player's new orders: they replace the queue, then as many as fit are applied now."""
+    outcome = Outcome(queues={seat: list(entries)}, round=table.round)
+    table.queues[seat] = list(entries)
+    _drain(table, seat, "mail", outcome)
+    outcome.queues[seat] = list(table.queues[seat])
+    return outcome
+
+
+def advance(table: Table) -> Outcome:
+    """Everything the referee can do by itself now: queued orders and forced moves."""
+    outcome = Outcome(round=table.round)
+    progress = True
+    while progress and not table.over:
+        progress = False
+        for due in table.rules.awaiting(table.state):
+            seat = due.seat
+            if table.queues.get(seat):
+                before = list(table.queues[seat])
+                if _drain(table, seat, "queue", outcome):
+                    progress = True
+                if table.queues[seat] != before:
+                    outcome.queues[seat] = list(table.queues[seat])
+                if progress:
+                    break
+            legal = table.rules.legal_orders(table.state, seat)
+            if len(legal) == 1:
+                _apply(table, seat, legal[0], "forced", outcome)
+                progress = True
+                break
+    return outcome
+
+
+def _owed_kind(table: Table, seat: int) -> str | None:
+    for due in table.rules.awaiting(table.state):
+        if due.seat == seat:
+            return due.kind
+    return None
+
+
+def _drain(table: Table, seat: int, how: str, outcome: Outcome) -> bool:
+    """Use the seat's queue while its head answers the decision the seat owes."""
+    queue = table.queues.get(seat, [])
+    used = False
+    while queue and not table.over:
+        kind = _owed_kind(table, seat)
+        entry = table.rules.parse(queue[0])[0]
+        options = [o for o in entry.alternatives if o.kind == kind]
+        if not options:
+            break                                 # its decision has not come yet
+        errors = []
+        for order in options:
+            try:
+                _apply(table, seat, order, how, outcome)
+                break
+            except IllegalOrder as err:
+                errors.append(err)
+        else:
+            err = errors[0]
+            outcome.refusals.append(Refusal(
+                queue[0], err.reason, [table.rules.format(o) for o in err.alternatives],
+                dropped=queue[1:]))
+            queue.clear()
+            break
+        queue.pop(0)
+        used = True
+    table.queues[seat] = queue
+    return used
+
+
+def _apply(table: Table, seat: int, order, how: str, outcome: Outcome) -> None:
+    table.state, events = table.rules.apply(table.state, seat, order)
+    outcome.applied.append(Applied(seat, table.rules.format(order), how, events))

@@ -1,0 +1,185 @@
+"""A referee site: its configuration, its campaigns, and the answers it queues.
+
+Site files beside referee.yaml:
+    state/received.jsonl   every mail taken from the inbox: Message-ID, when, where it went
+    state/unrouted/        the raw mail that belongs to no campaign
+    state/tick.lock        held while a tick runs
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import maps
+from .campaign import Campaign, CampaignError, Table, check_id
+from .config import Config
+from .mailout import Outbox
+from .play import advance
+from .reports import Identity, confirmation, digest, turn_report, welcome
+from .store import append_record, atomic_write, read_records
+
+
+@dataclass
+class Watermarks:
+    """How far a campaign's answers have been queued: kept in `mailed.json`."""
+
+    confirmed: int = 0                      # mail records confirmed up to this record
+    digests: dict = field(default_factory=dict)       # seat -> record reported up to
+    digest_rounds: dict = field(default_factory=dict)  # seat -> round of that report
+    turns: int = 0                          # turn reports written up to this record
+
+    @classmethod
+    def load(cls, campaign: Campaign) -> "Watermarks":
+        path = campaign.root / "mailed.json"
+        if not path.exists():
+            return cls()
+        data = json.loads(path.read_text())
+        return cls(data["confirmed"], data["digests"], data["digest_rounds"], data["turns"])
+
+    def save(self, campaign: Campaign) -> None:
+        atomic_write(campaign.root / "mailed.json",
+                     json.dumps(self.__dict__, indent=1, sort_keys=True) + "\n")
+
+
+class Site:
+    def __init__(self, config: Config):
+        self.config = config
+        self.root = Path(config.path).parent
+        self.data_root = Path(config.data_root)
+        self.identity = Identity(config.referee_address, config.referee_name)
+        self.outbox = config.make_outbox()
+        self.state_dir = self.root / "state"
+        self.state_dir.mkdir(parents=True, exist_ok=True)
+        self.data_root.mkdir(parents=True, exist_ok=True)
+
+    # campaigns -----------------------------------------------------------------------------
+    def campaign_ids(self) -> list[str]:
+        return sorted(p.name for p in self.data_root.iterdir()
+                      if (p / "campaign.yaml").exists())
+
+    def campaign(self, campaign_id: str) -> Campaign:
+        check_id(campaign_id)
+        root = self.data_root / campaign_id
+        if not (root / "campaign.yaml").exists():
+            known = ", ".join(self.campaign_ids()) or "none yet"
+            raise CampaignError(f"no campaign {campaign_id!r} (campaigns: {known})")
+        return Campaign.load(root)
+
+    def has_campaign(self, campaign_id: str) -> bool:
+        try:
+            check_id(campaign_id)
+        except CampaignError:
+            return False
+        return (self.data_root / campaign_id / "campaign.yaml").exists()
+
+    def new_campaign(self, game: str, campaign_id: str, players: list[str], seed=None,
+                     options=None) -> Table:
+        campaign = Campaign.create(self.data_root, campaign_id, game, players, seed, options)
+        table = campaign.table()
+        self.commit(table, advance(table), {"kind": "referee"})
+        for seat in range(len(campaign.players)):
+            self.queue(campaign, welcome(self.identity, table, seat))
+        marks = Watermarks(digests={str(s): len(table.steps) for s in
+                                    range(len(campaign.players))},
+                           digest_rounds={str(s): table.round
+                                          for s in range(len(campaign.players))})
+        marks.save(campaign)
+        return table
+
+    # the log -------------------------------------------------------------------------------
+    def commit(self, table: Table, outcome, fields: dict):
+        """Append a record for ``outcome`` (and ``fields``) when it changed anything."""
+        record = {**fields, **outcome.record()}
+        if outcome.refusals:
+            record["refused"] = [{"seat": record.get("seat"), "text": r.text,
+                                  "reason": r.reason, "dropped": r.dropped}
+                                 for r in outcome.refusals]
+        if not (record["orders"] or record.get("queues") or record.get("refused")
+                or record.get("message_id")):
+            return None
+        record = table.campaign.append(record)
+        step = table.follow_applied(record, outcome.round,
+                                    [e for a in outcome.applied for e in a.events])
+        if table.over and table.campaign.status != "finished":
+            table.campaign.status = "finished"
+            table.campaign.save()
+        return step
+
+    # received mail ---------------------------------------------------------------------------
+    def received_ids(self) -> set[str]:
+        path = self.state_dir / "received.jsonl"
+        if not path.exists():
+            return set()
+        records, _ = read_records(path)
+        return {r["message_id"] for r in records}
+
+    def note_received(self, message_id: str, where: str, outcome: str) -> None:
+        append_record(self.state_dir / "received.jsonl",
+                      {"message_id": message_id, "where": where, "outcome": outcome})
+
+    def keep_raw(self, folder: Path, message_id: str, raw: bytes) -> Path:
+        """The raw mail, stored before it counts as processed (named by its Message-ID)."""
+        name = hashlib.sha256(message_id.encode()).hexdigest()[:20] + ".eml"
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / name
+        if not path.exists():
+            atomic_write(path, raw)
+        return path
+
+    # answers ---------------------------------------------------------------------------------
+    def queue(self, campaign: Campaign | None, msg) -> None:
+        """Queue a mail once: a mail with the same Message-ID queued before is not queued
+        again (answers are named deterministically, so a crashed tick resends nothing)."""
+        name = hashlib.sha256(str(msg["Message-ID"]).encode()).hexdigest()[:24]
+        if self.outbox.contains(name):
+            return
+        if campaign is not None:
+            atomic_write(campaign.dir("mail", "out") / f"{name}.eml", msg.as_bytes())
+        self.outbox.queue(msg, name=name)
+
+    def answer(self, table: Table) -> int:
+        """Queue the confirmations, digests and turn reports the campaign's log calls for."""
+        campaign = table.campaign
+        marks = Watermarks.load(campaign)
+        last = table.steps[-1].record["n"] if table.steps else 0
+        queued = 0
+        confirmed_seats = set()
+        for step in table.steps:
+            record = step.record
+            if record["n"] > marks.confirmed and record.get("kind") == "mail":
+                self.queue(campaign, confirmation(self.identity, table, record))
+                confirmed_seats.add(record["seat"])
+                queued += 1
+        marks.confirmed = last
+        png = None
+        for seat in range(len(campaign.players)):
+            since = marks.digests.get(str(seat), 0)
+            news = [s for s in table.steps if s.record["n"] > since
+                    and not (s.record.get("kind") == "mail" and s.record.get("seat") == seat)]
+            if not news:
+                marks.digests[str(seat)] = last
+                continue
+            owes = any(d.seat == seat for d in table.rules.awaiting(table.state))
+            new_round = marks.digest_rounds.get(str(seat)) != table.round
+            if owes or new_round or table.over:
+                png = png or maps.png_map(table.view())
+                self.queue(campaign, digest(self.identity, table, seat, since, png))
+                marks.digests[str(seat)] = last
+                marks.digest_rounds[str(seat)] = table.round
+                queued += 1
+        self.write_turns(table, marks.turns)
+        marks.turns = last
+        marks.save(campaign)
+        return queued
+
+    def write_turns(self, table: Table, since: int) -> None:
+        """The report and maps of every round touched since record ``since``."""
+        rounds = sorted({s.round for s in table.steps if s.record["n"] > since})
+        folder = table.campaign.dir("turns")
+        for round_ in rounds:
+            view = table.view_after_round(round_)
+            atomic_write(folder / f"round-{round_:02d}.txt", turn_report(table, round_, view))
+            atomic_write(folder / f"round-{round_:02d}.map.txt", maps.text_map(view) + "\n")
+            atomic_write(folder / f"round-{round_:02d}.png", maps.png_map(view))

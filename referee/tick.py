@@ -1,0 +1,243 @@
+"""One cron pass of the referee: read new mail, apply orders, resolve, answer, send.
+
+Order of work, chosen so that a tick killed at any moment loses nothing and repeats nothing:
+1. take the site lock (a second tick exits at once);
+2. fetch new mail; for each one, store the raw mail, then route, authenticate, parse and
+   apply it, and append one log record (with its Message-ID) to the campaign: that record
+   is the moment the mail counts as applied, and a mail already in a log is never applied
+   again;
+3. mark the mail processed in the inbox (a crash before this only means seeing it again);
+4. let every running campaign resolve what it can (queued orders, forced moves);
+5. queue the answers the logs call for (named by deterministic Message-IDs, so a mail
+   queued before the crash is not queued twice), then write the turn reports;
+6. send the queue; what cannot be sent stays queued for the next tick.
+"""
+from __future__ import annotations
+
+import os
+import re
+import traceback
+from dataclasses import dataclass, field
+
+from .campaign import CampaignError, Table
+from .mailin import InMail
+from .mailread import Incoming, command_lines, read_mail
+from .play import Outcome, advance, read_orders, submit
+from .reports import help_text, notice
+from .rules import names as game_names
+from .site import Site
+from .store import TickLock
+
+META = re.compile(r"^(token|game)\s*:?\s+(\S+)$", re.IGNORECASE)
+
+
+def crashpoint(name: str) -> None:
+    """Fault injection for the crash tests: REFEREE_CRASH_AT=<name> kills the process here,
+    as a power cut or `kill -9` would, with nothing flushed or cleaned up."""
+    if os.environ.get("REFEREE_CRASH_AT") == name:
+        os._exit(137)
+
+
+@dataclass
+class TickReport:
+    fetched: int = 0
+    applied: int = 0              # mails whose orders went into a campaign's log
+    ignored: int = 0              # machine mail, duplicates
+    answered: int = 0             # mails queued
+    sent: int = 0
+    waiting: int = 0              # still queued after sending
+    errors: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        text = (f"fetched {self.fetched}, applied {self.applied}, ignored {self.ignored}, "
+                f"queued {self.answered}, sent {self.sent}, still queued {self.waiting}")
+        return text + "".join(f"\nerror: {e}" for e in self.errors)
+
+
+@dataclass
+class Route:
+    campaign_id: str | None
+    token: str | None
+    lines: list[str]
+
+
+def route(mail: Incoming) -> Route:
+    """DESIGN "Routing": the plus-address, else a [game] subject tag, else a `game` line;
+    the token from the plus-address, else a `token` line."""
+    campaign_id = token = None
+    if mail.plus_tag:
+        campaign_id, _, token = mail.plus_tag.partition(".")
+    campaign_id = campaign_id or mail.subject_tag
+    lines = []
+    for line in command_lines(mail.text):
+        meta = META.match(line)
+        if meta and meta.group(1).lower() == "game":
+            campaign_id = campaign_id or meta.group(2).lower()
+        elif meta:
+            token = token or meta.group(2).lower()
+        else:
+            lines.append(line)
+    return Route(campaign_id or None, token or None, lines)
+
+
+class Tick:
+    def __init__(self, site: Site):
+        self.site = site
+        self.report = TickReport()
+        self.tables: dict[str, Table] = {}
+        self.received = site.received_ids()
+
+    def table(self, campaign_id: str) -> Table:
+        if campaign_id not in self.tables:
+            self.tables[campaign_id] = self.site.campaign(campaign_id).table()
+        return self.tables[campaign_id]
+
+    def run(self) -> TickReport:
+        site = self.site
+        with TickLock(site.state_dir / "tick.lock"):
+            inbox = site.config.make_inbox()
+            try:
+                mails = inbox.fetch()
+                self.report.fetched = len(mails)
+                crashpoint("fetched")
+                done = [m.key for m in mails if self.take(m)]
+                crashpoint("applied")
+                inbox.mark_processed(done)
+            finally:
+                inbox.close()
+            self.resolve_and_answer()
+            crashpoint("queued")
+            flushed = site.outbox.flush(site.config.make_sender())
+            self.report.sent = len(flushed.sent)
+            self.report.waiting = len(site.outbox.pending())
+            if flushed.error:
+                self.report.errors.append(f"sending stopped: {flushed.error} "
+                                          f"(the mail stays queued for the next tick)")
+            crashpoint("sent")
+        return self.report
+
+    # one mail ------------------------------------------------------------------------------
+    def take(self, mail: InMail) -> bool:
+        """Handle one mail; True when it may be marked processed."""
+        try:
+            self.handle(read_mail(mail.raw, self.site.identity.address), mail.raw)
+            return True
+        except Exception as err:              # one bad campaign must not stop the others
+            detail = traceback.format_exc(limit=3) if not isinstance(err, CampaignError) else ""
+            self.report.errors.append(f"mail {mail.key}: {err}\n{detail}".rstrip())
+            return False
+
+    def handle(self, mail: Incoming, raw: bytes) -> None:
+        site, mid = self.site, mail.message_id
+        if mid in self.received:
+            self.report.ignored += 1
+            return
+        where = route(mail)
+        if mail.automatic:
+            site.keep_raw(site.state_dir / "unrouted", mid, raw)
+            self.noted(mid, "-", f"ignored: {mail.automatic}")
+            self.report.ignored += 1
+            return
+        if where.campaign_id is None or not site.has_campaign(where.campaign_id):
+            site.keep_raw(site.state_dir / "unrouted", mid, raw)
+            self.answer_outside(mail, where)
+            self.noted(mid, "-", "answered outside any campaign")
+            return
+        table = self.table(where.campaign_id)
+        campaign = table.campaign
+        site.keep_raw(campaign.dir("mail", "in"), mid, raw)
+        crashpoint("stored")
+        if mid in table.seen:
+            self.noted(mid, campaign.id, "applied before")
+            self.report.ignored += 1
+            return
+        seat = campaign.seat_of_token(where.token)
+        if seat is None:
+            self.answer_unknown_player(mail, table, where)
+            self.noted(mid, campaign.id, "no valid token")
+            return
+        fields = {"kind": "mail", "message_id": mid, "from": mail.sender_address,
+                  "seat": seat, "subject": mail.subject}
+        if campaign.status != "running":
+            fields["bad_lines"] = [["(all)", f"campaign {campaign.id} is {campaign.status}: "
+                                             "no orders are taken now"]]
+            outcome = Outcome(round=table.round)
+        else:
+            entries, errors = read_orders(table.rules, where.lines)
+            if errors:
+                fields["bad_lines"] = [list(e) for e in errors]
+                outcome = Outcome(round=table.round)
+            elif entries:
+                outcome = submit(table, seat, entries)
+            else:
+                outcome = Outcome(round=table.round)  # no orders: the queue stays as it was
+        site.commit(table, outcome, fields)
+        self.noted(mid, campaign.id, "applied")
+        self.report.applied += 1
+
+    def noted(self, message_id: str, where: str, outcome: str) -> None:
+        self.site.note_received(message_id, where, outcome)
+        self.received.add(message_id)
+
+    # answers outside a player's game -------------------------------------------------------
+    def answer_outside(self, mail: Incoming, where: Route) -> None:
+        if where.campaign_id is None:
+            if any(line.lower() == "help" for line in where.lines):
+                text = ("This is a play-by-email referee for "
+                        + " and ".join(game_names()) + ".\n\n"
+                        + "\n\n".join(help_text(g) for g in game_names()))
+            else:
+                text = ("This mail did not name a game. Players: reply to a mail from the "
+                        "referee, whose Reply-To address names your game and carries your "
+                        "token. Send 'help' for the orders of the games.")
+            self.send_notice(mail, "About your mail to the referee", text)
+        else:
+            shown = where.campaign_id if self.site.has_campaign(where.campaign_id) or \
+                re.fullmatch(r"[a-z0-9-]{1,32}", where.campaign_id) else "that you named"
+            self.send_notice(mail, "No such game",
+                             f"There is no game {shown} on this referee. Check the "
+                             f"game's name in the mails you had from the referee.")
+
+    def answer_unknown_player(self, mail: Incoming, table: Table, where: Route) -> None:
+        registered = table.campaign.seat_of_address(mail.sender_address)
+        if registered is None:
+            # a stranger learns nothing about the game, not even that it exists
+            self.send_notice(mail, "Your mail to the referee",
+                             "This referee could not match your mail to a player. Players: "
+                             "reply to a mail from the referee; its Reply-To address carries "
+                             "your token.")
+            return
+        player = table.campaign.players[registered]
+        why = "a wrong token" if where.token else "no token"
+        self.send_notice(
+            mail, f"[{table.campaign.id}] Your orders were not used",
+            f"Your mail to campaign {table.campaign.id} had {why}, so its orders were not "
+            f"used. Reply to this mail (its Reply-To carries your token), or write to "
+            f"{self.site.identity.plus(table.campaign.id, player.token)}.",
+            to=player.address, reply_to=self.site.identity.plus(table.campaign.id,
+                                                                player.token))
+
+    def send_notice(self, mail: Incoming, subject: str, text: str, to: str | None = None,
+                    reply_to: str | None = None) -> None:
+        to = to or mail.sender_address
+        if not to:
+            return
+        msg = notice(self.site.identity, to, subject, text, mail.message_id,
+                     key=mail.message_id, reply_to=reply_to)
+        self.site.queue(None, msg)
+        self.report.answered += 1
+
+    # resolving and answering -----------------------------------------------------------------
+    def resolve_and_answer(self) -> None:
+        for campaign_id in self.site.campaign_ids():
+            try:
+                table = self.table(campaign_id)
+                if table.campaign.status == "running":
+                    self.site.commit(table, advance(table), {"kind": "referee"})
+                self.report.answered += self.site.answer(table)
+            except CampaignError as err:
+                self.report.errors.append(f"campaign {campaign_id}: {err}")
+
+
+def tick(site: Site) -> TickReport:
+    return Tick(site).run()
