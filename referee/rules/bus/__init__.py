@@ -1,0 +1,110 @@
+"""Bus (Splotter Spellen, 1999 and 2019 editions) as a pure rules engine: see ``base.py``."""
+from __future__ import annotations
+
+import random
+from typing import Mapping, Sequence
+
+from ..base import Decision, IllegalOrder, Result
+from . import rules
+from .board import BOARD
+from .bot import BOTS
+from .notation import ACTIONS, Order, format_order, parse_orders
+from .state import EDITIONS, SPACES, BusState, new_state
+
+
+class BusRules:
+    name = "bus"
+    title = "Bus"
+    min_players, max_players = 3, 5
+    options = {"edition": ("2019", EDITIONS)}
+
+    def new_game(self, options: Mapping, players: Sequence[str], seed: int) -> BusState:
+        edition = str(options.get("edition", "2019"))
+        if edition not in EDITIONS:
+            raise ValueError(f"edition must be one of {', '.join(EDITIONS)}, not {edition!r}")
+        unknown = set(options) - set(self.options)
+        if unknown:
+            raise ValueError(f"Bus has no option {', '.join(sorted(unknown))}; "
+                             f"its options are: {', '.join(self.options)}")
+        if not self.min_players <= len(players) <= self.max_players:
+            raise ValueError(f"Bus is for {self.min_players} to {self.max_players} players, "
+                             f"not {len(players)}")
+        start = random.Random(seed).randrange(len(players))   # B14
+        return new_state(edition, list(players), seed, start)
+
+    def awaiting(self, state: BusState) -> list[Decision]:
+        due = rules.decision(state)
+        return [due] if due else []
+
+    def legal_orders(self, state: BusState, seat: int) -> list[Order]:
+        return rules.legal_orders(state, seat)
+
+    def parse(self, text: str):
+        return parse_orders(text, BOARD.stations)
+
+    def format(self, order: Order) -> str:
+        return format_order(order, BOARD.stations)
+
+    def apply(self, state: BusState, seat: int, order: Order) -> tuple[BusState, list[str]]:
+        if not isinstance(order, Order):
+            raise IllegalOrder(f"{order!r} is not a Bus order.")
+        return rules.apply(state, seat, order)
+
+    def bot(self, name: str = "default"):
+        try:
+            return BOTS[name]
+        except KeyError:
+            raise ValueError(f"no Bus bot {name!r}; the bots are {', '.join(BOTS)}") from None
+
+    def adjudicate(self, state: BusState, seat: int):
+        return None                    # Bus has no missed-order rule: the campaign's policy
+
+    def to_data(self, state: BusState) -> dict:
+        return state.to_data()
+
+    def from_data(self, data: dict) -> BusState:
+        return BusState.from_data(data)
+
+    def result(self, state: BusState) -> Result | None:
+        if state.phase != "over":
+            return None
+        return Result(rules.END_REASONS[state.end_reason],
+                      tuple(state.score(p) for p in range(state.n)),
+                      tuple(tuple(place) for place in rules.ranking(state)))
+
+    def end_reason(self, state: BusState) -> str | None:
+        return state.end_reason
+
+    def view(self, s: BusState) -> dict:
+        result = self.result(s)
+        return {
+            "game": "bus", "edition": s.edition, "round": s.round,
+            "phase": "setup" if s.phase == "setup" else s.phase,
+            "players": [{
+                "seat": p, "name": s.names[p], "points": s.points[p], "stones": s.stones[p],
+                "score": s.score(p), "buses": s.buses[p], "markers": s.markers[p],
+                "line_markers": s.line_left[p],
+                "streets": [list(BOARD.streets[st]) for st in s.streets[p]],
+                "heads": [c for c, _ in s.heads[p]],
+            } for p in range(s.n)],
+            "start_player": s.start,
+            "clock": s.clock, "clock_stones": s.clock_stones,
+            "clock_stones_total": 4 if s.n == 3 else 5,
+            "lots": [{"crossing": lot.crossing, "zone": lot.zone, "building": s.lots[lot.index]}
+                     for lot in BOARD.lots],
+            "open_zone": s.open_zone(),
+            "passengers": [{"crossing": c, "seated": s.seated(c),
+                            "waiting": s.passengers[c] - s.seated(c)}
+                           for c in sorted(BOARD.crossings) if s.passengers[c]],
+            "passenger_supply": s.supply,
+            "actions": {a: list(s.board[a]) for a in ACTIONS},
+            "action_spaces": dict(SPACES),
+            "awaiting": [{"seat": d.seat, "kind": d.kind, "prompt": d.prompt}
+                         for d in self.awaiting(s)],
+            "result": None if result is None else {
+                "reason": result.reason, "scores": list(result.scores),
+                "ranking": [list(place) for place in result.ranking]},
+        }
+
+
+RULES = BusRules()

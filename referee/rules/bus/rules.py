@@ -1,0 +1,468 @@
+"""The rules of Bus, one rule in one place, named as the rule books name them.
+
+A game moves through three phases: `setup` (first buildings, first and second line markers,
+B14), then rounds of `choose` (B6) and `resolve` (the seven actions in order, B2), until
+`over` (B13). After every order the engine runs on by itself through everything that needs
+no decision (automatic passes, empty amounts, Buses, Starting Player, the end of a round), so
+the state always waits for a real decision or is over.
+"""
+from __future__ import annotations
+
+from .board import BOARD
+from .notation import ACTIONS, BUILDING_TYPES, Order
+from .state import BUS_CAP, SPACES, BusState
+from ..base import Decision, IllegalOrder
+
+# the decision kind owed while an action resolves; actions missing here need no decision
+RESOLVE_KIND = {"line": "line", "passengers": "passengers", "buildings": "build",
+                "clock": "clock", "vroom": "vroom"}
+# B5: these resolve from the last space taken back to a; the others from a onwards
+RESOLVE_BACKWARDS = ("line", "buildings")
+PASS = Order("action", ("pass",))
+
+
+# who must act ------------------------------------------------------------------------------
+
+def owed(s: BusState) -> tuple[int, str] | None:
+    """(seat, decision kind) of the one decision the game waits for, or None when over."""
+    if s.phase == "setup":
+        return s.setup[0]
+    if s.phase == "choose":
+        return s.turn, "action"
+    if s.phase == "resolve":
+        return resolving_seat(s), RESOLVE_KIND[ACTIONS[s.act]]
+    return None
+
+
+def resolving_seat(s: BusState) -> int:
+    action = ACTIONS[s.act]
+    return s.board[action][space_of_slot(s, action, s.slot)]
+
+
+def space_of_slot(s: BusState, action: str, slot: int) -> int:
+    taken = len(s.board[action])
+    return taken - 1 - slot if action in RESOLVE_BACKWARDS else slot
+
+
+def decision(s: BusState) -> Decision | None:
+    due = owed(s)
+    if due is None:
+        return None
+    seat, kind = due
+    return Decision(seat, kind, _prompt(s, seat, kind))
+
+
+def _prompt(s: BusState, seat: int, kind: str) -> str:
+    if s.phase == "setup":
+        if kind == "build":
+            left = sum(1 for p, k in s.setup if p == seat and k == "build")
+            return f"Setup: place a first building in zone A ({left} left to place)."
+        if not s.streets[seat]:
+            return "Setup: lay your first line marker on any street."
+        return "Setup: lay your second line marker at one end of your first."
+    if kind == "action":
+        extra = " or pass" if s.placed[seat] >= 2 else ""
+        return (f"Round {s.round}: choose an action{extra} "
+                f"({s.placed[seat]} placed this round, {s.markers[seat]} markers left).")
+    if kind == "line":
+        heads = " and ".join(str(c) for c in sorted({c for c, _ in s.heads[seat]}))
+        return f"Line expansion: lay {s.todo} more street(s) at your heads ({heads})."
+    if kind == "passengers":
+        return f"Passengers: place {s.todo} new passenger(s) at the stations."
+    if kind == "build":
+        return f"Buildings: erect {s.todo} more building(s) in zone {s.open_zone()}."
+    if kind == "clock":
+        return (f"Clock: stop time (take a clock stone, -1 point) or let it turn "
+                f"(now {s.clock}, next {next_clock(s.clock)}).")
+    return f"Vrrooomm!: carry a passenger ({s.todo} bus(es) still free, time: {s.clock})."
+
+
+# legal choices -----------------------------------------------------------------------------
+
+def legal_orders(s: BusState, seat: int) -> list[Order]:
+    due = owed(s)
+    if due is None or due[0] != seat:
+        return []
+    kind = due[1]
+    if kind == "action":
+        return action_choices(s, seat)
+    if kind == "line":
+        return [Order("line", move) for move in line_options(s, seat)]
+    if kind == "build":
+        return [Order("build", (c, t)) for c in buildable_crossings(s) for t in BUILDING_TYPES]
+    if kind == "passengers":
+        return [Order("passengers", (k, s.todo - k)) for k in range(s.todo + 1)]
+    if kind == "clock":
+        return [Order("clock", ("stop",)), Order("clock", ("go",))]
+    return [Order("vroom", move) for move in vroom_options(s, seat)]
+
+
+def action_choices(s: BusState, seat: int) -> list[Order]:
+    """B6: any space still free; passing only once two markers are down this round."""
+    choices = [Order("action", (a,)) for a in ACTIONS if len(s.board[a]) < SPACES[a]]
+    if s.placed[seat] >= 2:
+        choices.append(PASS)
+    return choices
+
+
+def line_options(s: BusState, seat: int) -> list[tuple[int, int]]:
+    """B7: the streets a line may grow by, as (head crossing, new crossing)."""
+    if not s.streets[seat]:
+        return list(BOARD.streets)        # the first marker goes on any street
+    options = []
+    for crossing in sorted({c for c, _ in s.heads[seat]}):
+        options.extend((crossing, BOARD.other_end(st, crossing))
+                       for st in streets_open_at(s, seat, crossing))
+    return options
+
+
+def streets_open_at(s: BusState, seat: int, crossing: int) -> list[int]:
+    """B7 at one head: an empty street must be taken if there is one, except that a player may
+    lay along another line whose head is at this crossing with that very street (every line
+    on it must end there so). With no empty street, any street without the own line will do."""
+    lines = s.street_lines
+    candidates = [st for st in BOARD.streets_at[crossing] if not lines[st] >> seat & 1]
+    if not any(lines[st] == 0 for st in candidates):
+        return candidates
+    return [st for st in candidates if lines[st] == 0 or _all_end_here(s, st, crossing)]
+
+
+def _all_end_here(s: BusState, street: int, crossing: int) -> bool:
+    bits = s.street_lines[street]
+    for other in range(s.n):
+        if bits >> other & 1 and (crossing, street) not in s.heads[other]:
+            return False
+    return True
+
+
+def buildable_crossings(s: BusState) -> list[int]:
+    """B10: crossings with a free lot in the open zone (the lowest with free lots)."""
+    return sorted({BOARD.lots[i].crossing for i in s.free_lots()})
+
+
+def vroom_options(s: BusState, seat: int) -> list[tuple[int, int]]:
+    """B11: from a crossing of the line with a passenger who wants to leave, to a crossing of
+    the line with a free building of the current type."""
+    sources, targets = [], []
+    for c in sorted(s.line_crossings(seat)):
+        buildings = s.buildings_of(c, s.clock)
+        waiting = s.passengers[c] - buildings
+        if waiting > 0:
+            sources.append(c)
+        elif waiting < 0:
+            targets.append(c)
+    return [(a, b) for a in sources for b in targets]
+
+
+# applying orders ---------------------------------------------------------------------------
+
+def apply(s: BusState, seat: int, order: Order) -> tuple[BusState, list[str]]:
+    due = owed(s)
+    if due is None:
+        raise IllegalOrder("The game is over; no more orders are taken.")
+    if due[0] != seat:
+        raise IllegalOrder(f"It is not your turn: the game waits for {s.names[due[0]]} "
+                           f"({_kind_name(due[1])}).")
+    if order.kind != due[1]:
+        raise IllegalOrder(f"This is not the time for {_kind_name(order.kind)}: the game waits "
+                           f"for your {_kind_name(due[1])}.", legal_orders(s, seat))
+    order = _check_legal(s, seat, order)
+    s = s.copy()
+    events: list[str] = []
+    APPLY[order.kind](s, seat, order.args, events)
+    _run_on(s, events)
+    return s, events
+
+
+def _kind_name(kind: str) -> str:
+    return {"action": "choice of action", "line": "line expansion", "build": "building",
+            "passengers": "passengers", "clock": "clock decision",
+            "vroom": "Vrrooomm! move"}[kind]
+
+
+def _check_legal(s: BusState, seat: int, order: Order) -> Order:
+    legal = legal_orders(s, seat)
+    if order in legal:
+        return order
+    if order.kind == "line":
+        flipped = Order("line", order.args[::-1])   # a street written from its far end
+        if flipped in legal:
+            return flipped
+    raise IllegalOrder(_why_illegal(s, seat, order), legal)
+
+
+def _why_illegal(s: BusState, seat: int, order: Order) -> str:
+    kind, args = order
+    if kind == "line":
+        street = BOARD.street(*args)
+        if street is None:
+            return f"There is no street between {args[0]} and {args[1]}."
+        if s.owns(seat, street):
+            return f"Your line already runs along {args[0]}-{args[1]}; a line never doubles back."
+        heads = sorted({c for c, _ in s.heads[seat]})
+        if args[0] not in heads and args[1] not in heads:
+            return (f"Street {args[0]}-{args[1]} does not touch a head of your line "
+                    f"(heads at {' and '.join(map(str, heads))}).")
+        return (f"Street {args[0]}-{args[1]} runs along another line while an empty street is "
+                f"free at that head, and not every line on it ends there (B7).")
+    if kind == "build":
+        zone = s.open_zone()
+        return f"Crossing {args[0]} has no free lot in zone {zone}, the zone open now."
+    if kind == "action":
+        if args[0] == "pass":
+            return "You must place at least two markers this round before you pass."
+        return f"Every space of {args[0]} is taken this round."
+    if kind == "passengers":
+        return f"Place exactly {s.todo} passenger(s), split between stations 11 and 26."
+    if kind == "vroom":
+        return (f"No passenger can go from {args[0]} to {args[1]}: the start must be a crossing "
+                f"of your line with a passenger who wants to leave, the end a crossing of your "
+                f"line with a free {s.clock}.")
+    return "That clock order is not possible."
+
+
+def choose_action(s: BusState, seat: int, args: tuple, events: list[str]) -> None:
+    """B6: a marker on the next free space of the action, or a final pass."""
+    name = s.names[seat]
+    if args[0] == "pass":
+        s.passed[seat] = True
+        events.append(f"{name} passes.")
+    else:
+        action = args[0]
+        space = "abcdef"[len(s.board[action])]
+        s.board[action].append(seat)
+        s.markers[seat] -= 1
+        s.placed[seat] += 1
+        events.append(f"{name} takes {action} ({space}).")
+    s.turn = (seat + 1) % s.n
+
+
+def line_expansion(s: BusState, seat: int, args: tuple, events: list[str]) -> None:
+    """B7: the street joins the line at the head it starts from; that head moves on."""
+    start, end = args
+    street = BOARD.street(start, end)
+    heads = s.heads[seat]
+    if not heads:
+        heads.extend([(start, street), (end, street)])
+    else:
+        # with both heads on one crossing (a closed circle) the one that closed it moves on
+        moving = 1 if heads[1][0] == start else 0
+        heads[moving] = (end, street)
+        if moving == 0 and heads[1][0] == end:
+            heads.reverse()           # keep the head moved last in place 1
+    s.street_lines[street] |= 1 << seat
+    s.streets[seat].append(street)
+    s.line_left[seat] -= 1
+    _done_one(s)
+    circle = " (closing a circle)" if heads[0][0] == heads[1][0] else ""
+    events.append(f"{s.names[seat]} lays {start}-{end}{circle}.")
+
+
+def passengers(s: BusState, seat: int, args: tuple, events: list[str]) -> None:
+    """B9: new passengers arrive from the supply at the two stations."""
+    for station, count in zip(BOARD.stations, args):
+        s.passengers[station] += count
+    s.supply -= sum(args)
+    s.todo = 0
+    events.append(f"{s.names[seat]} brings {sum(args)} passenger(s): "
+                  + ", ".join(f"{n} at {st}" for st, n in zip(BOARD.stations, args) if n) + ".")
+
+
+def buildings(s: BusState, seat: int, args: tuple, events: list[str]) -> None:
+    """B10: the builder picks the lot (any free one of the open zone) and the type."""
+    crossing, btype = args
+    zone = s.open_zone()
+    lot = next(i for i in BOARD.lots_at[crossing]
+               if s.lots[i] is None and BOARD.lots[i].zone == zone)
+    s.lots[lot] = btype
+    events.append(f"{s.names[seat]} builds a {btype} at {crossing} (zone {zone}).")
+    _done_one(s)
+    if s.open_zone() not in (zone, None):
+        events.append(f"Zone {zone} is full: zone {s.open_zone()} opens.")
+
+
+def next_clock(btype: str) -> str:
+    return BUILDING_TYPES[(BUILDING_TYPES.index(btype) + 1) % 3]
+
+
+def clock(s: BusState, seat: int, args: tuple, events: list[str]) -> None:
+    """B3/B13: stopping time costs a clock stone; the last stone ends the game at once."""
+    s.todo = 0
+    if args[0] == "go":
+        events.append(f"{s.names[seat]} lets the clock turn.")
+        _turn_clock(s, events)
+        return
+    s.clock_stones -= 1
+    s.stones[seat] += 1
+    events.append(f"{s.names[seat]} stops the clock at {s.clock} and takes a clock stone "
+                  f"({s.clock_stones} left).")
+    if s.clock_stones == 0:
+        _game_over(s, "clock", events)
+
+
+def _turn_clock(s: BusState, events: list[str]) -> None:
+    s.clock = next_clock(s.clock)
+    events.append(f"The clock turns to {s.clock}.")
+
+
+def vrrooomm(s: BusState, seat: int, args: tuple, events: list[str]) -> None:
+    """B11: one bus carries one passenger; one point for each."""
+    start, end = args
+    s.passengers[start] -= 1
+    s.passengers[end] += 1
+    s.points[seat] += 1
+    s.score_seq += 1
+    s.reached[seat] = s.score_seq     # B13's second tie-break: who reached this total first
+    _done_one(s)
+    events.append(f"{s.names[seat]} carries a passenger from {start} to the {s.clock} at {end} "
+                  f"({s.points[seat]} points).")
+
+
+def _done_one(s: BusState) -> None:
+    if s.phase == "setup":
+        s.setup.pop(0)
+    else:
+        s.todo -= 1
+
+
+APPLY = {"action": choose_action, "line": line_expansion, "passengers": passengers,
+         "build": buildings, "clock": clock, "vroom": vrrooomm}
+
+
+# running on to the next decision ---------------------------------------------------------------
+
+def _run_on(s: BusState, events: list[str]) -> None:
+    while True:
+        if s.phase == "setup":
+            if not s.setup:
+                _new_round(s, s.start, events)
+                continue
+            seat, kind = s.setup[0]
+            if kind == "line" and not line_options(s, seat):
+                s.setup.pop(0)                   # B8: nothing legal, nothing to do
+                continue
+            return
+        if s.phase == "choose":
+            if _next_chooser(s):
+                return
+            s.phase, s.act, s.slot, s.todo = "resolve", 0, 0, None
+            events.append(f"Round {s.round}: all have passed; the actions resolve.")
+            continue
+        if s.phase == "resolve":
+            if _resolve_step(s, events):
+                return
+            continue
+        return
+
+
+def _next_chooser(s: BusState) -> bool:
+    """B6: the next seat clockwise that still chooses; automatic passes on the way."""
+    for i in range(s.n):
+        seat = (s.turn + i) % s.n
+        if s.passed[seat]:
+            continue
+        if s.markers[seat] == 0 or not any(len(s.board[a]) < SPACES[a] for a in ACTIONS):
+            s.passed[seat] = True
+            continue
+        s.turn = seat
+        return True
+    return False
+
+
+def _resolve_step(s: BusState, events: list[str]) -> bool:
+    """Advance the resolution by one slot or stop at a decision; True when one is owed."""
+    action = ACTIONS[s.act]
+    if s.slot >= len(s.board[action]):
+        if action == "clock" and not s.board["clock"]:
+            _turn_clock(s, events)               # nobody took the clock: it turns
+        if action == "start":
+            _end_of_round(s, events)
+            return False
+        s.act, s.slot, s.todo = s.act + 1, 0, None
+        return False
+    seat = resolving_seat(s)
+    if s.todo is None:
+        s.todo = _amount(s, action, seat, events)
+    if s.todo > 0 and _possible(s, action, seat):
+        return True
+    s.slot, s.todo = s.slot + 1, None
+    return False
+
+
+def _amount(s: BusState, action: str, seat: int, events: list[str]) -> int:
+    """B4: a does M, b M-1, ... never below 0 (M read now); five players lay one more street."""
+    space = space_of_slot(s, action, s.slot)
+    m = s.max_buses()
+    if action == "line":
+        return max(0, m - space + (1 if s.n == 5 else 0))
+    if action in ("passengers", "buildings"):
+        amount = max(0, m - space)
+        return min(amount, s.supply) if action == "passengers" else amount
+    if action == "vroom":
+        return s.buses[seat]
+    if action == "buses":
+        cap = BUS_CAP[s.edition]
+        if cap is None or s.buses[seat] < cap:
+            s.buses[seat] += 1
+            events.append(f"{s.names[seat]} buys a bus ({s.buses[seat]} buses).")
+        else:
+            events.append(f"{s.names[seat]} already has {cap} buses, the most there are.")
+        return 0
+    if action == "clock":
+        return 1
+    return 0                                      # start: settled at the end of the round
+
+
+def _possible(s: BusState, action: str, seat: int) -> bool:
+    if action == "line":
+        return s.line_left[seat] > 0 and bool(line_options(s, seat))
+    if action == "buildings":
+        return bool(s.free_lots())
+    if action == "vroom":
+        return bool(vroom_options(s, seat))
+    return True
+
+
+def _end_of_round(s: BusState, events: list[str]) -> None:
+    """B12 and B13."""
+    start = s.board["start"][0] if s.board["start"] else (s.start + 1) % s.n
+    if sum(1 for m in s.markers if m > 0) <= 1:
+        _game_over(s, "markers", events)
+    elif not s.free_lots():
+        _game_over(s, "lots", events)
+    else:
+        _new_round(s, start, events)
+
+
+def _new_round(s: BusState, start: int, events: list[str]) -> None:
+    s.phase, s.round, s.start, s.turn = "choose", s.round + 1, start, start
+    for a in ACTIONS:
+        s.board[a] = []
+    s.placed = [0] * s.n
+    s.passed = [False] * s.n
+    s.act = s.slot = 0
+    s.todo = None
+    events.append(f"Round {s.round} begins; {s.names[start]} starts.")
+
+
+END_REASONS = {"clock": "the last clock stone was taken",
+               "markers": "at most one player has action markers left",
+               "lots": "no building lot is free"}
+
+
+def _game_over(s: BusState, reason: str, events: list[str]) -> None:
+    s.phase, s.end_reason = "over", reason
+    events.append(f"The game ends: {END_REASONS[reason]}.")
+
+
+def ranking(s: BusState) -> list[list[int]]:
+    """B13: score, then more clock stones, then who reached the points total first."""
+    def key(p: int) -> tuple:
+        return (-s.score(p), -s.stones[p], s.reached[p] if s.points[p] else 0)
+    places: list[list[int]] = []
+    for p in sorted(range(s.n), key=key):
+        if places and key(places[-1][0]) == key(p):
+            places[-1].append(p)
+        else:
+            places.append([p])
+    return places

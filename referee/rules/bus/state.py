@@ -1,0 +1,155 @@
+"""The state of a game of Bus: plain lists and ints, cheap to copy, plain data to store."""
+from __future__ import annotations
+
+from .board import BOARD
+from .notation import ACTIONS, BUILDING_TYPES
+
+EDITIONS = ("2019", "1999")
+# B2: spaces per action; resolution order is the order of ACTIONS
+SPACES = {"line": 6, "buses": 1, "passengers": 6, "buildings": 6, "clock": 1, "vroom": 6, "start": 1}
+ACTION_MARKERS = 20      # B3: both editions play 20 (1999: 21 stones, one is the first bus)
+BUS_CAP = {"2019": 5, "1999": None}
+PASSENGERS = 15          # B3: 4 start on the central crossings, 11 in supply
+
+
+def line_marker_supply(edition: str, seat: int) -> int:
+    # B3: 2019 gives 25 each; 1999 has 28 sticks in three colours and 18 in two. The first
+    # three seats take the long colours (with three players every colour is a long one).
+    if edition == "2019":
+        return 25
+    return 28 if seat < 3 else 18
+
+
+class BusState:
+    """Everything the rules need. Players are seats 0..n-1, clockwise in seat order."""
+
+    __slots__ = (
+        "edition", "names", "seed", "phase", "round", "start", "turn", "setup",
+        "markers", "buses", "points", "stones", "reached", "score_seq", "line_left",
+        "streets", "heads", "street_lines", "lots", "passengers", "supply",
+        "clock", "clock_stones", "board", "placed", "passed", "act", "slot", "todo",
+        "end_reason",
+    )
+
+    def copy(self) -> "BusState":
+        new = BusState.__new__(BusState)
+        for name in self.__slots__:
+            value = getattr(self, name)
+            if isinstance(value, list):
+                value = [v[:] if isinstance(v, list) else v for v in value]
+            elif isinstance(value, dict):
+                value = {k: v[:] for k, v in value.items()}
+            setattr(new, name, value)
+        return new
+
+    @property
+    def n(self) -> int:
+        return len(self.names)
+
+    # derived views -------------------------------------------------------------------------
+    def owns(self, seat: int, street: int) -> bool:
+        return bool(self.street_lines[street] >> seat & 1)
+
+    def line_crossings(self, seat: int) -> set[int]:
+        return {c for s in self.streets[seat] for c in BOARD.streets[s]}
+
+    def buildings_of(self, crossing: int, btype: str) -> int:
+        lots = self.lots
+        return sum(1 for i in BOARD.lots_at[crossing] if lots[i] == btype)
+
+    def seated(self, crossing: int) -> int:
+        """B9: passengers at a crossing with free buildings of the current type go into them.
+        Settling is idempotent and never undone between clock changes, so the seated count
+        is always min(passengers, buildings of the current type) and need not be stored."""
+        return min(self.passengers[crossing], self.buildings_of(crossing, self.clock))
+
+    def free_lots(self) -> list[int]:
+        """B10: the free lots of the lowest zone that still has any."""
+        for zone in "ABCD":
+            free = [i for i in BOARD.lots_in_zone[zone] if self.lots[i] is None]
+            if free:
+                return free
+        return []
+
+    def open_zone(self) -> str | None:
+        free = self.free_lots()
+        return BOARD.lots[free[0]].zone if free else None
+
+    def max_buses(self) -> int:
+        return max(self.buses)
+
+    def score(self, seat: int) -> int:
+        return self.points[seat] - self.stones[seat]
+
+    # plain data ----------------------------------------------------------------------------
+    def to_data(self) -> dict:
+        data = {name: getattr(self, name) for name in self.__slots__ if name != "street_lines"}
+        data["streets"] = [[BOARD.street_name(s) for s in line] for line in self.streets]
+        data["heads"] = [[[c, BOARD.street_name(t)] for c, t in h] for h in self.heads]
+        data["setup"] = [list(step) for step in self.setup]
+        return _plain(data)
+
+    @classmethod
+    def from_data(cls, data: dict) -> "BusState":
+        state = cls.__new__(cls)
+        for name in cls.__slots__:
+            if name != "street_lines":
+                value = data[name]
+                setattr(state, name, [x[:] if isinstance(x, list) else x for x in value]
+                        if isinstance(value, list) else
+                        {k: list(v) for k, v in value.items()} if isinstance(value, dict)
+                        else value)
+        state.names = list(data["names"])
+        state.streets = [[_street(name) for name in line] for line in data["streets"]]
+        state.heads = [[(c, _street(t)) for c, t in h] for h in data["heads"]]
+        state.setup = [tuple(step) for step in data["setup"]]
+        state.street_lines = [0] * len(BOARD.streets)
+        for seat, line in enumerate(state.streets):
+            for s in line:
+                state.street_lines[s] |= 1 << seat
+        state.passengers = [int(x) for x in data["passengers"]]
+        return state
+
+
+def _street(name: str) -> int:
+    a, b = (int(x) for x in name.split("-"))
+    return BOARD.street(a, b)
+
+
+def _plain(value):
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def new_state(edition: str, names: list[str], seed: int, start: int) -> BusState:
+    """The board set up (B3, B14) before the first building: the caller draws the start player."""
+    s = BusState.__new__(BusState)
+    n = len(names)
+    s.edition, s.names, s.seed = edition, list(names), seed
+    s.phase, s.round, s.start, s.turn = "setup", 0, start, start
+    order = [(start + i) % n for i in range(n)]
+    s.setup = ([(p, "build") for p in order for _ in range(2)]
+               + [(p, "line") for p in order]
+               + [(p, "line") for p in reversed(order)])
+    s.markers = [ACTION_MARKERS] * n
+    s.buses = [1] * n
+    s.points, s.stones, s.reached, s.score_seq = [0] * n, [0] * n, [0] * n, 0
+    s.line_left = [line_marker_supply(edition, p) for p in range(n)]
+    s.streets = [[] for _ in range(n)]
+    s.heads = [[] for _ in range(n)]
+    s.street_lines = [0] * len(BOARD.streets)
+    s.lots = [None] * len(BOARD.lots)
+    s.passengers = [0] * (max(BOARD.crossings) + 1)
+    for c in BOARD.centrals:
+        s.passengers[c] = 1
+    s.supply = PASSENGERS - len(BOARD.centrals)
+    s.clock = BUILDING_TYPES[0]
+    s.clock_stones = 4 if n == 3 else 5
+    s.board = {a: [] for a in ACTIONS}
+    s.placed, s.passed = [0] * n, [False] * n
+    s.act = s.slot = s.todo = 0
+    s.end_reason = None
+    return s
