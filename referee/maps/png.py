@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import math
+import textwrap
 from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
@@ -22,7 +23,7 @@ PANEL_LEFT = 1015
 NODE_RADIUS = 13         # a crossing's disc
 STATION_HALF = 17        # a station's square
 STROKE, STROKE_PITCH = 7, 8  # one line on a street; lines side by side are this far apart
-ITEM_DISTANCE = 35       # lots and passengers sit this far from their crossing
+ITEM_DISTANCE, ITEM_DISTANCE_MAX = 35, 70  # lots and passengers: how far from the crossing
 LOT_RADIUS = 11
 BADGE_RADIUS = 10        # a head's lettered disc
 
@@ -68,6 +69,12 @@ def stroke_centre(view: dict, board, street: tuple[int, int], seat: int) -> tupl
     return round((x0 + x1) / 2), round((y0 + y1) / 2)
 
 
+def head_centres(view: dict, board, seat: int) -> list[tuple[int, int]]:
+    """The pixel centres of the discs that mark the heads of `seat`'s line."""
+    scene = build_scene(view, board)
+    return [(round(x), round(y)) for x, y in _head_marks(board, scene, scene.players[seat])]
+
+
 def _offset_segment(board, street, offset):
     (x0, y0), (x1, y1) = crossing_centre(board, street[0]), crossing_centre(board, street[1])
     length = math.hypot(x1 - x0, y1 - y0)
@@ -96,7 +103,8 @@ def _draw_board(canvas: "_Canvas", scene: Scene, board) -> None:
         for seat in seats:
             _draw_stroke(canvas, board, street, seats, seat)
     for player in scene.players:
-        _draw_heads(canvas, board, scene, player)
+        for at in _head_marks(board, scene, player):
+            _badge(canvas, at, player.style)
     for label in board.crossings:
         _draw_crossing(canvas, board, scene, scene.crossings[label])
 
@@ -147,20 +155,20 @@ def _pattern_mark(canvas, pattern, k, at, a, b) -> None:
         canvas.line([(x - uy * half, y + ux * half), (x + uy * half, y - ux * half)], WHITE, 2)
 
 
-def _draw_heads(canvas, board, scene, player) -> None:
-    """A lettered disc on the line's end street at each head; a closed circle has two at
-    the same crossing, one on each of its end streets."""
+def _head_marks(board, scene: Scene, player) -> list[tuple[float, float]]:
+    """Where a line's heads are marked: a disc on the end street of each head, next to the
+    crossing; a closed circle has two at one crossing, one on each of its end streets."""
     if not player.heads:
-        return
-    path = player.path
+        return []
+    path, marks = player.path, []
     for head, neighbour in ((path[0], path[1]), (path[-1], path[-2])):
         street = (min(head, neighbour), max(head, neighbour))
         a, b = _offset_segment(board, street, stroke_offset(scene.street_lines[street],
                                                             player.seat))
         if street[0] != head:
             a, b = b, a
-        at = _along(a, b, _node_radius(board, head) + BADGE_RADIUS + 3)
-        _badge(canvas, at, player.style)
+        marks.append(_along(a, b, _node_radius(board, head) + BADGE_RADIUS + 3))
+    return marks
 
 
 def _badge(canvas, at, style, radius=BADGE_RADIUS) -> None:
@@ -170,17 +178,12 @@ def _badge(canvas, at, style, radius=BADGE_RADIUS) -> None:
 
 def _draw_crossing(canvas, board, scene, facts: CrossingFacts) -> None:
     centre = crossing_centre(board, facts.label)
-    items = [("lot", lot) for lot in facts.lots]
+    items = [(_lot, lot, LOT_RADIUS * 2 + 6) for lot in facts.lots]
     if facts.waiting:
-        items.append(("waiting", facts.waiting))
-    angles = _free_angles(board, scene, facts.label, len(items))
-    for (kind, what), angle in zip(items, angles):
-        at = (centre[0] + ITEM_DISTANCE * math.cos(angle),
-              centre[1] + ITEM_DISTANCE * math.sin(angle))
-        if kind == "lot":
-            _lot(canvas, at, what)
-        else:
-            _waiting(canvas, at, what)
+        items.append((_waiting, facts.waiting, _waiting_width(facts.waiting) + 8))
+    places = _item_places(board, scene, facts.label, [span for _, _, span in items])
+    for (draw, what, _), at in zip(items, places):
+        draw(canvas, at, what)
     if facts.station:
         x, y = centre
         h = STATION_HALF
@@ -191,11 +194,11 @@ def _draw_crossing(canvas, board, scene, facts: CrossingFacts) -> None:
         canvas.text(centre, str(facts.label), 14, INK, "mm")
 
 
-def _free_angles(board, scene, label: int, count: int) -> list[float]:
-    """Directions for `count` items round a crossing, in the widest gaps between its
-    streets (as wide as the lines on them make them), spread evenly within each gap."""
-    if not count:
-        return []
+def _item_places(board, scene, label: int, spans: list[float]) -> list[tuple[float, float]]:
+    """Where the things round a crossing go (each `span` pixels wide): in the gaps between
+    its streets, narrowed by the lines on them. Each thing goes to the gap that can hold it
+    closest to the crossing; the things of a gap stand side by side on an arc, as far out
+    as they need to fit."""
     here = crossing_centre(board, label)
     streets = []
     for s in board.streets_at[label]:
@@ -207,13 +210,24 @@ def _free_angles(board, scene, label: int, count: int) -> list[float]:
     gaps = []
     for (angle, half), (following, following_half) in zip(streets, streets[1:] + streets[:1]):
         width = (following - angle) % (2 * math.pi) or 2 * math.pi
-        gaps.append((angle + half, max(0.0, width - half - following_half)))
-    shares = [0] * len(gaps)
-    for _ in range(count):
-        best = max(range(len(gaps)), key=lambda i: (gaps[i][1] / (shares[i] + 1), -i))
-        shares[best] += 1
-    return [start + width * (j + 1) / (n + 1)
-            for (start, width), n in zip(gaps, shares) for j in range(n)]
+        gaps.append((angle + half, max(0.1, width - half - following_half)))
+    members: list[list[int]] = [[] for _ in gaps]
+
+    def distance(gap: int, extra: float = 0) -> float:
+        arc = sum(spans[j] for j in members[gap]) + extra
+        return min(ITEM_DISTANCE_MAX, max(ITEM_DISTANCE, arc / gaps[gap][1]))
+
+    for j, span in enumerate(spans):
+        members[min(range(len(gaps)), key=lambda g: (distance(g, span), g))].append(j)
+    places: list[tuple[float, float]] = [here] * len(spans)
+    for g, ((start, width), items) in enumerate(zip(gaps, members)):
+        radius = distance(g)
+        angle = start + (width - sum(spans[j] for j in items) / radius) / 2
+        for j in items:
+            angle += spans[j] / 2 / radius
+            places[j] = (here[0] + radius * math.cos(angle), here[1] + radius * math.sin(angle))
+            angle += spans[j] / 2 / radius
+    return places
 
 
 def _lot(canvas, at, lot: Lot) -> None:
@@ -244,6 +258,10 @@ def _building(canvas, at, building: str, s: float) -> None:
     canvas.polygon(points, BUILDING_FILL[building], outline=INK, width=2)
 
 
+def _waiting_width(count: int) -> float:
+    return 12 * count if count <= 3 else 36
+
+
 def _waiting(canvas, at, count: int) -> None:
     """Standing figures, up to three; more are one figure and a count."""
     x, y = at
@@ -271,9 +289,10 @@ def _draw_panel(canvas, scene: Scene) -> None:
     y = _players(canvas, scene, x, y + 20)
     y = _action_board(canvas, scene, x, y + 22)
     y = _legend(canvas, scene, x, y + 22)
-    for line in scene.awaiting + scene.result:
-        y += 24
-        canvas.text((x, y), _fit(line, 62), 15, INK, "ls")
+    for paragraph in scene.awaiting + scene.result:
+        for line in textwrap.wrap(paragraph, 56, subsequent_indent="    "):
+            y += 22
+            canvas.text((x, y), line, 15, INK, "ls")
 
 
 def _clock(canvas, scene, x, y) -> float:

@@ -222,12 +222,12 @@ def _result(result: dict | None, names: dict[int, str]) -> tuple[str, ...]:
 
 
 def legend(scene: Scene) -> tuple[str, ...]:
-    """The legend sentences both maps print (the PNG draws a symbol before each)."""
+    """The legend sentences of the PNG map, one per symbol, in the order it draws them."""
     return (
-        "house, office, pub: built buildings; the letter is the lot's zone",
-        f"empty circle: a free lot; bold: open zone {scene.open_zone or '-'}",
-        "figure: a passenger who wants to leave",
-        f"dot in a building: a seated passenger (clock: {scene.clock})",
-        "station: new passengers arrive here",
-        "letter at a line's end: a head",
+        "house, office, pub; the letter is the lot's zone",
+        "a free lot of its zone; bold when the zone is open",
+        "passengers who want to leave",
+        f"a passenger seated in a building ({scene.clock} now)",
+        "a station: new passengers arrive here",
+        "a line's head (two on one crossing: a circle)",
     )

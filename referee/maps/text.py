@@ -5,6 +5,8 @@ At most 100 columns of plain ASCII, for the body of a mail read in a monospace f
 from __future__ import annotations
 
 import math
+import textwrap
+from functools import lru_cache
 
 from .scene import Scene, build_scene
 
@@ -12,6 +14,7 @@ WIDTH = 100
 # Board positions run 0..100 both ways; a character cell is about twice as tall as wide.
 GRID_X, GRID_Y = 0.95, 0.46
 GRID_COLS = round(100 * GRID_X) + 2  # room for a two-digit label at the right edge
+GRID_ROWS = round(100 * GRID_Y) + 1
 
 
 def text_map(view: dict, board) -> str:
@@ -46,29 +49,38 @@ def _header(scene: Scene) -> str:
 
 
 def _schematic(scene: Scene, board) -> str:
-    rows = round(100 * GRID_Y) + 1
-    grid = [[" "] * GRID_COLS for _ in range(rows)]
-    labels = {c: _label_cell(x.pos) for c, x in board.crossings.items()}
+    grid = [[" "] * GRID_COLS for _ in range(GRID_ROWS)]
+    cells = street_cells(board)
+    # empty streets first, so that the letters of lines win where two streets touch
+    for street in sorted(board.streets, key=lambda s: (s in scene.street_lines, s)):
+        letters = [scene.style(s).letter for s in scene.street_lines.get(street, ())]
+        for i, ((r, col), shape) in enumerate(cells[street]):
+            grid[r][col] = letters[i % len(letters)] if letters else shape
+    for label, (r, col) in _label_cells(board).items():
+        grid[r][col:col + len(str(label))] = str(label)
+    return "\n".join("".join(row).rstrip() for row in grid)
+
+
+def _label_cells(board) -> dict[int, tuple[int, int]]:
+    """(row, column) of the first digit of each crossing's label in the schematic."""
+    return {c: (round(x.pos[1] * GRID_Y), round(x.pos[0] * GRID_X))
+            for c, x in board.crossings.items()}
+
+
+@lru_cache(maxsize=4)
+def street_cells(board) -> dict[tuple[int, int], list[tuple[tuple[int, int], str]]]:
+    """For each street, the schematic's cells (row, column) it is drawn on, from its lower
+    label to its higher, each with the character it has while no line runs there."""
+    labels = _label_cells(board)
     taken = {(r, col + i) for c, (r, col) in labels.items() for i in range(len(str(c)))}
 
     def centre(c: int) -> tuple[float, float]:
         r, col = labels[c]
         return r, col + (len(str(c)) - 1) / 2
 
-    # empty streets first, so that the letters of lines win where two streets touch
-    streets = sorted(board.streets, key=lambda s: (s in scene.street_lines, s))
-    for a, b in streets:
-        letters = [scene.style(s).letter for s in scene.street_lines.get((a, b), ())]
-        cells = [cell for cell in _raster(centre(a), centre(b)) if cell[0] not in taken]
-        for i, ((r, col), shape) in enumerate(cells):
-            grid[r][col] = letters[i % len(letters)] if letters else shape
-    for c, (r, col) in labels.items():
-        grid[r][col:col + len(str(c))] = str(c)
-    return "\n".join("".join(row).rstrip() for row in grid)
-
-
-def _label_cell(pos: tuple[int, int]) -> tuple[int, int]:
-    return round(pos[1] * GRID_Y), round(pos[0] * GRID_X)
+    return {(a, b): [(cell, shape) for cell, shape in _raster(centre(a), centre(b))
+                     if cell not in taken]
+            for a, b in board.streets}
 
 
 def _raster(start: tuple[float, float], end: tuple[float, float]):
@@ -104,9 +116,9 @@ def _key(scene: Scene, board) -> str:
 
 
 def _players(scene: Scene) -> str:
-    head = f"{'Players':<24}{'Score':>6}{'Points':>7}{'Stones':>7}{'Buses':>6}" \
-           f"{'Markers':>8}{'Line mk':>8}  Heads"
-    lines = [head]
+    lines = [f"{'markers left':>68}",
+             f"{'Players':<24}{'Score':>6}{'Points':>7}{'Stones':>7}{'Buses':>6}"
+             f"{'action':>8}{'line':>7}  Heads"]
     for p in scene.players:
         name = p.name + (" (start)" if p.start else "")
         if not p.heads:
@@ -116,9 +128,9 @@ def _players(scene: Scene) -> str:
         else:
             heads = f"{p.heads[0]}, {p.heads[1]}"
         lines.append(f"{p.style.letter} {name[:21]:<22}{p.score:>6}{p.points:>7}{p.stones:>7}"
-                     f"{p.buses:>6}{p.markers:>8}{p.line_markers:>8}  {heads}")
+                     f"{p.buses:>6}{p.markers:>8}{p.line_markers:>7}  {heads}")
         if p.path:
-            lines.append(_wrap("  line " + "-".join(str(c) for c in p.path), "       ", "-"))
+            lines.extend(_path_lines(p.path))
     return "\n".join(lines)
 
 
@@ -146,14 +158,19 @@ def _actions(scene: Scene) -> str:
     return "\n".join(lines)
 
 
-def _wrap(text: str, indent: str, separator: str = " ") -> str:
-    """Wrap at `separator` so that no line is longer than WIDTH."""
-    words = text.split(separator)
-    lines, line = [], words[0]
-    for word in words[1:]:
-        if len(line) + len(separator) + len(word) > WIDTH:
-            lines.append(line + (separator if separator != " " else ""))
-            line = indent + word
+def _path_lines(path: tuple[int, ...]) -> list[str]:
+    """A line as crossings joined by dashes, broken after a dash to stay within WIDTH
+    (textwrap does not break between digits)."""
+    lines, line = [], "  line " + str(path[0])
+    for crossing in path[1:]:
+        if len(line) + 1 + len(str(crossing)) > WIDTH - 1:
+            lines.append(line + "-")
+            line = "       " + str(crossing)
         else:
-            line += separator + word
-    return "\n".join(lines + [line])
+            line += f"-{crossing}"
+    return lines + [line]
+
+
+def _wrap(text: str, indent: str) -> str:
+    """At most WIDTH columns, broken at spaces."""
+    return textwrap.fill(text, WIDTH, subsequent_indent=indent, break_long_words=False)
