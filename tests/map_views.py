@@ -4,10 +4,25 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 from pathlib import Path
+
+from referee.rules.bus import RULES
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 POSITIONS = ("start", "middle", "end")
+NAMES = ["Ann", "Bob", "Cid", "Dot", "Eve"]
+
+
+def bot_views(players: int, seed: int):
+    """Every view of a game the default bot plays for all seats, one after each order."""
+    state = RULES.new_game({}, NAMES[:players], seed)
+    bot, rng = RULES.bot("default"), random.Random(seed)
+    yield RULES.view(state)
+    while due := RULES.awaiting(state):
+        seat = due[0].seat
+        state, _ = RULES.apply(state, seat, bot(state, seat, rng))
+        yield RULES.view(state)
 
 
 def stored(name: str) -> dict:

@@ -1,7 +1,12 @@
 """The PNG map: its size, its bytes, and the right colours where the renderer says it drew
 each player's line, side by side where lines share a street."""
+import hashlib
 import io
 import math
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from PIL import Image
@@ -11,7 +16,7 @@ from referee.maps.png import HEIGHT, WIDTH, head_centres, png_map, stroke_centre
 from referee.maps.scene import STYLES, build_scene
 from referee.rules.bus.board import BOARD
 
-from map_views import POSITIONS, stored, with_lines
+from map_views import POSITIONS, bot_views, stored, with_lines
 
 
 def pixels(view) -> Image.Image:
@@ -28,9 +33,20 @@ def test_png_has_the_size_and_stays_under_300_kb_in_palette_mode(name):
     assert len(data) < 300 * 1024
 
 
-def test_the_same_view_gives_the_same_bytes():
+def test_the_same_view_gives_the_same_bytes_in_any_process():
     view = stored("middle")
-    assert png_map(view, BOARD) == png_map(stored("middle"), BOARD)
+    data = png_map(view, BOARD)
+    assert data == png_map(stored("middle"), BOARD)
+    # another interpreter with other string hashing draws the very same bytes
+    script = ("import hashlib, json, sys; sys.path.insert(0, 'tests')\n"
+              "from map_views import stored\n"
+              "from referee.maps.png import png_map\n"
+              "from referee.rules.bus.board import BOARD\n"
+              "print(hashlib.sha256(png_map(stored('middle'), BOARD)).hexdigest())")
+    root = Path(__file__).resolve().parents[1]
+    other = subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True,
+                           text=True, check=True, env={**os.environ, "PYTHONHASHSEED": "7"})
+    assert other.stdout.strip() == hashlib.sha256(data).hexdigest()
 
 
 @pytest.mark.parametrize("name", POSITIONS)
@@ -101,3 +117,17 @@ def test_no_heads_before_the_first_line_marker():
     view["players"][1].update(streets=[], heads=[])
     assert head_centres(view, BOARD, 1) == []
     assert pixels(view).size == (WIDTH, HEIGHT)
+
+
+def test_setup_positions_draw_before_and_after_the_first_line_markers():
+    views = list(bot_views(3, seed=5))
+    empty = views[0]
+    first_lines = next(v for v in views if all(len(p["streets"]) == 1 for p in v["players"]))
+    assert all(not p["streets"] for p in empty["players"]) and empty["phase"] == "setup"
+    assert pixels(empty).size == (WIDTH, HEIGHT)
+    image = pixels(first_lines)
+    for player in first_lines["players"]:
+        street = tuple(player["streets"][0])
+        centre = stroke_centre(first_lines, BOARD, street, player["seat"])
+        assert image.getpixel(centre) == STYLES[player["seat"]].colour
+        assert len(head_centres(first_lines, BOARD, player["seat"])) == 2

@@ -12,7 +12,7 @@ from referee.maps.scene import STYLES, build_scene
 from referee.maps.text import WIDTH, street_cells, text_map
 from referee.rules.bus.board import BOARD
 
-from map_views import POSITIONS, stored, with_lines
+from map_views import POSITIONS, bot_views, stored, with_lines
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 
@@ -100,3 +100,17 @@ def test_the_end_shows_the_result_and_no_prompt():
     assert "Game over: no building lot is free" in text
     assert "Awaiting" not in text
     assert "No free building lot is left." in text
+
+
+def test_every_position_of_a_whole_game_fits_and_reads_each_line_head_to_head():
+    # a five-player game from the empty board through setup to the end
+    for view in bot_views(5, seed=3):
+        text = text_map(view, BOARD)
+        assert text.isascii() and max(map(len, text.splitlines())) <= 100
+        for player in build_scene(view, BOARD).players:
+            streets = view["players"][player.seat]["streets"]
+            path = player.path
+            assert sorted(tuple(sorted(s)) for s in zip(path, path[1:])) == \
+                sorted(tuple(sorted(s)) for s in streets)
+            if streets:
+                assert {path[0], path[-1]} == set(view["players"][player.seat]["heads"])

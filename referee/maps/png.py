@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
-from .scene import ACTIONS, BUILDING_TYPES, STYLES, CrossingFacts, Lot, Scene, build_scene, legend
+from .scene import BUILDING_TYPES, STYLES, CrossingFacts, Lot, Scene, build_scene, legend
 
 WIDTH, HEIGHT = 1460, 1020
 SUPERSAMPLE = 2
@@ -23,6 +23,7 @@ PANEL_LEFT = 1015
 NODE_RADIUS = 13         # a crossing's disc
 STATION_HALF = 17        # a station's square
 STROKE, STROKE_PITCH = 7, 8  # one line on a street; lines side by side are this far apart
+PATTERN_PERIOD = 18      # between the white marks of a line's pattern
 ITEM_DISTANCE, ITEM_DISTANCE_MAX = 35, 70  # lots and passengers: how far from the crossing
 LOT_RADIUS = 11
 BADGE_RADIUS = 10        # a head's lettered disc
@@ -129,18 +130,14 @@ def _draw_stroke(canvas, board, street, seats, seat) -> None:
     style = STYLES[seat]
     a, b = _offset_segment(board, street, stroke_offset(seats, seat))
     canvas.line([a, b], style.colour, STROKE)
-    # the pattern: white marks placed symmetrically about the middle, never on it
-    length = math.dist(a, b)
-    middle = length / 2
-    period = 18
-    k = 0
-    while True:
-        d = (k + 0.5) * period
-        if middle - d < NODE_RADIUS + BADGE_RADIUS * 2 + 4:
-            break
+    # the pattern: white marks placed symmetrically about the middle, never on it, and
+    # none where a head's disc may sit
+    middle = math.dist(a, b) / 2
+    clear = NODE_RADIUS + 2 * BADGE_RADIUS + 4
+    for k in range(math.floor((middle - clear) / PATTERN_PERIOD + 0.5)):
+        d = (k + 0.5) * PATTERN_PERIOD
         for t in (middle - d, middle + d):
             _pattern_mark(canvas, style.pattern, k, _along(a, b, t), a, b)
-        k += 1
 
 
 def _pattern_mark(canvas, pattern, k, at, a, b) -> None:
@@ -157,12 +154,9 @@ def _pattern_mark(canvas, pattern, k, at, a, b) -> None:
 
 def _head_marks(board, scene: Scene, player) -> list[tuple[float, float]]:
     """Where a line's heads are marked: a disc on the end street of each head, next to the
-    crossing; a closed circle has two at one crossing, one on each of its end streets."""
-    if not player.heads:
-        return []
-    path, marks = player.path, []
-    for head, neighbour in ((path[0], path[1]), (path[-1], path[-2])):
-        street = (min(head, neighbour), max(head, neighbour))
+    crossing."""
+    marks = []
+    for head, street in player.ends:
         a, b = _offset_segment(board, street, stroke_offset(scene.street_lines[street],
                                                             player.seat))
         if street[0] != head:
@@ -196,16 +190,23 @@ def _draw_crossing(canvas, board, scene, facts: CrossingFacts) -> None:
 
 def _item_places(board, scene, label: int, spans: list[float]) -> list[tuple[float, float]]:
     """Where the things round a crossing go (each `span` pixels wide): in the gaps between
-    its streets, narrowed by the lines on them. Each thing goes to the gap that can hold it
-    closest to the crossing; the things of a gap stand side by side on an arc, as far out
-    as they need to fit."""
+    its streets, narrowed by the lines and head marks on them. Each thing goes to the gap
+    that can hold it closest to the crossing; the things of a gap stand side by side on an
+    arc, as far out as they need to fit."""
     here = crossing_centre(board, label)
+    # how far each street reaches to either side: its road, or a head's disc on it here
+    reach = {street: _road_width(len(seats)) / 2 for street, seats in scene.street_lines.items()}
+    for player in scene.players:
+        for head, street in player.ends:
+            if head == label:
+                offset = abs(stroke_offset(scene.street_lines[street], player.seat))
+                reach[street] = max(reach[street], offset + BADGE_RADIUS + 2)
     streets = []
     for s in board.streets_at[label]:
         there = crossing_centre(board, board.other_end(s, label))
-        width = _road_width(len(scene.street_lines.get(board.streets[s], ())))
+        half = reach.get(board.streets[s], _road_width(0) / 2)
         streets.append((math.atan2(there[1] - here[1], there[0] - here[0]),
-                        math.atan2(width / 2, ITEM_DISTANCE)))
+                        math.atan2(half, ITEM_DISTANCE)))
     streets.sort()
     gaps = []
     for (angle, half), (following, following_half) in zip(streets, streets[1:] + streets[:1]):

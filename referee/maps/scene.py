@@ -57,6 +57,16 @@ class Player:
     heads: tuple[int, ...]  # () before the first line marker; equal labels for a closed circle
     start: bool             # holds the start-bus
 
+    @property
+    def ends(self) -> tuple[tuple[int, tuple[int, int]], ...]:
+        """Each head with the street the line ends on there; a closed circle has both
+        heads at one crossing, on its two end streets."""
+        if not self.heads:
+            return ()
+        p = self.path
+        return tuple((head, (min(head, next_), max(head, next_)))
+                     for head, next_ in ((p[0], p[1]), (p[-1], p[-2])))
+
 
 @dataclass(frozen=True)
 class Lot:
@@ -109,9 +119,6 @@ class Scene:
     awaiting: tuple[str, ...]
     result: tuple[str, ...]
 
-    def style(self, seat: int) -> PlayerStyle:
-        return STYLES[seat]
-
 
 def line_path(streets: list[list[int]], heads: list[int]) -> tuple[int, ...]:
     """The crossings of a line in driving order from its first head to its second.
@@ -151,7 +158,7 @@ def build_scene(view: dict, board) -> Scene:
 
     street_lines: dict[tuple[int, int], list[int]] = {}
     for p in players:
-        for a, b in _streets(view, p.seat):
+        for a, b in view["players"][p.seat]["streets"]:
             street_lines.setdefault((min(a, b), max(a, b)), []).append(p.seat)
 
     crossings = _crossings(view, board, players, street_lines)
@@ -173,10 +180,6 @@ def build_scene(view: dict, board) -> Scene:
         passenger_supply=view["passenger_supply"],
         actions=actions, awaiting=awaiting, result=_result(view["result"], names),
     )
-
-
-def _streets(view: dict, seat: int) -> list[list[int]]:
-    return view["players"][seat]["streets"]
 
 
 def _player(p: dict, start_seat: int) -> Player:

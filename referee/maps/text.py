@@ -8,7 +8,7 @@ import math
 import textwrap
 from functools import lru_cache
 
-from .scene import Scene, build_scene
+from .scene import STYLES, Scene, build_scene
 
 WIDTH = 100
 # Board positions run 0..100 both ways; a character cell is about twice as tall as wide.
@@ -53,7 +53,7 @@ def _schematic(scene: Scene, board) -> str:
     cells = street_cells(board)
     # empty streets first, so that the letters of lines win where two streets touch
     for street in sorted(board.streets, key=lambda s: (s in scene.street_lines, s)):
-        letters = [scene.style(s).letter for s in scene.street_lines.get(street, ())]
+        letters = [STYLES[s].letter for s in scene.street_lines.get(street, ())]
         for i, ((r, col), shape) in enumerate(cells[street]):
             grid[r][col] = letters[i % len(letters)] if letters else shape
     for label, (r, col) in _label_cells(board).items():
@@ -143,16 +143,20 @@ def _crossings(scene: Scene) -> str:
         lots = ", ".join(f"{lot.zone} {lot.building or 'free'}{'*' if lot.seated else ''}"
                          for lot in c.lots)
         what = "station" if c.station else lots
-        letters = " ".join(scene.style(s).letter for s in c.lines) or "-"
-        heads = " ".join(scene.style(s).letter for s in c.heads) or "-"
+        letters = _letters(c.lines)
+        heads = _letters(c.heads)
         lines.append(f"{c.label:>6}   {what:<34}{c.seated:>6}{c.waiting:>8}  {letters:<11}{heads}")
     return "\n".join(lines)
+
+
+def _letters(seats: tuple[int, ...]) -> str:
+    return " ".join(STYLES[s].letter for s in seats) or "-"
 
 
 def _actions(scene: Scene) -> str:
     lines = [f"{'Actions':<25}" + " ".join("abcdef")]
     for row in scene.actions:
-        spaces = [scene.style(s).letter for s in row.seats]
+        spaces = [STYLES[s].letter for s in row.seats]
         spaces += ["."] * (row.spaces - len(spaces))
         lines.append(f"{row.name + ' (' + row.key + ')':<25}" + " ".join(spaces))
     return "\n".join(lines)
