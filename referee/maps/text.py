@@ -5,6 +5,7 @@ At most 100 columns of plain ASCII, for the body of a mail read in a monospace f
 from __future__ import annotations
 
 import math
+from collections import Counter
 import textwrap
 from functools import lru_cache
 
@@ -41,7 +42,8 @@ def _header(scene: Scene) -> str:
              f"{scene.clock_stones} of {scene.clock_stones_total} stones left.  "
              f"Passengers in supply: {scene.passenger_supply}."]
     if scene.open_zone:
-        lots = " ".join(str(c) for c in scene.open_lots)
+        lots = ", ".join(f"{c} ({n} lots)" if n > 1 else str(c)
+                         for c, n in Counter(scene.open_lots).items())
         lines.append(_wrap(f"Open zone {scene.open_zone}, free lots at: {lots}", "  "))
     else:
         lines.append("No free building lot is left.")
