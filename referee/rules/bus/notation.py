@@ -138,6 +138,8 @@ def _build(rest: list[str], line: str) -> Order:
 
 
 def _line(rest: list[str], line: str) -> list[Order]:
+    if len(rest) > 1 and not any("-" in w for w in rest):
+        rest = ["-".join(rest)]                   # "line 15 21 22" is a path too
     orders = []
     for word in rest:
         path = [_number(w, line) for w in word.split("-")]

@@ -1,0 +1,395 @@
+"""Reading one incoming mail: who sent it, which game it is for, the commands it holds, and
+whether it is a machine's mail that must never be answered.
+
+Only the stdlib ``email`` package (``policy.default``) parses; nothing here raises on bad
+input: any bytes give an ``Incoming``. The command text is what the person typed: quoted
+lines, quoted replies, signatures, mobile footers and attachments are left out, so a reply
+that quotes a whole report only yields the lines written above or between the quotes.
+"""
+from __future__ import annotations
+
+import codecs
+import hashlib
+import re
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
+from email.utils import getaddresses, parseaddr
+from html.parser import HTMLParser
+
+REFEREE_HEADER = "X-Referee"  # on every mail the referee sends; such mail is never answered
+
+MAX_TEXT_BYTES = 256 * 1024
+"""How much of the body part is decoded for commands. Commands are a few lines at the top (or
+between quotes); a 5 MB body would only cost time in the text and HTML parsers."""
+
+RECIPIENT_HEADERS = ("To", "Cc", "Delivered-To", "X-Original-To")
+
+
+@dataclass(frozen=True)
+class Incoming:
+    """One mail as the referee understands it. Addresses are lowercased."""
+
+    message_id: str  # the header's value, or "<sha256-prefix@synthetic.referee>" without one
+    sender_address: str  # "" when the From header holds no usable address
+    sender_name: str
+    recipients: tuple[str, ...]  # To, Cc, Delivered-To, X-Original-To, in that order, unique
+    reply_to: tuple[str, ...]
+    subject: str
+    date: datetime | None  # aware; None when missing or unreadable
+    in_reply_to: str | None
+    references: tuple[str, ...]
+    plus_tag: str | None  # "bus1.k3j4" of referee+bus1.k3j4@host, lowercased
+    subject_tags: tuple[str, ...]  # every "[tag]" in the subject, lowercased, in order
+    text: str  # the command text
+    truncated: bool  # the body was longer than MAX_TEXT_BYTES: only its start was read
+    automatic: str | None  # why this mail must never be answered, None for a person's mail
+
+    @property
+    def subject_tag(self) -> str | None:
+        """The first ``[tag]`` of the subject (a game id when it names one)."""
+        return self.subject_tags[0] if self.subject_tags else None
+
+
+def read_mail(raw: bytes, referee_address: str) -> Incoming:
+    """Parse ``raw`` (one RFC 5322 message) for the referee whose address is ``referee_address``."""
+    msg = BytesParser(policy=policy.default).parsebytes(raw)
+    referee_address = referee_address.strip().lower()
+    sender_name, sender_address = _first_address(msg, "From")
+    recipients = _unique(a for h in RECIPIENT_HEADERS for _, a in _addresses(msg, h))
+    text, truncated = _body_text(msg)
+    subject = _header(msg, "Subject")
+    return Incoming(
+        message_id=_header(msg, "Message-ID").strip() or _synthetic_message_id(raw),
+        sender_address=sender_address,
+        sender_name=sender_name,
+        recipients=recipients,
+        reply_to=_unique(a for _, a in _addresses(msg, "Reply-To")),
+        subject=subject,
+        date=_date(msg),
+        in_reply_to=_header(msg, "In-Reply-To").strip() or None,
+        references=tuple(_header(msg, "References").split()),
+        plus_tag=_plus_tag(recipients, referee_address),
+        subject_tags=tuple(t.lower() for t in SUBJECT_TAG.findall(subject)),
+        text=command_text(text),
+        truncated=truncated,
+        automatic=_why_automatic(msg, sender_address, referee_address),
+    )
+
+
+def command_lines(text: str) -> list[str]:
+    """The non-empty lines of a command text, stripped."""
+    return [s for s in (line.strip() for line in text.splitlines()) if s]
+
+
+# --- headers -----------------------------------------------------------------------------
+
+SUBJECT_TAG = re.compile(r"\[([a-z0-9][a-z0-9-]{0,31})\]", re.IGNORECASE)
+
+
+def _header(msg: EmailMessage, name: str) -> str:
+    """A header's decoded value, "" when it is missing or cannot be decoded at all."""
+    try:
+        value = msg.get(name)
+        return "" if value is None else " ".join(str(value).split())
+    except Exception:  # the email package's header parser fails on some malformed headers
+        return ""
+
+
+def _addresses(msg: EmailMessage, name: str) -> list[tuple[str, str]]:
+    """(display name, lowercased address) for every address in every ``name`` header."""
+    found = []
+    for value in msg.get_all(name) or ():
+        try:
+            pairs = [(a.display_name, a.addr_spec) for a in value.addresses]
+        except Exception:  # a header the structured parser gave up on: fall back to the simple one
+            pairs = getaddresses([str(value)])
+        found.extend((n.strip(), a.strip().lower()) for n, a in pairs if "@" in a)
+    return found
+
+
+def _first_address(msg: EmailMessage, name: str) -> tuple[str, str]:
+    found = _addresses(msg, name)
+    if found:
+        return found[0]
+    display, address = parseaddr(_header(msg, name))
+    return display, address.lower() if "@" in address else ""
+
+
+def _unique(items) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(items))
+
+
+def _date(msg: EmailMessage) -> datetime | None:
+    try:
+        value = msg.get("Date")
+        when = getattr(value, "datetime", None)
+    except Exception:
+        return None
+    if when is not None and when.tzinfo is None:  # "-0000": the zone is unknown; take it as UTC
+        when = when.replace(tzinfo=timezone.utc)
+    return when
+
+
+def _synthetic_message_id(raw: bytes) -> str:
+    # the same bytes always give the same id, so a mail seen twice is still recognised
+    return f"<{hashlib.sha256(raw).hexdigest()[:32]}@synthetic.referee>"
+
+
+def _plus_tag(recipients: tuple[str, ...], referee_address: str) -> str | None:
+    local, _, domain = referee_address.rpartition("@")
+    for address in recipients:
+        their_local, _, their_domain = address.rpartition("@")
+        if their_domain == domain and their_local.startswith(local + "+"):
+            tag = their_local[len(local) + 1:]
+            if tag:
+                return tag
+    return None
+
+
+# --- mail that must never be answered ---------------------------------------------------
+
+AUTOMATIC_SENDERS = re.compile(r"^(mailer-daemon|mail-daemon|postmaster|no-?reply|do-?not-?reply)$")
+AUTO_REPLY_SUBJECTS = re.compile(
+    r"^(auto(matic)?[ -]?reply|auto-?response|out of (the )?office|abwesenheitsnotiz|"
+    r"automatische antwort|r[ée]ponse automatique|respuesta autom[áa]tica|risposta automatica)\b",
+    re.IGNORECASE)
+
+
+def _why_automatic(msg: EmailMessage, sender: str, referee_address: str) -> str | None:
+    """Why ``msg`` is a machine's mail (answering it could start a mail loop), or None."""
+    if msg.get(REFEREE_HEADER) is not None:
+        return f"the referee's own mail ({REFEREE_HEADER} header)"
+    if sender == referee_address:
+        return "sent from the referee's own address"
+    content_type = msg.get_content_type()
+    if content_type == "multipart/report":
+        report = (msg.get_param("report-type") or "").lower()
+        return ("a read receipt" if report == "disposition-notification"
+                else f"a delivery status report (multipart/report; report-type={report or '?'})")
+    if content_type == "message/delivery-status":
+        return "a delivery status report"
+    if AUTOMATIC_SENDERS.match(sender.partition("@")[0]):
+        return f"sent by {sender}, an automatic sender"
+    if _header(msg, "Return-Path") == "<>":
+        return "an empty Return-Path (a bounce)"
+    auto_submitted = _header(msg, "Auto-Submitted").split(";")[0].strip().lower()
+    if auto_submitted and auto_submitted != "no":
+        return f"Auto-Submitted: {auto_submitted}"
+    precedence = _header(msg, "Precedence").lower()
+    if precedence in ("bulk", "junk", "list", "auto_reply"):
+        return f"Precedence: {precedence}"
+    # a mailing list's copy: an answer would go to the whole list (or its owner)
+    for name in ("List-Id", "List-Unsubscribe"):
+        if msg.get(name) is not None:
+            return f"mailing-list mail ({name} header)"
+    for name in ("X-Autoreply", "X-Autorespond", "X-Autogenerated", "X-AutoReply-From",
+                 "X-Mail-Autoreply"):
+        if msg.get(name) is not None:
+            return f"an auto-reply ({name} header)"
+    if AUTO_REPLY_SUBJECTS.match(_header(msg, "Subject")):
+        return "an auto-reply (by its subject)"
+    return None
+
+
+# --- the body ----------------------------------------------------------------------------
+
+def _body_text(msg: EmailMessage) -> tuple[str, bool]:
+    """The text of the body part a person wrote in (plain preferred, else HTML as text) and
+    whether it was cut at MAX_TEXT_BYTES. Attachments are never read."""
+    try:
+        part = msg.get_body(preferencelist=("plain", "html"))
+    except Exception:
+        part = None
+    if part is None:
+        return "", False
+    try:
+        payload = part.get_payload(decode=True) or b""
+    except Exception:
+        payload = b""
+    truncated = len(payload) > MAX_TEXT_BYTES
+    text = _decode(payload[:MAX_TEXT_BYTES], part.get_content_charset())
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if part.get_content_subtype() == "html":
+        text = html_to_text(text)
+    return text, truncated
+
+
+def _decode(data: bytes, charset: str | None) -> str:
+    """Bytes in the declared charset. A wrong or unknown declaration falls back to UTF-8 and
+    then Windows-1252, the usual truth of mislabelled mail. A multi-byte character cut at
+    the size cap is dropped rather than failing the whole text."""
+    candidates = [c for c in (charset, "utf-8", "cp1252") if c and _known_charset(c)]
+    for name in candidates:
+        try:
+            return codecs.getincrementaldecoder(name)("strict").decode(data, final=False)
+        except UnicodeDecodeError:
+            continue
+    return data.decode("utf-8", "replace")
+
+
+def _known_charset(name: str) -> bool:
+    try:
+        codecs.lookup(name)
+        return True
+    except LookupError:
+        return False
+
+
+class _HtmlText(HTMLParser):
+    """HTML to plain text: line breaks where the HTML breaks lines, ``> `` before every line
+    inside a <blockquote> (how mail programs quote in HTML), scripts and styles dropped."""
+
+    BLOCKS = {"p", "div", "li", "ul", "ol", "tr", "table", "h1", "h2", "h3", "h4", "h5", "h6",
+              "blockquote", "pre", "hr", "dl", "dt", "dd", "section", "article", "header",
+              "footer", "address", "center", "body"}
+    HIDDEN = {"script", "style", "head", "title", "template"}
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.lines: list[str] = []
+        self.line: list[str] = []
+        self.quote_depth = self.hidden = self.pre = 0
+
+    def break_line(self, force: bool = False) -> None:
+        text = "".join(self.line)
+        if text.strip() or force:
+            self.lines.append("> " * self.quote_depth + text)
+        self.line = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag in self.HIDDEN:
+            self.hidden += 1
+        elif tag == "br":
+            self.break_line(force=True)
+        elif tag in self.BLOCKS:
+            self.break_line()
+        if tag == "blockquote":
+            self.quote_depth += 1
+        elif tag == "pre":
+            self.pre += 1
+
+    def handle_endtag(self, tag):
+        if tag in self.HIDDEN:
+            self.hidden = max(0, self.hidden - 1)
+        elif tag in self.BLOCKS:
+            self.break_line()
+        if tag == "blockquote":
+            self.quote_depth = max(0, self.quote_depth - 1)
+        elif tag == "pre":
+            self.pre = max(0, self.pre - 1)
+
+    def handle_startendtag(self, tag, attrs):
+        self.handle_starttag(tag, attrs)
+
+    def handle_data(self, data):
+        if self.hidden:
+            return
+        if self.pre:
+            first, *rest = data.split("\n")
+            self.line.append(first)
+            for piece in rest:
+                self.break_line(force=True)
+                self.line.append(piece)
+        else:
+            self.line.append(re.sub(r"\s+", " ", data))
+
+    def text(self) -> str:
+        self.close()
+        self.break_line()
+        return "\n".join(self.lines)
+
+
+def html_to_text(html: str) -> str:
+    parser = _HtmlText()
+    try:
+        parser.feed(html)
+        return parser.text()
+    except Exception:  # HTMLParser is lenient; this is only a last guard for odd input
+        return re.sub(r"<[^>]*>", " ", html)
+
+
+# --- the part a person wrote -------------------------------------------------------------
+
+WROTE = (r"wrote|writes|a [ée]crit|schrieb|escribi[óo]|ha scritto|schreef|escreveu|skrev|"
+         r"kirjoitti|napisa[łl]a?|napsal|написал[аи]?|[íi]rta|έγραψε|yazd[ıi]|写道|寫道|のメッセージ|님이 작성")
+ATTRIBUTION = re.compile(rf"^.{{0,300}}?(?<!\w)({WROTE})(?!\w).{{0,300}}[:：]$", re.IGNORECASE)
+ATTRIBUTION_OPENER = re.compile(r"^(on|le|am|el|il|op|em|den|dne|w dniu|в|el día)\s", re.IGNORECASE)
+SIGNATURE = re.compile(r"^--\s*$")
+SEPARATOR = re.compile(
+    r"^(-{2,}\s*(original message|ursprüngliche nachricht|message d'origine|mensaje original|"
+    r"messaggio originale|oorspronkelijk bericht|originalmeddelande|mensagem original|"
+    r"forwarded message|weitergeleitete nachricht|message transféré|mensaje reenviado)\s*-{2,}"
+    r"|begin forwarded message:|anfang der weitergeleiteten nachricht:"
+    r"|début du message réexpédié\s?:|_{8,})$",
+    re.IGNORECASE)
+MOBILE_FOOTER = re.compile(
+    r"^(sent from my |sent from (outlook|yahoo|mail for windows|aol)|sent with |sent via |"
+    r"get outlook for |von meinem .{1,40} gesendet|gesendet von meinem |envoy[ée] (de|depuis) mon |"
+    r"enviado desde mi |enviado do meu |inviato da(l mio)? |verzonden (vanaf|met) |"
+    r"skickat från |sendt fra )",
+    re.IGNORECASE)
+HEADER_FROM = re.compile(r"^\*?(from|von|de|da|van|från|fra|od|от)\*?\s*:", re.IGNORECASE)
+HEADER_SENT = re.compile(
+    r"^\*?(sent|date|gesendet|datum|envoy[ée]|enviado|inviato|verzonden|skickat|sendt|"
+    r"wysłano|отправлено|data)\*?\s*:", re.IGNORECASE)
+
+
+def _quoted(line: str) -> bool:
+    return line.lstrip().startswith(">")
+
+
+def _attribution_lines(lines: list[str], i: int) -> int:
+    """How many lines from ``i`` on form an "On <date>, <someone> wrote:" line (mail programs
+    wrap a long one over two or three lines), 0 if there is none."""
+    first = lines[i].strip()
+    if ATTRIBUTION.match(first):
+        return 1
+    if ATTRIBUTION_OPENER.match(first):
+        for n in (2, 3):
+            if i + n <= len(lines) and ATTRIBUTION.match(" ".join(s.strip() for s in lines[i:i + n])):
+                return n
+    return 0
+
+
+def _header_block(lines: list[str], i: int) -> bool:
+    """Outlook's quoted header: "From: ..." followed closely by "Sent: ..." (or Date:)."""
+    return bool(HEADER_FROM.match(lines[i].strip())) and any(
+        HEADER_SENT.match(s.strip()) for s in lines[i + 1:i + 5])
+
+
+def _next_text_line(lines: list[str], i: int) -> str | None:
+    return next((s for s in lines[i:] if s.strip()), None)
+
+
+def command_text(text: str) -> str:
+    """The lines a person wrote: quoted lines (``>``) dropped; everything from a signature
+    (``-- ``), a mobile footer, a forwarded or "Original Message" block, or Outlook's quoted
+    header on cut off. An "On ... wrote:" line is cut off with all that follows when the quote
+    under it is not marked with ``>``; when it is, only the line goes, so answers written
+    below or between the quoted lines are kept."""
+    text = text.replace("\u00a0", " ").replace("\u200b", "").replace("\ufeff", "")
+    lines = text.split("\n")
+    kept: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        stripped = line.strip()
+        if _quoted(line):
+            i += 1
+            continue
+        if (SIGNATURE.match(line) or SEPARATOR.match(stripped) or MOBILE_FOOTER.match(stripped)
+                or _header_block(lines, i)):
+            break
+        n = _attribution_lines(lines, i) if stripped else 0
+        if n:
+            following = _next_text_line(lines, i + n)
+            if following is None or not _quoted(following):
+                break
+            i += n
+            continue
+        kept.append(line.rstrip())
+        i += 1
+    return "\n".join(kept).strip("\n")

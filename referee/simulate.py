@@ -1,0 +1,66 @@
+"""Bot-against-bot games of any game in ``referee.rules``, with figures for a report."""
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from collections import Counter
+from typing import Callable
+
+from .rules.base import IllegalOrder
+
+
+def play_game(rules, players: int, seed: int, bot: str = "default"):
+    """One game with the same bot in every seat. Returns (final state, orders applied as
+    (seat, text), orders the engine refused)."""
+    choose = rules.bot(bot)
+    rng = random.Random(seed)
+    state = rules.new_game({}, [f"Bot {i + 1}" for i in range(players)], seed)
+    log, illegal = [], 0
+    while due := rules.awaiting(state):
+        seat = due[0].seat
+        order = choose(state, seat, rng)
+        try:
+            state, _ = rules.apply(state, seat, order)
+        except IllegalOrder:
+            illegal += 1
+            break                  # a bot that errs ends its game unfinished, and is counted
+        log.append((seat, rules.format(order)))
+    return state, log, illegal
+
+
+def replay(rules, players: list[str], seed: int, log: list[tuple[int, str]], options=None):
+    """A game rebuilt from its accepted orders, as text."""
+    state = rules.new_game(options or {}, players, seed)
+    for seat, text in log:
+        for entry in rules.parse(text):
+            state, _ = rules.apply(state, seat, entry.alternatives[0])
+    return state
+
+
+def simulate(rules, players: int, games: int, seed: int, bot: str = "default",
+             progress: Callable[[int], None] | None = None) -> dict:
+    started = time.perf_counter()
+    finished = decisions = illegal = 0
+    rounds, scores, reasons = [], [], Counter()
+    for i in range(games):
+        state, log, refused = play_game(rules, players, seed * 100_003 + i, bot)
+        decisions += len(log)
+        illegal += refused
+        result = rules.result(state)
+        if result is not None:
+            finished += 1
+            reasons[result.reason] += 1
+            scores.extend(result.scores)
+        rounds.append(rules.view(state)["round"])
+        if progress:
+            progress(1)
+    return {
+        "game": rules.name, "players": players, "bot": bot, "seed": seed,
+        "games": games, "finished": finished,
+        "seconds": round(time.perf_counter() - started, 3),
+        "mean_rounds": round(statistics.fmean(rounds), 3) if rounds else 0,
+        "end_reasons": dict(sorted(reasons.items())),
+        "mean_score": round(statistics.fmean(scores), 3) if scores else 0,
+        "decisions": decisions, "illegal": illegal,
+    }

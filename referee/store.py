@@ -1,0 +1,216 @@
+"""Crash-safe files: atomic whole-file writes, an append-only JSON-lines log, the tick lock.
+
+A tick may die at any instant (cron timeout, power cut). Whole files are therefore written to
+a temporary file and renamed over the old one, so a reader sees the old or the new content and
+never half of it; logs are appended one JSON object a line with fsync, and a last line that a
+crash cut short is detected, never trusted, and kept aside for the game master to look at.
+"""
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import tempfile
+from datetime import datetime, timezone
+from pathlib import Path
+
+TORN_SUFFIX = ".torn"  # where append_record keeps a torn last line it cut off
+
+
+class CorruptRecord(Exception):
+    """A line in the middle of a log that is not a JSON object: the log was edited by hand or
+    the disk is damaged. Nothing is guessed: the game master has to repair the line."""
+
+
+class LockBusy(Exception):
+    """Another process holds the tick lock."""
+
+    def __init__(self, message: str, pid: int | None = None, since: str | None = None):
+        super().__init__(message)
+        self.pid = pid
+        self.since = since
+
+
+def fsync_dir(directory: str | os.PathLike) -> None:
+    """Make a rename or a new file in ``directory`` durable."""
+    fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def atomic_write(path: str | os.PathLike, data: bytes | str, temp_dir: str | os.PathLike | None = None) -> None:
+    """Replace ``path`` by ``data`` (str is written as UTF-8) all at once.
+
+    The temporary file lives in ``temp_dir`` (default: the target's directory; it must be on the
+    same file system, as a Maildir's tmp/ is). An existing file keeps its permissions; a new one
+    gets 0644 so that a game master can read it."""
+    path = Path(path)
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    try:
+        mode = path.stat().st_mode & 0o777
+    except FileNotFoundError:
+        mode = 0o644
+    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=temp_dir or path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fchmod(f.fileno(), mode)
+            os.fsync(f.fileno())
+        os.replace(temp, path)
+    except BaseException:
+        try:
+            os.unlink(temp)
+        except FileNotFoundError:
+            pass
+        raise
+    fsync_dir(path.parent)
+
+
+def _encode_record(record: dict) -> bytes:
+    if not isinstance(record, dict):
+        raise TypeError(f"a record is a dict, not {type(record).__name__}")
+    return (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def _parse_line(line: bytes) -> dict | None:
+    """The record on a line, or None if the line is not a complete JSON object."""
+    try:
+        record = json.loads(line.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return None
+    return record if isinstance(record, dict) else None
+
+
+def _last_line_start(f, size: int) -> int:
+    """Offset of the last line of a file that ends with a newline (scans back in blocks)."""
+    end = size - 1  # the final newline itself
+    pos = end
+    while pos > 0:
+        step = min(8192, pos)
+        f.seek(pos - step)
+        block = f.read(step)
+        nl = block.rfind(b"\n")
+        if nl >= 0:
+            return pos - step + nl + 1
+        pos -= step
+    return 0
+
+
+def _torn_tail_offset(f) -> int | None:
+    """Where a torn or corrupt last line of the log starts, or None when the log is sound."""
+    size = f.seek(0, os.SEEK_END)
+    if size == 0:
+        return None
+    f.seek(size - 1)
+    if f.read(1) != b"\n":
+        # no final newline: the last write did not finish; find where that line starts
+        f.seek(0)
+        data = f.read()
+        return data.rfind(b"\n") + 1
+    start = _last_line_start(f, size)
+    f.seek(start)
+    line = f.read(size - start)
+    if line.strip() and _parse_line(line) is None:
+        return start
+    return None
+
+
+def append_record(path: str | os.PathLike, record: dict) -> None:
+    """Append ``record`` as one JSON line and fsync it.
+
+    A torn last line left by an earlier crash is first cut off (its bytes are appended to
+    ``<path>.torn`` so nothing is lost); otherwise the new record would follow half a line and
+    the log would be corrupt in the middle. The record it held was never committed: whatever
+    wrote it (a mail's orders) is redone by the next tick."""
+    path = Path(path)
+    line = _encode_record(record)
+    new = not path.exists()
+    with open(path, "a+b") as f:
+        torn_at = _torn_tail_offset(f)
+        if torn_at is not None:
+            f.seek(torn_at)
+            torn = f.read()
+            with open(path.with_name(path.name + TORN_SUFFIX), "ab") as aside:
+                aside.write(torn if torn.endswith(b"\n") else torn + b"\n")
+                aside.flush()
+                os.fsync(aside.fileno())
+            f.truncate(torn_at)
+        f.write(line)  # "a" mode: always at the end
+        f.flush()
+        os.fsync(f.fileno())
+    if new:
+        fsync_dir(path.parent)
+
+
+def read_records(path: str | os.PathLike) -> tuple[list[dict], str | None]:
+    """All records of a log, and a description of a torn last line (None if there is none).
+
+    A missing file is an empty log. A line that is not a JSON object anywhere but last raises
+    CorruptRecord naming the file and the line number."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return [], None
+    lines = data.split(b"\n")
+    complete, tail = lines[:-1], lines[-1]  # tail: bytes after the last newline
+    records: list[dict] = []
+    torn = None
+    for number, line in enumerate(complete, start=1):
+        if not line.strip():
+            continue
+        record = _parse_line(line)
+        if record is None:
+            if number == len(complete) and not tail:
+                torn = f"{path}: line {number} is not a complete record and was not used: {_preview(line)}"
+                break
+            raise CorruptRecord(
+                f"{path}: line {number} is not a JSON object: {_preview(line)}. "
+                "Only the last line may be damaged by a crash; repair or remove this line by hand.")
+        records.append(record)
+    if tail.strip():
+        torn = f"{path}: line {len(complete) + 1} was cut short (no line end) and was not used: {_preview(tail)}"
+    return records, torn
+
+
+def _preview(line: bytes, limit: int = 80) -> str:
+    text = line.decode("utf-8", "replace")
+    return repr(text if len(text) <= limit else text[:limit] + "...")
+
+
+class TickLock:
+    """At most one tick at a time: ``with TickLock(path): ...`` raises LockBusy when another
+    process holds the lock. The kernel releases a flock when its holder dies, so a crashed
+    tick never leaves a stale lock behind; the file only says who holds it, for the message."""
+
+    def __init__(self, path: str | os.PathLike):
+        self.path = Path(path)
+        self._fd: int | None = None
+
+    def __enter__(self) -> "TickLock":
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 200, 0).decode("utf-8", "replace").split()
+            os.close(fd)
+            pid = int(holder[0]) if holder and holder[0].isdigit() else None
+            since = holder[1] if len(holder) > 1 else None
+            who = f"pid {pid}, since {since}" if pid else "a process that has not written its pid yet"
+            raise LockBusy(f"another tick is running ({who}; lock file {self.path}); "
+                           "this one does nothing, the next run will catch up", pid, since) from None
+        stamp = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()} {stamp}\n".encode(), 0)
+        self._fd = fd
+        return self
+
+    def __exit__(self, *exc) -> None:
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            os.ftruncate(fd, 0)
+            os.close(fd)  # closing releases the flock

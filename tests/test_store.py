@@ -1,0 +1,150 @@
+"""Crash-safe files: atomic writes, the JSON-lines log with a torn last line, the tick lock."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from referee.store import (CorruptRecord, LockBusy, TickLock, append_record, atomic_write,
+                           read_records)
+
+
+def test_atomic_write_replaces_the_whole_file_and_leaves_no_temp_file(tmp_path):
+    target = tmp_path / "settings.yaml"
+    atomic_write(target, "game: bus\n")
+    target.chmod(0o640)
+    atomic_write(target, "game: busboss\nplayers: 4\n".encode())
+    assert target.read_text() == "game: busboss\nplayers: 4\n"
+    assert target.stat().st_mode & 0o777 == 0o640  # an existing file keeps its permissions
+    assert os.listdir(tmp_path) == ["settings.yaml"]
+
+
+def test_atomic_write_of_a_new_file_is_readable_by_the_game_master(tmp_path):
+    atomic_write(tmp_path / "report.txt", "Round 1\n")
+    assert (tmp_path / "report.txt").stat().st_mode & 0o777 == 0o644
+
+
+def test_a_failed_write_keeps_the_old_content(tmp_path):
+    target = tmp_path / "state.json"
+    atomic_write(target, "{}")
+    with pytest.raises(TypeError):
+        atomic_write(target, 42)  # not bytes: fails while writing the temporary file
+    assert target.read_text() == "{}"
+    assert os.listdir(tmp_path) == ["state.json"]
+
+
+def test_records_round_trip_in_order_with_unicode(tmp_path):
+    log = tmp_path / "orders.jsonl"
+    records = [{"seq": i, "player": "Zoë", "order": f"build {i}-{i + 1}"} for i in range(5)]
+    for record in records:
+        append_record(log, record)
+    assert read_records(log) == (records, None)
+    assert log.read_text(encoding="utf-8").count("\n") == 5  # one line per record, readable
+
+
+def test_a_missing_log_is_empty(tmp_path):
+    assert read_records(tmp_path / "none.jsonl") == ([], None)
+
+
+def test_a_torn_last_line_is_reported_not_trusted(tmp_path):
+    log = tmp_path / "orders.jsonl"
+    append_record(log, {"seq": 1})
+    append_record(log, {"seq": 2})
+    with open(log, "ab") as f:
+        f.write(b'{"seq": 3, "ord')  # the crash came mid-write
+    records, torn = read_records(log)
+    assert records == [{"seq": 1}, {"seq": 2}]
+    assert "line 3" in torn and "cut short" in torn and str(log) in torn
+
+
+def test_a_garbled_last_line_with_its_line_end_is_also_not_trusted(tmp_path):
+    log = tmp_path / "orders.jsonl"
+    append_record(log, {"seq": 1})
+    with open(log, "ab") as f:
+        f.write(b"\x00\x00\x00\x00\n")  # what some file systems leave after a power cut
+    records, torn = read_records(log)
+    assert records == [{"seq": 1}]
+    assert "line 2" in torn
+
+
+def test_appending_after_a_torn_line_cuts_it_off_and_keeps_its_bytes_aside(tmp_path):
+    log = tmp_path / "orders.jsonl"
+    append_record(log, {"seq": 1})
+    with open(log, "ab") as f:
+        f.write(b'{"seq": 2, "ord')
+    append_record(log, {"seq": 2, "order": "pass"})
+    assert read_records(log) == ([{"seq": 1}, {"seq": 2, "order": "pass"}], None)
+    assert (tmp_path / "orders.jsonl.torn").read_bytes() == b'{"seq": 2, "ord\n'
+
+
+def test_a_torn_only_line_is_cut_off_too(tmp_path):
+    log = tmp_path / "orders.jsonl"
+    log.write_bytes(b'{"se')
+    assert read_records(log) == ([], f"{log}: line 1 was cut short (no line end) and was not used: '{{\"se'")
+    append_record(log, {"seq": 1})
+    assert read_records(log) == ([{"seq": 1}], None)
+
+
+def test_a_corrupt_line_in_the_middle_is_an_error_naming_file_and_line(tmp_path):
+    log = tmp_path / "orders.jsonl"
+    log.write_text('{"seq": 1}\nthis was edited by hand\n{"seq": 3}\n')
+    with pytest.raises(CorruptRecord) as err:
+        read_records(log)
+    assert f"{log}: line 2 is not a JSON object" in str(err.value)
+    assert "repair or remove this line" in str(err.value)
+
+
+def test_a_record_must_be_an_object(tmp_path):
+    with pytest.raises(TypeError):
+        append_record(tmp_path / "log.jsonl", ["not", "a", "dict"])
+    (tmp_path / "log2.jsonl").write_text('[1, 2]\n{"seq": 1}\n')
+    with pytest.raises(CorruptRecord):
+        read_records(tmp_path / "log2.jsonl")
+
+
+HOLD_LOCK = """
+import sys, time
+from referee.store import TickLock
+with TickLock(sys.argv[1]):
+    print("locked", flush=True)
+    sys.stdin.read()  # hold until the test closes our stdin
+"""
+
+
+def test_tick_lock_held_by_another_process(tmp_path):
+    lock_path = tmp_path / "tick.lock"
+    holder = subprocess.Popen([sys.executable, "-c", HOLD_LOCK, str(lock_path)], cwd=os.getcwd(),
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline() == "locked\n"
+        with pytest.raises(LockBusy) as busy:
+            with TickLock(lock_path):
+                pytest.fail("a second tick got the lock")
+        assert busy.value.pid == holder.pid
+        assert f"pid {holder.pid}, since 20" in str(busy.value)
+        assert str(lock_path) in str(busy.value)
+    finally:
+        holder.stdin.close()
+        holder.wait(10)
+    with TickLock(lock_path) as lock:  # released when its holder ended
+        assert lock_path.read_text().split()[0] == str(os.getpid())
+
+
+def test_tick_lock_of_a_killed_process_is_free(tmp_path):
+    lock_path = tmp_path / "tick.lock"
+    holder = subprocess.Popen([sys.executable, "-c", HOLD_LOCK, str(lock_path)], cwd=os.getcwd(),
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert holder.stdout.readline() == "locked\n"
+    holder.kill()
+    holder.wait(10)
+    with TickLock(lock_path):
+        pass
+    assert lock_path.read_text() == ""  # released: the file no longer names a holder
+
+
+def test_tick_lock_is_exclusive_within_one_process_too(tmp_path):
+    with TickLock(tmp_path / "tick.lock"):
+        with pytest.raises(LockBusy):
+            with TickLock(tmp_path / "tick.lock"):
+                pass
