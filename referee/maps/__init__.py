@@ -1,0 +1,1 @@
+"""Maps of a game position: plain text for the mail body, PNG for the attachment."""

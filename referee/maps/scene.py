@@ -1,0 +1,236 @@
+"""What a Bus map shows, worked out once from the engine's view for both renderers.
+
+The text map and the PNG map draw the same `Scene`: player styles, the line of each player
+as a path, which lines use each street, what stands at each crossing, the clock, the action
+board and the legend. Renderers only decide where and how to draw it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+BUILDING_TYPES = ("house", "office", "pub")  # the clock turns in this order (B3)
+
+# Action keys of the view in resolution order (B2), with the names the board prints.
+ACTIONS = (
+    ("line", "Line expansion"), ("buses", "Buses"), ("passengers", "Passengers"),
+    ("buildings", "Buildings"), ("clock", "Clock"), ("vroom", "Vrrooomm!"),
+    ("start", "Starting player"),
+)
+
+PHASES = {"setup": "setting up", "choose": "choosing actions",
+          "resolve": "resolving actions", "over": "game over"}
+
+
+@dataclass(frozen=True)
+class PlayerStyle:
+    """How one seat is told apart: an Okabe-Ito colour (safe for colour-blind readers), a
+    letter for the text map and the PNG's head marks, and a stroke pattern for the PNG."""
+
+    letter: str
+    colour: tuple[int, int, int]
+    colour_name: str
+    pattern: str  # solid, dots, dashes, bars, dash-dot: white marks along the stroke
+
+
+# Letters follow the colour names and avoid the zone letters A-D.
+STYLES = (
+    PlayerStyle("R", (213, 94, 0), "red", "solid"),
+    PlayerStyle("U", (0, 114, 178), "blue", "dots"),
+    PlayerStyle("G", (0, 158, 115), "green", "dashes"),
+    PlayerStyle("O", (230, 159, 0), "orange", "bars"),
+    PlayerStyle("P", (204, 121, 167), "purple", "dash-dot"),
+)
+
+
+@dataclass(frozen=True)
+class Player:
+    seat: int
+    name: str
+    style: PlayerStyle
+    points: int
+    stones: int
+    score: int
+    buses: int
+    markers: int
+    line_markers: int
+    path: tuple[int, ...]   # crossings from one head to the other along the line
+    heads: tuple[int, ...]  # () before the first line marker; equal labels for a closed circle
+    start: bool             # holds the start-bus
+
+    @property
+    def ends(self) -> tuple[tuple[int, tuple[int, int]], ...]:
+        """Each head with the street the line ends on there; a closed circle has both
+        heads at one crossing, on its two end streets."""
+        if not self.heads:
+            return ()
+        p = self.path
+        return tuple((head, (min(head, next_), max(head, next_)))
+                     for head, next_ in ((p[0], p[1]), (p[-1], p[-2])))
+
+
+@dataclass(frozen=True)
+class Lot:
+    zone: str
+    building: str | None
+    seated: bool  # a passenger sits in this building (B9)
+    open: bool    # free and in the open zone (B10)
+
+
+@dataclass(frozen=True)
+class CrossingFacts:
+    label: int
+    station: bool
+    lots: tuple[Lot, ...]
+    seated: int
+    waiting: int
+    lines: tuple[int, ...]  # seats whose line passes here
+    heads: tuple[int, ...]  # seats with a head here, twice for a closed circle
+
+    @property
+    def shown(self) -> bool:
+        """Worth a row in the crossing table: something stands or runs here."""
+        built = any(lot.building for lot in self.lots)
+        return self.station or built or bool(self.seated or self.waiting or self.lines)
+
+
+@dataclass(frozen=True)
+class ActionRow:
+    key: str
+    name: str
+    spaces: int
+    seats: tuple[int, ...]  # holders of spaces a, b, c ... in order
+
+
+@dataclass(frozen=True)
+class Scene:
+    title: str
+    status: str
+    players: tuple[Player, ...]
+    street_lines: dict[tuple[int, int], tuple[int, ...]]  # street -> seats on it, by seat
+    crossings: dict[int, CrossingFacts]
+    clock: str
+    next_clock: str
+    clock_stones: int
+    clock_stones_total: int
+    open_zone: str | None
+    open_lots: tuple[int, ...]  # crossings with a free lot in the open zone, one per lot
+    passenger_supply: int
+    actions: tuple[ActionRow, ...]
+    awaiting: tuple[str, ...]
+    result: tuple[str, ...]
+
+
+def line_path(streets: list[list[int]], heads: list[int]) -> tuple[int, ...]:
+    """The crossings of a line in driving order from its first head to its second.
+
+    A line is a trail (B7), so Hierholzer's walk from a head uses every street once and ends
+    at the other head (or back at the same one for a closed circle)."""
+    if not streets:
+        return ()
+    exits: dict[int, list[int]] = {}
+    for a, b in reversed(streets):  # popping from the end takes streets in the order laid
+        exits.setdefault(a, []).append(b)
+        exits.setdefault(b, []).append(a)
+    used: set[tuple[int, int]] = set()
+    stack, path = [heads[0]], []
+    while stack:
+        here = stack[-1]
+        while exits[here] and (min(here, exits[here][-1]), max(here, exits[here][-1])) in used:
+            exits[here].pop()
+        if exits[here]:
+            there = exits[here].pop()
+            used.add((min(here, there), max(here, there)))
+            stack.append(there)
+        else:
+            path.append(stack.pop())
+    path.reverse()
+    return tuple(path)
+
+
+def next_type(building: str) -> str:
+    return BUILDING_TYPES[(BUILDING_TYPES.index(building) + 1) % len(BUILDING_TYPES)]
+
+
+def build_scene(view: dict, board) -> Scene:
+    """Everything both maps show, from the engine's `view(state)` and the board."""
+    players = tuple(_player(p, view["start_player"]) for p in view["players"])
+    names = {p.seat: p.name for p in players}
+
+    street_lines: dict[tuple[int, int], list[int]] = {}
+    for p in players:
+        for a, b in view["players"][p.seat]["streets"]:
+            street_lines.setdefault((min(a, b), max(a, b)), []).append(p.seat)
+
+    crossings = _crossings(view, board, players, street_lines)
+    open_lots = tuple(c.label for c in crossings.values() for lot in c.lots if lot.open)
+    actions = tuple(ActionRow(key, name, view["action_spaces"][key], tuple(view["actions"][key]))
+                    for key, name in ACTIONS)
+    awaiting = tuple(f"{names[a['seat']]} ({STYLES[a['seat']].letter}): {a['prompt']}"
+                     for a in view["awaiting"])
+    return Scene(
+        title=f"Bus ({view['edition']} edition)",
+        status=f"round {view['round']}, {PHASES[view['phase']]}" if view["round"]
+        else PHASES[view["phase"]],
+        players=players,
+        street_lines={s: tuple(sorted(seats)) for s, seats in sorted(street_lines.items())},
+        crossings=crossings,
+        clock=view["clock"], next_clock=next_type(view["clock"]),
+        clock_stones=view["clock_stones"], clock_stones_total=view["clock_stones_total"],
+        open_zone=view["open_zone"], open_lots=open_lots,
+        passenger_supply=view["passenger_supply"],
+        actions=actions, awaiting=awaiting, result=_result(view["result"], names),
+    )
+
+
+def _player(p: dict, start_seat: int) -> Player:
+    return Player(
+        seat=p["seat"], name=p["name"], style=STYLES[p["seat"]], points=p["points"],
+        stones=p["stones"], score=p["score"], buses=p["buses"], markers=p["markers"],
+        line_markers=p["line_markers"], path=line_path(p["streets"], p["heads"]),
+        heads=tuple(p["heads"]), start=p["seat"] == start_seat)
+
+
+def _crossings(view, board, players, street_lines) -> dict[int, CrossingFacts]:
+    passengers = {p["crossing"]: p for p in view["passengers"]}
+    lots_at: dict[int, list[dict]] = {}
+    for lot in view["lots"]:
+        lots_at.setdefault(lot["crossing"], []).append(lot)
+    facts = {}
+    for label, crossing in sorted(board.crossings.items()):
+        here = passengers.get(label, {"seated": 0, "waiting": 0})
+        # B9: seated passengers fill buildings of the clock's type; which ones does not matter
+        seats_left = here["seated"]
+        lots = []
+        for lot in lots_at.get(label, []):
+            seated = seats_left > 0 and lot["building"] == view["clock"]
+            seats_left -= seated
+            lots.append(Lot(lot["zone"], lot["building"], seated,
+                            lot["building"] is None and lot["zone"] == view["open_zone"]))
+        lines = sorted({s for street, seats in street_lines.items() if label in street
+                        for s in seats})
+        heads = tuple(p.seat for p in players for h in p.heads if h == label)
+        facts[label] = CrossingFacts(label, crossing.station, tuple(lots), here["seated"],
+                                     here["waiting"], tuple(lines), heads)
+    return facts
+
+
+def _result(result: dict | None, names: dict[int, str]) -> tuple[str, ...]:
+    if result is None:
+        return ()
+    lines = [f"Game over: {result['reason']}"]
+    for place, seats in enumerate(result["ranking"], 1):
+        who = ", ".join(f"{names[s]} ({STYLES[s].letter})" for s in seats)
+        lines.append(f"{place}. {who}: {result['scores'][seats[0]]}")
+    return tuple(lines)
+
+
+def legend(scene: Scene) -> tuple[str, ...]:
+    """The legend sentences of the PNG map, one per symbol, in the order it draws them."""
+    return (
+        "house, office, pub; the letter is the lot's zone",
+        "a free lot of its zone; bold when the zone is open",
+        "passengers who want to leave",
+        f"a passenger seated in a building ({scene.clock} now)",
+        "a station: new passengers arrive here",
+        "a line's head (two on one crossing: a circle)",
+    )
