@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .campaign import Table
-from .rules.base import Entry, IllegalOrder, NotationError
+from .rules.base import Entry, IllegalOrder, NotAnOrder, NotationError
 
 
 @dataclass
@@ -24,6 +24,7 @@ class Applied:
 
 @dataclass
 class Refusal:
+    seat: int
     text: str
     reason: str
     alternatives: list[str] = field(default_factory=list)
@@ -47,16 +48,26 @@ class Outcome:
         return record
 
 
-def read_orders(rules, lines: list[str]) -> tuple[list[str], list[tuple[str, str]]]:
-    """Parse a player's lines into queue entries (canonical text); bad lines with reasons."""
-    entries: list[str] = []
-    errors: list[tuple[str, str]] = []
+@dataclass
+class Reading:
+    """A player's lines read as orders: queue entries (canonical text), malformed orders
+    (which stop the whole mail) and lines that are no orders at all (reported, passed over)."""
+
+    entries: list[str] = field(default_factory=list)
+    errors: list[tuple[str, str]] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)
+
+
+def read_orders(rules, lines: list[str]) -> Reading:
+    reading = Reading()
     for line in lines:
         try:
-            entries.extend(entry_text(rules, e) for e in rules.parse(line))
+            reading.entries.extend(entry_text(rules, e) for e in rules.parse(line))
+        except NotAnOrder:
+            reading.ignored.append(line)
         except NotationError as err:
-            errors.append((line, err.reason))
-    return entries, errors
+            reading.errors.append((line, err.reason))
+    return reading
 
 
 def entry_text(rules, entry: Entry) -> str:
@@ -123,7 +134,7 @@ def _drain(table: Table, seat: int, how: str, outcome: Outcome) -> bool:
         else:
             err = errors[0]
             outcome.refusals.append(Refusal(
-                queue[0], err.reason, [table.rules.format(o) for o in err.alternatives],
+                seat, queue[0], err.reason, [table.rules.format(o) for o in err.alternatives],
                 dropped=queue[1:]))
             queue.clear()
             break

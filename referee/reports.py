@@ -136,6 +136,7 @@ def confirmation(identity: Identity, table: Table, record: dict) -> EmailMessage
     prompt, choices = decision_of(table, seat)
     text = render("confirmation.txt", campaign=campaign, subject=record.get("subject", ""),
                   applied=applied, bad_lines=record.get("bad_lines", []),
+                  ignored=record.get("ignored", []),
                   refusals=record.get("refused", []),
                   queue=record.get("queues", {}).get(str(seat), []),
                   awaited=awaited_lines(table, seat), prompt=prompt, choices=choices)
@@ -168,10 +169,10 @@ def digest(identity: Identity, table: Table, seat: int, since: int, png: bytes |
                   **context)
     if context["result"]:
         subject = "The game is over"
-    elif choices:
-        subject = f"Round {context['view']['round']}: your turn - {prompt.split(':')[0]}"
     else:
-        subject = f"Round {context['view']['round']}: report"
+        when = f"Round {context['view']['round']}" if context["view"]["round"] else "Setup"
+        subject = (f"{when}: your turn - {prompt.split(':')[0].lower()}" if choices
+                   else f"{when}: report")
     last = table.steps[-1].record["n"] if table.steps else 0
     return _mail(identity, campaign, player, subject, text,
                  message_id(identity, campaign.id, "digest", last, seat), png=png)

@@ -93,7 +93,7 @@ class Site:
         """Append a record for ``outcome`` (and ``fields``) when it changed anything."""
         record = {**fields, **outcome.record()}
         if outcome.refusals:
-            record["refused"] = [{"seat": record.get("seat"), "text": r.text,
+            record["refused"] = [{"seat": r.seat, "text": r.text,
                                   "reason": r.reason, "dropped": r.dropped}
                                  for r in outcome.refusals]
         if not (record["orders"] or record.get("queues") or record.get("refused")

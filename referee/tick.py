@@ -163,12 +163,14 @@ class Tick:
                                              "no orders are taken now"]]
             outcome = Outcome(round=table.round)
         else:
-            entries, errors = read_orders(table.rules, where.lines)
-            if errors:
-                fields["bad_lines"] = [list(e) for e in errors]
+            reading = read_orders(table.rules, where.lines)
+            if reading.ignored:
+                fields["ignored"] = reading.ignored
+            if reading.errors:
+                fields["bad_lines"] = [list(e) for e in reading.errors]
                 outcome = Outcome(round=table.round)
-            elif entries:
-                outcome = submit(table, seat, entries)
+            elif reading.entries:
+                outcome = submit(table, seat, reading.entries)
             else:
                 outcome = Outcome(round=table.round)  # no orders: the queue stays as it was
         site.commit(table, outcome, fields)

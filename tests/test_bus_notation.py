@@ -68,7 +68,7 @@ def test_several_orders_paths_queues_and_alternatives():
 
 
 @pytest.mark.parametrize("text,reason", [
-    ("fly to the moon", "unknown order"),
+    ("fly to the moon", "not an order"),
     ("action dance", "is not an action"),
     ("build castle 15", "one type"),
     ("line 15", "two crossings"),

@@ -49,6 +49,12 @@ class NotationError(ValueError):
         self.line = line
 
 
+class NotAnOrder(NotationError):
+    """A line that does not even start like an order of the game (a greeting, a remark).
+    The referee reports it and uses the mail's other orders; a line that starts like an order
+    but is malformed raises plain NotationError, and then nothing of the mail is used."""
+
+
 @dataclass(frozen=True)
 class Entry:
     """One parsed line: alternatives separated by `|`, the first legal one is used."""

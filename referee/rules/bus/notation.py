@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from ..base import Entry, NotationError
+from ..base import Entry, NotAnOrder, NotationError
 
 BUILDING_TYPES = ("house", "office", "pub")
 ACTIONS = ("line", "buses", "passengers", "buildings", "clock", "vroom", "start")
@@ -114,8 +114,8 @@ def _parse_line(line: str, stations: tuple[int, int]) -> list[Order]:
         return [_clock(rest if verb == "clock" else [verb], line)]
     if VROOM.match(verb):
         return [_vroom(rest, line)]
-    raise NotationError("unknown order; orders start with build, line, action, pass, "
-                        "passengers, clock or vroom", line)
+    raise NotAnOrder("not an order; orders start with build, line, action, pass, "
+                     "passengers, clock or vroom", line)
 
 
 def _action(word: str, line: str) -> Order:

@@ -53,17 +53,18 @@ def decision(s: BusState) -> Decision | None:
 
 
 def _prompt(s: BusState, seat: int, kind: str) -> str:
+    """What the decision is, as '<title>: <details>'."""
     if s.phase == "setup":
         if kind == "build":
             left = sum(1 for p, k in s.setup if p == seat and k == "build")
-            return f"Setup: place a first building in zone A ({left} left to place)."
+            return f"First buildings: place a building in zone A ({left} left to place)."
         if not s.streets[seat]:
-            return "Setup: lay your first line marker on any street."
-        return "Setup: lay your second line marker at one end of your first."
+            return "First line: lay your first line marker on any street."
+        return "First line: lay your second line marker at one end of your first."
     if kind == "action":
         extra = " or pass" if s.placed[seat] >= 2 else ""
-        return (f"Round {s.round}: choose an action{extra} "
-                f"({s.placed[seat]} placed this round, {s.markers[seat]} markers left).")
+        return (f"Choose an action{extra}: round {s.round}, {s.placed[seat]} placed this "
+                f"round, {s.markers[seat]} markers left.")
     if kind == "line":
         heads = " and ".join(str(c) for c in sorted({c for c, _ in s.heads[seat]}))
         return f"Line expansion: lay {s.todo} more street(s) at your heads ({heads})."

@@ -1,0 +1,94 @@
+"""Test sites on the embedded default (local Maildirs), and mail as people write it."""
+from __future__ import annotations
+
+import mailbox
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
+from email.utils import formatdate, make_msgid
+from pathlib import Path
+
+from referee import mailbot
+from referee.config import load_config, write_default_config
+from referee.site import Site
+from referee.tick import tick
+
+PLAYERS = ["Ann <ann@example.org>", "Bob <bob@example.org>", "Cid <cid@example.org>"]
+ADDRESSES = ["ann@example.org", "bob@example.org", "cid@example.org"]
+
+
+def make_site(root: Path, address: str = "referee@example.org") -> Site:
+    path = write_default_config(root)
+    text = path.read_text().replace("referee@localhost", address)
+    path.write_text(text)
+    return Site(load_config(path))
+
+
+def reload(site: Site) -> Site:
+    return Site(load_config(site.config.path))
+
+
+class Mailboxes:
+    """The players' side of a Maildir site: what the referee sent, and mail into its inbox."""
+
+    def __init__(self, site: Site):
+        self.site = site
+        self.seen: set[str] = set()
+
+    def sent(self) -> list[EmailMessage]:
+        box = mailbox.Maildir(self.site.config.outbox.path, create=False)
+        return [mailbot.parse(box.get_bytes(k)) for k in sorted(box.keys())]
+
+    def new(self, address: str | None = None) -> list[EmailMessage]:
+        """Mails not looked at before (to ``address``, or to anyone)."""
+        box = mailbox.Maildir(self.site.config.outbox.path, create=False)
+        found = []
+        for key in sorted(box.keys()):
+            if key in self.seen:
+                continue
+            msg = mailbot.parse(box.get_bytes(key))
+            if address is None or address in recipients(msg):
+                self.seen.add(key)
+                found.append(msg)
+        return found
+
+    def deliver(self, msg: EmailMessage | bytes) -> None:
+        raw = msg if isinstance(msg, bytes) else msg.as_bytes()
+        mailbox.Maildir(self.site.config.inbox.path, create=False).add(raw)
+
+
+def recipients(msg: EmailMessage) -> str:
+    return " ".join(str(msg[h] or "") for h in ("To", "Cc")).lower()
+
+
+def text_of(msg: EmailMessage) -> str:
+    return mailbot.body(msg)
+
+
+def person_mail(sender: str, to: str, subject: str, text: str, **headers) -> EmailMessage:
+    msg = EmailMessage(policy=policy.default)
+    msg["From"] = sender
+    msg["To"] = to
+    msg["Subject"] = subject
+    msg["Date"] = formatdate()
+    msg["Message-ID"] = make_msgid(domain="example.org")
+    for name, value in headers.items():
+        msg[name.replace("_", "-")] = value
+    msg.set_content(text)
+    return msg
+
+
+def reply_to(msg: EmailMessage, sender: str, orders: str) -> EmailMessage:
+    """A reply with the orders on top, the whole mail quoted and a signature."""
+    name = sender.partition("@")[0].title()
+    return mailbot.reply(msg, name, sender, orders.splitlines())
+
+
+def run_tick(site: Site):
+    report = tick(site)
+    assert not report.errors, report.errors
+    return report
+
+
+def parse_raw(raw: bytes) -> EmailMessage:
+    return BytesParser(policy=policy.default).parsebytes(raw)
