@@ -27,9 +27,26 @@ class InMail:
 
 
 class Inbox(Protocol):
+    """Used as ``with inbox: ...``; closing ends a connection, if there is one."""
+
     def fetch(self, limit: int | None = None) -> list[InMail]: ...
     def mark_processed(self, keys: Iterable[str]) -> None: ...
     def close(self) -> None: ...
+    def __enter__(self) -> "Inbox": ...
+    def __exit__(self, *exc) -> None: ...
+
+
+class _Closing:
+    """``with inbox:`` closes it at the end."""
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
 
 class InboxError(Exception):
@@ -44,7 +61,7 @@ def create_maildir(path: str | os.PathLike) -> Path:
     return path
 
 
-class MaildirInbox:
+class MaildirInbox(_Closing):
     """New mail is every file in new/ and cur/ of the Maildir; processed mail is moved into
     the Maildir++ sub-folder ``.<processed_folder>`` (which Dovecot or mutt show as a folder).
     Keys are the files' unique names (without the ``:2,`` flags)."""
@@ -89,14 +106,11 @@ class MaildirInbox:
         for sub in ("new", "cur"):
             fsync_dir(self.path / sub)
 
-    def close(self) -> None:
-        pass
-
 
 FETCH_BATCH = 500  # UIDs per FETCH command: long enough to be fast, short for any server
 
 
-class ImapInbox:
+class ImapInbox(_Closing):
     """An IMAP folder read with imapclient.
 
     The state file keeps the folder's UIDVALIDITY and the last UID marked processed; fetch
@@ -152,12 +166,6 @@ class ImapInbox:
                 client.logout()
             except (OSError, IMAPClientError):
                 client.shutdown()
-
-    def __enter__(self) -> "ImapInbox":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
 
     # -- state --
     def _identity(self) -> dict:
