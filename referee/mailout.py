@@ -277,29 +277,35 @@ class Outbox:
             return report
         try:
             with sender:
-                for i, name in enumerate(names):
-                    try:
-                        refused = sender.send(self.read(name))
-                    except SendError as e:
-                        if e.permanent:
-                            self._move(name, self.failed_dir, "reason", e.reason)
-                            report.failed.append((name, e.reason))
-                            continue
-                        if e.stop:  # this one and all after it wait for the next flush
-                            report.error = e.reason
-                            self._hold(names[i:], e.reason, report)
-                            break
-                        self._hold([name], e.reason, report)
-                        continue
-                    self._move(name, self.sent_dir, "refused",
-                               json.dumps(refused, indent=1) if refused else None)
-                    report.sent.append(name)
-                    if refused:
-                        report.refused[name] = refused
+                self._send_all(sender, names, report)
         except SendError as e:  # raised while connecting: nothing was tried
             report.error = e.reason
             self._hold(names, e.reason, report)
+        finally:
+            # the moves are made durable once, here: one lost by a crash only means a resend
+            for d in (self.sent_dir, self.failed_dir, self.dir):
+                fsync_dir(d)
         return report
+
+    def _send_all(self, sender: Sender, names: list[str], report: FlushReport) -> None:
+        for i, name in enumerate(names):
+            try:
+                refused = sender.send(self.read(name))
+            except SendError as e:
+                if e.permanent:
+                    self._move(name, self.failed_dir, "reason", e.reason)
+                    report.failed.append((name, e.reason))
+                elif e.stop:  # this one and all after it wait for the next flush
+                    report.error = e.reason
+                    self._hold(names[i:], e.reason, report)
+                    return
+                else:
+                    self._hold([name], e.reason, report)
+                continue
+            self._move(name, self.sent_dir, "refused", json.dumps(refused, indent=1) if refused else None)
+            report.sent.append(name)
+            if refused:
+                report.refused[name] = refused
 
     def _hold(self, names: Iterable[str], reason: str, report: FlushReport) -> None:
         for name in names:
@@ -317,8 +323,6 @@ class Outbox:
         if note is not None:
             atomic_write(to / f"{name}.{note_kind}", note + "\n")
         os.replace(self.dir / name, to / name)
-        fsync_dir(to)
-        fsync_dir(self.dir)
         try:
             os.unlink(self.dir / f"{name}.error")
         except FileNotFoundError:
