@@ -73,22 +73,26 @@ class MaildirInbox(_Closing):
             raise InboxError(f"{self.path} is not a Maildir (it has no new/ folder); "
                              "create it with `referee init` or point the inbox path at a Maildir")
 
-    def _files(self) -> dict[str, Path]:
+    def _files(self) -> dict[str, tuple[int, Path]]:
+        """key -> (modification time, path) of every mail in new/ and cur/."""
         files = {}
         for sub in ("new", "cur"):
             for entry in os.scandir(self.path / sub):
-                if entry.is_file() and not entry.name.startswith("."):
-                    files[entry.name.split(":", 1)[0]] = Path(entry.path)
+                try:
+                    if entry.is_file() and not entry.name.startswith("."):
+                        files[entry.name.split(":", 1)[0]] = (entry.stat().st_mtime_ns, Path(entry.path))
+                except FileNotFoundError:  # moved away by a mail program meanwhile
+                    continue
         return files
 
     def fetch(self, limit: int | None = None) -> list[InMail]:
         # delivery order: the file time, then the name (Maildir names start with the time)
-        files = sorted(self._files().items(), key=lambda kv: (kv[1].stat().st_mtime_ns, kv[0]))
+        files = sorted(self._files().items(), key=lambda kv: (kv[1][0], kv[0]))
         mails = []
-        for key, path in files[:limit]:
+        for key, (_, path) in files[:limit]:
             try:
                 mails.append(InMail(key, path.read_bytes()))
-            except FileNotFoundError:  # moved away by a mail program meanwhile
+            except FileNotFoundError:
                 continue
         return mails
 
@@ -98,7 +102,7 @@ class MaildirInbox(_Closing):
             return
         create_maildir(self.processed)
         (self.processed / "maildirfolder").touch()
-        for key, path in self._files().items():
+        for key, (_, path) in self._files().items():
             if key in keys:
                 # cur/ with the flags it had: a mail program shows it as it was
                 os.replace(path, self.processed / "cur" / (path.name if ":" in path.name else f"{path.name}:2,"))
@@ -143,18 +147,21 @@ class ImapInbox(_Closing):
                                 ssl_context=self.ssl_context, timeout=self.timeout)
         except (OSError, IMAPClientError) as e:
             raise InboxError(f"cannot reach {where}: {e}") from e
+        step = "set up STARTTLS with"
         try:
             if self.security == "starttls":
                 client.starttls(self.ssl_context)
+            step = "log in to"
             client.login(self.username, self.password)
+            step = f"open the folder {self.folder!r} on"
             selected = client.select_folder(self.folder)
         except LoginError as e:
-            client.shutdown()
+            _drop(client)
             raise InboxError(f"{where} refused the login of {self.username!r} ({_text(e)}); "
                              "check the inbox user and the password in its environment variable") from e
         except (OSError, IMAPClientError) as e:
-            client.shutdown()
-            raise InboxError(f"{where}: cannot open the folder {self.folder!r}: {_text(e)}") from e
+            _drop(client)
+            raise InboxError(f"cannot {step} {where}: {_text(e)}") from e
         self._client = client
         self._uidvalidity = int(selected[b"UIDVALIDITY"])
         return client
@@ -165,7 +172,7 @@ class ImapInbox(_Closing):
             try:
                 client.logout()
             except (OSError, IMAPClientError):
-                client.shutdown()
+                _drop(client)
 
     # -- state --
     def _identity(self) -> dict:
@@ -227,6 +234,14 @@ class ImapInbox(_Closing):
             raise InboxError(f"moving processed mail to {self.processed_folder!r} on "
                              f"{self.host}:{self.port} failed: {_text(e)}") from e
         self._save_last_uid(max(self._last_uid(), uids[-1]))
+
+
+def _drop(client: IMAPClient) -> None:
+    """Close a connection that failed; it may be half closed already."""
+    try:
+        client.shutdown()
+    except OSError:
+        pass
 
 
 def _text(e: Exception) -> str:

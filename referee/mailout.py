@@ -211,6 +211,8 @@ class SmtpSender:
         except smtplib.SMTPResponseException as e:
             raise SendError(f"the server refused the message: {_answer(e)}",
                             permanent=e.smtp_code >= 500) from e
+        except smtplib.SMTPNotSupportedError as e:  # e.g. an international address without SMTPUTF8
+            raise SendError(f"the server cannot take this message: {e}", permanent=True) from e
         except (OSError, smtplib.SMTPException) as e:  # connection lost
             raise SendError(f"the connection to {self.host}:{self.port} failed: {e}", stop=True) from e
         return {rcpt: _code_text(code, text) for rcpt, (code, text) in refused.items()}

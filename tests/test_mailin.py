@@ -207,7 +207,9 @@ def test_imap_over_tls(mailrig, tmp_path, security):
         assert subjects(inbox.fetch()) == ["[bus1] orders 1"]
 
 
-def test_imap_untrusted_certificate_is_refused(mailrig, tmp_path):
+@pytest.mark.parametrize("security", ["tls", "starttls"])
+def test_imap_untrusted_certificate_is_refused(mailrig, tmp_path, security):
     account = mailrig.new_account("referee")
+    port = mailrig.imaps_port if security == "tls" else mailrig.imap_port
     with pytest.raises(InboxError, match="CERTIFICATE_VERIFY_FAILED"):
-        imap_inbox(mailrig, account, tmp_path, security="tls", port=mailrig.imaps_port).fetch()
+        imap_inbox(mailrig, account, tmp_path, security=security, port=port).fetch()
