@@ -102,9 +102,9 @@ def _addresses(msg: EmailMessage, name: str) -> list[tuple[str, str]]:
     """(display name, lowercased address) for every address in every ``name`` header."""
     found = []
     for value in msg.get_all(name) or ():
-        try:
+        try:  # Delivered-To and X-Original-To are not address headers to the email package
             pairs = [(a.display_name, a.addr_spec) for a in value.addresses]
-        except Exception:  # a header the structured parser gave up on: fall back to the simple one
+        except Exception:  # that, or a header the structured parser gave up on
             pairs = getaddresses([str(value)])
         found.extend((n.strip(), a.strip().lower()) for n, a in pairs if "@" in a)
     return found
@@ -175,7 +175,7 @@ def _why_automatic(msg: EmailMessage, sender: str, referee_address: str) -> str 
         return f"sent by {sender}, an automatic sender"
     if _header(msg, "Return-Path") == "<>":
         return "an empty Return-Path (a bounce)"
-    auto_submitted = _header(msg, "Auto-Submitted").split(";")[0].strip().lower()
+    auto_submitted = (_header(msg, "Auto-Submitted").lower().split() or [""])[0].rstrip(";")
     if auto_submitted and auto_submitted != "no":
         return f"Auto-Submitted: {auto_submitted}"
     precedence = _header(msg, "Precedence").lower()

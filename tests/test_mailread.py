@@ -160,6 +160,8 @@ SAMPLES = {
     "another address's plus-tag is not the referee's": Sample(
         mail("pass\n", to="someone+bus1.k3j4@example.test", subject="Re: [External] [bus1] Round 3"),
         "pass", dict(plus_tag=None, subject_tags=("external", "bus1"))),
+    "Auto-Submitted: no (a person's mail, labelled)": Sample(
+        mail("pass\n", headers="Auto-Submitted: no\n"), "pass", dict(automatic=None)),
     "no Message-ID": Sample(
         mail("join bus1\n", message_id=None), "join bus1"),
 }

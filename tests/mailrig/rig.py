@@ -2,8 +2,8 @@
 and IMAPS) from the accounts' Maildirs, and an aiosmtpd server takes SMTP and delivers into
 them.
 
-Any address at example.test is an account; its first mail or ``add_account`` creates it (the
-password is ``<local part>-pw``), and Dovecot rereads its passwd-file at each login. A plus
+Every address is an account whose password is ``<local part>-pw`` (Dovecot's static passdb);
+its Maildir is made by its first mail or by ``add_account``. A plus
 address (``referee+bus1.tok@example.test``) is delivered to the account of its base address
 with the whole address in Delivered-To, as Postfix does. For the outbox tests the SMTP server
 answers ``451`` to a recipient whose local part starts with ``tempfail`` and ``550`` to one
@@ -108,8 +108,7 @@ class MailRig:
         self._make_certificate()
         self.imap_port, self.imaps_port = free_port(), free_port()
         (self.root / "dovecot.conf").write_text(CONF_TEMPLATE.read_text().format(
-            root=self.root, imap_port=self.imap_port, imaps_port=self.imaps_port))
-        self._write_users()
+            root=self.root, imap_port=self.imap_port, imaps_port=self.imaps_port, uid=self.uid, gid=self.gid))
         self._proc = subprocess.Popen(["dovecot", "-F", "-c", str(self.root / "dovecot.conf")],
                                       stdin=subprocess.DEVNULL, start_new_session=True)
         try:
@@ -187,8 +186,8 @@ class MailRig:
         raise TimeoutError(f"no IMAP greeting on port {self.imap_port}")
 
     # -- accounts --
-    def add_account(self, name: str, password: str | None = None) -> Account:
-        """The account ``name`` (an address, or a local part at example.test), created when new."""
+    def add_account(self, name: str) -> Account:
+        """The account ``name`` (an address, or a local part at example.test) with its Maildir."""
         address = (name if "@" in name else f"{name}@{DOMAIN}").lower()
         with self._lock:
             if address not in self.accounts:
@@ -196,21 +195,12 @@ class MailRig:
                 mailbox.Maildir(maildir, create=True)
                 for d in (maildir, maildir / "tmp", maildir / "new", maildir / "cur"):
                     os.chown(d, self.uid, self.gid)
-                self.accounts[address] = Account(address, password or f"{address.split('@')[0]}-pw", maildir)
-                self._write_users()
+                self.accounts[address] = Account(address, f"{address.split('@')[0]}-pw", maildir)
             return self.accounts[address]
 
     def new_account(self, prefix: str = "user") -> Account:
         """A fresh account no other test uses: ``<prefix>-<n>@example.test``."""
         return self.add_account(f"{prefix}-{next(self._seq)}")
-
-    def _write_users(self) -> None:
-        lines = "".join(f"{a.address}:{{PLAIN}}{a.password}:{self.uid}:{self.gid}::{a.maildir}::\n"
-                        for a in self.accounts.values())
-        temp = self.root / "users.tmp"
-        temp.write_text(lines)
-        temp.chmod(0o644)
-        os.replace(temp, self.root / "users")  # Dovecot sees the new file at the next login
 
     # -- mail --
     def deliver(self, address: str, raw: bytes, folder: str | None = None) -> None:

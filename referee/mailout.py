@@ -1,0 +1,337 @@
+"""Outgoing mail: composing a message, the on-disk outbox queue, and the two ways to send.
+
+Nothing is sent straight away: ``Outbox.queue`` writes a message to disk first, and
+``Outbox.flush`` sends what is queued, in order. A message that cannot be sent now stays
+queued with the error noted beside it and is tried again by the next flush; one the server
+refuses for good moves to ``failed/`` with the reason, so it never blocks the queue. Delivery
+is at least once: a crash between a send and its move to ``sent/`` sends that message again.
+"""
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import smtplib
+import socket
+import ssl
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from email import policy
+from email.headerregistry import Address
+from email.message import EmailMessage
+from email.parser import BytesParser
+from email.utils import format_datetime, make_msgid
+from pathlib import Path
+from typing import Iterable, Mapping, Protocol, Sequence
+
+from .mailread import REFEREE_HEADER
+from .store import atomic_write, fsync_dir
+
+Recipient = str | tuple[str, str]  # "addr", "Name <addr>" or (name, addr)
+
+
+@dataclass(frozen=True)
+class Attachment:
+    filename: str
+    data: bytes
+    mimetype: str = "image/png"
+
+
+def compose(*, from_address: str, from_name: str, to: Sequence[Recipient], subject: str,
+            text: str, cc: Sequence[Recipient] = (), reply_to: Recipient | None = None,
+            in_reply_to: str | None = None, references: Sequence[str] = (),
+            html: str | None = None, inline_images: Mapping[str, bytes] | None = None,
+            attachments: Sequence[Attachment] = (), marker: str = "referee",
+            message_id: str | None = None, date: datetime | None = None) -> EmailMessage:
+    """A mail from the referee. The plain text comes first (it is what players read and
+    quote); ``html`` is an alternative to it, and ``inline_images`` maps a content id used in
+    the HTML as ``cid:<id>`` to PNG bytes. Every mail carries ``Auto-Submitted: auto-replied``
+    (RFC 3834, so other robots do not answer it) and the ``X-Referee`` header (``marker``),
+    by which the referee recognises its own mail coming back."""
+    msg = EmailMessage(policy=policy.default)
+    msg["From"] = Address(from_name, addr_spec=from_address)
+    msg["To"] = [_address(r) for r in to]
+    if cc:
+        msg["Cc"] = [_address(r) for r in cc]
+    if reply_to:
+        msg["Reply-To"] = _address(reply_to)
+    msg["Subject"] = subject
+    msg["Date"] = format_datetime(date or datetime.now(timezone.utc))
+    msg["Message-ID"] = message_id or make_msgid(domain=from_address.rpartition("@")[2] or None)
+    if in_reply_to:
+        msg["In-Reply-To"] = in_reply_to
+    refs = list(dict.fromkeys([*references, *([in_reply_to] if in_reply_to else [])]))
+    if refs:
+        msg["References"] = " ".join(refs)
+    msg["Auto-Submitted"] = "auto-replied"
+    msg[REFEREE_HEADER] = marker
+    msg.set_content(text, cte=_text_cte(text))
+    if html is not None:
+        msg.add_alternative(html, subtype="html", cte=_text_cte(html))
+        html_part = msg.get_payload()[-1]
+        for content_id, png in (inline_images or {}).items():
+            html_part.add_related(png, "image", "png", cid=f"<{content_id}>",
+                                  filename=f"{content_id.partition('@')[0]}.png")
+    for attachment in attachments:
+        maintype, _, subtype = attachment.mimetype.partition("/")
+        msg.add_attachment(attachment.data, maintype, subtype, filename=attachment.filename)
+    return msg
+
+
+def _address(recipient: Recipient) -> Address | str:
+    if isinstance(recipient, tuple):
+        name, address = recipient
+        return Address(name, addr_spec=address)
+    return recipient
+
+
+def _text_cte(text: str) -> str | None:
+    # 8-bit bodies are not safe on every relay; ASCII keeps the package's own choice
+    return None if text.isascii() else "quoted-printable"
+
+
+# --- senders -----------------------------------------------------------------------------
+
+class SendError(Exception):
+    """A message was not sent. ``permanent``: the server refused this message for good (do
+    not retry it). ``stop``: nothing can be sent now (server down, login refused): keep
+    everything queued and try again later."""
+
+    def __init__(self, reason: str, permanent: bool = False, stop: bool = False):
+        super().__init__(reason)
+        self.reason = reason
+        self.permanent = permanent
+        self.stop = stop
+
+
+class Sender(Protocol):
+    """Used as ``with sender: sender.send(msg)``; ``send`` returns the recipients refused
+    (address -> server's answer) when the message went to the others."""
+
+    def __enter__(self) -> "Sender": ...
+    def __exit__(self, *exc) -> None: ...
+    def send(self, msg: EmailMessage) -> dict[str, str]: ...
+
+
+_unique = itertools.count()
+
+
+def unique_name() -> str:
+    """A file name that sorts by creation time and is unique on this host (Maildir style)."""
+    now = time.time_ns()
+    return f"{now // 10**9}.M{now % 10**9 // 1000:06d}P{os.getpid()}Q{next(_unique)}.{socket.gethostname()}"
+
+
+class MaildirSender:
+    """The embedded default: "sends" by delivering into a local Maildir (e.g. mail/outbox),
+    where the demo, a test or a local mail program reads it."""
+
+    def __init__(self, path: str | os.PathLike):
+        self.path = Path(path)
+
+    def __enter__(self) -> "MaildirSender":
+        for sub in ("tmp", "new", "cur"):
+            (self.path / sub).mkdir(parents=True, exist_ok=True)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        pass
+
+    def send(self, msg: EmailMessage) -> dict[str, str]:
+        try:
+            atomic_write(self.path / "new" / unique_name(), msg.as_bytes(), temp_dir=self.path / "tmp")
+        except OSError as e:
+            raise SendError(f"cannot write to the outbox Maildir {self.path}: {e}", stop=True) from e
+        return {}
+
+
+class SmtpSender:
+    """Sends over SMTP with STARTTLS (``security="starttls"``, usually port 587), TLS from
+    the start (``"tls"``, port 465) or, only for a server on the same machine, ``"none"``."""
+
+    def __init__(self, host: str, port: int, security: str = "starttls",
+                 username: str | None = None, password: str | None = None,
+                 timeout: float = 30.0, ssl_context: ssl.SSLContext | None = None):
+        if security not in ("starttls", "tls", "none"):
+            raise ValueError(f"security must be starttls, tls or none, not {security!r}")
+        self.host, self.port, self.security = host, port, security
+        self.username, self.password = username, password
+        self.timeout = timeout
+        self.ssl_context = ssl_context or ssl.create_default_context()
+        self._smtp: smtplib.SMTP | None = None
+
+    def __enter__(self) -> "SmtpSender":
+        where = f"the SMTP server {self.host}:{self.port}"
+        try:
+            if self.security == "tls":
+                smtp = smtplib.SMTP_SSL(self.host, self.port, timeout=self.timeout, context=self.ssl_context)
+            else:
+                smtp = smtplib.SMTP(self.host, self.port, timeout=self.timeout)
+            try:
+                if self.security == "starttls":
+                    smtp.starttls(context=self.ssl_context)
+                if self.username:
+                    smtp.login(self.username, self.password or "")
+            except BaseException:
+                smtp.close()
+                raise
+        except smtplib.SMTPAuthenticationError as e:
+            raise SendError(f"{where} refused the login of {self.username!r} ({_answer(e)}); "
+                            "check the outbox user and the password in its environment variable",
+                            stop=True) from e
+        except smtplib.SMTPNotSupportedError as e:
+            raise SendError(f"{where} does not offer {'STARTTLS' if self.security == 'starttls' else 'AUTH'} "
+                            f"({e}); check the outbox security setting", stop=True) from e
+        except (OSError, smtplib.SMTPException) as e:
+            raise SendError(f"cannot reach {where}: {e}", stop=True) from e
+        self._smtp = smtp
+        return self
+
+    def __exit__(self, *exc) -> None:
+        smtp, self._smtp = self._smtp, None
+        if smtp is not None:
+            try:
+                smtp.quit()
+            except (OSError, smtplib.SMTPException):
+                smtp.close()
+
+    def send(self, msg: EmailMessage) -> dict[str, str]:
+        try:
+            refused = self._smtp.send_message(msg)
+        except smtplib.SMTPRecipientsRefused as e:
+            answers = {rcpt: _code_text(code, text) for rcpt, (code, text) in e.recipients.items()}
+            permanent = all(code >= 500 for code, _ in e.recipients.values())
+            raise SendError("every recipient was refused: " + "; ".join(
+                f"{rcpt}: {answer}" for rcpt, answer in answers.items()), permanent=permanent) from e
+        except smtplib.SMTPSenderRefused as e:
+            # 552: this message is too big; other refusals of the sender concern every message
+            raise SendError(f"the server refused the sender {e.sender}: {_answer(e)}",
+                            permanent=e.smtp_code == 552, stop=e.smtp_code != 552) from e
+        except smtplib.SMTPResponseException as e:
+            raise SendError(f"the server refused the message: {_answer(e)}",
+                            permanent=e.smtp_code >= 500) from e
+        except smtplib.SMTPNotSupportedError as e:  # e.g. an international address without SMTPUTF8
+            raise SendError(f"the server cannot take this message: {e}", permanent=True) from e
+        except (OSError, smtplib.SMTPException) as e:  # connection lost
+            raise SendError(f"the connection to {self.host}:{self.port} failed: {e}", stop=True) from e
+        return {rcpt: _code_text(code, text) for rcpt, (code, text) in refused.items()}
+
+
+def _code_text(code: int, text: bytes | str) -> str:
+    return f"{code} {text.decode('utf-8', 'replace') if isinstance(text, bytes) else text}"
+
+
+def _answer(e: smtplib.SMTPResponseException) -> str:
+    return _code_text(e.smtp_code, e.smtp_error)
+
+
+# --- the queue ---------------------------------------------------------------------------
+
+@dataclass
+class FlushReport:
+    sent: list[str] = field(default_factory=list)
+    waiting: list[tuple[str, str]] = field(default_factory=list)  # (name, error): retried next flush
+    failed: list[tuple[str, str]] = field(default_factory=list)  # (name, reason): moved to failed/
+    refused: dict[str, dict[str, str]] = field(default_factory=dict)  # sent, but not to these
+    error: str | None = None  # why the flush stopped early, if it did
+
+
+class Outbox:
+    """``queue_dir`` holds the queued messages (``<name>.eml``, in sending order, with a
+    ``<name>.eml.error`` note after a failed attempt), ``sent/`` what was sent (kept, with a
+    ``.refused`` note when some recipients were refused) and ``failed/`` what a server refused
+    for good (with a ``.reason`` note)."""
+
+    def __init__(self, queue_dir: str | os.PathLike):
+        self.dir = Path(queue_dir)
+        self.sent_dir = self.dir / "sent"
+        self.failed_dir = self.dir / "failed"
+        for d in (self.dir, self.sent_dir, self.failed_dir):
+            d.mkdir(parents=True, exist_ok=True)
+
+    def queue(self, msg: EmailMessage) -> str:
+        """Write ``msg`` to the queue (atomically, fsynced) and return its name."""
+        name = f"{datetime.now(timezone.utc):%Y%m%dT%H%M%S}-{unique_name()}.eml"
+        atomic_write(self.dir / name, msg.as_bytes())
+        return name
+
+    def pending(self) -> list[str]:
+        """Names of the queued messages, oldest first."""
+        return sorted(p.name for p in self.dir.glob("*.eml"))
+
+    def read(self, name: str) -> EmailMessage:
+        return BytesParser(policy=policy.default).parsebytes((self._find(name)).read_bytes())
+
+    def error_note(self, name: str) -> dict | None:
+        """Why a queued message is still waiting: ``attempts`` (flushes that did not send
+        it), ``last_attempt`` (time) and ``error``; None if no flush has failed on it."""
+        try:
+            return json.loads((self.dir / f"{name}.error").read_text())
+        except FileNotFoundError:
+            return None
+
+    def flush(self, sender: Sender) -> FlushReport:
+        """Send every queued message in order (see the class and module notes)."""
+        report = FlushReport()
+        names = self.pending()
+        if not names:
+            return report
+        try:
+            with sender:
+                self._send_all(sender, names, report)
+        except SendError as e:  # raised while connecting: nothing was tried
+            report.error = e.reason
+            self._hold(names, e.reason, report)
+        finally:
+            # the moves are made durable once, here: one lost by a crash only means a resend
+            for d in (self.sent_dir, self.failed_dir, self.dir):
+                fsync_dir(d)
+        return report
+
+    def _send_all(self, sender: Sender, names: list[str], report: FlushReport) -> None:
+        for i, name in enumerate(names):
+            try:
+                refused = sender.send(self.read(name))
+            except SendError as e:
+                if e.permanent:
+                    self._move(name, self.failed_dir, "reason", e.reason)
+                    report.failed.append((name, e.reason))
+                elif e.stop:  # this one and all after it wait for the next flush
+                    report.error = e.reason
+                    self._hold(names[i:], e.reason, report)
+                    return
+                else:
+                    self._hold([name], e.reason, report)
+                continue
+            self._move(name, self.sent_dir, "refused", json.dumps(refused, indent=1) if refused else None)
+            report.sent.append(name)
+            if refused:
+                report.refused[name] = refused
+
+    def _hold(self, names: Iterable[str], reason: str, report: FlushReport) -> None:
+        for name in names:
+            self._note_error(name, reason)
+            report.waiting.append((name, reason))
+
+    def _note_error(self, name: str, error: str) -> None:
+        previous = self.error_note(name) or {}
+        note = {"attempts": previous.get("attempts", 0) + 1,
+                "last_attempt": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                "error": error}
+        atomic_write(self.dir / f"{name}.error", json.dumps(note, indent=1) + "\n")
+
+    def _move(self, name: str, to: Path, note_kind: str, note: str | None) -> None:
+        if note is not None:
+            atomic_write(to / f"{name}.{note_kind}", note + "\n")
+        os.replace(self.dir / name, to / name)
+        try:
+            os.unlink(self.dir / f"{name}.error")
+        except FileNotFoundError:
+            pass
+
+    def _find(self, name: str) -> Path:
+        for d in (self.dir, self.sent_dir, self.failed_dir):
+            if (d / name).exists():
+                return d / name
+        raise FileNotFoundError(f"no message {name} in the outbox {self.dir}")
