@@ -247,14 +247,25 @@ class Outbox:
         self.dir = Path(queue_dir)
         self.sent_dir = self.dir / "sent"
         self.failed_dir = self.dir / "failed"
-        for d in (self.dir, self.sent_dir, self.failed_dir):
+        self.names_dir = self.dir / "names"
+        for d in (self.dir, self.sent_dir, self.failed_dir, self.names_dir):
             d.mkdir(parents=True, exist_ok=True)
 
-    def queue(self, msg: EmailMessage) -> str:
-        """Write ``msg`` to the queue (atomically, fsynced) and return its name."""
-        name = f"{datetime.now(timezone.utc):%Y%m%dT%H%M%S}-{unique_name()}.eml"
-        atomic_write(self.dir / name, msg.as_bytes())
-        return name
+    def queue(self, msg: EmailMessage, name: str | None = None) -> str:
+        """Write ``msg`` to the queue (atomically, fsynced) and return its file name. A
+        ``name`` chosen by the caller (unique per mail) is remembered in ``names/``, so that
+        ``contains`` recognises the same mail queued again, whatever became of it. The mail is
+        written before its name: a crash between the two can repeat a mail, never lose it."""
+        stamp = f"{datetime.now(timezone.utc):%Y%m%dT%H%M%S%f}"
+        file_name = f"{stamp}-{name or unique_name()}.eml"
+        atomic_write(self.dir / file_name, msg.as_bytes())
+        if name:
+            atomic_write(self.names_dir / name, file_name)
+        return file_name
+
+    def contains(self, name: str) -> bool:
+        """Whether a mail was queued under ``name`` (it may have been sent since)."""
+        return (self.names_dir / name).exists()
 
     def pending(self) -> list[str]:
         """Names of the queued messages, oldest first."""
