@@ -28,29 +28,33 @@ class DemoResult:
     finished: bool
 
 
+class Postman:
+    """Reads the referee's outbox Maildir once and sorts the new mail by recipient."""
+
+    def __init__(self, path: Path):
+        self.box = mailbox.Maildir(path, create=False)
+        self.seen: set[str] = set()
+
+    def new_mail(self) -> dict[str, list]:
+        by_address: dict[str, list] = {}
+        for key in sorted(set(self.box.keys()) - self.seen):
+            msg = mailbot.parse(self.box.get_bytes(key))
+            for address in str(msg["To"]).lower().replace(">", "<").split("<"):
+                by_address.setdefault(address.strip(), []).append(msg)
+            self.seen.add(key)
+        return by_address
+
+
 class RobotPlayer:
-    """Reads its mail in the referee's outbox Maildir and answers with the choice the game's
-    default bot would make among those the mail offers."""
+    """Answers its mail with the choice the game's default bot would make among those the
+    mail offers."""
 
     def __init__(self, seat: int, name: str, address: str, site: Site, campaign_id: str,
                  seed: int):
         self.seat, self.name, self.address = seat, name, address
         self.site, self.campaign_id = site, campaign_id
         self.rng = random.Random(seed * 31 + seat)
-        self.seen: set[str] = set()
         self.read = 0
-
-    def new_mail(self, outbox: mailbox.Maildir) -> list:
-        mails = []
-        for key in sorted(outbox.keys()):
-            if key in self.seen:
-                continue
-            msg = mailbot.parse(outbox.get_bytes(key))
-            if self.address in str(msg["To"]).lower():
-                mails.append(msg)
-            self.seen.add(key)
-        self.read += len(mails)
-        return mails
 
     def choose(self, choices: list[str]) -> str | None:
         table = self.site.campaign(self.campaign_id).table()
@@ -75,15 +79,17 @@ def run_demo(directory: Path, seed: int = 1, max_ticks: int = 3000,
         campaign_id = f"demo-{number}"
     site.new_campaign("bus", campaign_id, [f"{n} <{a}>" for n, a in PLAYERS], seed)
     site.outbox.flush(site.config.make_sender())
-    outbox = mailbox.Maildir(site.config.outbox.path, create=False)
+    postman = Postman(site.config.outbox.path)
     inbox = MaildirSender(site.config.inbox.path)
     robots = [RobotPlayer(seat, n, a, site, campaign_id, seed)
               for seat, (n, a) in enumerate(PLAYERS)]
     replies = ticks = 0
     while ticks < max_ticks:
+        post = postman.new_mail()
         for robot in robots:
-            answer = mailbot.answer_latest(robot.new_mail(outbox), robot.name, robot.address,
-                                           robot.choose)
+            mails = post.get(robot.address, [])
+            robot.read += len(mails)
+            answer = mailbot.answer_latest(mails, robot.name, robot.address, robot.choose)
             if answer is not None:
                 with inbox:
                     inbox.send(answer)
@@ -96,8 +102,9 @@ def run_demo(directory: Path, seed: int = 1, max_ticks: int = 3000,
         if ticks % 25 == 0:
             progress(f"tick {ticks}: {report.summary()}")
         if campaign.status == "finished":
-            for robot in robots:                  # read the final reports too
-                robot.new_mail(outbox)
+            post = postman.new_mail()             # the final reports are read too
+            for robot in robots:
+                robot.read += len(post.get(robot.address, []))
             break
     campaign = site.campaign(campaign_id)
     return DemoResult(campaign, ticks, sum(r.read for r in robots), replies,

@@ -39,8 +39,9 @@ class Watermarks:
         return cls(data["confirmed"], data["digests"], data["digest_rounds"], data["turns"])
 
     def save(self, campaign: Campaign) -> None:
+        # derived: after a crash the answers are derived again and the outbox knows them
         atomic_write(campaign.root / "mailed.json",
-                     json.dumps(self.__dict__, indent=1, sort_keys=True) + "\n")
+                     json.dumps(self.__dict__, indent=1, sort_keys=True) + "\n", durable=False)
 
 
 class Site:
@@ -136,7 +137,8 @@ class Site:
         if self.outbox.contains(name):
             return
         if campaign is not None:
-            atomic_write(campaign.dir("mail", "out") / f"{name}.eml", msg.as_bytes())
+            atomic_write(campaign.dir("mail", "out") / f"{name}.eml", msg.as_bytes(),
+                         durable=False)           # the archive copy; the queue's is durable
         self.outbox.queue(msg, name=name)
 
     def answer(self, table: Table) -> int:
@@ -175,11 +177,17 @@ class Site:
         return queued
 
     def write_turns(self, table: Table, since: int) -> None:
-        """The report and maps of every round touched since record ``since``."""
+        """The report and text map of every round touched since record ``since``, and the
+        PNG map of each such round once it is over (the game at its end)."""
         rounds = sorted({s.round for s in table.steps if s.record["n"] > since})
         folder = table.campaign.dir("turns")
         for round_ in rounds:
             view = table.view_after_round(round_)
-            atomic_write(folder / f"round-{round_:02d}.txt", turn_report(table, round_, view))
-            atomic_write(folder / f"round-{round_:02d}.map.txt", maps.text_map(view) + "\n")
-            atomic_write(folder / f"round-{round_:02d}.png", maps.png_map(view))
+            # derived from the log, so written again if a crash loses them
+            atomic_write(folder / f"round-{round_:02d}.txt", turn_report(table, round_, view),
+                         durable=False)
+            atomic_write(folder / f"round-{round_:02d}.map.txt", maps.text_map(view) + "\n",
+                         durable=False)
+            if round_ < table.round or table.over:
+                atomic_write(folder / f"round-{round_:02d}.png", maps.png_map(view),
+                             durable=False)

@@ -40,12 +40,15 @@ def fsync_dir(directory: str | os.PathLike) -> None:
         os.close(fd)
 
 
-def atomic_write(path: str | os.PathLike, data: bytes | str, temp_dir: str | os.PathLike | None = None) -> None:
+def atomic_write(path: str | os.PathLike, data: bytes | str, temp_dir: str | os.PathLike | None = None,
+                 durable: bool = True) -> None:
     """Replace ``path`` by ``data`` (str is written as UTF-8) all at once.
 
     The temporary file lives in ``temp_dir`` (default: the target's directory; it must be on the
     same file system, as a Maildir's tmp/ is). An existing file keeps its permissions; a new one
-    gets 0644 so that a game master can read it."""
+    gets 0644 so that a game master can read it. ``durable=False`` skips the fsyncs, for files
+    that are derived from durable ones and made again after a crash (a reader still sees the
+    old file or the new one, never a mix)."""
     path = Path(path)
     if isinstance(data, str):
         data = data.encode("utf-8")
@@ -59,7 +62,8 @@ def atomic_write(path: str | os.PathLike, data: bytes | str, temp_dir: str | os.
             f.write(data)
             f.flush()
             os.fchmod(f.fileno(), mode)
-            os.fsync(f.fileno())
+            if durable:
+                os.fsync(f.fileno())
         os.replace(temp, path)
     except BaseException:
         try:
@@ -67,7 +71,8 @@ def atomic_write(path: str | os.PathLike, data: bytes | str, temp_dir: str | os.
         except FileNotFoundError:
             pass
         raise
-    fsync_dir(path.parent)
+    if durable:
+        fsync_dir(path.parent)
 
 
 def _encode_record(record: dict) -> bytes:
