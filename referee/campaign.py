@@ -187,8 +187,9 @@ class Campaign:
         records, _torn = read_records(self.log_path)   # a torn last line is not trusted
         return records
 
-    def append(self, record: dict) -> dict:
-        record = {"n": len(self.records()) + 1, "at": now(), **record}
+    def append(self, record: dict, n: int) -> dict:
+        """Append ``record`` as the log's record number ``n`` (the table knows the count)."""
+        record = {"n": n, "at": now(), **record}
         append_record(self.log_path, record)
         return record
 
