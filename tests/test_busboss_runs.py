@@ -38,6 +38,13 @@ def test_k3_the_cards_are_dealt_in_pairs_each_card_once(seed):
         assert m.distance(a, b) >= 3
 
 
+def test_k3_a_run_still_on_offer_is_not_dealt_again():
+    m = load_map()
+    first = deal_runs(m, random.Random(4))
+    again = deal_runs(m, random.Random(4), on_offer=first[:20])
+    assert not {frozenset(p) for p in first[:20]} & {frozenset(p) for p in again}
+
+
 def test_rules_14_15_runs_per_round_and_every_card_once_in_each_half():
     s = at_round(new(), 6)
     s, _ = play(s, {seat: "build nothing" for seat in range(4)})

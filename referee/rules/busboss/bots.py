@@ -9,7 +9,7 @@ from .building import MAX_ROUTES, SHARED_BUDGET, buyable
 from .game import entry_limit
 from .journeys import network
 from .map import Map, Route
-from .orders import Build, Order, Purchase
+from .orders import COLOURS, Build, Order, Purchase, RunEntry
 from .prompts import NOTHING, entry_of, quickest, run_options, single_purchases
 from .runs import POINTS
 from .state import LAST_ROUND, BusBossState
@@ -18,6 +18,9 @@ from .state import LAST_ROUND, BusBossState
 def _builds(s: BusBossState, seat: int, pick) -> tuple[Build, ...]:
     """One build, or two in the round after a missed building round (rule 38)."""
     return tuple(pick() for _ in range(2 if seat in s.extra_build else 1))
+
+
+JOINT_CHANCE = 0.1
 
 
 def random_bot(s: BusBossState, seat: int, rng: random.Random) -> Order:
@@ -32,8 +35,14 @@ def random_bot(s: BusBossState, seat: int, rng: random.Random) -> Order:
         return Order("build", builds=builds, round=s.round)
     options = run_options(s, seat)
     chosen = rng.sample(options, rng.randint(0, min(entry_limit(s), len(options))))
-    return Order("operate", runs=tuple(entry_of(s, o, p) for o, p in chosen),
-                 builds=builds, round=s.round)
+    others = [COLOURS[x] for x in s.order if x != seat]
+    entries = []
+    for offer, plan in chosen:
+        entry = entry_of(s, offer, plan)
+        if rng.random() < JOINT_CHANCE:          # a proposal a partner seldom takes up
+            entry = RunEntry(entry.cards, (rng.choice(others),), entry.journey)
+        entries.append(entry)
+    return Order("operate", runs=tuple(entries), builds=builds, round=s.round)
 
 
 # the default bot ---------------------------------------------------------------------------------

@@ -208,7 +208,7 @@ def advance(s: BusBossState, carried: tuple[Offer, ...]) -> None:
         s.offers, s.end_reason = (), f"round {LAST_ROUND} is over"
         return
     if s.round in SHUFFLE_ROUNDS:
-        s.deal = deal_runs(s.map, s.rng)
+        s.deal = deal_runs(s.map, s.rng, [o.cards for o in carried])
     if s.round in RUNS_PER_ROUND:
         n = RUNS_PER_ROUND[s.round]
         s.offers = carried + tuple(Offer(pair, s.round) for pair in s.deal[:n])

@@ -20,16 +20,20 @@ POINTS = {                                                    # rule 31, by entr
 }
 
 
-def good_pair(m: Map, a: str, b: str) -> bool:
-    """K3: two different destinations at least MIN_RUN spaces apart over the whole map."""
-    if m.card_destination[a] == m.card_destination[b]:
+def good_pair(m: Map, a: str, b: str, on_offer: frozenset = frozenset()) -> bool:
+    """K3: two different destinations at least MIN_RUN spaces apart over the whole map.
+    A pair still on offer from the last half is redrawn too, so that a run's two cards
+    always name one run."""
+    if m.card_destination[a] == m.card_destination[b] or frozenset((a, b)) in on_offer:
         return False
     return m.distance(a, b) >= MIN_RUN
 
 
-def deal_runs(m: Map, rng: random.Random) -> tuple[tuple[str, str], ...]:
+def deal_runs(m: Map, rng: random.Random, on_offer=()) -> tuple[tuple[str, str], ...]:
     """K3: shuffle the 52 cards and deal them in pairs. When a pair is no run, its second
-    card goes back and the next one is drawn; if the last cards cannot pair, deal again."""
+    card goes back and the next one is drawn; if the last cards cannot pair, deal again.
+    ``on_offer``: card pairs of runs carried forward, not to be dealt again."""
+    offered = frozenset(frozenset(pair) for pair in on_offer)
     while True:
         deck = list(CARDS)
         rng.shuffle(deck)
@@ -37,7 +41,7 @@ def deal_runs(m: Map, rng: random.Random) -> tuple[tuple[str, str], ...]:
         while deck:
             first = deck.pop()
             partner = next((i for i in range(len(deck) - 1, -1, -1)
-                            if good_pair(m, first, deck[i])), None)
+                            if good_pair(m, first, deck[i], offered)), None)
             if partner is None:
                 break
             pairs.append((first, deck.pop(partner)))
