@@ -1,6 +1,9 @@
 """Positions of Bus Boss on the shipped Yorkshire map, built for the tests."""
 from __future__ import annotations
 
+import pytest
+
+from referee.rules.base import IllegalOrder
 from referee.rules.busboss import RULES
 from referee.rules.busboss.state import BANK_SEAT, BusBossState, Offer
 
@@ -43,6 +46,13 @@ def order(text: str):
     [entry] = RULES.parse(text)
     [o] = entry.alternatives
     return o
+
+
+def refusal(s: BusBossState, seat: int, text: str) -> str:
+    """The reason the rules give for refusing the order."""
+    with pytest.raises(IllegalOrder) as caught:
+        RULES.apply(s, seat, order(text))
+    return caught.value.reason
 
 
 def play(s: BusBossState, orders: dict[int, str]) -> tuple[BusBossState, list[str]]:

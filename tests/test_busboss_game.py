@@ -8,7 +8,7 @@ from referee.rules.base import IllegalOrder
 from referee.rules.busboss import RULES
 from referee.rules.busboss.orders import Build, Order, Purchase
 
-from busboss_positions import ANN, BOB, CAT, DAN, at_round, new, order, owning, play
+from busboss_positions import ANN, BOB, CAT, DAN, at_round, new, order, owning, play, refusal
 
 NOTHING = "build nothing"
 
@@ -56,11 +56,6 @@ def test_operating_rounds_owe_operate_decisions():
         "Round 7, an operating round: enter up to 5 of the 1 runs on offer, then buy routes "
         "after the runs.")
 
-
-def refusal(s, seat, text):
-    with pytest.raises(IllegalOrder) as caught:
-        RULES.apply(s, seat, order(text))
-    return caught.value.reason
 
 
 def test_orders_for_another_round_or_of_the_wrong_kind_are_refused():

@@ -66,7 +66,8 @@ def test_an_unknown_map_names_the_maps_there_are():
 
 
 def test_a_card_keyed_to_nothing_and_a_card_keyed_twice():
-    text = SHIPPED.replace("{cards: [5H], places: {bridlington", "{cards: [5C], places: {bridlington")
+    text = SHIPPED.replace("{cards: [5H], places: {bridlington",
+                           "{cards: [5C], places: {bridlington")
     found = problems(text)
     assert "card 5C is keyed twice: to Harrogate and Bridlington" in found[0] or \
         "card 5C is keyed twice: to Bridlington and Harrogate" in found[0]
@@ -117,8 +118,10 @@ def test_positions_keys_sections_and_junctions_are_checked():
     assert any("position of 'leeds'" in p for p in found)
     assert any("place key 'Washington'" in p for p in found)
     assert problems("name: x\nroutes: []\n") == ["the section 'destinations' is missing"]
-    lonely = SHIPPED.replace("junctions:\n", "junctions:\n  nowhere: {name: Nowhere, pos: [1, 1]}\n")
-    found = problems(lonely.replace("  - skipton-colne 2\n", "  - skipton-colne 2\n  - nowhere-hull 3\n"))
+    lonely = SHIPPED.replace("junctions:\n",
+                             "junctions:\n  nowhere: {name: Nowhere, pos: [1, 1]}\n")
+    found = problems(lonely.replace("  - skipton-colne 2\n",
+                                    "  - skipton-colne 2\n  - nowhere-hull 3\n"))
     assert found == ["junction nowhere: a junction must join at least two routes"]
 
 

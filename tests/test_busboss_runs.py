@@ -3,13 +3,12 @@ import random
 
 import pytest
 
-from referee.rules.base import IllegalOrder
 from referee.rules.busboss import RULES
 from referee.rules.busboss.journeys import network, resolve
 from referee.rules.busboss.map import CARDS, load_map
 from referee.rules.busboss.runs import DIE, award, deal_runs, race, share
 
-from busboss_positions import (ANN, BOB, CAT, DAN, at_round, new, order, owning, play)
+from busboss_positions import ANN, BOB, CAT, DAN, at_round, new, order, owning, play, refusal
 
 NO_RUNS = "no runs"
 
@@ -18,11 +17,6 @@ def entry(s, seat, text):
     """Applies one seat's order alone (nothing resolves while others are still out)."""
     return RULES.apply(s, seat, order(text))[0]
 
-
-def refusal(s, seat, text) -> str:
-    with pytest.raises(IllegalOrder) as caught:
-        RULES.apply(s, seat, order(text))
-    return caught.value.reason
 
 
 # K3: dealing the runs --------------------------------------------------------------------------
@@ -240,7 +234,7 @@ def test_a_run_is_entered_once():
         "run QH-AS is entered twice.")
 
 
-# rule 21 and K3: runs not made ---------------------------------------------------------------------
+# rule 21 and K3: runs not made -----------------------------------------------------------------
 
 def test_rule_21_a_run_nobody_makes_is_offered_again_and_marked():
     s = at_round(owning(new(), {ANN: "leeds-york"}), 7, "AS-QH 9C-3D")
@@ -265,7 +259,7 @@ def test_k3_no_run_is_carried_out_of_round_12():
     assert RULES.result(s).reason == "round 12 is over"
 
 
-# rule 26 and K6: joint runs ------------------------------------------------------------------------
+# rule 26 and K6: joint runs --------------------------------------------------------------------
 
 def joint_position():
     s = owning(new(), {ANN: "leeds-york leeds-wetherby wetherby-york", BOB: "york-malton",
