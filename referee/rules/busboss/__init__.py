@@ -15,7 +15,7 @@ from .bots import BOTS
 from .map import DEFAULT_MAP, map_names
 from .orders import COLOURS, Order, format_order, parse_order
 from .prompts import legal_orders, prompt_lines
-from .state import BANK_SEAT, BusBossState, owner_name
+from .state import BANK_SEAT, LAST_ROUND, BusBossState, owner_name
 
 
 class BusBossRules:
@@ -90,7 +90,7 @@ class BusBossRules:
         waiting = {d.seat for d in game.awaiting(s)}
         return {
             "game": "busboss", "map": m.title, "map_name": s.map_name,
-            "round": s.round if not s.over else None, "phase": s.phase,
+            "round": min(s.round, LAST_ROUND), "phase": s.phase,
             "order_of_play": list(s.order),
             "entry_limit": game.entry_limit(s),
             "players": [{

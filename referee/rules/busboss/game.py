@@ -85,7 +85,7 @@ def check_order(s: BusBossState, seat: int, order: Order) -> None:
         if offer.cards in entered:
             raise IllegalOrder(f"run {entry.run} is entered twice.")
         entered.add(offer.cards)
-        company = (seat,) + partner_problem(s, seat, entry)
+        company = (seat,) + partner_seats(s, seat, entry)
         if entry.journey is not None:
             try:
                 resolve(net, company, offer.cards, entry.journey)
@@ -98,7 +98,7 @@ def offer_of(s: BusBossState, entry: RunEntry) -> Offer | None:
     return next((o for o in s.offers if set(o.cards) == cards), None)
 
 
-def partner_problem(s: BusBossState, seat: int, entry: RunEntry) -> tuple[int, ...]:
+def partner_seats(s: BusBossState, seat: int, entry: RunEntry) -> tuple[int, ...]:
     """The partner seats of a joint entry (rule 26: two or three players in all)."""
     seats = []
     for colour in entry.partners:
@@ -215,11 +215,16 @@ def advance(s: BusBossState, carried: tuple[Offer, ...]) -> None:
         s.deal = s.deal[n:]
 
 
-def describe(s: BusBossState, offer: Offer) -> str:
+def run_title(s: BusBossState, offer: Offer) -> str:
+    """'Hull to Leeds', with the round it was first offered if it is offered again."""
     m = s.map
     a, b = offer.cards
     again = f", offered since round {offer.since}" if offer.since < s.round else ""
-    return (f"{a}-{b} ({m.card_destination[a]} to {m.card_destination[b]}{again})")
+    return f"{m.card_destination[a]} to {m.card_destination[b]}{again}"
+
+
+def describe(s: BusBossState, offer: Offer) -> str:
+    return f"{offer.cards[0]}-{offer.cards[1]} ({run_title(s, offer)})"
 
 
 def entrants(s: BusBossState, offer: Offer, events: list[str],

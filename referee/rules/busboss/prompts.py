@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from .building import buyable
-from .game import entry_limit
+from .game import entry_limit, run_title
 from .journeys import Network, Plan, best_plan, network
 from .orders import Build, Journey, Order, Purchase, RunEntry, format_entry, format_purchase
 from .state import BusBossState, Offer, owner_name
@@ -72,10 +72,10 @@ def prompt_lines(s: BusBossState, seat: int) -> list[str]:
                 note += f", {plan.changes} change{'s' if plan.changes > 1 else ''} of colour"
             note += f", pays {pay}" if pay else ", all on your routes"
             lines.append(f"{format_entry(entry_of(s, offer, plan))}"
-                         f"   # {_ends(s, offer)}: {note}")
+                         f"   # {run_title(s, offer)}: {note}")
         cannot = [o for o in s.offers if o not in {opt[0] for opt in options}]
         for offer in cannot:
-            lines.append(f"# run {offer.cards[0]}-{offer.cards[1]} ({_ends(s, offer)}): "
+            lines.append(f"# run {offer.cards[0]}-{offer.cards[1]} ({run_title(s, offer)}): "
                          "no journey you can make alone")
         lines.append("# Routes you can buy after the runs (one of any length, or two to four "
                      "costing at most 12 together; cash may change in the runs):")
@@ -90,10 +90,3 @@ def prompt_lines(s: BusBossState, seat: int) -> list[str]:
     if seat in s.extra_build:
         lines.append("# You may add a second build line this round (rule 38).")
     return lines
-
-
-def _ends(s: BusBossState, offer: Offer) -> str:
-    m = s.map
-    again = f", offered since round {offer.since}" if offer.since < s.round else ""
-    return (f"{m.card_destination[offer.cards[0]]} to "
-            f"{m.card_destination[offer.cards[1]]}{again}")
