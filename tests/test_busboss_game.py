@@ -80,11 +80,13 @@ def test_legal_orders_are_all_accepted():
     assert builds[0] == Order("build", builds=(Build((Purchase(()),)),), round=1)
     assert all(len(o.builds[0].choices[0].routes) == 1 for o in builds[1:])
     s = at_round(s, 7, "AS-QH 2S-4D 9C-3D")
-    runs = RULES.legal_orders(s, ANN)
-    assert runs[0] == Order("operate", round=7)
-    assert [RULES.format(o) for o in runs[1:]] == [
-        "round 7\nrun AS-QH: leeds-york", "round 7\nrun 2S-4D: wakefield-leeds-york-malton"]
-    for o in runs:
+    operate = RULES.legal_orders(s, ANN)
+    assert operate[0] == Order("operate", round=7)
+    assert [RULES.format(o) for o in operate[1:4]] == [
+        "round 7\nrun AS-QH: leeds-york", "round 7\nrun 2S-4D: wakefield-leeds-york-malton",
+        "round 7\nno runs\nbuild barnsley-wakefield cost 4"]
+    assert len(operate) == 3 + len(builds) - 1
+    for o in operate:
         RULES.apply(s, ANN, o)
 
 
@@ -106,6 +108,19 @@ def test_prompt_lines_list_runs_shortest_first_and_routes_to_buy():
     text = "\n".join([lines[0], lines[2], lines[3], "build bradford-leeds cost 4"])
     s, _ = RULES.apply(s, ANN, order(text))                 # copied lines make a legal order
     assert len(s.pending[ANN].runs) == 2
+
+
+def test_prompt_lines_in_a_building_round_offer_the_extra_build():
+    s = owning(new(), {ANN: "leeds-york"})
+    s.extra_build = (ANN,)
+    lines = RULES.prompt_lines(s, ANN)
+    assert lines[0] == "round 1" and lines[-2:] == [
+        "build nothing", "# You may add a second build line this round (rule 38)."]
+    assert "build malton-york cost 6   # Malton to York" in lines
+    assert not any("beverley-hull" in line for line in lines)            # not connected
+    assert RULES.prompt_lines(s, ANN)[1].startswith("# Routes you can buy now")
+    s, _ = RULES.apply(s, ANN, order("build nothing"))
+    assert RULES.prompt_lines(s, BOB)[0] == "round 1"
 
 
 def test_view_has_what_reports_and_maps_need():

@@ -2,7 +2,12 @@
 cash moves only by route costs, payments and points; the cards are dealt once in each half;
 illegal orders are refused and everything accepted kept the rules; the order log replays the
 game exactly (K8)."""
+import json
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -152,3 +157,26 @@ def test_bot_games_keep_the_rules_and_replay_exactly(first):
             if all(r in dealt for r in half):
                 assert sorted(c for r in half for c in dealt[r]) == sorted(CARDS), seed
         assert RULES.to_data(replay(names, seed, log)) == RULES.to_data(s), seed
+
+
+REPLAY_ELSEWHERE = """
+import json, sys
+from referee.rules.busboss import RULES
+job = json.load(sys.stdin)
+s = RULES.new_game({}, job["names"], job["seed"])
+for kind, seat, text in job["log"]:
+    s, _ = RULES.drop(s, seat) if kind == "drop" else RULES.apply(
+        s, seat, RULES.parse(text)[0].alternatives[0])
+print(json.dumps(RULES.to_data(s)))
+"""
+
+
+@pytest.mark.parametrize("hash_seed", ["1", "2"])
+def test_a_log_replays_the_same_in_another_process(hash_seed):
+    """K8: nothing depends on the process (string hashing differs between processes)."""
+    s, log, _, names = play_game(3)
+    job = json.dumps({"names": names, "seed": 3, "log": log})
+    done = subprocess.run([sys.executable, "-c", REPLAY_ELSEWHERE], input=job, text=True,
+                          capture_output=True, check=True, cwd=Path(__file__).parent.parent,
+                          env={**os.environ, "PYTHONHASHSEED": hash_seed})
+    assert json.loads(done.stdout) == json.loads(json.dumps(RULES.to_data(s)))

@@ -42,17 +42,17 @@ NOTHING = Build((Purchase(()),))
 
 
 def legal_orders(s: BusBossState, seat: int) -> list[Order]:
-    """One order for each simple legal choice: buy nothing or one route (rounds 1-6); enter
-    no run or one run with its quickest journey (rounds 7-12). Orders combine these."""
+    """One order for each simple legal choice: do nothing, buy one route, or (rounds 7-12)
+    enter one run with its quickest journey. Orders combine these."""
     if s.over or seat not in s.order or not s.active[seat]:
         return []
+    buys = [Build((p,)) for p in single_purchases(s, seat)]
     if s.kind == "build":
-        return [Order("build", builds=(NOTHING,), round=s.round)] + [
-            Order("build", builds=(Build((p,)),), round=s.round)
-            for p in single_purchases(s, seat)]
+        return [Order("build", builds=(b,), round=s.round) for b in [NOTHING] + buys]
     return [Order("operate", round=s.round)] + [
         Order("operate", runs=(entry_of(s, o, p),), round=s.round)
-        for o, p in run_options(s, seat)]
+        for o, p in run_options(s, seat)] + [
+        Order("operate", builds=(b,), round=s.round) for b in buys]
 
 
 def prompt_lines(s: BusBossState, seat: int) -> list[str]:
