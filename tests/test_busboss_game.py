@@ -53,7 +53,7 @@ def test_operating_rounds_owe_operate_decisions():
     s = at_round(new(), 7, "AS-QH")
     assert {d.kind for d in RULES.awaiting(s)} == {"operate"}
     assert RULES.awaiting(s)[0].prompt == (
-        "Round 7, an operating round: enter up to 5 of the 1 runs on offer, then buy routes "
+        "Round 7, an operating round: enter up to 5 of the 1 run on offer, then buy routes "
         "after the runs.")
 
 

@@ -48,7 +48,7 @@ def random_bot(s: BusBossState, seat: int, rng: random.Random) -> Order:
 # the default bot ---------------------------------------------------------------------------------
 
 PAYMENT_WEIGHT = 1.5      # paying a rival helps them too
-RESERVE = 10              # cash kept back for the building rounds
+RESERVE = 10              # cash never spent on routes
 OPENINGS = 6              # the first route is drawn from this many of the best, so that
                           # bots do not all crowd into the same towns
 

@@ -39,8 +39,9 @@ def prompt(s: BusBossState, seat: int) -> str:
     if s.kind == "build":
         return (f"Round {s.round}, a building round: buy one route of any length, or two to "
                 f"four routes costing at most 12 together.{extra}")
+    runs = f"{len(s.offers)} run{'s' if len(s.offers) != 1 else ''}"
     return (f"Round {s.round}, an operating round: enter up to {entry_limit(s)} of the "
-            f"{len(s.offers)} runs on offer, then buy routes after the runs.{extra}")
+            f"{runs} on offer, then buy routes after the runs.{extra}")
 
 
 # orders ----------------------------------------------------------------------------------------

@@ -119,7 +119,7 @@ def resolve(net: Network, company: tuple[int, ...], cards: tuple[str, str],
     first, last = journey.places[0], journey.places[-1]
     if not ((first in ends_a and last in ends_b) or (first in ends_b and last in ends_a)):
         raise JourneyError(
-            f"the journey must run between {_places(m, ends_a)} and {_places(m, ends_b)}")
+            f"the journey must run between {' or '.join(ends_a)} and {' or '.join(ends_b)}")
     if len(set(journey.places)) < len(journey.places):
         raise JourneyError("the journey passes a place twice")
     legs = []
@@ -159,10 +159,6 @@ def check(net: Network, plan: Plan, cards: tuple[str, str]) -> None:
     if plan.spaces > limit:
         raise JourneyError(f"the journey is {plan.spaces} spaces, more than twice the "
                            f"shortest journey of {limit // 2} (rule 25)")
-
-
-def _places(m: Map, keys) -> str:
-    return " or ".join(keys)
 
 
 def best_plan(net: Network, company: tuple[int, ...], cards: tuple[str, str]) -> Plan | None:

@@ -83,9 +83,6 @@ class Map:
     def places_of_card(self, card: str) -> tuple[str, ...]:
         return self.destinations[self.card_destination[card]]
 
-    def card_label(self, card: str) -> str:
-        return f"{card} {self.card_destination[card]}"
-
     def distance(self, card_a: str, card_b: str) -> int | None:
         """Shortest spaces between two cards' destinations over every route of the map (K3)."""
         return _map_distance(self, self.card_destination[card_a], self.card_destination[card_b])
