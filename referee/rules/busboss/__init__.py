@@ -1,0 +1,127 @@
+"""Bus Boss (David Watts' postal game, rules 1.1 with rulings K1-K8) as a pure rules engine:
+see ``base.py`` for the contract.
+
+Decisions are simultaneous: each round every seat still in the game owes one decision, kind
+"build" (rounds 1-6) or "operate" (rounds 7-12), answered by one Order holding all of that
+round (see ``orders.py`` for the language). Applying the last seat's order resolves the round.
+"""
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+from ..base import Decision, IllegalOrder, Result
+from . import game
+from .bots import BOTS
+from .map import DEFAULT_MAP, map_names
+from .orders import COLOURS, Order, format_order, parse_order
+from .prompts import legal_orders, prompt_lines
+from .state import BANK_SEAT, LAST_ROUND, BusBossState, owner_name
+
+
+class BusBossRules:
+    name = "busboss"
+    title = "Bus Boss"
+    min_players, max_players = 3, 6
+    # map: a map shipped in maps/ by name, or the path of a game master's own map file
+    options = {"map": (DEFAULT_MAP, map_names())}
+
+    def new_game(self, options: Mapping, players: Sequence[str], seed: int) -> BusBossState:
+        unknown = set(options) - set(self.options)
+        if unknown:
+            raise ValueError(f"Bus Boss has no option {', '.join(sorted(unknown))}; "
+                             f"its options are: {', '.join(self.options)}")
+        if not self.min_players <= len(players) <= self.max_players:
+            raise ValueError(f"Bus Boss is for {self.min_players} to {self.max_players} "
+                             f"players, not {len(players)}")
+        return game.new_game(str(options.get("map", DEFAULT_MAP)), list(players), seed)
+
+    def awaiting(self, state: BusBossState) -> list[Decision]:
+        return game.awaiting(state)
+
+    def legal_orders(self, state: BusBossState, seat: int) -> list[Order]:
+        return legal_orders(state, seat)
+
+    def prompt_lines(self, state: BusBossState, seat: int) -> list[str]:
+        """The seat's choices in the order language, ready to copy into a reply."""
+        return prompt_lines(state, seat)
+
+    def parse(self, text: str):
+        return parse_order(text)
+
+    def format(self, order: Order) -> str:
+        return format_order(order)
+
+    def apply(self, state: BusBossState, seat: int, order: Order):
+        if not isinstance(order, Order):
+            raise IllegalOrder(f"{order!r} is not a Bus Boss order.")
+        try:
+            return game.apply(state, seat, order)
+        except IllegalOrder as refused:
+            if refused.alternatives:
+                raise
+            raise IllegalOrder(refused.reason, legal_orders(state, seat)) from None
+
+    def adjudicate(self, state: BusBossState, seat: int) -> Order | None:
+        return game.adjudicate(state, seat)
+
+    def drop(self, state: BusBossState, seat: int):
+        """Rule 40: (state, events) with the seat out of the game and its routes the bank's."""
+        return game.drop(state, seat)
+
+    def bot(self, name: str = "default"):
+        try:
+            return BOTS[name]
+        except KeyError:
+            raise ValueError(f"no Bus Boss bot {name!r}; the bots are "
+                             f"{', '.join(BOTS)}") from None
+
+    def to_data(self, state: BusBossState) -> dict:
+        return state.to_data()
+
+    def from_data(self, data: dict) -> BusBossState:
+        return BusBossState.from_data(data)
+
+    def result(self, state: BusBossState) -> Result | None:
+        return game.result(state)
+
+    def view(self, s: BusBossState) -> dict:
+        m = s.map
+        result = game.result(s)
+        waiting = {d.seat for d in game.awaiting(s)}
+        return {
+            "game": "busboss", "map": m.title, "map_name": s.map_name,
+            "round": min(s.round, LAST_ROUND), "phase": s.phase,
+            "order_of_play": list(s.order),
+            "entry_limit": game.entry_limit(s),
+            "players": [{
+                "seat": x, "name": s.names[x], "colour": COLOURS[x], "cash": s.cash[x],
+                "in_game": s.active[x], "missed_in_a_row": s.missed[x],
+                "extra_build": x in s.extra_build, "awaiting": x in waiting,
+                "routes": [m.routes[i].name for i in s.routes_of(x)],
+            } for x in range(len(s.names))],
+            "cash": list(s.cash),
+            "places": [{"key": p.key, "name": p.name, "pos": list(p.pos),
+                        "destination": p.destination,
+                        "cards": list(m.destination_cards[p.destination])
+                        if p.destination else []}
+                       for p in m.places.values()],
+            "routes": [{"name": r.name, "ends": list(r.ends), "length": r.length,
+                        "cost": r.cost, "copies": r.copies,
+                        "owners": [owner_name(o) for o in s.owners[r.index]]}
+                       for r in m.routes],
+            "bank_routes": [m.routes[i].name for i in s.routes_of(BANK_SEAT)],
+            "runs": [{"name": f"{o.cards[0]}-{o.cards[1]}", "cards": list(o.cards),
+                      "destinations": [m.card_destination[c] for c in o.cards],
+                      "places": [list(m.places_of_card(c)) for c in o.cards],
+                      "since": o.since, "reoffered": o.since < s.round}
+                     for o in s.offers],
+            "last_round": s.last,
+            "awaiting": [{"seat": d.seat, "kind": d.kind, "prompt": d.prompt}
+                         for d in game.awaiting(s)],
+            "result": None if result is None else {
+                "reason": result.reason, "scores": list(result.scores),
+                "ranking": [list(place) for place in result.ranking]},
+        }
+
+
+RULES = BusBossRules()

@@ -1,0 +1,135 @@
+"""Buying routes (rules 8-12, 35, 38, 40 and ruling K2)."""
+from __future__ import annotations
+
+from .map import Map, Route
+from .orders import Build, Purchase, format_purchase
+from .state import BANK_SEAT, BusBossState
+
+MAX_ROUTES = 4            # rule 8: two to four routes in one build ...
+SHARED_BUDGET = 12        # ... costing at most 12 together; a single route may cost more
+
+
+def routes_of_purchase(m: Map, purchase: Purchase) -> list[Route]:
+    """The map's routes a purchase names; raises ValueError naming one that does not exist."""
+    routes = []
+    for a, b in purchase.routes:
+        route = m.route(a, b)
+        if route is None:
+            unknown = [p for p in (a, b) if p not in m.places]
+            raise ValueError(f"there is no place {unknown[0]!r} on the map" if unknown
+                             else f"there is no route {a}-{b} on the map")
+        routes.append(route)
+    return routes
+
+
+def purchase_problem(s: BusBossState, seat: int, purchase: Purchase) -> str | None:
+    """What is wrong with a purchase whatever the other players do, or None (rules 8, 12, 34).
+    Whether a route is still free, connects and is affordable is judged at the player's turn."""
+    try:
+        routes = routes_of_purchase(s.map, purchase)
+    except ValueError as e:
+        return str(e)
+    names = [r.name for r in routes]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        return f"{twice[0]} is named twice"
+    total = sum(r.cost for r in routes)
+    if len(routes) > MAX_ROUTES:
+        return f"at most {MAX_ROUTES} routes can be bought in one build (rule 8)"
+    if len(routes) > 1 and total > SHARED_BUDGET:
+        return (f"two to four routes may cost at most {SHARED_BUDGET} together; "
+                f"{' '.join(names)} cost {total} (rule 8)")
+    if purchase.cost is not None and purchase.cost != total:
+        return f"{' '.join(names)} cost {total}, not {purchase.cost} (rule 34)"
+    for r in routes:
+        if seat in s.owners[r.index]:
+            return owned_already(r)
+    return None
+
+
+def owned_already(route: Route) -> str:
+    if route.copies > 1:
+        return (f"you already own one of the {route.copies} identical routes {route.name}; "
+                "a player may only ever buy one (rule 12)")
+    return f"you already own {route.name}"
+
+
+def available(s: BusBossState, route: Route) -> bool:
+    """A copy nobody has bought, or one the bank holds (rule 40)."""
+    owners = s.owners[route.index]
+    return len(owners) < route.copies or BANK_SEAT in owners
+
+
+def buy(s: BusBossState, seat: int, purchase: Purchase) -> str | None:
+    """Buys the purchase for the seat if it is legal now and says why not otherwise.
+    Mutates ``s``."""
+    routes = routes_of_purchase(s.map, purchase)
+    total = sum(r.cost for r in routes)
+    if total > s.cash[seat]:
+        return f"it costs {total} and only {s.cash[seat]} is left (K2)"
+    for r in routes:
+        if seat in s.owners[r.index]:
+            return owned_already(r)
+        if not available(s, r):
+            return f"{r.name} is taken"
+    unjoined = unconnected(s.network(seat), routes)
+    if unjoined:
+        return f"{unjoined.name} does not connect to your routes (rule 10)"
+    owners = list(s.owners)
+    for r in routes:
+        who = owners[r.index]
+        if len(who) < r.copies:
+            owners[r.index] = who + (seat,)
+        else:                                       # bought from the bank (rule 40)
+            i = who.index(BANK_SEAT)
+            owners[r.index] = who[:i] + (seat,) + who[i + 1:]
+    s.owners = tuple(owners)
+    s.cash[seat] -= total
+    return None
+
+
+def unconnected(network: set[str], routes: list[Route]) -> Route | None:
+    """K2: the first route of a player's network may go anywhere; every later one, the
+    second of the same purchase too, must touch the network at a town or junction. The
+    routes of one purchase may be listed in any order. Returns a route that cannot join."""
+    todo = list(routes)
+    if not network:
+        network = set(todo.pop(0).ends)
+    else:
+        network = set(network)
+    while todo:
+        joining = next((r for r in todo if r.ends[0] in network or r.ends[1] in network), None)
+        if joining is None:
+            return todo[0]
+        network.update(joining.ends)
+        todo.remove(joining)
+    return None
+
+
+def execute_build(s: BusBossState, seat: int, build: Build, events: list[str],
+                  record: list[dict]) -> None:
+    """Rule 35: the first alternative that is legal now is bought."""
+    for purchase in build.choices:
+        if not purchase.routes:
+            events.append(f"{s.label(seat)} buys nothing.")
+            return
+        problem = buy(s, seat, purchase)
+        if problem is None:
+            routes = routes_of_purchase(s.map, purchase)
+            cost = sum(r.cost for r in routes)
+            events.append(f"{s.label(seat)} buys {' '.join(r.name for r in routes)} for "
+                          f"{cost} (cash {s.cash[seat]}).")
+            record.append({"seat": seat, "routes": [r.name for r in routes], "cost": cost})
+            return
+        events.append(f"{s.label(seat)} cannot buy {format_purchase(purchase)}: {problem}.")
+    events.append(f"{s.label(seat)} buys nothing.")
+
+
+def buyable(s: BusBossState, seat: int) -> list[Route]:
+    """Routes the seat could buy alone now, cheapest first."""
+    network = s.network(seat)
+    cash = s.cash[seat]
+    return sorted((r for r in s.map.routes
+                   if r.cost <= cash and seat not in s.owners[r.index] and available(s, r)
+                   and (not network or r.ends[0] in network or r.ends[1] in network)),
+                  key=lambda r: (r.cost, r.name))

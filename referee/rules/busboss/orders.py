@@ -1,0 +1,251 @@
+"""The order language of Bus Boss: one order a round, written on several lines.
+
+Case does not matter, spaces around `-`, `|`, `:` and `(` are optional, `#` starts a comment.
+
+    round 8                         the round the order is for (optional; checked when given)
+    build leeds-york york-malton | leeds-harrogate | nothing
+                                    a purchase (rules 8, 34, 35): routes bought together,
+                                    alternatives in order of preference; `cost 16` after an
+                                    alternative states its total, which is checked; a second
+                                    build line is the extra build after a missed round (rule 38)
+    run 7H-QS: hull-beverley-york(blue)-leeds
+                                    enter the run between the destinations of 7H and QS with
+                                    this journey; `(blue)` names whose route the leg arriving at
+                                    york uses, needed only where several could serve (K4)
+    run 2C-KS with blue: ...        a joint run with the blue player (rule 26, K6); one partner
+                                    may leave out the journey: `run 2C-KS with red`
+    no runs                         enter no run this operating round
+    missed                          written by the referee for a missed round (rules 37-39)
+
+Rounds 1-6 take build lines only; in rounds 7-12 an order also says which runs it enters (or
+`no runs`), and its build lines are bought after the runs (rule 33). `format` writes the
+canonical form; `parse(format(o))` gives back `o`.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..base import Entry, NotationError
+from .map import CARDS
+
+COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")   # by seat
+BANK = "bank"             # owner of the routes of a dropped player (rule 40)
+OWNERS = COLOURS + (BANK,)
+
+_CARD = re.compile(r"^(a|k|q|j|10|t|[2-9])([shdc])$")
+_PLACE = re.compile(r"^[a-z][a-z0-9]*$")
+_STOP = re.compile(r"^([a-z][a-z0-9]*)(?:\((\w+)\))?$")
+
+
+@dataclass(frozen=True)
+class Purchase:
+    """Routes bought together, each as the two place keys written."""
+    routes: tuple[tuple[str, str], ...]
+    cost: int | None = None          # the total the player states (rule 34), checked if given
+
+
+@dataclass(frozen=True)
+class Build:
+    """One build: alternatives in order of preference (rule 35); the first that is legal
+    when the player's turn comes is bought."""
+    choices: tuple[Purchase, ...]
+
+
+@dataclass(frozen=True)
+class Journey:
+    """Places along owned routes; ``owners[i]`` names whose route the leg into
+    ``places[i + 1]`` uses (a colour or "bank"), or None where the rules settle it."""
+    places: tuple[str, ...]
+    owners: tuple[str | None, ...]
+
+
+@dataclass(frozen=True)
+class RunEntry:
+    cards: tuple[str, str]
+    partners: tuple[str, ...] = ()   # colours of joint-run partners (rule 26)
+    journey: Journey | None = None
+
+    @property
+    def run(self) -> str:
+        return run_name(self.cards)
+
+
+@dataclass(frozen=True)
+class Order:
+    """Everything one seat does in one round."""
+    kind: str                        # "build" (rounds 1-6) or "operate" (rounds 7-12)
+    runs: tuple[RunEntry, ...] = ()
+    builds: tuple[Build, ...] = ()
+    round: int | None = None
+    missed: bool = False
+
+
+def run_name(cards) -> str:
+    return f"{cards[0]}-{cards[1]}"
+
+
+# writing ---------------------------------------------------------------------------------------
+
+def format_purchase(p: Purchase) -> str:
+    if not p.routes:
+        return "nothing"
+    text = " ".join(f"{a}-{b}" for a, b in p.routes)
+    return text if p.cost is None else f"{text} cost {p.cost}"
+
+
+def format_journey(j: Journey) -> str:
+    parts = [j.places[0]] + [p if o is None else f"{p}({o})"
+                             for p, o in zip(j.places[1:], j.owners)]
+    return "-".join(parts)
+
+
+def format_entry(e: RunEntry) -> str:
+    text = f"run {e.run}"
+    if e.partners:
+        text += " with " + " ".join(e.partners)
+    if e.journey is not None:
+        text += ": " + format_journey(e.journey)
+    return text
+
+
+def format_order(o: Order) -> str:
+    lines = []
+    if o.round is not None:
+        lines.append(f"round {o.round}")
+    if o.missed:
+        lines.append("missed")
+    lines += [format_entry(e) for e in o.runs]
+    if o.kind == "operate" and not o.runs:
+        lines.append("no runs")
+    lines += ["build " + " | ".join(format_purchase(p) for p in b.choices) for b in o.builds]
+    return "\n".join(lines)
+
+
+# reading ---------------------------------------------------------------------------------------
+
+def parse_order(text: str) -> list[Entry]:
+    """The whole text as one order (one Entry with one alternative)."""
+    round_no, missed, no_runs = None, False, False
+    runs: list[RunEntry] = []
+    builds: list[Build] = []
+    for raw in text.splitlines():
+        line = " ".join(raw.split("#", 1)[0].lower().split())
+        if not line:
+            continue
+        word, _, rest = line.partition(" ")
+        if word == "round":
+            if not rest.isdigit():
+                raise NotationError("write the round as a number, e.g. 'round 8'", raw)
+            if round_no is not None and int(rest) != round_no:
+                raise NotationError("one round's orders at a time", raw)
+            round_no = int(rest)
+        elif line == "missed":
+            missed = True
+        elif line in ("no runs", "no run"):
+            no_runs = True
+        elif word == "run":
+            runs.append(_parse_entry(rest, raw))
+        elif word in ("build", "buy"):
+            builds.append(_parse_build(rest, raw))
+        else:
+            raise NotationError("not a Bus Boss order; lines start with round, build, run "
+                                "or 'no runs'", raw)
+    if no_runs and runs:
+        raise NotationError("'no runs' together with run lines: keep one or the other")
+    kind = "operate" if runs or no_runs else "build"
+    if kind == "build" and not builds and not missed:
+        raise NotationError("no orders found: write 'build ...' in rounds 1-6, "
+                            "'run ...' or 'no runs' in rounds 7-12")
+    order = Order(kind, tuple(runs), tuple(builds), round_no, missed)
+    return [Entry((order,), text)]
+
+
+def parse_card(word: str, raw: str) -> str:
+    m = _CARD.match(word)
+    if not m:
+        raise NotationError(f"{word!r} is not a card; write cards like 7H, 10S, QD", raw)
+    rank = "10" if m.group(1) == "t" else m.group(1).upper()
+    card = rank + m.group(2).upper()
+    assert card in CARDS
+    return card
+
+
+def _owner(word: str, raw: str) -> str:
+    if word not in OWNERS:
+        raise NotationError(f"{word!r} is not a player's colour; the colours are "
+                            f"{', '.join(COLOURS)} (and bank)", raw)
+    return word
+
+
+def _parse_entry(rest: str, raw: str) -> RunEntry:
+    head, colon, route = rest.partition(":")
+    head = re.sub(r"\s*-\s*", "-", head).strip()
+    words = head.replace(",", " ").split()
+    if not words or words[0].count("-") != 1:
+        raise NotationError("name the run by its two cards, e.g. 'run 7H-QS: hull-york'", raw)
+    cards = tuple(parse_card(c, raw) for c in words[0].split("-"))
+    partners: tuple[str, ...] = ()
+    if len(words) > 1:
+        if words[1] != "with" or len(words) == 2:
+            raise NotationError("after the cards write 'with' and the partners' colours, "
+                                "then ':' and the journey", raw)
+        partners = tuple(_owner(w, raw) for w in words[2:] if w != "and")
+        if BANK in partners:
+            raise NotationError("the bank runs no buses", raw)
+    journey = _parse_journey(route, raw) if colon else None
+    if journey is None and not partners:
+        raise NotationError("give the journey after a colon, e.g. 'run 7H-QS: hull-york-leeds'",
+                            raw)
+    return RunEntry(cards, partners, journey)  # type: ignore[arg-type]
+
+
+def _parse_journey(text: str, raw: str) -> Journey:
+    text = re.sub(r"\s*([-()])\s*", r"\1", text.strip())
+    stops = [re.sub(r"\s+", "", s) for s in text.split("-")]
+    if len(stops) < 2:
+        raise NotationError("a journey names at least two places joined by '-'", raw)
+    places, owners = [], []
+    for i, stop in enumerate(stops):
+        m = _STOP.match(stop)
+        if not m:
+            raise NotationError(f"{stop!r} is not a place; write place keys as on the map, "
+                                "e.g. hull-beverley-york(blue)-leeds", raw)
+        places.append(m.group(1))
+        if i == 0:
+            if m.group(2):
+                raise NotationError("a journey's first place has no leg before it to name "
+                                    "an owner for", raw)
+        else:
+            owners.append(_owner(m.group(2), raw) if m.group(2) else None)
+    return Journey(tuple(places), tuple(owners))
+
+
+def _parse_build(rest: str, raw: str) -> Build:
+    choices = []
+    for alt in re.split(r"\s*\|\s*|\s+or\s+", rest.strip()):
+        choices.append(_parse_purchase(alt, raw))
+    return Build(tuple(choices))
+
+
+def _parse_purchase(alt: str, raw: str) -> Purchase:
+    alt = alt.strip()
+    if alt in ("nothing", "none", "pass"):
+        return Purchase(())
+    cost = None
+    m = re.search(r"\s*\bcost\s*(\d+)$", alt)
+    if m:
+        cost, alt = int(m.group(1)), alt[:m.start()]
+    words = re.sub(r"\s*-\s*", "-", alt).replace(",", " ").replace("+", " ").split()
+    words = [w for w in words if w != "and"]
+    if not words:
+        raise NotationError("name the routes to buy, e.g. 'build leeds-york', "
+                            "or 'build nothing'", raw)
+    routes = []
+    for w in words:
+        ends = w.split("-")
+        if len(ends) != 2 or not all(_PLACE.match(e) for e in ends):
+            raise NotationError(f"{w!r} is not a route; write a route as its two places "
+                                "joined by '-', e.g. leeds-york", raw)
+        routes.append((ends[0], ends[1]))
+    return Purchase(tuple(routes), cost)

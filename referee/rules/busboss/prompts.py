@@ -1,0 +1,92 @@
+"""What a seat can do now: the legal building blocks of its order, and prompt lines in the
+order language, ready to copy into a reply (rules 8, 20, 22-25, 34, 36)."""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from .building import buyable
+from .game import entry_limit, run_title
+from .journeys import Network, Plan, best_plan, network
+from .orders import Build, Journey, Order, Purchase, RunEntry, format_entry, format_purchase
+from .state import BusBossState, Offer, owner_name
+
+
+@lru_cache(maxsize=4096)
+def quickest(net: Network, company: tuple[int, ...], cards: tuple[str, str]) -> Plan | None:
+    """best_plan, remembered for the owners of one moment (all bots of a round ask)."""
+    return best_plan(net, company, cards)
+
+
+def run_options(s: BusBossState, seat: int) -> list[tuple[Offer, Plan]]:
+    """The runs on offer the seat can enter alone, each with its quickest journey, shortest
+    first."""
+    net = network(s.map, s.owners)
+    found = [(o, quickest(net, (seat,), o.cards)) for o in s.offers]
+    return sorted(((o, p) for o, p in found if p is not None),
+                  key=lambda t: (t[1].spaces, t[1].distance, t[1].paid, t[0].cards))
+
+
+def journey_of(s: BusBossState, plan: Plan) -> Journey:
+    return plan.journey(lambda r: s.owners[r.index])
+
+
+def entry_of(s: BusBossState, offer: Offer, plan: Plan) -> RunEntry:
+    return RunEntry(offer.cards, (), journey_of(s, plan))
+
+
+def single_purchases(s: BusBossState, seat: int) -> list[Purchase]:
+    return [Purchase((r.ends,), r.cost) for r in buyable(s, seat)]
+
+
+NOTHING = Build((Purchase(()),))
+
+
+def legal_orders(s: BusBossState, seat: int) -> list[Order]:
+    """One order for each simple legal choice: do nothing, buy one route, or (rounds 7-12)
+    enter one run with its quickest journey. Orders combine these."""
+    if s.over or seat not in s.order or not s.active[seat]:
+        return []
+    buys = [Build((p,)) for p in single_purchases(s, seat)]
+    if s.kind == "build":
+        return [Order("build", builds=(b,), round=s.round) for b in [NOTHING] + buys]
+    return [Order("operate", round=s.round)] + [
+        Order("operate", runs=(entry_of(s, o, p),), round=s.round)
+        for o, p in run_options(s, seat)] + [
+        Order("operate", builds=(b,), round=s.round) for b in buys]
+
+
+def prompt_lines(s: BusBossState, seat: int) -> list[str]:
+    """The seat's choices as lines of the order language, with '#' comments."""
+    if s.over or seat not in s.order:
+        return []
+    m = s.map
+    lines = [f"round {s.round}"]
+    if s.kind == "operate":
+        options = run_options(s, seat)
+        lines.append(f"# Runs you can enter, at most {entry_limit(s)}, shortest first "
+                     "(or write: no runs):")
+        for offer, plan in options:
+            pay = ", ".join(f"{owner_name(o)} {a}" for o, a in sorted(plan.payments().items()))
+            note = f"{plan.spaces} spaces"
+            if plan.changes:
+                note += f", {plan.changes} change{'s' if plan.changes > 1 else ''} of colour"
+            note += f", pays {pay}" if pay else ", all on your routes"
+            lines.append(f"{format_entry(entry_of(s, offer, plan))}"
+                         f"   # {run_title(s, offer)}: {note}")
+        cannot = [o for o in s.offers if o not in {opt[0] for opt in options}]
+        for offer in cannot:
+            lines.append(f"# run {offer.cards[0]}-{offer.cards[1]} ({run_title(s, offer)}): "
+                         "no journey you can make alone")
+        lines.append("# Routes you can buy after the runs (one of any length, or two to four "
+                     "costing at most 12 together; cash may change in the runs):")
+    else:
+        lines.append("# Routes you can buy now (one of any length, or two to four costing at "
+                     "most 12 together, as 'build a-b c-d'; alternatives with '|'):")
+    for purchase in single_purchases(s, seat):
+        a, b = purchase.routes[0]
+        lines.append(f"build {format_purchase(purchase)}   "
+                     f"# {m.places[a].name} to {m.places[b].name}")
+    lines.append("build nothing")
+    if seat in s.extra_build:
+        lines.append("# You may add a second build line this round (rule 38).")
+    return lines

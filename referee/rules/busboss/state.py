@@ -1,0 +1,145 @@
+"""The state of a game of Bus Boss: plain lists, tuples and ints, cheap to copy, plain data
+to store. Seats are 0..n-1; seat i plays in colour COLOURS[i]."""
+from __future__ import annotations
+
+import random
+from typing import NamedTuple
+
+from .map import Map, load_map
+from .orders import BANK, COLOURS, Order, format_order, parse_order
+
+BANK_SEAT = -1            # the owner of a dropped player's routes (rule 40)
+START_CASH = 100          # rule 5
+LAST_ROUND = 12           # rule 2
+
+
+class Offer(NamedTuple):
+    """A run on offer: its two cards and the round it was first offered (rule 21)."""
+    cards: tuple[str, str]
+    since: int
+
+
+class BusBossState:
+    __slots__ = (
+        "map_name", "names", "seed", "rng", "round", "cash", "owners", "active", "order",
+        "previous_order", "pending", "missed", "extra_build", "offers", "deal", "last",
+        "end_reason",
+    )
+
+    def __init__(self, map_name: str, names: list[str], seed: int, order: tuple[int, ...]):
+        self.map_name = map_name
+        self.names = list(names)
+        self.seed = seed
+        self.rng = random.Random(seed)                  # K8: the game's one generator
+        self.round = 1
+        self.cash = [START_CASH] * len(names)
+        self.owners: tuple[tuple[int, ...], ...] = tuple(() for _ in self.map.routes)
+        self.active = [True] * len(names)
+        self.order = order                              # rule 7 play order of this round
+        self.previous_order = order
+        self.pending: dict[int, Order] = {}             # orders in for this round
+        self.missed = [0] * len(names)                  # missed rounds in a row (rule 40)
+        self.extra_build: tuple[int, ...] = ()          # seats with the extra build of rule 38
+        self.offers: tuple[Offer, ...] = ()             # runs on offer this round
+        self.deal: tuple[tuple[str, str], ...] = ()     # runs dealt for later rounds (K3)
+        self.last: dict | None = None                   # the record of the last round resolved
+        self.end_reason: str | None = None
+
+    def copy(self) -> "BusBossState":
+        new = BusBossState.__new__(BusBossState)
+        for name in self.__slots__:
+            value = getattr(self, name)
+            if isinstance(value, (list, dict)):
+                value = value.copy()
+            setattr(new, name, value)
+        new.rng = random.Random()
+        new.rng.setstate(self.rng.getstate())
+        return new
+
+    # derived ---------------------------------------------------------------------------------
+    @property
+    def map(self) -> Map:
+        return load_map(self.map_name)
+
+    @property
+    def over(self) -> bool:
+        return self.end_reason is not None
+
+    @property
+    def phase(self) -> str:
+        if self.over:
+            return "over"
+        return "building" if self.round <= 6 else "operating"
+
+    @property
+    def kind(self) -> str:
+        """The kind of decision every seat owes this round."""
+        return "build" if self.round <= 6 else "operate"
+
+    def label(self, seat: int) -> str:
+        if seat == BANK_SEAT:
+            return "the bank"
+        return f"{self.names[seat]} ({COLOURS[seat]})"
+
+    def routes_of(self, seat: int) -> list[int]:
+        return [i for i, owners in enumerate(self.owners) if seat in owners]
+
+    def network(self, seat: int) -> set[str]:
+        """The places the seat's routes touch (rule 10)."""
+        routes = self.map.routes
+        return {p for i in self.routes_of(seat) for p in routes[i].ends}
+
+    def players_left(self) -> int:
+        return sum(self.active)
+
+    # plain data ------------------------------------------------------------------------------
+    def to_data(self) -> dict:
+        version, internal, gauss = self.rng.getstate()
+        routes = self.map.routes
+        return {
+            "map": self.map_name, "players": list(self.names), "seed": self.seed,
+            "rng": [version, list(internal), gauss],
+            "round": self.round, "cash": list(self.cash),
+            "owners": {routes[i].name: [owner_name(o) for o in owners]
+                       for i, owners in enumerate(self.owners) if owners},
+            "active": list(self.active), "order": list(self.order),
+            "previous_order": list(self.previous_order),
+            "pending": {str(seat): format_order(o) for seat, o in sorted(self.pending.items())},
+            "missed": list(self.missed), "extra_build": list(self.extra_build),
+            "offers": [[list(o.cards), o.since] for o in self.offers],
+            "deal": [list(pair) for pair in self.deal],
+            "last": self.last, "end_reason": self.end_reason,
+        }
+
+    @classmethod
+    def from_data(cls, data: dict) -> "BusBossState":
+        s = cls(data["map"], data["players"], data["seed"], tuple(data["order"]))
+        version, internal, gauss = data["rng"]
+        s.rng.setstate((version, tuple(internal), gauss))
+        s.round = data["round"]
+        s.cash = list(data["cash"])
+        index = {r.name: r.index for r in s.map.routes}
+        owners = [()] * len(s.map.routes)
+        for name, who in data["owners"].items():
+            owners[index[name]] = tuple(owner_seat(o) for o in who)
+        s.owners = tuple(owners)
+        s.active = list(data["active"])
+        s.previous_order = tuple(data["previous_order"])
+        s.pending = {int(seat): parse_order(text)[0].alternatives[0]
+                     for seat, text in data["pending"].items()}
+        s.missed = list(data["missed"])
+        s.extra_build = tuple(data["extra_build"])
+        s.offers = tuple(Offer(tuple(cards), since) for cards, since in data["offers"])
+        s.deal = tuple(tuple(pair) for pair in data["deal"])
+        s.last = data["last"]
+        s.end_reason = data["end_reason"]
+        return s
+
+
+def owner_name(seat: int) -> str:
+    return BANK if seat == BANK_SEAT else COLOURS[seat]
+
+
+def owner_seat(name: str) -> int:
+    return BANK_SEAT if name == BANK else COLOURS.index(name)
+

@@ -1,0 +1,68 @@
+"""Positions of Bus Boss on the shipped Yorkshire map, built for the tests."""
+from __future__ import annotations
+
+import pytest
+
+from referee.rules.base import IllegalOrder
+from referee.rules.busboss import RULES
+from referee.rules.busboss.state import BANK_SEAT, BusBossState, Offer
+
+NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")
+ANN, BOB, CAT, DAN = 0, 1, 2, 3
+
+
+def new(players: int = 4, seed: int = 1) -> BusBossState:
+    """A new game whose play order is seat order, for readable tests."""
+    s = RULES.new_game({}, NAMES[:players], seed)
+    s.order = s.previous_order = tuple(range(players))
+    return s
+
+
+def owning(s: BusBossState, routes: dict[int, str], bank: str = "") -> BusBossState:
+    """A copy where each seat (or the bank) owns the routes named, e.g. {ANN: "leeds-york"}."""
+    s = s.copy()
+    owners = list(s.owners)
+    for seat, names in list(routes.items()) + [(BANK_SEAT, bank)]:
+        for name in names.split():
+            route = s.map.route(*name.split("-"))
+            assert route is not None, name
+            owners[route.index] += (seat,)
+    s.owners = tuple(owners)
+    return s
+
+
+def at_round(s: BusBossState, round_no: int, runs: str = "", since: int | None = None,
+             cash: dict[int, int] | None = None) -> BusBossState:
+    """A copy in the given round with the runs named on offer, e.g. "AS-QH KH-JC"."""
+    s = s.copy()
+    s.round = round_no
+    s.offers = tuple(Offer(tuple(r.split("-")), since or round_no) for r in runs.split())
+    for seat, amount in (cash or {}).items():
+        s.cash[seat] = amount
+    return s
+
+
+def order(text: str):
+    [entry] = RULES.parse(text)
+    [o] = entry.alternatives
+    return o
+
+
+def refusal(s: BusBossState, seat: int, text: str) -> str:
+    """The reason the rules give for refusing the order."""
+    with pytest.raises(IllegalOrder) as caught:
+        RULES.apply(s, seat, order(text))
+    return caught.value.reason
+
+
+def play(s: BusBossState, orders: dict[int, str]) -> tuple[BusBossState, list[str]]:
+    """Applies each seat's order text in seat order; returns the state and all events."""
+    events: list[str] = []
+    for seat, text in orders.items():
+        s, more = RULES.apply(s, seat, order(text))
+        events += more
+    return s, events
+
+
+def route_owners(s: BusBossState, name: str) -> tuple[int, ...]:
+    return s.owners[s.map.route(*name.split("-")).index]
