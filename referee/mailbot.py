@@ -26,18 +26,22 @@ def body(msg: EmailMessage) -> str:
 
 
 def choices_in(text: str) -> list[str]:
-    """The lines offered under the mail's decision, or [] when it asks for none."""
+    """The order lines offered under the mail's decision (comments and the round line left
+    out), or [] when it asks for none."""
     match = DECISION.search(text)
     if not match:
         return []
-    lines = text[match.end():].splitlines()
-    found = []
-    for line in lines:
+    found, started = [], False
+    for line in text[match.end():].splitlines():
         choice = CHOICE.match(line)
-        if choice:
-            found.append(choice.group(1).strip())
-        elif found and line.strip():
-            break
+        if not choice:
+            if started and line.strip():
+                break
+            continue
+        started = True
+        order = choice.group(1).split("#")[0].strip()
+        if order and not order.lower().startswith("round "):
+            found.append(order)
     return found
 
 

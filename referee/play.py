@@ -59,14 +59,22 @@ class Reading:
 
 
 def read_orders(rules, lines: list[str]) -> Reading:
+    """One order a line, or, for a game whose orders span lines, the lines as one order."""
     reading = Reading()
-    for line in lines:
+    for chunk in (["\n".join(lines)] if rules.multiline_orders and lines else lines):
         try:
-            reading.entries.extend(entry_text(rules, e) for e in rules.parse(line))
+            entries = rules.parse(chunk)
         except NotAnOrder:
-            reading.ignored.append(line)
+            reading.ignored.append(chunk)
+            continue
         except NotationError as err:
-            reading.errors.append((line, err.reason))
+            reading.errors.append((err.line or chunk, err.reason))
+            continue
+        for entry in entries:
+            if any(rules.referee_only(o) for o in entry.alternatives):
+                reading.errors.append((entry.text or chunk, "only the referee gives this order"))
+            else:
+                reading.entries.append(entry_text(rules, entry))
     return reading
 
 

@@ -49,11 +49,10 @@ def help_text(game: str) -> str:
 
 
 def decision_of(table: Table, seat: int) -> tuple[str | None, list[str]]:
-    """The prompt and the legal choices, in the order language, of the seat's decision."""
+    """The prompt and the choices, as lines of the order language, of the seat's decision."""
     for due in table.rules.awaiting(table.state):
         if due.seat == seat:
-            choices = table.rules.legal_orders(table.state, seat)
-            return due.prompt, [table.rules.format(o) for o in choices]
+            return due.prompt, table.rules.prompt_lines(table.state, seat)
     return None, []
 
 

@@ -29,6 +29,7 @@ class Watermarks:
     digests: dict = field(default_factory=dict)       # seat -> record reported up to
     digest_rounds: dict = field(default_factory=dict)  # seat -> round of that report
     turns: int = 0                          # turn reports written up to this record
+    stages: dict = field(default_factory=dict)  # seat -> stage of the decision last prompted
 
     @classmethod
     def load(cls, campaign: Campaign) -> "Watermarks":
@@ -36,7 +37,8 @@ class Watermarks:
         if not path.exists():
             return cls()
         data = json.loads(path.read_text())
-        return cls(data["confirmed"], data["digests"], data["digest_rounds"], data["turns"])
+        return cls(data["confirmed"], data["digests"], data["digest_rounds"], data["turns"],
+                   data.get("stages", {}))
 
     def save(self, campaign: Campaign) -> None:
         # derived: after a crash the answers are derived again and the outbox knows them
@@ -147,29 +149,31 @@ class Site:
         marks = Watermarks.load(campaign)
         last = table.steps[-1].record["n"] if table.steps else 0
         queued = 0
-        confirmed_seats = set()
         for step in table.steps:
             record = step.record
             if record["n"] > marks.confirmed and record.get("kind") == "mail":
                 self.queue(campaign, confirmation(self.identity, table, record))
-                confirmed_seats.add(record["seat"])
                 queued += 1
         marks.confirmed = last
         png = None
+        awaiting = {d.seat: d for d in table.rules.awaiting(table.state)}
         for seat in range(len(campaign.players)):
-            since = marks.digests.get(str(seat), 0)
+            key = str(seat)
+            since = marks.digests.get(key, 0)
             news = [s for s in table.steps if s.record["n"] > since
                     and not (s.record.get("kind") == "mail" and s.record.get("seat") == seat)]
+            due = awaiting.get(seat)
             if not news:
-                marks.digests[str(seat)] = last
+                marks.digests[key] = last
                 continue
-            owes = any(d.seat == seat for d in table.rules.awaiting(table.state))
-            new_round = marks.digest_rounds.get(str(seat)) != table.round
-            if owes or new_round or table.over:
+            new_decision = due is not None and marks.stages.get(key) != due.stage
+            new_round = marks.digest_rounds.get(key) != table.round
+            if new_decision or new_round or table.over:
                 png = png or maps.png_map(table.view())
                 self.queue(campaign, digest(self.identity, table, seat, since, png))
-                marks.digests[str(seat)] = last
-                marks.digest_rounds[str(seat)] = table.round
+                marks.digests[key] = last
+                marks.digest_rounds[key] = table.round
+                marks.stages[key] = due.stage if due else None
                 queued += 1
         self.write_turns(table, marks.turns)
         marks.turns = last

@@ -146,3 +146,4 @@ def test_two_ticks_at_once_the_second_exits_at_once_with_a_clear_message(tmp_pat
                            "tick"], capture_output=True, text=True, timeout=60,
                           env={**os.environ, "PYTHONPATH": os.getcwd()})
     assert done.returncode == 0 and "fetched 0" in done.stdout
+

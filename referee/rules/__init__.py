@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from importlib import import_module
 
-_MODULES = {"bus": "referee.rules.bus"}
+_MODULES = {"bus": "referee.rules.bus", "busboss": "referee.rules.busboss"}
 
 
 def names() -> list[str]:

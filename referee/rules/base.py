@@ -19,6 +19,11 @@ An engine module exposes one object, ``RULES``, with these members:
     to_data(state) -> dict / from_data(dict) -> state   JSON-able plain data
     result(state) -> Result | None             None while the game runs
     adjudicate(state, seat) -> order | None    the missed-order rule of the game, if it has one
+    prompt_lines(state, seat) -> list[str]     the seat's choices as lines to copy into a reply
+                                               ('#' starts a comment)
+    referee_only(order) -> bool                orders only the referee may give (never by mail)
+    multiline_orders                           True when one order spans several lines, so a
+                                               mail's lines are parsed together
 
 Orders are small immutable values with a ``kind``; the accepted-order log stores them as text
 (``format``), so a game replays from (options, players, seed, log).
@@ -65,12 +70,15 @@ class Entry:
 
 @dataclass(frozen=True)
 class Decision:
-    """A decision owed by one seat: its kind (matches the kind of the orders that answer it)
-    and a sentence saying what it is about."""
+    """A decision owed by one seat: its kind (matches the kind of the orders that answer it),
+    a sentence saying what it is about ('<title>: <details>'), and its stage: a number that
+    changes whenever the seat faces a new decision, so the referee prompts once per decision
+    (Bus: every order moves the game on; Bus Boss: one decision per round)."""
 
     seat: int
     kind: str
     prompt: str
+    stage: int = 0
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ class BusRules:
     name = "bus"
     title = "Bus"
     min_players, max_players = 3, 5
+    multiline_orders = False
     options = {"edition": ("2019", EDITIONS)}
 
     def new_game(self, options: Mapping, players: Sequence[str], seed: int) -> BusState:
@@ -38,6 +39,12 @@ class BusRules:
 
     def legal_orders(self, state: BusState, seat: int) -> list[Order]:
         return rules.legal_orders(state, seat)
+
+    def prompt_lines(self, state: BusState, seat: int) -> list[str]:
+        return [self.format(o) for o in rules.legal_orders(state, seat)]
+
+    def referee_only(self, order: Order) -> bool:
+        return False
 
     def parse(self, text: str):
         return parse_orders(text, BOARD.stations)

@@ -49,7 +49,7 @@ def decision(s: BusState) -> Decision | None:
     if due is None:
         return None
     seat, kind = due
-    return Decision(seat, kind, _prompt(s, seat, kind))
+    return Decision(seat, kind, _prompt(s, seat, kind), s.moves)
 
 
 def _prompt(s: BusState, seat: int, kind: str) -> str:
@@ -169,6 +169,7 @@ def apply(s: BusState, seat: int, order: Order) -> tuple[BusState, list[str]]:
                            f"for your {_kind_name(due[1])}.", legal_orders(s, seat))
     order = _check_legal(s, seat, order)
     s = s.copy()
+    s.moves += 1
     events: list[str] = []
     APPLY[order.kind](s, seat, order.args, events)
     _run_on(s, events)

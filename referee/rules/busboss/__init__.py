@@ -22,6 +22,7 @@ class BusBossRules:
     name = "busboss"
     title = "Bus Boss"
     min_players, max_players = 3, 6
+    multiline_orders = True      # a round's order: run lines, build lines, alternatives
     # map: a map shipped in maps/ by name, or the path of a game master's own map file
     options = {"map": (DEFAULT_MAP, map_names())}
 
@@ -44,6 +45,11 @@ class BusBossRules:
     def prompt_lines(self, state: BusBossState, seat: int) -> list[str]:
         """The seat's choices in the order language, ready to copy into a reply."""
         return prompt_lines(state, seat)
+
+    def referee_only(self, order: Order) -> bool:
+        """`missed` is the referee's adjudication (rules 37-39); a player who wrote it
+        would claim the extra build of rule 38."""
+        return bool(order.missed)
 
     def parse(self, text: str):
         return parse_order(text)

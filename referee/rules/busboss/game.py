@@ -30,7 +30,8 @@ def entry_limit(s: BusBossState) -> int:
 def awaiting(s: BusBossState) -> list[Decision]:
     if s.over:
         return []
-    return [Decision(seat, s.kind, prompt(s, seat)) for seat in s.order if seat not in s.pending]
+    return [Decision(seat, s.kind, prompt(s, seat), s.round) for seat in s.order
+            if seat not in s.pending]
 
 
 def prompt(s: BusBossState, seat: int) -> str:
