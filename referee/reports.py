@@ -95,13 +95,17 @@ def base_context(table: Table, view: dict | None = None) -> dict:
 
 def _mail(identity: Identity, campaign: Campaign, player: Player, subject: str, text: str,
           message_id: str, cc: list[str] = (), in_reply_to: str | None = None,
-          png: bytes | None = None) -> EmailMessage:
+          png: bytes | None = None, html: str | None = None,
+          map_cid: str | None = None) -> EmailMessage:
+    """A mail to one player. With ``png``, the map goes along as an attachment, and inline
+    in ``html`` (an alternative to the plain text, which comes first) as ``cid:map_cid``."""
     attachments = [Attachment(f"{campaign.id}-map.png", png)] if png else []
     return compose(from_address=identity.address, from_name=identity.name,
                    to=[(player.name, player.address)], cc=list(cc),
                    reply_to=identity.plus(campaign.id, player.token),
                    subject=f"[{campaign.id}] {subject}", text=text, message_id=message_id,
-                   in_reply_to=in_reply_to, attachments=attachments)
+                   in_reply_to=in_reply_to, attachments=attachments, html=html,
+                   inline_images={map_cid: png} if html and png else None)
 
 
 def message_id(identity: Identity, campaign_id: str, *parts) -> str:
@@ -164,8 +168,6 @@ def digest(identity: Identity, table: Table, seat: int, since: int, png: bytes |
                                      if refusal.get("dropped") else ""))
     prompt, choices = decision_of(table, seat)
     context = base_context(table)
-    text = render("digest.txt", events=events, notes=notes, prompt=prompt, choices=choices,
-                  **context)
     if context["result"]:
         subject = "The game is over"
     else:
@@ -173,8 +175,15 @@ def digest(identity: Identity, table: Table, seat: int, since: int, png: bytes |
         subject = (f"{when}: your turn - {prompt.split(':')[0].lower()}" if choices
                    else f"{when}: report")
     last = table.steps[-1].record["n"] if table.steps else 0
-    return _mail(identity, campaign, player, subject, text,
-                 message_id(identity, campaign.id, "digest", last, seat), png=png)
+    mid = message_id(identity, campaign.id, "digest", last, seat)
+    parts = dict(events=events, notes=notes, prompt=prompt, choices=choices, **context)
+    text = render("digest.txt", **parts)
+    html = map_cid = None
+    if png:
+        map_cid = f"map.{mid.strip('<>')}"
+        html = render("digest.html", subject=subject, map_cid=map_cid, **parts)
+    return _mail(identity, campaign, player, subject, text, mid, png=png, html=html,
+                 map_cid=map_cid)
 
 
 def turn_report(table: Table, round_: int, view: dict) -> str:

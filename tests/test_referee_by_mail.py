@@ -147,3 +147,36 @@ def test_two_ticks_at_once_the_second_exits_at_once_with_a_clear_message(tmp_pat
                           env={**os.environ, "PYTHONPATH": os.getcwd()})
     assert done.returncode == 0 and "fetched 0" in done.stdout
 
+
+
+def test_a_digest_read_back_over_imap_carries_the_map_as_png_and_inline_html(mailrig, tmp_path):
+    import io
+    from PIL import Image
+    site = mail_site(tmp_path, mailrig)
+    ann, bob = MailPlayer(mailrig, "Ann", 1), MailPlayer(mailrig, "Bob", 2)
+    cid_player = MailPlayer(mailrig, "Cid", 3)
+    site.new_campaign("bus", "pics", [f"{p.name} <{p.account.address}>"
+                                      for p in (ann, bob, cid_player)], seed=1)
+    site.outbox.flush(site.config.make_sender())
+    turns = []
+    while not turns:                            # Ann (the start player) builds twice
+        assert ann.play()
+        assert not tick(site).errors
+        turns = [m for m in bob.new_mail() if "your turn" in str(m["Subject"])]
+    [digest] = turns
+    # the plain text comes first, then the HTML alternative with the map inline, then the PNG
+    kinds = [p.get_content_type() for p in digest.walk()]
+    assert kinds == ["multipart/mixed", "multipart/alternative", "text/plain",
+                     "multipart/related", "text/html", "image/png", "image/png"]
+    html = digest.get_body(("html",)).get_content()
+    inline = [p for p in digest.walk() if p.get_content_type() == "image/png"
+              and p["Content-ID"]]
+    [inline] = inline
+    assert f'src="cid:{inline["Content-ID"].strip("<>")}"' in html
+    [attached] = list(digest.iter_attachments())
+    assert attached.get_filename() == "pics-map.png"
+    for part in (inline, attached):
+        image = Image.open(io.BytesIO(part.get_content()))
+        image.verify()
+        assert image.format == "PNG" and 1200 <= image.size[0] <= 1600
+    assert "YOUR DECISION" in mailbot.body(digest) and "Your decision" in html
