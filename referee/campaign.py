@@ -13,6 +13,8 @@ Writes are atomic and the log is appended with fsync (see ``store``).
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import secrets
 from dataclasses import dataclass, field
@@ -49,6 +51,22 @@ def new_token() -> str:
 
 def now() -> str:
     return datetime.now(timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+GENESIS = "0" * 16
+
+
+def record_hash(previous_hash: str, record: dict) -> str:
+    """A log record's link in the chain: its content with the hash of the record before it.
+    A record changed by hand breaks the chain there (``referee verify`` names it)."""
+    content = json.dumps({k: v for k, v in record.items() if k != "hash"}, sort_keys=True,
+                         ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(f"{previous_hash}\n{content}".encode()).hexdigest()[:16]
+
+
+def seed_hash(campaign_id: str, seed: int) -> str:
+    """Published to the players at the start; the seed itself is revealed at the end."""
+    return hashlib.sha256(f"referee:{campaign_id}:{seed}".encode()).hexdigest()
 
 
 @dataclass
@@ -187,9 +205,11 @@ class Campaign:
         records, _torn = read_records(self.log_path)   # a torn last line is not trusted
         return records
 
-    def append(self, record: dict, n: int) -> dict:
-        """Append ``record`` as the log's record number ``n`` (the table knows the count)."""
+    def append(self, record: dict, n: int, previous_hash: str) -> dict:
+        """Append ``record`` as the log's record number ``n`` (the table knows the count),
+        chained to the record before it by ``hash`` (see ``record_hash``)."""
         record = {"n": n, "at": now(), **record}
+        record["hash"] = record_hash(previous_hash, record)
         append_record(self.log_path, record)
         return record
 
@@ -267,6 +287,10 @@ class Table:
 
     def view(self) -> dict:
         return self.rules.view(self.state)
+
+    @property
+    def last_hash(self) -> str:
+        return self.steps[-1].record.get("hash", GENESIS) if self.steps else GENESIS
 
     @property
     def over(self) -> bool:

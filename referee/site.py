@@ -102,7 +102,7 @@ class Site:
         if not (record["orders"] or record.get("queues") or record.get("refused")
                 or record.get("message_id")):
             return None
-        record = table.campaign.append(record, len(table.steps) + 1)
+        record = table.campaign.append(record, len(table.steps) + 1, table.last_hash)
         step = table.follow_applied(record, outcome.round,
                                     [e for a in outcome.applied for e in a.events])
         if table.over and table.campaign.status != "finished":
