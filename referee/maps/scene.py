@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .styles import COLOUR_STYLES, PlayerStyle
+
 BUILDING_TYPES = ("house", "office", "pub")  # the clock turns in this order (B3)
 
 # Action keys of the view in resolution order (B2), with the names the board prints.
@@ -21,25 +23,8 @@ PHASES = {"setup": "setting up", "choose": "choosing actions",
           "resolve": "resolving actions", "over": "game over"}
 
 
-@dataclass(frozen=True)
-class PlayerStyle:
-    """How one seat is told apart: an Okabe-Ito colour (safe for colour-blind readers), a
-    letter for the text map and the PNG's head marks, and a stroke pattern for the PNG."""
-
-    letter: str
-    colour: tuple[int, int, int]
-    colour_name: str
-    pattern: str  # solid, dots, dashes, bars, dash-dot: white marks along the stroke
-
-
-# Letters follow the colour names and avoid the zone letters A-D.
-STYLES = (
-    PlayerStyle("R", (213, 94, 0), "red", "solid"),
-    PlayerStyle("U", (0, 114, 178), "blue", "dots"),
-    PlayerStyle("G", (0, 158, 115), "green", "dashes"),
-    PlayerStyle("O", (230, 159, 0), "orange", "bars"),
-    PlayerStyle("P", (204, 121, 167), "purple", "dash-dot"),
-)
+# Bus seats take these colours in turn.
+STYLES = tuple(COLOUR_STYLES[name] for name in ("red", "blue", "green", "orange", "purple"))
 
 
 @dataclass(frozen=True)

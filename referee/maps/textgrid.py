@@ -1,0 +1,102 @@
+"""What the plain-text maps share: at most 100 columns of ASCII, and a schematic drawn on a
+grid of characters as labels joined by straight runs of - | / \\ or of owners' letters."""
+from __future__ import annotations
+
+import math
+import textwrap
+from typing import Hashable, Iterable, Mapping
+
+WIDTH = 100
+
+Cell = tuple[int, int]  # (row, column)
+Label = tuple[int, int, str]  # (row, first column, text)
+
+
+def edge_cells(labels: Mapping[Hashable, Label], edges: Iterable[tuple]) \
+        -> dict[tuple, list[tuple[Cell, str]]]:
+    """For each edge (a, b), the cells it is drawn on from the label of a to that of b, each
+    with the character it has while no owner's letter is there. No cell of a label is
+    among them."""
+    taken = {(r, col + i) for r, col, text in labels.values() for i in range(len(text))}
+
+    def centre(key) -> tuple[float, float]:
+        r, col, text = labels[key]
+        return r, col + (len(text) - 1) / 2
+
+    return {(a, b): [(cell, shape) for cell, shape in raster(centre(a), centre(b))
+                     if cell not in taken]
+            for a, b in edges}
+
+
+def raster(start: tuple[float, float], end: tuple[float, float]):
+    """The cells of a straight run between two points (row, column), each with the
+    character that shows the step into it: - for sideways, | for up or down, / and \\ for
+    both."""
+    (r0, c0), (r1, c1) = start, end
+    steps = max(1, math.ceil(max(abs(r1 - r0), abs(c1 - c0))))
+    previous = (nearest(r0), nearest(c0))
+    for i in range(1, steps):
+        cell = (nearest(r0 + (r1 - r0) * i / steps), nearest(c0 + (c1 - c0) * i / steps))
+        dr, dc = cell[0] - previous[0], cell[1] - previous[1]
+        if dr == 0:
+            shape = "-"
+        elif dc == 0:
+            shape = "|"
+        else:
+            shape = "\\" if dr * dc > 0 else "/"
+        yield cell, shape
+        previous = cell
+
+
+def nearest(x: float) -> int:
+    return math.floor(x + 0.5)  # round() would send halves to even cells and leave gaps
+
+
+def blank(rows: int, columns: int) -> list[list[str]]:
+    return [[" "] * columns for _ in range(rows)]
+
+
+def draw_edge(grid: list[list[str]], cells: list[tuple[Cell, str]], letters: list[str]) -> None:
+    """An edge by its shape, or by the letters of its owners taking turns cell by cell."""
+    for i, ((r, col), shape) in enumerate(cells):
+        grid[r][col] = letters[i % len(letters)] if letters else shape
+
+
+def draw_labels(grid: list[list[str]], labels: Iterable[Label]) -> None:
+    for r, col, text in labels:
+        grid[r][col:col + len(text)] = text
+
+
+def grid_text(grid: list[list[str]]) -> str:
+    return "\n".join("".join(row).rstrip() for row in grid)
+
+
+def document(parts: list[str], awaiting: Iterable[str], result: Iterable[str]) -> str:
+    """A text map from its sections, a blank line between them, ending with who is awaited
+    (one line each, wrapped) and the result."""
+    parts = list(parts)
+    if awaiting:
+        parts.append("\n".join(wrap("Awaiting: " + a, "  ") for a in awaiting))
+    if result:
+        parts.append("\n".join(result))
+    return "\n\n".join(parts) + "\n"
+
+
+def wrap(text: str, indent: str) -> str:
+    """At most WIDTH columns, broken at spaces only (never inside a-b)."""
+    return textwrap.fill(text, WIDTH, subsequent_indent=indent, break_long_words=False,
+                         break_on_hyphens=False)
+
+
+def wrap_items(items: list[str], first: str, indent: str, separator: str = ", ") -> list[str]:
+    """`first` and the items joined by `separator`, in lines of at most WIDTH columns: a
+    line breaks after a separator (whose end stays on it), never inside an item."""
+    end = separator.rstrip()
+    lines, line = [], first + items[0]
+    for item in items[1:]:
+        if len(line) + len(separator) + len(item) > WIDTH - len(end):
+            lines.append(line + end)
+            line = indent + item
+        else:
+            line += separator + item
+    return lines + [line]
