@@ -1,0 +1,212 @@
+"""The plain-text map of a Bus Boss position: a schematic of the map and compact tables.
+
+At most 100 columns of plain ASCII, for the body of a mail read in a monospace font. Places
+are three-letter abbreviations (upper case for destinations, lower case for junctions),
+routes are drawn with - | / \\ or with their owners' letters, and a route's length stands
+in its middle where there is room.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import combinations
+
+from ..rules.busboss.map import Map
+from .busboss_scene import BANK_STYLE, BossScene, RunFacts, build_scene
+from .textgrid import (Label, blank, document, draw_edge, draw_labels, edge_cells, grid_text,
+                       wrap, wrap_items)
+
+# Map positions run 0..100 both ways; a character cell is about twice as tall as wide.
+GRID_X, GRID_Y = 0.95, 0.47
+GRID_COLS = round(100 * GRID_X) + 3  # a label is centred on its place
+GRID_ROWS = round(100 * GRID_Y) + 1
+
+
+def text_map(view: dict, m: Map) -> str:
+    """The whole text map for the engine's `view(state)` of a Bus Boss game on map `m`."""
+    scene = build_scene(view)
+    parts = [
+        _header(scene),
+        _schematic(scene, m),
+        _schematic_key(scene, m),
+        _cash(scene),
+        _routes(scene),
+        _runs(scene),
+        _places(m),
+    ]
+    return document(parts, scene.awaiting, scene.result)
+
+
+def _header(scene: BossScene) -> str:
+    lines = [f"{scene.title}, {scene.map_title}: {scene.status}"]
+    if not scene.over:
+        order = ", ".join(scene.companies[s].label for s in scene.order_of_play)
+        lines.append(wrap(f"Order of play: {order}.", "  "))
+    return "\n".join(lines)
+
+
+# the schematic ----------------------------------------------------------------------------
+
+@lru_cache(maxsize=8)
+def abbreviations(m: Map) -> dict[str, str]:
+    """Three characters for each place, unique whatever the case: the first three letters
+    of its key where they are free, else its first letter and two later ones (its first
+    letter and a number for a short key). Destinations are upper case, junctions lower
+    case."""
+    taken: set[str] = set()
+    found = {}
+    for key, place in m.places.items():
+        letters = key.upper()
+        candidates = [letters[0] + a + b for a, b in combinations(letters[1:], 2)]
+        short = next(c for c in candidates + [f"{letters[0]}{n:02d}" for n in range(100)]
+                     if c not in taken)
+        taken.add(short)
+        found[key] = short if place.destination else short.lower()
+    return found
+
+
+@lru_cache(maxsize=8)
+def labels(m: Map) -> dict[str, Label]:
+    """(row, first column, text) of each place's label in the schematic: centred on the
+    place, one column further right (a place at the left edge keeps its whole label)."""
+    return {key: (round(p.pos[1] * GRID_Y), round(p.pos[0] * GRID_X), abbreviations(m)[key])
+            for key, p in m.places.items()}
+
+
+@lru_cache(maxsize=8)
+def route_cells(m: Map) -> dict[str, list[tuple[tuple[int, int], str]]]:
+    """For each route by name, the schematic's cells it is drawn on, each with the character
+    it has while nobody owns it."""
+    cells = edge_cells(labels(m), [r.ends for r in m.routes])
+    return {r.name: cells[r.ends] for r in m.routes}
+
+
+@lru_cache(maxsize=8)
+def length_cells(m: Map) -> dict[str, list[tuple[int, int]]]:
+    """Where each route's length is written: on cells of its own that no other route or
+    label uses, with a cell of the route to either side, as near its middle as can be. A
+    route with no such place is left out (its length is listed under the schematic)."""
+    cells = route_cells(m)
+    used: dict[tuple[int, int], int] = {}
+    for route_cells_ in cells.values():
+        for cell, _ in route_cells_:
+            used[cell] = used.get(cell, 0) + 1
+    found = {}
+    for route in m.routes:
+        own = [cell for cell, _ in cells[route.name]]
+        digits = len(str(route.length))
+        middle = (len(own) - 1) / 2
+        for i in sorted(range(1, len(own) - digits), key=lambda i: (abs(i - middle), i)):
+            r, col = own[i]
+            spot = [(r, col + k) for k in range(digits)]
+            if all(used.get(c, 0) == (c in own) for c in spot) and col + digits <= GRID_COLS:
+                found[route.name] = spot
+                break
+    return found
+
+
+def _schematic(scene: BossScene, m: Map) -> str:
+    grid = blank(GRID_ROWS, GRID_COLS)
+    lengths = length_cells(m)
+    # free routes first, so that the letters of owners win where two routes touch; owners'
+    # letters take turns on the cells the length leaves
+    for name in sorted(scene.routes, key=lambda n: bool(scene.routes[n].owners)):
+        cells = [c for c in route_cells(m)[name] if c[0] not in lengths.get(name, ())]
+        draw_edge(grid, cells, [s.letter for s in scene.routes[name].owners])
+    draw_labels(grid, ((r, col, str(scene.routes[name].length)[i])
+                       for name, spot in lengths.items() for i, (r, col) in enumerate(spot)))
+    draw_labels(grid, labels(m).values())
+    return grid_text(grid)
+
+
+def _schematic_key(scene: BossScene, m: Map) -> str:
+    short = abbreviations(m)
+
+    def route(r) -> str:
+        return f"{short[r.ends[0]]}-{short[r.ends[1]]} {r.length}"
+
+    owners = "  ".join(f"{c.style.letter} {c.name}" for c in scene.companies)
+    doubled = [route(r) for r in m.routes if r.copies > 1]
+    unwritten = [route(r) for r in m.routes if r.name not in length_cells(m)]
+    lines = [wrap(f"Routes: {owners}  {BANK_STYLE.letter} the bank;  - | / \\ free. "
+                  "Numbers are lengths.", "  "),
+             "Upper case: destinations, lower case: junctions (see the places below).",
+             *wrap_items(doubled, "Doubled routes (one copy each, rule 12; owners' letters "
+                         "take turns where both are owned): ", "  ")]
+    if unwritten:
+        lines += wrap_items(unwritten, "Lengths not written on the map: ", "  ")
+    return "\n".join(lines)
+
+
+# the tables -------------------------------------------------------------------------------
+
+def _cash(scene: BossScene) -> str:
+    lines = [f"{'Players':<24}{'Cash':>6}{'Routes':>8}{'Spaces':>8}"
+             + ("" if scene.over else "  This round")]
+    for c in scene.companies:
+        name = f"{c.style.letter} {c.name[:20]} ({c.style.colour_name})"
+        lines.append(f"{name:<24}{c.cash:>6}{len(c.routes):>8}{c.spaces:>8}  {c.status}"
+                     .rstrip())
+    return "\n".join(lines)
+
+
+def _routes(scene: BossScene) -> str:
+    lines = []
+    owners = [(f"{c.style.letter} {c.name}", c.routes) for c in scene.companies]
+    if scene.bank_routes:
+        owners.append((f"{BANK_STYLE.letter} The bank (rule 40)", scene.bank_routes))
+    for who, names in owners:
+        routes = [scene.routes[n] for n in names]
+        if not routes:
+            continue
+        doubled = " (* doubled)" if any(r.copies > 1 for r in routes) else ""
+        lines.append(f"{who}: {_count(len(routes), 'route')}{doubled}")
+        lines += wrap_items([f"{r.name} {r.length}{'*' if r.copies > 1 else ''}"
+                             for r in routes], "  ", "  ")
+    return "\n".join(lines) or "No routes are bought yet."
+
+
+RUN_END = 37  # the width of a run's end in the table: "The Midlands (chesterfield/worksop)"
+
+
+def _runs(scene: BossScene) -> str:
+    if not scene.runs:
+        return scene.no_runs
+    again = sum(r.reoffered for r in scene.runs)
+    lines = [f"Runs on offer: {_count(len(scene.runs), 'run')}, {again} of them offered again "
+             f"(rule 21); each player may enter up to {scene.entry_limit}.",
+             f"  {'Run':<9}{'From':<{RUN_END}}{'To':<{RUN_END}}Offered"]
+    for run in scene.runs:
+        ends = [_run_end(run, i) for i in (0, 1)]
+        since = f"since {run.since}" if run.reoffered else "new"
+        lines.append(f"  {run.name:<9}{ends[0]:<{RUN_END}}{ends[1]:<{RUN_END}}{since}")
+    return "\n".join(lines)
+
+
+def _run_end(run: RunFacts, i: int) -> str:
+    """A destination with its place keys where they are not just its name."""
+    name, places = run.destinations[i], run.places[i]
+    if len(places) == 1 and places[0] == name.lower():
+        return name
+    return f"{name} ({'/'.join(places)})"
+
+
+def _places(m: Map) -> str:
+    """Every place: abbreviation, key (as orders write it), name where it is not just the
+    key, and cards; in two columns sorted by abbreviation."""
+    short = abbreviations(m)
+    entries = []
+    for key in sorted(m.places, key=lambda k: short[k].upper()):
+        place = m.places[key]
+        name = place.destination or place.name
+        title = "" if name.lower() == key else f" ({name})"
+        cards = " ".join(m.destination_cards[place.destination]) if place.destination else ""
+        entries.append(f"{short[key]} {key}{title} {cards}".rstrip())
+    half = (len(entries) + 1) // 2
+    column = max(map(len, entries[:half]))
+    rows = [f"{left:<{column}}   {right}".rstrip()
+            for left, right in zip(entries[:half], entries[half:] + [""])]
+    return "\n".join(["Places (abbreviation, key in orders, name, cards):"] + rows)
+
+
+def _count(n: int, thing: str) -> str:
+    return f"{n} {thing}{'' if n == 1 else 's'}"
