@@ -18,7 +18,7 @@ from referee.maps.busboss_scene import BANK_STYLE, build_scene, view_map
 from referee.maps.styles import COLOUR_STYLES
 from referee.rules.busboss import RULES
 
-from busboss_map_views import POSITIONS, stored
+from busboss_map_views import POSITIONS, bot_views, stored
 
 
 def pixels(view) -> Image.Image:
@@ -50,16 +50,27 @@ def test_the_same_view_gives_the_same_bytes_in_any_process():
     assert other.stdout.strip() == hashlib.sha256(data).hexdigest()
 
 
-@pytest.mark.parametrize("name", POSITIONS)
-def test_the_middle_of_every_copy_of_every_route_shows_who_owns_it(name):
-    # an owner's colour (the bank's grey after rule 40), or the plain road when free
-    view = stored(name)
+def assert_every_copy_shows_who_owns_it(view):
+    """The middle of each copy of each route: its owner's colour (the bank's grey after
+    rule 40), or the plain road when free."""
     image, m = pixels(view), view_map(view)
     for route in build_scene(view).routes.values():
         for copy in range(route.copies):
             owner = route.owners[copy].colour if copy < len(route.owners) else png.ROAD
             assert image.getpixel(copy_centre(m, route.name, copy)) == owner, \
                 (route.name, copy)
+
+
+@pytest.mark.parametrize("name", POSITIONS)
+def test_the_middle_of_every_copy_of_every_route_shows_who_owns_it(name):
+    assert_every_copy_shows_who_owns_it(stored(name))
+
+
+def test_every_round_of_a_six_player_game_with_a_dropped_player_shows_the_owners():
+    views = list(bot_views(6, seed=3, absent=2, away_from=4))
+    assert views[-1]["bank_routes"] and views[-1]["result"]
+    for view in views[::len(views) // 12]:
+        assert_every_copy_shows_who_owns_it(view)
 
 
 def test_a_doubled_route_bought_twice_shows_both_owners_side_by_side():

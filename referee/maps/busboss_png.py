@@ -13,7 +13,8 @@ from functools import lru_cache
 
 from ..rules.busboss.map import Map
 from .busboss_scene import BANK_STYLE, BossScene, Company, RouteFacts, build_scene
-from .canvas import Ground, Picture, Shapes, along, badge, pattern_sample, stroke, text_width
+from .canvas import (Ground, Picture, Shapes, along, badge, fixed_palette, pattern_sample,
+                     sprite_image, stroke, text_width)
 from .styles import COLOUR_STYLES, INK, WHITE
 
 WIDTH, HEIGHT = 1580, 1090
@@ -48,9 +49,9 @@ def png_map(view: dict, m: Map) -> bytes:
     for route in m.routes:
         _draw_owned(owned, m, scene.routes[route.name])
     picture.over_ground(owned)
-    picture.sprite((0, 0), _draw_places, m)
+    picture.layer(_places(m))
     _draw_panel(picture, scene)
-    return picture.png(FLAT_COLOURS)
+    return picture.png(fixed_palette(FLAT_COLOURS, TEXT_COLOURS))
 
 
 # geometry (exposed for tests: where things are drawn) ---------------------------------------
@@ -128,8 +129,11 @@ def _ground(m: Map) -> Ground:
     return Ground((WIDTH, HEIGHT), PAPER, lambda shapes: _draw_ground(m, shapes))
 
 
-def _draw_places(shapes: Shapes, at, m: Map) -> None:
-    """Every place's marker, name and cards, and every route's length, over the routes."""
+@lru_cache(maxsize=8)
+def _places(m: Map):
+    """Every place's marker, name and cards, and every route's length: a sprite of the
+    whole map, to go over the routes."""
+    shapes = Shapes()
     layout = _layout(m)
     for key in m.places:
         centre, radius = place_centre(m, key), marker_radius(m, key)
@@ -143,6 +147,7 @@ def _draw_places(shapes: Shapes, at, m: Map) -> None:
         shapes.text((centre[0], centre[1] + 0.5), str(route.length), 11, INK, "mm")
     for key, label in layout.labels.items():
         _label(shapes, m, key, label)
+    return sprite_image(tuple(shapes.shapes), tuple(shapes.texts))
 
 
 @dataclass(frozen=True)
@@ -460,6 +465,7 @@ def _legend_owned(shapes: Shapes, at) -> None:
            OWNED_WIDTH, 0)
 
 
-# every colour drawn flat; the palette keeps these exact
+# every colour drawn flat (the palette keeps these exact), and the colours text is drawn in
 FLAT_COLOURS = (INK, PAPER, ROAD, MUTED, PANEL, WHITE, CARD_RED, BANK_STYLE.colour,
                 *(style.colour for style in COLOUR_STYLES.values()))
+TEXT_COLOURS = (INK, MUTED, CARD_RED, WHITE, PAPER)

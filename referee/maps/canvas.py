@@ -1,17 +1,19 @@
 """Drawing PNG maps: shapes drawn at twice the size and reduced, for smooth edges; text
 from Pillow's built-in scalable font (the same picture on any machine with the same Pillow);
-a small palette that keeps the flat colours exact. Coordinates are output pixels.
+one small palette per map style that keeps the flat colours exact. Coordinates are output
+pixels.
 
 A map is drawn for every campaign at every tick, so the work is not repeated: what every
-map of one game board shows (the `Ground`) is drawn once per process, what changes is drawn
-over just the part of it it covers, each small thing that recurs once as a sprite pasted
-wherever it stands, and each text once as a mask.
+map of one board shows (the `Ground`) is drawn once per process, what changes is drawn over
+just the part of it it covers, each thing that recurs once as a sprite (shapes and text)
+pasted wherever it stands, and each text once as a mask.
 """
 from __future__ import annotations
 
 import io
 import math
 from functools import lru_cache
+from itertools import combinations
 from typing import Callable
 
 from PIL import Image, ImageDraw, ImageFont
@@ -19,6 +21,7 @@ from PIL import Image, ImageDraw, ImageFont
 from .styles import PlayerStyle
 
 SUPERSAMPLE = 2
+HALO = 2  # pixels round the letters of a text with a halo
 
 
 @lru_cache(maxsize=None)
@@ -26,37 +29,44 @@ def font(size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.load_default(size=size)
 
 
+@lru_cache(maxsize=4096)
 def text_width(text: str, size: int) -> float:
     return font(size).getlength(text)
 
 
 class Shapes:
     """Shapes and text as the drawing code gives them (output pixels), kept in order to be
-    drawn in one go at SUPERSAMPLE times the size. Each shape is a hashable tuple, so that
-    a sprite is known by its shapes."""
+    drawn in one go at SUPERSAMPLE times the size, in pixels from `origin`. Each is a
+    hashable tuple, so that a sprite is known by what it draws."""
 
-    def __init__(self):
+    def __init__(self, origin: tuple[int, int] = (0, 0)):
+        self.origin = origin
         self.shapes: list[tuple] = []
         self.texts: list[tuple] = []
 
+    def _local(self, points) -> tuple:
+        ox, oy = self.origin
+        return tuple((x - ox, y - oy) for x, y in points)
+
     def line(self, points, fill, width) -> None:
-        points = tuple(tuple(p) for p in points)
+        points = self._local(points)
         self.shapes.append(("line", points, fill, width))
         for point in points:  # round the ends so that strokes meet cleanly
-            self.circle(point, width / 2, fill)
+            self.shapes.append(("circle", point, width / 2, fill, None, 1))
 
     def circle(self, centre, radius, fill, outline=None, width=1) -> None:
-        self.shapes.append(("circle", tuple(centre), radius, fill, outline, width))
+        self.shapes.append(("circle", *self._local([centre]), radius, fill, outline, width))
 
     def polygon(self, points, fill, outline=None, width=1) -> None:
-        self.shapes.append(("polygon", tuple(tuple(p) for p in points), fill, outline, width))
+        self.shapes.append(("polygon", self._local(points), fill, outline, width))
 
     def rectangle(self, box, fill, radius=0, outline=None, width=1) -> None:
-        self.shapes.append(("rectangle", tuple(box), fill, radius, outline, width))
+        corners = self._local([box[:2], box[2:]])
+        self.shapes.append(("rectangle", corners[0] + corners[1], fill, radius, outline, width))
 
     def text(self, at, text, size, fill, anchor, halo=None) -> None:
         """`halo`: a colour round the letters, to read them over lines."""
-        self.texts.append((tuple(at), text, size, fill, anchor, halo))
+        self.texts.append((*self._local([at]), text, size, fill, anchor, halo))
 
 
 def extent(shapes) -> tuple[int, int, int, int]:
@@ -92,13 +102,14 @@ def draw(shapes, image: Image.Image, origin: tuple[int, int]) -> None:
         return [((x - ox) * SUPERSAMPLE, (y - oy) * SUPERSAMPLE) for x, y in points]
 
     for kind, *args in shapes:
-        if kind == "line":
+        if kind == "circle":
+            (x, y), radius, fill, outline, width = args
+            x, y, r = (x - ox) * SUPERSAMPLE, (y - oy) * SUPERSAMPLE, radius * SUPERSAMPLE
+            pen.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=outline,
+                        width=round(width * SUPERSAMPLE))
+        elif kind == "line":
             points, fill, width = args
             pen.line(xy(points), fill=fill, width=round(width * SUPERSAMPLE))
-        elif kind == "circle":
-            (x, y), radius, fill, outline, width = args
-            pen.ellipse(xy([(x - radius, y - radius), (x + radius, y + radius)]), fill=fill,
-                        outline=outline, width=round(width * SUPERSAMPLE))
         elif kind == "polygon":
             points, fill, outline, width = args
             pen.polygon(xy(points), fill=fill, outline=outline,
@@ -112,7 +123,7 @@ def draw(shapes, image: Image.Image, origin: tuple[int, int]) -> None:
 class Ground:
     """What every map of one board shows under what changes, drawn once by
     `draw_ground(shapes)`: at SUPERSAMPLE times the size (`big`, to draw over) and at output
-    size (`image`), with its texts."""
+    size (`image`), with its texts to go on top."""
 
     def __init__(self, size: tuple[int, int], paper, draw_ground: Callable[[Shapes], None]):
         shapes = Shapes()
@@ -124,24 +135,40 @@ class Ground:
         self.texts = tuple(shapes.texts)
 
 
-@lru_cache(maxsize=4096)
-def sprite_image(shapes: tuple) -> tuple[Image.Image, tuple[int, int]]:
-    """`shapes` drawn on a transparent ground and reduced (RGBA), and where its top left
-    pixel goes."""
-    x0, y0, x1, y1 = extent(shapes)
-    image = Image.new("RGBA", ((x1 - x0) * SUPERSAMPLE, (y1 - y0) * SUPERSAMPLE))
+@lru_cache(maxsize=1024)
+def sprite_image(shapes: tuple, texts: tuple) -> tuple[Image.Image, tuple[int, int]]:
+    """What one thing draws: its shapes drawn on a transparent ground and reduced, its text
+    over them (RGBA); and where its top left pixel goes."""
+    placed = [(placed_text(at, text, size, anchor, grown), colour)
+              for at, text, size, fill, anchor, halo in texts
+              for colour, grown in ((halo, True), (fill, False)) if colour is not None]
+    boxes = [extent(shapes)] if shapes else []
+    boxes += [(x, y, x + mask.width, y + mask.height) for (mask, (x, y)), _ in placed]
+    x0, y0 = min(box[0] for box in boxes), min(box[1] for box in boxes)
+    x1, y1 = max(box[2] for box in boxes), max(box[3] for box in boxes)
+    # drawn opaque on transparent black, so premultiplied already: reduced as such
+    image = Image.new("RGBa", ((x1 - x0) * SUPERSAMPLE, (y1 - y0) * SUPERSAMPLE))
     draw(shapes, image, (x0, y0))
-    return image.reduce(SUPERSAMPLE), (x0, y0)
+    image = image.reduce(SUPERSAMPLE).convert("RGBA")
+    for (mask, (x, y)), colour in placed:
+        ink = Image.new("RGBA", mask.size, colour)
+        ink.putalpha(mask)
+        image.alpha_composite(ink, (x - x0, y - y0))
+    return image, (x0, y0)
 
 
-HALO = 2  # pixels round the letters
+def placed_text(at, text: str, size: int, anchor: str, halo: bool = False):
+    """The coverage mask of `text` as ImageDraw.text draws it at `at` (with `halo`, of its
+    letters grown by HALO pixels), and where the mask's top left pixel goes."""
+    x, y = math.floor(at[0]), math.floor(at[1])
+    mask, (mx, my) = text_mask(text, size, anchor, (at[0] - x, at[1] - y), halo)
+    return mask, (x - mx, y - my)
 
 
-@lru_cache(maxsize=8192)
-def text_mask(text: str, size: int, anchor: str, start: tuple[float, float], halo: bool = False):
+@lru_cache(maxsize=4096)
+def text_mask(text: str, size: int, anchor: str, start: tuple[float, float], halo: bool):
     """The coverage mask of `text` as ImageDraw.text draws it at a point whose fractional
-    part is `start` (with `halo`, of the letters grown by HALO pixels), and where that point
-    lies in the mask."""
+    part is `start`, and where that point lies in the mask."""
     face = font(size)
     grow = HALO if halo else 0
     left, top, right, bottom = face.getbbox(text, anchor=anchor)
@@ -154,8 +181,8 @@ def text_mask(text: str, size: int, anchor: str, start: tuple[float, float], hal
 
 
 class Picture:
-    """A map at output size, composed over its ground. Shapes come as shapes drawn over the
-    ground, or as sprites; text is always the top layer."""
+    """A map at output size, composed over its ground: shapes drawn over the ground, then
+    sprites, then text of its own on top."""
 
     def __init__(self, ground: Ground):
         self.ground = ground
@@ -163,8 +190,8 @@ class Picture:
         self.texts = list(ground.texts)
 
     def over_ground(self, shapes: Shapes) -> None:
-        """Draws `shapes` on the ground where they lie, as the first thing drawn: at
-        SUPERSAMPLE times the size over exactly what lies under them, then reduced."""
+        """Draws `shapes` over the ground as the first thing drawn: at SUPERSAMPLE times the
+        size over exactly what lies under them, then reduced."""
         if not shapes.shapes:
             return
         width, height = self.ground.size
@@ -174,58 +201,69 @@ class Picture:
                                     x1 * SUPERSAMPLE, y1 * SUPERSAMPLE))
         draw(shapes.shapes, big, (x0, y0))
         self.image.paste(big.reduce(SUPERSAMPLE), (x0, y0))
-        self.texts += shapes.texts
 
     def sprite(self, at, paint, *args) -> None:
-        """Pastes what `paint(shapes, at, *args)` draws. `at` is moved to the nearest
-        1/SUPERSAMPLE pixel, so that a thing drawn at many places is drawn once per
-        process: the sprite is known by its shapes."""
-        x, y = (round(v * SUPERSAMPLE) / SUPERSAMPLE for v in at)
-        ox, oy = math.floor(x), math.floor(y)
-        shapes = Shapes()
-        paint(shapes, (x - ox, y - oy), *args)
-        if shapes.shapes:
-            image, (dx, dy) = sprite_image(tuple(shapes.shapes))
-            self.image.paste(image, (ox + dx, oy + dy), image)
-        self.texts += [((tx + ox, ty + oy), *rest) for (tx, ty), *rest in shapes.texts]
+        """Pastes what `paint(shapes, at, *args)` draws, text and all. `at` is moved to the
+        nearest 1/SUPERSAMPLE pixel, so that a thing drawn at many places is drawn once
+        per process: the sprite is known by what it draws."""
+        at = tuple(round(v * SUPERSAMPLE) / SUPERSAMPLE for v in at)
+        shapes = Shapes((math.floor(at[0]), math.floor(at[1])))
+        paint(shapes, at, *args)
+        self.layer(sprite_image(tuple(shapes.shapes), tuple(shapes.texts)), shapes.origin)
+
+    def layer(self, sprite: tuple[Image.Image, tuple[int, int]], origin=(0, 0)) -> None:
+        """Pastes a sprite made beforehand (see `sprite_image`) with its origin at `origin`."""
+        image, (dx, dy) = sprite
+        self.image.paste(image, (origin[0] + dx, origin[1] + dy), image)
 
     def restore_ground(self, box) -> None:
         self.image.paste(self.ground.image.crop(box), box[:2])
 
-    def text(self, at, text, size, fill, anchor, halo=None) -> None:
-        self.texts.append((at, text, size, fill, anchor, halo))
+    def text(self, at, text, size, fill, anchor) -> None:
+        self.texts.append((at, text, size, fill, anchor, None))
 
-    def png(self, flat_colours: tuple) -> bytes:
-        """The picture as PNG bytes, with `flat_colours` exact in its palette."""
-        for (x, y), text, size, fill, anchor, halo in self.texts:
-            start = (math.modf(x)[0], math.modf(y)[0])
-            for colour, grown in ((halo, True), (fill, False)) if halo else ((fill, False),):
-                mask, (mx, my) = text_mask(text, size, anchor, start, grown)
-                self.image.paste(colour, (int(x) - mx, int(y) - my), mask)
+    def png(self, palette: Image.Image) -> bytes:
+        """The picture as PNG bytes in `palette` (see `fixed_palette`)."""
+        for at, text, size, fill, anchor, halo in self.texts:
+            for colour, grown in ((halo, True), (fill, False)):
+                if colour is not None:
+                    mask, place = placed_text(at, text, size, anchor, grown)
+                    self.image.paste(colour, place, mask)
         out = io.BytesIO()
         # zlib's fastest level: three times as fast as the default, and the mostly flat
         # picture still packs well under the 300 KB a mail may carry
-        palette(self.image, flat_colours).save(out, "PNG", compress_level=1)
+        self.image.quantize(palette=palette, dither=Image.Dither.NONE) \
+            .save(out, "PNG", compress_level=1)
         return out.getvalue()
 
 
-def palette(image: Image.Image, flat_colours: tuple) -> Image.Image:
-    """At most 256 colours (a third of the bytes of RGB) with every flat colour exact: the
-    flat colours come first, an octree of the picture fills the rest, and each pixel takes
-    its nearest entry. The octree looks at every fourth pixel of every fourth row: as good
-    a palette for these flat pictures, at a sixteenth of the work. Its colours that all but
-    repeat a flat one are left out, or Pillow's lookup may take them for it."""
-    sample = image.resize((image.width // 4, image.height // 4), Image.Resampling.NEAREST)
-    octree = sample.quantize(256 - len(flat_colours), method=Image.Quantize.FASTOCTREE,
+@lru_cache(maxsize=8)
+def fixed_palette(flat_colours: tuple, text_colours: tuple) -> Image.Image:
+    """At most 256 colours (a third of the bytes of RGB): every flat colour exactly, then
+    what lies between them: each pair mixed at a quarter, a half and three quarters (the
+    edges of shapes drawn at twice the size), and each text colour over each flat colour in
+    eighths (smoothed text), an octree making these fit, without the colours that all but
+    repeat a flat one (Pillow's lookup could take them for it). One palette for every map:
+    closer to the pictures than an octree of each, and Pillow keeps the palette's colour
+    lookups from one map to the next."""
+    mixes = [_mix(a, b, t) for a, b in combinations(flat_colours, 2) for t in (0.25, 0.5, 0.75)]
+    mixes += [_mix(ink, ground, i / 8) for ink in text_colours for ground in flat_colours
+              if ground != ink for i in range(1, 8)]
+    swatch = Image.new("RGB", (len(mixes), 1))
+    swatch.putdata(mixes)
+    octree = swatch.quantize(256 - len(flat_colours), method=Image.Quantize.FASTOCTREE,
                              dither=Image.Dither.NONE).getpalette()
-    extra = [octree[i:i + 3] for i in range(0, len(octree), 3)]
-    extra = [v for r, g, b in extra
+    extra = [v for r, g, b in (octree[i:i + 3] for i in range(0, len(octree), 3))
              if all((r - fr) ** 2 + (g - fg) ** 2 + (b - fb) ** 2 > 12
                     for fr, fg, fb in flat_colours)
              for v in (r, g, b)]
-    table = Image.new("P", (1, 1))
-    table.putpalette(([v for colour in flat_colours for v in colour] + extra)[:768])
-    return image.quantize(palette=table, dither=Image.Dither.NONE)
+    palette = Image.new("P", (1, 1))
+    palette.putpalette(([v for colour in flat_colours for v in colour] + extra)[:768])
+    return palette
+
+
+def _mix(a, b, t: float) -> tuple[int, int, int]:
+    return tuple(round(x + (y - x) * t) for x, y in zip(a, b))
 
 
 # players' marks: the same on every map -----------------------------------------------------
