@@ -157,3 +157,14 @@ def test_a_game_master_s_own_map_is_drawn_too(tmp_path):
     image = Image.open(io.BytesIO(maps.png_map(view)))
     assert image.size == (WIDTH, HEIGHT)
     assert image.convert("RGB").getpixel(copy_centre(view_map(view), "hub-n1", 1)) == png.ROAD
+
+
+def test_long_names_are_cut_short_in_the_panel():
+    view = stored("middle")
+    view["runs"][0]["destinations"][0] = "Sheffield, the Steel City of the South Riding"
+    view["players"][0]["name"] = "Annabel Montgomery-Smythe"
+    assert png._fit("Annabel Montgomery-Smythe", 16, 150) == "Annabel Montgom..."
+    image = pixels(view)
+    # nothing but the panel's ground at its right edge, beside the runs
+    x = WIDTH - 3
+    assert {image.getpixel((x, y)) for y in range(300, 700)} == {png.PANEL}

@@ -108,8 +108,8 @@ def test_places_have_unique_abbreviations_upper_case_for_destinations():
 
 def test_tables_give_cash_routes_runs_and_every_place_with_its_cards():
     view, text = rendered("middle")
-    assert "Y Dan (yellow)              52      14      41  order in" in text
-    assert "O Fay (orange)              63       0       0  dropped (rule 40)" in text
+    assert "\nY Dan               yellow      52      14      41  order in\n" in text
+    assert "\nO Fay               orange      63       0       0  dropped (rule 40)\n" in text
     assert "# The bank (rule 40): 10 routes (* doubled)\n  huddersfield-rochdale 4," in text
     assert "Runs on offer: 13 runs, 4 of them offered again (rule 21); each player may enter " \
            "up to 5." in text
@@ -139,3 +139,15 @@ def test_every_position_of_a_whole_six_player_game_fits():
     for view in bot_views(6, seed=2):
         text = text_map(view, view_map(view))
         assert text.isascii() and max(map(len, text.splitlines())) <= 100
+
+
+def test_long_names_wrap_within_100_columns():
+    # a game master's map may name places at length, and players may have long names
+    view = stored("middle")
+    view["runs"][0]["destinations"][0] = "Sheffield, the Steel City of the South Riding"
+    view["players"][0]["name"] = "Annabel Montgomery-Smythe"
+    text = text_map(view, view_map(view))
+    assert max(map(len, text.splitlines())) <= 100
+    assert "\n  AH-7S    Sheffield, the Steel City of the South Riding (sheffield) - " \
+           "Stockton-on-Tees (stockton),\n           since 7\n" in text
+    assert "\nR Annabel Montgomer red        130      11" in text

@@ -120,7 +120,7 @@ def _draw_ground(m: Map, shapes: Shapes) -> None:
     shapes.rectangle((PANEL_LEFT, 0, WIDTH, HEIGHT), PANEL)
     x = PANEL_LEFT + 16
     shapes.text((x, 38), "Bus Boss", 26, INK, "ls")
-    shapes.text((x, 60), m.title, 15, MUTED, "ls")
+    shapes.text((x, 60), _fit(m.title, 15, WIDTH - x - 16), 15, MUTED, "ls")
     _legend(shapes, x, LEGEND_TOP)
 
 
@@ -228,11 +228,10 @@ class _Obstacles:
         """The obstacles that may touch boxes within `region` (a box), for speed."""
         near = _Obstacles.__new__(_Obstacles)
         near.segments = [(ab, name) for ab, name in self.segments
-                         if _overlap(region, _segment_box(*ab), touching=True)]
+                         if _touch(region, _segment_box(*ab))]
         near.circles = [(c, r, w) for c, r, w in self.circles
-                        if _overlap(region, (c[0] - r, c[1] - r, c[0] + r, c[1] + r),
-                                    touching=True)]
-        near.boxes = [b for b in self.boxes if _overlap(region, b, touching=True)]
+                        if _touch(region, (c[0] - r, c[1] - r, c[0] + r, c[1] + r))]
+        near.boxes = [b for b in self.boxes if _touch(region, b)]
         return near
 
     def cost(self, box, own_route: str | None = None) -> float:
@@ -307,12 +306,15 @@ def _cards(m: Map, key: str) -> tuple[str, ...]:
     return m.destination_cards[destination] if destination else ()
 
 
-def _overlap(a, b, touching: bool = False) -> float:
-    """The area two boxes share; with `touching`, whether they meet at all."""
-    width, height = min(a[2], b[2]) - max(a[0], b[0]), min(a[3], b[3]) - max(a[1], b[1])
-    if touching:
-        return width >= 0 and height >= 0
-    return max(0.0, width) * max(0.0, height)
+def _overlap(a, b) -> float:
+    """The area two boxes share."""
+    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * \
+        max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+
+
+def _touch(a, b) -> bool:
+    """Whether two boxes meet at all."""
+    return min(a[2], b[2]) >= max(a[0], b[0]) and min(a[3], b[3]) >= max(a[1], b[1])
 
 
 def _circle_hits(box, centre, radius) -> bool:
@@ -384,8 +386,7 @@ def _companies(picture: Picture, scene: BossScene, x: float, y: float) -> float:
 
 
 def _company_name(picture: Picture, c: Company, x: float, mid: float) -> None:
-    name = c.name if len(c.name) <= 14 else c.name[:13] + "..."
-    picture.text((x, mid - 7 if c.status else mid), name, 16, INK, "lm")
+    picture.text((x, mid - 7 if c.status else mid), _fit(c.name, 16, 150), 16, INK, "lm")
     if c.status:
         picture.text((x, mid + 10), c.status, 12, MUTED, "lm")
 
@@ -404,14 +405,24 @@ def _runs(picture: Picture, scene: BossScene, x: float, y: float) -> None:
     for run in shown:
         mid = y + RUN_ROW / 2
         picture.sprite((x, mid - CHIP_HEIGHT / 2), _chips, run.cards)
-        picture.text((x + 78, mid), f"{run.destinations[0]} - {run.destinations[1]}", 14,
-                     INK, "lm")
+        room = 444 - 78 - (90 if run.reoffered else 0)
+        picture.text((x + 78, mid), _fit(f"{run.destinations[0]} - {run.destinations[1]}", 14,
+                                         room), 14, INK, "lm")
         if run.reoffered:
             picture.text((x + 444, mid), f"since round {run.since}", 12, MUTED, "rm")
         y += RUN_ROW
     if len(shown) < len(scene.runs):
         picture.text((x, y + RUN_ROW / 2), f"and {len(scene.runs) - len(shown)} more: see "
                      "the text map", 13, MUTED, "lm")
+
+
+def _fit(text: str, size: int, width: float) -> str:
+    """The text, cut short with ... where it is wider than `width` pixels."""
+    if text_width(text, size) <= width:
+        return text
+    while text and text_width(text + "...", size) > width:
+        text = text[:-1]
+    return text.rstrip() + "..."
 
 
 def _result(picture: Picture, scene: BossScene, x: float, y: float) -> None:

@@ -12,8 +12,8 @@ from itertools import combinations
 
 from ..rules.busboss.map import Map
 from .busboss_scene import BANK_STYLE, BossScene, RunFacts, build_scene
-from .textgrid import (Label, blank, document, draw_edge, draw_labels, edge_cells, grid_text,
-                       wrap, wrap_items)
+from .textgrid import (WIDTH, Label, blank, document, draw_edge, draw_labels, edge_cells,
+                       grid_text, wrap, wrap_items)
 
 # Map positions run 0..100 both ways; a character cell is about twice as tall as wide.
 GRID_X, GRID_Y = 0.95, 0.47
@@ -140,12 +140,11 @@ def _schematic_key(scene: BossScene, m: Map) -> str:
 # the tables -------------------------------------------------------------------------------
 
 def _cash(scene: BossScene) -> str:
-    lines = [f"{'Players':<24}{'Cash':>6}{'Routes':>8}{'Spaces':>8}"
+    lines = [f"{'Players':<20}{'Colour':<8}{'Cash':>6}{'Routes':>8}{'Spaces':>8}"
              + ("" if scene.over else "  This round")]
     for c in scene.companies:
-        name = f"{c.style.letter} {c.name[:20]} ({c.style.colour_name})"
-        lines.append(f"{name:<24}{c.cash:>6}{len(c.routes):>8}{c.spaces:>8}  {c.status}"
-                     .rstrip())
+        lines.append(f"{c.style.letter} {c.name[:17]:<18}{c.style.colour_name:<8}{c.cash:>6}"
+                     f"{len(c.routes):>8}{c.spaces:>8}  {c.status}".rstrip())
     return "\n".join(lines)
 
 
@@ -178,7 +177,10 @@ def _runs(scene: BossScene) -> str:
     for run in scene.runs:
         ends = [_run_end(run, i) for i in (0, 1)]
         since = f"since {run.since}" if run.reoffered else "new"
-        lines.append(f"  {run.name:<9}{ends[0]:<{RUN_END}}{ends[1]:<{RUN_END}}{since}")
+        line = f"  {run.name:<9}{ends[0]:<{RUN_END}}{ends[1]:<{RUN_END}}{since}"
+        if len(line) > WIDTH or max(map(len, ends)) >= RUN_END:  # a map's long names
+            line = wrap(f"  {run.name:<9}{ends[0]} - {ends[1]}, {since}", " " * 11)
+        lines.append(line)
     return "\n".join(lines)
 
 
@@ -203,8 +205,11 @@ def _places(m: Map) -> str:
         entries.append(f"{short[key]} {key}{title} {cards}".rstrip())
     half = (len(entries) + 1) // 2
     column = max(map(len, entries[:half]))
-    rows = [f"{left:<{column}}   {right}".rstrip()
-            for left, right in zip(entries[:half], entries[half:] + [""])]
+    if column + 3 + max(map(len, entries[half:]), default=0) > WIDTH:  # a map's long names
+        rows = [wrap(entry, "    ") for entry in entries]
+    else:
+        rows = [f"{left:<{column}}   {right}".rstrip()
+                for left, right in zip(entries[:half], entries[half:] + [""])]
     return "\n".join(["Places (abbreviation, key in orders, name, cards):"] + rows)
 
 
