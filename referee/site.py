@@ -200,18 +200,19 @@ class Site:
             news = [s for s in table.steps if s.record["n"] > since
                     and not (s.record.get("kind") == "mail" and s.record.get("seat") == seat)]
             due = awaiting.get(seat)
-            if not news:
+            final = table.over and marks.stages.get(key) != "over"   # everyone gets it once
+            if not news and not final:
                 marks.digests[key] = last
                 continue
             new_decision = due is not None and marks.stages.get(key) != due.stage
             new_round = marks.digest_rounds.get(key) != table.round
-            if new_decision or new_round or table.over:
+            if new_decision or new_round or final:
                 png = png or maps.png_map(table.view())
                 self.queue(campaign, digest(self.identity, table, seat, since, png,
                                             dues.get(seat)))
                 marks.digests[key] = last
                 marks.digest_rounds[key] = table.round
-                marks.stages[key] = due.stage if due else None
+                marks.stages[key] = "over" if table.over else due.stage if due else None
                 queued += 1
         self.write_turns(table, marks.turns)
         marks.turns = last
