@@ -15,6 +15,7 @@ import io
 import math
 import textwrap
 from functools import lru_cache
+from itertools import combinations
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -72,7 +73,7 @@ def stroke_centre(view: dict, board, street: tuple[int, int], seat: int) -> tupl
     """The pixel at the middle of `seat`'s stroke on `street`: the stroke's own colour is
     there, whatever its pattern (patterns leave the middle clear)."""
     seats = build_scene(view, board).street_lines[street]
-    (x0, y0), (x1, y1) = _offset_segment(board, street, stroke_offset(seats, seat))
+    (x0, y0), (x1, y1) = _offset(*_ends(board, street), stroke_offset(seats, seat))
     return round((x0 + x1) / 2), round((y0 + y1) / 2)
 
 
@@ -82,8 +83,13 @@ def head_centres(view: dict, board, seat: int) -> list[tuple[int, int]]:
     return [(round(x), round(y)) for x, y in _head_marks(board, scene, scene.players[seat])]
 
 
-def _offset_segment(board, street, offset):
-    (x0, y0), (x1, y1) = crossing_centre(board, street[0]), crossing_centre(board, street[1])
+def _ends(board, street) -> tuple[tuple[float, float], tuple[float, float]]:
+    return crossing_centre(board, street[0]), crossing_centre(board, street[1])
+
+
+def _offset(a, b, offset):
+    """The segment a-b moved `offset` pixels to its left."""
+    (x0, y0), (x1, y1) = a, b
     length = math.hypot(x1 - x0, y1 - y0)
     nx, ny = (y1 - y0) / length, -(x1 - x0) / length  # the left normal
     return (x0 + nx * offset, y0 + ny * offset), (x1 + nx * offset, y1 + ny * offset)
@@ -110,13 +116,13 @@ def _draw_ground(canvas: "_Shapes", board) -> None:
 
 
 def _draw_board(picture: "_Picture", scene: Scene, board) -> None:
-    lines = _Shapes()
-    for street, seats in scene.street_lines.items():  # roads widen to hold their lines
-        lines.line([crossing_centre(board, c) for c in street], ROAD, _road_width(len(seats)))
+    roads, lines = _Shapes(), _Shapes()
     for street, seats in scene.street_lines.items():
+        a, b = _ends(board, street)
+        roads.line([a, b], ROAD, _road_width(len(seats)))  # widened to hold its lines
         for seat in seats:
-            _draw_stroke(lines, board, street, seats, seat)
-    picture.over_ground(lines)
+            _draw_stroke(lines, *_offset(a, b, stroke_offset(seats, seat)), STYLES[seat])
+    picture.over_ground(roads, lines)
     for player in scene.players:
         for at in _head_marks(board, scene, player):
             picture.sprite(at, _badge, player.style)
@@ -141,9 +147,7 @@ def _park_corners(board) -> list[int]:
     return sorted(points, key=lambda c: math.atan2(points[c][1] - my, points[c][0] - mx))
 
 
-def _draw_stroke(canvas, board, street, seats, seat) -> None:
-    style = STYLES[seat]
-    a, b = _offset_segment(board, street, stroke_offset(seats, seat))
+def _draw_stroke(canvas, a, b, style) -> None:
     canvas.line([a, b], style.colour, STROKE)
     # the pattern: white marks placed symmetrically about the middle, never on it, and
     # none where a head's disc may sit
@@ -172,8 +176,8 @@ def _head_marks(board, scene: Scene, player) -> list[tuple[float, float]]:
     crossing."""
     marks = []
     for head, street in player.ends:
-        a, b = _offset_segment(board, street, stroke_offset(scene.street_lines[street],
-                                                            player.seat))
+        a, b = _offset(*_ends(board, street), stroke_offset(scene.street_lines[street],
+                                                           player.seat))
         if street[0] != head:
             a, b = b, a
         marks.append(_along(a, b, _node_radius(board, head) + BADGE_RADIUS + 3))
@@ -226,6 +230,8 @@ def _item_places(board, reach, label: int, spans: list[float]) -> list[tuple[flo
     thing goes to the gap that can hold it closest to the crossing; the things of a gap
     stand side by side on an arc, as far out as they need to fit."""
     here = crossing_centre(board, label)
+    if not spans:
+        return []
     streets = []
     for s in board.streets_at[label]:
         there = crossing_centre(board, board.other_end(s, label))
@@ -238,17 +244,19 @@ def _item_places(board, reach, label: int, spans: list[float]) -> list[tuple[flo
         width = (following - angle) % (2 * math.pi) or 2 * math.pi
         gaps.append((angle + half, max(0.1, width - half - following_half)))
     members: list[list[int]] = [[] for _ in gaps]
+    arcs = [0.0] * len(gaps)  # the spans of each gap's members, added up
 
     def distance(gap: int, extra: float = 0) -> float:
-        arc = sum(spans[j] for j in members[gap]) + extra
-        return min(ITEM_DISTANCE_MAX, max(ITEM_DISTANCE, arc / gaps[gap][1]))
+        return min(ITEM_DISTANCE_MAX, max(ITEM_DISTANCE, (arcs[gap] + extra) / gaps[gap][1]))
 
     for j, span in enumerate(spans):
-        members[min(range(len(gaps)), key=lambda g: (distance(g, span), g))].append(j)
+        gap = min(range(len(gaps)), key=lambda g: (distance(g, span), g))
+        members[gap].append(j)
+        arcs[gap] += span
     places: list[tuple[float, float]] = [here] * len(spans)
     for g, ((start, width), items) in enumerate(zip(gaps, members)):
         radius = distance(g)
-        angle = start + (width - sum(spans[j] for j in items) / radius) / 2
+        angle = start + (width - arcs[g] / radius) / 2
         for j in items:
             angle += spans[j] / 2 / radius
             places[j] = (here[0] + radius * math.cos(angle), here[1] + radius * math.sin(angle))
@@ -462,30 +470,36 @@ def _font(size: int) -> ImageFont.FreeTypeFont:
 
 class _Shapes:
     """Shapes and text as the drawing code gives them (output pixels), kept in order to be
-    drawn in one go at SUPERSAMPLE times the size. Each shape is a hashable tuple, so that
-    a sprite is known by its shapes."""
+    drawn in one go at SUPERSAMPLE times the size, in pixels from `origin`. Each is a
+    hashable tuple, so that a sprite is known by what it draws."""
 
-    def __init__(self):
+    def __init__(self, origin: tuple[int, int] = (0, 0)):
+        self.origin = origin
         self.shapes: list[tuple] = []
         self.texts: list[tuple] = []
 
+    def _local(self, points) -> tuple:
+        ox, oy = self.origin
+        return tuple((x - ox, y - oy) for x, y in points)
+
     def line(self, points, fill, width) -> None:
-        points = tuple(tuple(p) for p in points)
+        points = self._local(points)
         self.shapes.append(("line", points, fill, width))
         for point in points:  # round the ends so that strokes meet cleanly
-            self.circle(point, width / 2, fill)
+            self.shapes.append(("circle", point, width / 2, fill, None, 1))
 
     def circle(self, centre, radius, fill, outline=None, width=1) -> None:
-        self.shapes.append(("circle", tuple(centre), radius, fill, outline, width))
+        self.shapes.append(("circle", *self._local([centre]), radius, fill, outline, width))
 
     def polygon(self, points, fill, outline=None, width=1) -> None:
-        self.shapes.append(("polygon", tuple(tuple(p) for p in points), fill, outline, width))
+        self.shapes.append(("polygon", self._local(points), fill, outline, width))
 
     def rectangle(self, box, fill, radius=0) -> None:
-        self.shapes.append(("rectangle", tuple(box), fill, radius))
+        corners = self._local([box[:2], box[2:]])
+        self.shapes.append(("rectangle", corners[0] + corners[1], fill, radius))
 
     def text(self, at, text, size, fill, anchor) -> None:
-        self.texts.append((at, text, size, fill, anchor))
+        self.texts.append((*self._local([at]), text, size, fill, anchor))
 
 
 def _extent(shapes) -> tuple[int, int, int, int]:
@@ -494,8 +508,8 @@ def _extent(shapes) -> tuple[int, int, int, int]:
     for kind, *args in shapes:
         if kind == "line":
             points, _, width = args
-            xs += [x + d for x, _ in points for d in (-width, width)]
-            ys += [y + d for _, y in points for d in (-width, width)]
+            xs += [x + d for x, _ in points for d in (-width / 2, width / 2)]
+            ys += [y + d for _, y in points for d in (-width / 2, width / 2)]
         elif kind == "circle":
             (x, y), radius = args[:2]
             xs += [x - radius, x + radius]
@@ -539,7 +553,8 @@ def _draw(shapes, image: Image.Image, origin: tuple[int, int]) -> None:
 
 class _Ground:
     """What every map of a board shows under its lines, drawn once: at SUPERSAMPLE times
-    the size (`big`, for the lines to be drawn over) and at output size (`image`)."""
+    the size (`big`, for the lines to be drawn over) and at output size (`image`, and
+    `texts` to go on top)."""
 
     def __init__(self, board):
         shapes = _Shapes()
@@ -555,14 +570,33 @@ def _ground(board) -> _Ground:
     return _Ground(board)
 
 
-@lru_cache(maxsize=4096)
-def _sprite(shapes: tuple) -> tuple[Image.Image, tuple[int, int]]:
-    """`shapes` drawn on a transparent ground and reduced (RGBA), and where its top left
-    pixel goes."""
-    x0, y0, x1, y1 = _extent(shapes)
-    image = Image.new("RGBA", ((x1 - x0) * SUPERSAMPLE, (y1 - y0) * SUPERSAMPLE))
+@lru_cache(maxsize=1024)  # a map takes about 100, each of a few KB
+def _sprite(shapes: tuple, texts: tuple) -> tuple[Image.Image, tuple[int, int]]:
+    """What one thing draws: its shapes drawn on a transparent ground and reduced, its text
+    over them (RGBA); and where its top left pixel goes."""
+    placed = [(_placed_text(at, text, size, anchor), fill)
+              for at, text, size, fill, anchor in texts]
+    boxes = [_extent(shapes)] + [(x, y, x + mask.width, y + mask.height)
+                                 for (mask, (x, y)), _ in placed]
+    x0, y0 = min(box[0] for box in boxes), min(box[1] for box in boxes)
+    x1, y1 = max(box[2] for box in boxes), max(box[3] for box in boxes)
+    # drawn opaque on transparent black, so premultiplied already: reduced as such
+    image = Image.new("RGBa", ((x1 - x0) * SUPERSAMPLE, (y1 - y0) * SUPERSAMPLE))
     _draw(shapes, image, (x0, y0))
-    return image.reduce(SUPERSAMPLE), (x0, y0)
+    image = image.reduce(SUPERSAMPLE).convert("RGBA")
+    for (mask, (x, y)), fill in placed:
+        ink = Image.new("RGBA", mask.size, fill)
+        ink.putalpha(mask)
+        image.alpha_composite(ink, (x - x0, y - y0))
+    return image, (x0, y0)
+
+
+def _placed_text(at, text: str, size: int, anchor: str):
+    """The coverage mask of `text` as ImageDraw.text draws it at `at`, and where the mask's
+    top left pixel goes."""
+    x, y = math.floor(at[0]), math.floor(at[1])
+    mask, (mx, my) = _text_mask(text, size, anchor, (at[0] - x, at[1] - y))
+    return mask, (x - mx, y - my)
 
 
 @lru_cache(maxsize=4096)
@@ -579,38 +613,36 @@ def _text_mask(text: str, size: int, anchor: str, start: tuple[float, float]):
 
 
 class _Picture:
-    """The map at output size, composed over the ground of its board. Shapes come as lines
-    drawn over the ground, or as sprites; text is always the top layer."""
+    """The map at output size, composed over the ground of its board: lines drawn over
+    the ground, then sprites, then text of its own on top."""
 
     def __init__(self, ground: _Ground):
         self.ground = ground
         self.image = ground.image.copy()
         self.texts = list(ground.texts)
 
-    def over_ground(self, shapes: _Shapes) -> None:
-        """Draws `shapes` on the ground where they lie, as the first thing drawn: at
-        SUPERSAMPLE times the size over exactly what lies under them, then reduced."""
-        if not shapes.shapes:
+    def over_ground(self, roads: _Shapes, lines: _Shapes) -> None:
+        """Draws `roads`, then `lines`, which stay within them, over the ground as the first
+        thing drawn: at SUPERSAMPLE times the size over exactly what lies under them, then
+        reduced."""
+        if not roads.shapes:
             return
-        x0, y0, x1, y1 = _extent(shapes.shapes)
+        x0, y0, x1, y1 = _extent(roads.shapes)
         x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, WIDTH), min(y1, HEIGHT)
         big = self.ground.big.crop((x0 * SUPERSAMPLE, y0 * SUPERSAMPLE,
                                     x1 * SUPERSAMPLE, y1 * SUPERSAMPLE))
-        _draw(shapes.shapes, big, (x0, y0))
+        _draw(roads.shapes + lines.shapes, big, (x0, y0))
         self.image.paste(big.reduce(SUPERSAMPLE), (x0, y0))
-        self.texts += shapes.texts
 
     def sprite(self, at, draw, *args) -> None:
-        """Pastes what `draw(canvas, at, *args)` draws. `at` is moved to the nearest
-        1/SUPERSAMPLE pixel, so that a thing drawn at many places is drawn once per
-        process: the sprite is known by its shapes."""
-        x, y = (round(v * SUPERSAMPLE) / SUPERSAMPLE for v in at)
-        ox, oy = math.floor(x), math.floor(y)
-        shapes = _Shapes()
-        draw(shapes, (x - ox, y - oy), *args)
-        image, (dx, dy) = _sprite(tuple(shapes.shapes))
-        self.image.paste(image, (ox + dx, oy + dy), image)
-        self.texts += [((tx + ox, ty + oy), *rest) for (tx, ty), *rest in shapes.texts]
+        """Pastes what `draw(canvas, at, *args)` draws, text and all. `at` is moved to the
+        nearest 1/SUPERSAMPLE pixel, so that a thing drawn at many places is drawn once
+        per process: the sprite is known by what it draws."""
+        at = tuple(round(v * SUPERSAMPLE) / SUPERSAMPLE for v in at)
+        shapes = _Shapes((math.floor(at[0]), math.floor(at[1])))
+        draw(shapes, at, *args)
+        image, (dx, dy) = _sprite(tuple(shapes.shapes), tuple(shapes.texts))
+        self.image.paste(image, (shapes.origin[0] + dx, shapes.origin[1] + dy), image)
 
     def restore_ground(self, box) -> None:
         self.image.paste(self.ground.image.crop(box), box[:2])
@@ -619,10 +651,9 @@ class _Picture:
         self.texts.append((at, text, size, fill, anchor))
 
     def png(self) -> bytes:
-        for (x, y), text, size, fill, anchor in self.texts:
-            start = (math.modf(x)[0], math.modf(y)[0])
-            mask, (mx, my) = _text_mask(text, size, anchor, start)
-            self.image.paste(fill, (int(x) - mx, int(y) - my), mask)
+        for at, text, size, fill, anchor in self.texts:
+            mask, place = _placed_text(at, text, size, anchor)
+            self.image.paste(fill, place, mask)
         out = io.BytesIO()
         # zlib's fastest level: three times as fast as the default, and the mostly flat
         # picture still packs to about 110 KB, well under the 300 KB a mail may carry
@@ -630,20 +661,36 @@ class _Picture:
         return out.getvalue()
 
 
-# every colour drawn flat; the palette keeps these exact
+# every colour drawn flat, and the colours text is drawn in
 FLAT_COLOURS = (INK, PAPER, ROAD, MUTED, PARK, PARK_INK, PANEL, WHITE, STONE,
                 *BUILDING_FILL.values(), *(style.colour for style in STYLES))
+TEXT_COLOURS = (INK, MUTED, WHITE, PARK_INK)
 
 
 def _palette(image: Image.Image) -> Image.Image:
-    """At most 256 colours (a third of the bytes of RGB) with every flat colour exact: the
-    flat colours come first, an octree of the picture fills the rest, and each pixel takes
-    its nearest entry. The octree looks at every fourth pixel of every fourth row: as good
-    a palette for these flat pictures, at a sixteenth of the work."""
-    sample = image.resize((WIDTH // 4, HEIGHT // 4), Image.Resampling.NEAREST)
-    octree = sample.quantize(256 - len(FLAT_COLOURS), method=Image.Quantize.FASTOCTREE,
-                             dither=Image.Dither.NONE)
+    """At most 256 colours (a third of the bytes of RGB); each pixel takes its nearest."""
+    return image.quantize(palette=_fixed_palette(), dither=Image.Dither.NONE)
+
+
+@lru_cache(maxsize=None)
+def _fixed_palette() -> Image.Image:
+    """Every flat colour exactly, then what lies between them: each pair mixed at a
+    quarter, a half and three quarters (the edges of shapes drawn at twice the size), and
+    each text colour over each flat colour in eighths (smoothed text), an octree making
+    these fit. One palette for every map: closer to the pictures than an octree of each,
+    and Pillow keeps the palette's colour lookups from one map to the next."""
+    mixes = [_mix(a, b, t) for a, b in combinations(FLAT_COLOURS, 2) for t in (0.25, 0.5, 0.75)]
+    mixes += [_mix(ink, ground, i / 8) for ink in TEXT_COLOURS for ground in FLAT_COLOURS
+              if ground != ink for i in range(1, 8)]
+    swatch = Image.new("RGB", (len(mixes), 1))
+    swatch.putdata(mixes)
+    free = 256 - len(FLAT_COLOURS)
+    octree = swatch.quantize(free, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     palette = Image.new("P", (1, 1))
     palette.putpalette([v for colour in FLAT_COLOURS for v in colour]
-                       + octree.getpalette()[:3 * (256 - len(FLAT_COLOURS))])
-    return image.quantize(palette=palette, dither=Image.Dither.NONE)
+                       + octree.getpalette()[:3 * free])
+    return palette
+
+
+def _mix(a, b, t: float) -> tuple[int, int, int]:
+    return tuple(round(x + (y - x) * t) for x, y in zip(a, b))
