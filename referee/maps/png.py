@@ -104,15 +104,13 @@ def _along(a, b, distance):
 # the board ----------------------------------------------------------------------------------
 
 def _draw_ground(canvas: "_Shapes", board) -> None:
-    """What every map of `board` shows under the lines: the park, the plain roads, and the
-    panel's ground."""
+    """What every map of `board` shows under the lines: the park and the plain roads."""
     park = [crossing_centre(board, c) for c in _park_corners(board)]
     canvas.polygon(park, fill=PARK)
     cx, cy = sum(p[0] for p in park) / 4, sum(p[1] for p in park) / 4
     canvas.text((cx, cy), "Central Park", 14, PARK_INK, "mm")
     for street in board.streets:
         canvas.line([crossing_centre(board, c) for c in street], ROAD, _road_width(0))
-    canvas.rectangle(PANEL_BOX, PANEL)
 
 
 def _draw_board(picture: "_Picture", scene: Scene, board) -> None:
@@ -535,13 +533,14 @@ def _draw(shapes, image: Image.Image, origin: tuple[int, int]) -> None:
         return [((x - ox) * SUPERSAMPLE, (y - oy) * SUPERSAMPLE) for x, y in points]
 
     for kind, *args in shapes:
-        if kind == "line":
+        if kind == "circle":
+            (x, y), radius, fill, outline, width = args
+            x, y, r = (x - ox) * SUPERSAMPLE, (y - oy) * SUPERSAMPLE, radius * SUPERSAMPLE
+            draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=outline,
+                         width=round(width * SUPERSAMPLE))
+        elif kind == "line":
             points, fill, width = args
             draw.line(xy(points), fill=fill, width=round(width * SUPERSAMPLE))
-        elif kind == "circle":
-            (x, y), radius, fill, outline, width = args
-            draw.ellipse(xy([(x - radius, y - radius), (x + radius, y + radius)]), fill=fill,
-                         outline=outline, width=round(width * SUPERSAMPLE))
         elif kind == "polygon":
             points, fill, outline, width = args
             draw.polygon(xy(points), fill=fill, outline=outline,
@@ -552,16 +551,17 @@ def _draw(shapes, image: Image.Image, origin: tuple[int, int]) -> None:
 
 
 class _Ground:
-    """What every map of a board shows under its lines, drawn once: at SUPERSAMPLE times
-    the size (`big`, for the lines to be drawn over) and at output size (`image`, and
-    `texts` to go on top)."""
+    """What every map of a board shows under its lines, drawn once: at output size
+    (`image`, and `texts` to go on top), and the board's part of it at SUPERSAMPLE times
+    the size (`big`, for the lines to be drawn over). The panel's ground is flat."""
 
     def __init__(self, board):
         shapes = _Shapes()
         _draw_ground(shapes, board)
-        self.big = Image.new("RGB", (WIDTH * SUPERSAMPLE, HEIGHT * SUPERSAMPLE), PAPER)
+        self.big = Image.new("RGB", (PANEL_LEFT * SUPERSAMPLE, HEIGHT * SUPERSAMPLE), PAPER)
         _draw(shapes.shapes, self.big, (0, 0))
-        self.image = self.big.reduce(SUPERSAMPLE)
+        self.image = Image.new("RGB", (WIDTH, HEIGHT), PANEL)
+        self.image.paste(self.big.reduce(SUPERSAMPLE), (0, 0))
         self.texts = tuple(shapes.texts)
 
 
@@ -628,7 +628,7 @@ class _Picture:
         if not roads.shapes:
             return
         x0, y0, x1, y1 = _extent(roads.shapes)
-        x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, WIDTH), min(y1, HEIGHT)
+        x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, PANEL_LEFT), min(y1, HEIGHT)
         big = self.ground.big.crop((x0 * SUPERSAMPLE, y0 * SUPERSAMPLE,
                                     x1 * SUPERSAMPLE, y1 * SUPERSAMPLE))
         _draw(roads.shapes + lines.shapes, big, (x0, y0))
