@@ -312,37 +312,37 @@ def _figure(canvas, at) -> None:
 
 # the side panel -------------------------------------------------------------------------------
 
-def _draw_panel(canvas, scene: Scene) -> None:
+def _draw_panel(picture, scene: Scene) -> None:
     x = PANEL_LEFT + 10
-    canvas.restore_ground(PANEL_BOX)  # over anything of the board that reaches under it
-    canvas.text((x, 36), scene.title, 26, INK, "ls")
-    canvas.text((x, 62), scene.status.capitalize(), 17, INK, "ls")
-    y = _clock(canvas, scene, x, 80)
-    y = _players(canvas, scene, x, y + 20)
-    y = _action_board(canvas, scene, x, y + 22)
-    y = _legend(canvas, scene, x, y + 22)
+    picture.restore_ground(PANEL_BOX)  # over anything of the board that reaches under it
+    picture.text((x, 36), scene.title, 26, INK, "ls")
+    picture.text((x, 62), scene.status.capitalize(), 17, INK, "ls")
+    y = _clock(picture, scene, x, 80)
+    y = _players(picture, scene, x, y + 20)
+    y = _action_board(picture, scene, x, y + 22)
+    y = _legend(picture, scene, x, y + 22)
     for paragraph in scene.awaiting + scene.result:
         for line in textwrap.wrap(paragraph, 56, subsequent_indent="    "):
             y += 22
-            canvas.text((x, y), line, 15, INK, "ls")
+            picture.text((x, y), line, 15, INK, "ls")
 
 
-def _clock(canvas, scene, x, y) -> float:
+def _clock(picture, scene, x, y) -> float:
     """A dial with the three building types, the hand on the current one; the stones left
     on the clock; the open zone and the passenger supply."""
-    canvas.sprite((x + 50, y + 52), _dial, scene.clock)
+    picture.sprite((x + 50, y + 52), _dial, scene.clock)
     tx = x + 116
-    canvas.text((tx, y + 22), f"Clock: {scene.clock}", 19, INK, "ls")
-    canvas.text((tx, y + 42), f"turns to {scene.next_clock} unless stopped", 14, MUTED, "ls")
-    canvas.text((tx, y + 68), "Stones", 14, INK, "ls")
+    picture.text((tx, y + 22), f"Clock: {scene.clock}", 19, INK, "ls")
+    picture.text((tx, y + 42), f"turns to {scene.next_clock} unless stopped", 14, MUTED, "ls")
+    picture.text((tx, y + 68), "Stones", 14, INK, "ls")
     for i in range(scene.clock_stones_total):
-        canvas.sprite((tx + 62 + i * 22, y + 63), _stone, i < scene.clock_stones)
-    canvas.text((tx + 62 + scene.clock_stones_total * 22, y + 68),
+        picture.sprite((tx + 62 + i * 22, y + 63), _stone, i < scene.clock_stones)
+    picture.text((tx + 62 + scene.clock_stones_total * 22, y + 68),
                 f"{scene.clock_stones} left", 14, INK, "ls")
     zone = (f"Open zone {scene.open_zone}: {len(scene.open_lots)} free lots"
             if scene.open_zone else "No free lots left")
-    canvas.text((tx, y + 92), zone, 14, INK, "ls")
-    canvas.text((tx, y + 112), f"Passengers in supply: {scene.passenger_supply}", 14, INK, "ls")
+    picture.text((tx, y + 92), zone, 14, INK, "ls")
+    picture.text((tx, y + 112), f"Passengers in supply: {scene.passenger_supply}", 14, INK, "ls")
     return y + 116
 
 
@@ -366,21 +366,21 @@ PLAYER_COLUMNS = (("Score", 200), ("Points", 246), ("Stones", 292), ("Buses", 33
                   ("action", 378), ("line", 414))
 
 
-def _players(canvas, scene, x, y) -> float:
-    canvas.text((x + 392, y + 10), "markers left", 13, MUTED, "ms")
+def _players(picture, scene, x, y) -> float:
+    picture.text((x + 392, y + 10), "markers left", 13, MUTED, "ms")
     for name, dx in PLAYER_COLUMNS:
-        canvas.text((x + dx, y + 26), name, 13, MUTED, "rs")
+        picture.text((x + dx, y + 26), name, 13, MUTED, "rs")
     y += 32
     for p in scene.players:
         mid = y + 18
-        canvas.sprite((x + 11, mid), _badge, p.style, 11)
-        canvas.sprite((x + 30, mid), _pattern_sample, p.seat)
-        canvas.text((x + 68, mid - (6 if p.start else 0)), _fit(p.name, 12), 17, INK, "lm")
+        picture.sprite((x + 11, mid), _badge, p.style, 11)
+        picture.sprite((x + 30, mid), _pattern_sample, p.seat)
+        picture.text((x + 68, mid - (6 if p.start else 0)), _fit(p.name, 12), 17, INK, "lm")
         if p.start:
-            canvas.text((x + 68, mid + 11), "start player", 12, MUTED, "lm")
+            picture.text((x + 68, mid + 11), "start player", 12, MUTED, "lm")
         values = (p.score, p.points, p.stones, p.buses, p.markers, p.line_markers)
         for (name, dx), value in zip(PLAYER_COLUMNS, values):
-            canvas.text((x + dx, mid), str(value), 20 if name == "Score" else 16, INK, "rm")
+            picture.text((x + dx, mid), str(value), 20 if name == "Score" else 16, INK, "rm")
         y += 38
     return y
 
@@ -394,20 +394,20 @@ def _pattern_sample(canvas, at, seat) -> None:
     _pattern_mark(canvas, style.pattern, 1, (at[0] + 20, at[1]), a, b)
 
 
-def _action_board(canvas, scene, x, y) -> float:
-    canvas.text((x, y + 12), "Actions this round", 16, INK, "ls")
+def _action_board(picture, scene, x, y) -> float:
+    picture.text((x, y + 12), "Actions this round", 16, INK, "ls")
     for i, letter in enumerate("abcdef"):
-        canvas.text((x + 170 + i * 32, y + 12), letter, 13, MUTED, "ms")
+        picture.text((x + 170 + i * 32, y + 12), letter, 13, MUTED, "ms")
     y += 20
     for row in scene.actions:
         mid = y + 15
-        canvas.text((x, mid), row.name, 15, INK, "lm")
+        picture.text((x, mid), row.name, 15, INK, "lm")
         for i in range(row.spaces):
             at = (x + 170 + i * 32, mid)
             if i < len(row.seats):
-                canvas.sprite(at, _badge, STYLES[row.seats[i]], 12)
+                picture.sprite(at, _badge, STYLES[row.seats[i]], 12)
             else:
-                canvas.sprite(at, _free_space)
+                picture.sprite(at, _free_space)
         y += 31
     return y
 
@@ -416,15 +416,15 @@ def _free_space(canvas, at) -> None:
     canvas.circle(at, 12, WHITE, outline=MUTED, width=1)
 
 
-def _legend(canvas, scene, x, y) -> float:
-    canvas.text((x, y + 12), "Legend", 16, INK, "ls")
+def _legend(picture, scene, x, y) -> float:
+    picture.text((x, y + 12), "Legend", 16, INK, "ls")
     y += 20
     icons = (_legend_buildings, _legend_lot, _legend_waiting, _legend_seated,
              _legend_station, _legend_head)
     for draw, sentence in zip(icons, legend(scene)):
         mid = y + 13
-        canvas.sprite((x + 24, mid), draw, scene)
-        canvas.text((x + 58, mid), sentence, 13, INK, "lm")
+        picture.sprite((x + 24, mid), draw, scene)
+        picture.text((x + 58, mid), sentence, 13, INK, "lm")
         y += 28
     return y
 
