@@ -2,8 +2,11 @@
 
     python3 bench/maps_bench.py [repeats]
 
-Goal: a PNG map under 100 ms. Prints per position the first (cold: fonts not yet loaded)
-and the median time of the PNG and of the text map, and the PNG's size.
+Goal: a PNG map under 25 ms (median; 62-72 ms before the PNG renderer kept its ground,
+sprites, text masks and palette from one map to the next). Prints per position the first
+time (for the first position the process's first map: ground, fonts and palette not yet
+made; for the others, the sprites and text masks this position adds) and the median time
+of the PNG and of the text map, and the PNG's size.
 """
 from __future__ import annotations
 
