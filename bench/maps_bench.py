@@ -3,9 +3,12 @@ Bus Boss.
 
     python3 bench/maps_bench.py [repeats]
 
-Goals: a Bus PNG map under 100 ms, a Bus Boss one under 50 ms. Prints per position the
-first (cold: fonts not loaded, nothing of the board or map drawn yet) and the median time of
-the PNG and of the text map, and the PNG's size.
+Goals (median): a Bus PNG map under 25 ms (62-72 ms before the PNG renderer kept its ground,
+sprites, text masks and palette from one map to the next), a Bus Boss one under 50 ms.
+Prints per position the first time (for the first position of a game the process's first
+map of it: ground, fonts, palette and, for Bus Boss, the places' layout not yet made; for
+the others, the sprites and text masks this position adds) and the median time of the PNG
+and of the text map, and the PNG's size.
 """
 from __future__ import annotations
 

@@ -74,9 +74,24 @@ class Player:
     name: str
     address: str
     token: str
+    timezone: str | None = None          # shows times in this zone (the `timezone` command)
+    absence: list = field(default_factory=list)   # [[first day, last day]] (`absence`)
 
     def formatted(self) -> str:
         return f"{self.name} <{self.address}>"
+
+    def to_data(self) -> dict:
+        data = {"name": self.name, "address": self.address, "token": self.token}
+        if self.timezone:
+            data["timezone"] = self.timezone
+        if self.absence:
+            data["absence"] = self.absence
+        return data
+
+    @classmethod
+    def from_data(cls, data: dict) -> "Player":
+        return cls(str(data["name"]), str(data["address"]).lower(), str(data["token"]),
+                   data.get("timezone"), [list(a) for a in data.get("absence", [])])
 
 
 def parse_player(text: str) -> tuple[str, str]:
@@ -97,6 +112,9 @@ class Campaign:
     status: str
     players: list[Player]
     created: str
+    gm: Player | None = None             # the game master: commands by mail with their token
+    seats: int | None = None             # an open campaign starts when this many have joined
+    robots: list[int] = field(default_factory=list)   # seats the bot plays (dropped players)
     settings: dict = field(default_factory=dict)   # further settings, kept as written
 
     # files ---------------------------------------------------------------------------------
@@ -116,33 +134,54 @@ class Campaign:
     # creating and loading ------------------------------------------------------------------
     @classmethod
     def create(cls, data_root: Path, campaign_id: str, game: str, players: list[str],
-               seed: int | None = None, options: dict | None = None) -> "Campaign":
+               seed: int | None = None, options: dict | None = None, seats: int | None = None,
+               gm: str | None = None, settings: dict | None = None) -> "Campaign":
+        """A new campaign: running at once, or open for sign-up when ``seats`` is given."""
         check_id(campaign_id)
         try:
             rules = games.get(game)
         except ValueError as err:
             raise CampaignError(str(err)) from None
         parsed = [parse_player(p) for p in players]
-        addresses = [a for _, a in parsed]
-        if len(set(addresses)) != len(addresses):
-            raise CampaignError("every player needs an address of their own")
-        names = [n for n, _ in parsed]
-        if len({n.lower() for n in names}) != len(names):
-            raise CampaignError("every player needs a name of their own")
+        if seats is not None and not rules.min_players <= seats <= rules.max_players:
+            raise CampaignError(f"{rules.title} is for {rules.min_players} to "
+                                f"{rules.max_players} players, not {seats}")
         seed = secrets.randbelow(2**31) if seed is None else seed
-        options = dict(options or {})
-        try:
-            rules.new_game(options, names, seed)        # refuses bad options and counts
-        except ValueError as err:
-            raise CampaignError(str(err)) from None
-        root = Path(data_root) / campaign_id
-        if root.exists():
+        campaign = cls(Path(data_root) / campaign_id, campaign_id, game, dict(options or {}),
+                       seed, "open" if seats else "running", [], now(),
+                       Player(*parse_player(gm), new_token()) if gm else None, seats,
+                       settings=dict(settings or {}))
+        for name, address in parsed:
+            campaign.add_player(name, address)
+        campaign.check_game()
+        if campaign.root.exists():
             raise CampaignError(f"campaign {campaign_id} exists already in {data_root}")
-        campaign = cls(root, campaign_id, game, options, seed, "running",
-                       [Player(n, a, new_token()) for n, a in parsed], now())
-        root.mkdir(parents=True)
+        campaign.settings["seed_hash"] = seed_hash(campaign_id, seed)
+        campaign.root.mkdir(parents=True)
         campaign.save()
         return campaign
+
+    def add_player(self, name: str, address: str) -> Player:
+        if any(p.address == address.lower() for p in self.players):
+            raise CampaignError(f"{address} plays in {self.id} already")
+        if any(p.name.lower() == name.lower() for p in self.players):
+            raise CampaignError(f"the name {name} is taken in {self.id}: choose another")
+        if self.seats is not None and len(self.players) >= self.seats:
+            raise CampaignError(f"{self.id} is full")
+        player = Player(name, address.lower(), new_token())
+        self.players.append(player)
+        return player
+
+    def check_game(self) -> None:
+        """The options (and, once it runs, the players) make a game of its kind."""
+        rules = self.rules
+        names = [p.name for p in self.players]
+        if self.status == "open":
+            names = [f"Seat {i + 1}" for i in range(rules.min_players)]
+        try:
+            rules.new_game(self.options, names, self.seed)
+        except ValueError as err:
+            raise CampaignError(str(err)) from None
 
     @classmethod
     def load(cls, root: Path) -> "Campaign":
@@ -154,13 +193,15 @@ class Campaign:
         except yaml.YAMLError as err:
             raise CampaignError(f"{path} is not valid YAML: {err}") from None
         try:
-            players = [Player(str(p["name"]), str(p["address"]).lower(), str(p["token"]))
-                       for p in data["players"]]
-            known = {"id", "game", "options", "seed", "status", "players", "created"}
+            known = {"id", "game", "options", "seed", "status", "players", "created", "gm",
+                     "seats", "robots"}
             campaign = cls(Path(root), check_id(str(data["id"])), str(data["game"]),
                            dict(data.get("options") or {}), int(data["seed"]),
-                           str(data.get("status", "running")), players,
+                           str(data.get("status", "running")),
+                           [Player.from_data(p) for p in data.get("players") or []],
                            str(data.get("created", "")),
+                           Player.from_data(data["gm"]) if data.get("gm") else None,
+                           data.get("seats"), [int(s) for s in data.get("robots") or []],
                            {k: v for k, v in data.items() if k not in known})
         except (KeyError, TypeError, ValueError) as err:
             raise CampaignError(f"{path} is damaged ({err!r}): compare it with another "
@@ -173,17 +214,33 @@ class Campaign:
         data: dict[str, Any] = {
             "id": self.id, "game": self.game, "options": self.options, "seed": self.seed,
             "status": self.status, "created": self.created,
-            "players": [{"name": p.name, "address": p.address, "token": p.token}
-                        for p in self.players],
-            **self.settings,
         }
+        if self.seats is not None:
+            data["seats"] = self.seats
+        if self.gm:
+            data["gm"] = self.gm.to_data()
+        data["players"] = [p.to_data() for p in self.players]
+        if self.robots:
+            data["robots"] = self.robots
+        data.update(self.settings)
         header = (f"# Campaign {self.id}: a game of {self.rules.title} refereed by email.\n"
                   "# The order log (log.jsonl) is the source of truth; this file holds the\n"
-                  "# settings. Tokens are the players' passwords: keep this file private.\n")
+                  "# settings. Tokens are the players' passwords: keep this file private.\n"
+                  "# Deadlines (optional), e.g.:  deadlines: {hours: 48, policy: bot,\n"
+                  "#   timezone: Europe/London, remind_hours: 12, grace_minutes: 60}\n")
         atomic_write(self.root / "campaign.yaml",
                      header + yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
 
     # players -------------------------------------------------------------------------------
+    def is_gm_token(self, token: str | None) -> bool:
+        return bool(token and self.gm and secrets.compare_digest(self.gm.token, token.lower()))
+
+    def seat_of_name(self, name: str) -> int | None:
+        for seat, p in enumerate(self.players):
+            if p.name.lower() == name.strip().lower():
+                return seat
+        return None
+
     def seat_of_token(self, token: str | None) -> int | None:
         if not token:
             return None
@@ -240,11 +297,16 @@ class Table:
         self.queues: dict[int, list[str]] = {}
         self.seen: set[str] = set()
         self.steps: list[Step] = []
+        self.undone: set[tuple[int, int]] = set()
 
     @classmethod
     def replay(cls, campaign: Campaign) -> "Table":
         table = cls(campaign)
-        for record in campaign.records():
+        records = campaign.records()
+        # a rollback marks earlier orders as undone: they stay in the log, and are passed over
+        table.undone = {(n, i) for r in records for a in r.get("actions", ())
+                        if a["action"] == "rollback" for n, i in a["undone"]}
+        for record in records:
             table.follow(record)
         return table
 
@@ -252,7 +314,9 @@ class Table:
         """Apply one log record read from the log."""
         round_ = self.round
         events: list[str] = []
-        for seat, text, *_how in record.get("orders", ()):
+        for index, (seat, text, *_how) in enumerate(record.get("orders", ())):
+            if (record.get("n"), index) in self.undone:
+                continue
             try:
                 for entry in self.rules.parse(text):
                     self.state, ev = self.rules.apply(self.state, seat, entry.alternatives[0])
@@ -264,7 +328,18 @@ class Table:
                     f"changed by hand or damaged") from None
         for seat, queue in record.get("queues", {}).items():
             self.queues[int(seat)] = list(queue)
+        for action in record.get("actions", ()):
+            events += self.act(action)
         return self.follow_applied(record, round_, events)
+
+    def act(self, action: dict) -> list[str]:
+        """A game master's action that changes the game itself (rule 40's drop in Bus Boss)."""
+        if action["action"] == "drop" and hasattr(self.rules, "drop"):
+            self.state, events = self.rules.drop(self.state, action["seat"])
+            return events
+        if action["action"] == "rollback":
+            self.queues = {}
+        return []
 
     def follow_applied(self, record: dict, round_: int, events: list[str]) -> Step:
         """Note a record whose orders the table has applied already (in round ``round_``)."""

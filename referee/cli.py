@@ -11,6 +11,7 @@ import click
 from . import rules as games
 from .campaign import CampaignError
 from .config import CONFIG_NAME, ConfigError, load_config, write_default_config
+from .deadlines import POLICIES, DeadlineError, Deadlines
 from .simulate import simulate as run_simulation
 from .store import LockBusy
 
@@ -60,13 +61,25 @@ def init(directory: Path) -> None:
 @main.command()
 @click.argument("game", type=click.Choice(games.names()))
 @click.argument("campaign_id", metavar="ID")
-@click.option("--player", "players", multiple=True, required=True,
+@click.option("--player", "players", multiple=True,
               help='"Name <address>", once per player, in seat order')
+@click.option("--open", "seats", type=int,
+              help="open for sign-up by mail: the game starts when this many have joined")
+@click.option("--gm", help='the game master, "Name <address>": commands by mail')
 @click.option("--seed", type=int, help="for a game that can be replayed exactly; random if not given")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
               help="a game option, e.g. edition=1999")
+@click.option("--hours", type=float, help="deadline: hours for each decision")
+@click.option("--times", help="deadline: times of day instead, e.g. 08:00,20:00")
+@click.option("--weekdays-only", is_flag=True, help="deadlines count weekdays only")
+@click.option("--grace", type=float, help="minutes after a deadline before the policy applies")
+@click.option("--timezone", help="the campaign's time zone, e.g. Europe/London")
+@click.option("--policy", type=click.Choice(POLICIES),
+              help="a missed deadline: wait for the game master, let the bot decide, or "
+                   "the game's own rules (Bus Boss 37-40)")
 @click.pass_context
-def new(ctx, game, campaign_id, players, seed, options) -> None:
+def new(ctx, game, campaign_id, players, seats, gm, seed, options, hours, times,
+        weekdays_only, grace, timezone, policy) -> None:
     """Create campaign ID of GAME and mail every player a welcome with their token."""
     parsed = {}
     for option in options:
@@ -74,20 +87,65 @@ def new(ctx, game, campaign_id, players, seed, options) -> None:
         if not sep or not key:
             raise click.BadParameter(f"{option!r}: write KEY=VALUE", param_hint="--option")
         parsed[key.strip()] = value.strip()
+    if not players and not seats:
+        raise click.UsageError("name the players (--player, once each) or open the game for "
+                               "sign-up (--open N)")
+    deadlines = {k: v for k, v in {
+        "hours": hours, "times": times.split(",") if times else None,
+        "weekdays_only": weekdays_only or None, "grace_minutes": grace,
+        "timezone": timezone, "policy": policy}.items() if v is not None}
+    try:
+        Deadlines.from_settings(deadlines)
+    except DeadlineError as err:
+        raise Failure(str(err)) from None
     site = open_site(ctx)
     try:
-        table = site.new_campaign(game, campaign_id, list(players), seed, parsed)
+        campaign = site.new_campaign(game, campaign_id, list(players), seed, parsed, seats, gm,
+                                     {"deadlines": deadlines} if deadlines else None)
     except CampaignError as err:
         raise Failure(str(err)) from None
     flushed = site.outbox.flush(site.config.make_sender())
-    click.echo(f"campaign {campaign_id}: {table.rules.title} for "
-               f"{', '.join(p.name for p in table.campaign.players)} in {table.campaign.root}")
-    click.echo(f"welcome mails: {len(flushed.sent)} sent, {len(site.outbox.pending())} queued")
+    who = ", ".join(p.name for p in campaign.players) or "nobody yet"
+    state = (f"open for sign-up ({seats} seats)" if campaign.status == "open" else "running")
+    click.echo(f"campaign {campaign_id}: {campaign.rules.title} for {who}, {state}, in "
+               f"{campaign.root}")
+    click.echo(f"mail: {len(flushed.sent)} sent, {len(site.outbox.pending())} queued")
+
+
+@main.command()
+@click.argument("campaign_id", metavar="ID")
+@click.argument("command", nargs=-1, required=True)
+@click.pass_context
+def gm(ctx, campaign_id, command) -> None:
+    """Run a game master's COMMAND on campaign ID: pause, resume, extend HOURS, replace NAME
+    with "New Name <address>", drop NAME, rollback N, adjudicate, start, message all TEXT."""
+    from datetime import datetime, timezone as tz
+    from .commands import CommandError, run_as_gm
+    site = open_site(ctx)
+    try:
+        actions = run_as_gm(site, campaign_id, " ".join(command), datetime.now(tz.utc))
+    except (CampaignError, CommandError) as err:
+        raise Failure(str(err)) from None
+    flushed = site.outbox.flush(site.config.make_sender())
+    failed = False
+    for action in actions:
+        if "refused" in action:
+            failed = True
+            click.echo(f"refused: {action['refused']}")
+        else:
+            click.echo(action["said"])
+    click.echo(f"mail: {len(flushed.sent)} sent, {len(site.outbox.pending())} queued")
+    if failed:
+        sys.exit(1)
 
 
 def _status(site, campaign_id: str) -> dict:
-    table = site.campaign(campaign_id).table()
-    campaign = table.campaign
+    campaign = site.campaign(campaign_id)
+    if campaign.status == "open":
+        return {"id": campaign.id, "game": campaign.game, "state": "open", "round": 0,
+                "awaiting": [], "scores": {}, "finished": False,
+                "seats": campaign.seats, "joined": [p.name for p in campaign.players]}
+    table = campaign.table()
     view = table.view()
     scores = table.rules.result(table.state)
     return {
@@ -95,8 +153,7 @@ def _status(site, campaign_id: str) -> dict:
         "round": view["round"],
         "awaiting": [{"player": campaign.players[d.seat].name, "decision": d.kind,
                       "prompt": d.prompt} for d in table.rules.awaiting(table.state)],
-        "scores": {p["name"]: p["score"] for p in view["players"]} if "players" in view
-        else {},
+        "scores": {p["name"]: p.get("score", p.get("cash")) for p in view["players"]},
         "finished": scores is not None,
     }
 
@@ -134,21 +191,19 @@ def status(ctx, campaign_id, as_json) -> None:
 def show(ctx, campaign_id, player, png) -> None:
     """Print the map, the scores and what the game waits for."""
     from . import maps
-    from .reports import base_context, decision_of, render
+    from .reports import position_text
     site = open_site(ctx)
     try:
         table = site.campaign(campaign_id).table()
     except CampaignError as err:
         raise Failure(str(err)) from None
-    prompt, choices = None, []
+    seat = None
     if player:
-        names = {p.name.lower(): s for s, p in enumerate(table.campaign.players)}
-        if player.lower() not in names:
+        seat = table.campaign.seat_of_name(player)
+        if seat is None:
             raise Failure(f"no player {player!r} in {campaign_id}; the players are "
                           + ", ".join(p.name for p in table.campaign.players))
-        prompt, choices = decision_of(table, names[player.lower()])
-    click.echo(render("digest.txt", events=[], notes=[], prompt=prompt, choices=choices,
-                      **base_context(table)), nl=False)
+    click.echo(position_text(table, seat), nl=False)
     if png:
         png.write_bytes(maps.png_map(table.view()))
         click.echo(f"wrote {png}")

@@ -8,6 +8,7 @@ exactly one legal choice is taken by the referee at once.
 """
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
 
 from .campaign import Table
@@ -91,14 +92,19 @@ def submit(table: Table, seat: int, entries: list[str]) -> Outcome:
     return outcome
 
 
-def advance(table: Table) -> Outcome:
-    """Everything the referee can do by itself now: queued orders and forced moves."""
+def advance(table: Table, robots: set[int] = frozenset()) -> Outcome:
+    """Everything the referee can do by itself now: queued orders, forced moves, and the
+    decisions of seats the bot plays."""
     outcome = Outcome(round=table.round)
     progress = True
     while progress and not table.over:
         progress = False
         for due in table.rules.awaiting(table.state):
             seat = due.seat
+            if seat in robots:
+                decide_by_bot(table, seat, outcome)
+                progress = True
+                break
             if table.queues.get(seat):
                 before = list(table.queues[seat])
                 if _drain(table, seat, "queue", outcome):
@@ -113,6 +119,22 @@ def advance(table: Table) -> Outcome:
                 progress = True
                 break
     return outcome
+
+
+def decide_by_bot(table: Table, seat: int, outcome: Outcome) -> None:
+    """The default bot decides for the seat (a dropped player, a missed deadline)."""
+    rng = random.Random(f"{table.campaign.seed}:{len(table.steps)}:{seat}")
+    order = table.rules.bot("default")(table.state, seat, rng)
+    _apply(table, seat, order, "bot", outcome)
+
+
+def adjudicate(table: Table, seat: int, outcome: Outcome) -> bool:
+    """The game's own missed-order rule for the seat, if it has one (Bus Boss 37-39)."""
+    order = table.rules.adjudicate(table.state, seat)
+    if order is None:
+        return False
+    _apply(table, seat, order, "missed", outcome)
+    return True
 
 
 def _owed_kind(table: Table, seat: int) -> str | None:

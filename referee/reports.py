@@ -114,44 +114,86 @@ def message_id(identity: Identity, campaign_id: str, *parts) -> str:
     return f"<{campaign_id}.{'.'.join(str(p) for p in parts)}@{domain}>"
 
 
-def welcome(identity: Identity, table: Table, seat: int) -> EmailMessage:
+def welcome(identity: Identity, table: Table, seat: int, key: str = "") -> EmailMessage:
     campaign = table.campaign
     player = campaign.players[seat]
     prompt, choices = decision_of(table, seat)
     text = render("welcome.txt", campaign=campaign, player=player, title=table.rules.title,
                   reply_to=identity.plus(campaign.id, player.token),
                   help=help_text(campaign.game), prompt=prompt, choices=choices,
-                  waiting_for=waiting_for(table))
+                  waiting_for=waiting_for(table),
+                  seed_hash=campaign.settings.get("seed_hash"))
     return _mail(identity, campaign, player, f"Welcome to {table.rules.title}, {player.name}",
-                 text, message_id(identity, campaign.id, "welcome", seat))
+                 text, message_id(identity, campaign.id, "welcome", seat, *([key] if key else [])))
 
 
-def confirmation(identity: Identity, table: Table, record: dict) -> EmailMessage:
+def gm_welcome(identity: Identity, campaign: Campaign) -> EmailMessage:
+    gm = campaign.gm
+    text = render("gm-welcome.txt", campaign=campaign, gm=gm,
+                  reply_to=identity.plus(campaign.id, gm.token))
+    return _mail(identity, campaign, gm, f"You are the game master of {campaign.id}", text,
+                 message_id(identity, campaign.id, "gm-welcome"))
+
+
+def confirmation(identity: Identity, table: Table, record: dict, due: str | None = None,
+                 history: str = "") -> EmailMessage:
+    """The answer to a mail: what was done with every order and command in it."""
     campaign = table.campaign
-    seat = record["seat"]
-    player = campaign.players[seat]
+    seat = record.get("seat")
+    player = campaign.gm if seat is None else campaign.players[seat]
     step = next(s for s in table.steps if s.record["n"] == record["n"])
-    applied, events = [], list(step.events)
-    for _seat, text, _how in record.get("orders", ()):
-        applied.append({"text": text, "events": []})
+    applied = [{"text": text, "events": []} for _seat, text, _how in record.get("orders", ())]
     if applied:                       # the events of a mail's orders, under its last order
-        applied[-1]["events"] = events
-    prompt, choices = decision_of(table, seat)
+        applied[-1]["events"] = list(step.events)
+    prompt, choices = decision_of(table, seat) if seat is not None else (None, [])
+    actions = record.get("actions", [])
+    wants_help = any(a["action"] == "help" and "refused" not in a for a in actions)
     text = render("confirmation.txt", campaign=campaign, subject=record.get("subject", ""),
                   applied=applied, bad_lines=record.get("bad_lines", []),
-                  ignored=record.get("ignored", []),
-                  refusals=record.get("refused", []),
+                  ignored=record.get("ignored", []), actions=actions,
+                  refusals=[r for r in record.get("refused", []) if r["seat"] == seat],
                   queue=record.get("queues", {}).get(str(seat), []),
-                  awaited=awaited_lines(table, seat), prompt=prompt, choices=choices)
+                  awaited=awaited_lines(table, seat) if seat is not None else [], due=due,
+                  prompt=prompt, choices=choices, gm=seat is None,
+                  help=help_text(campaign.game) if wants_help else "", history=history)
     sender = record.get("from", player.address)
-    cc = [sender] if sender != player.address else []
-    return _mail(identity, campaign, player, "Orders received", text,
+    cc = [sender] if sender and sender != player.address else []
+    return _mail(identity, campaign, player, "Orders received" if seat is not None
+                 else "Game master's commands", text,
                  message_id(identity, campaign.id, "confirm", record["n"]), cc=cc,
                  in_reply_to=record.get("message_id"))
 
 
-def digest(identity: Identity, table: Table, seat: int, since: int, png: bytes | None = None
-           ) -> EmailMessage:
+def press(identity: Identity, table: Table, record: dict, action: dict, seat: int
+          ) -> EmailMessage:
+    """A player's (or the game master's) message relayed to another player."""
+    campaign = table.campaign
+    sender = action.get("from")
+    who = "the game master" if sender is None else campaign.players[sender].name
+    text = render("press.txt", campaign=campaign, who=who, text=action["text"])
+    return _mail(identity, campaign, campaign.players[seat], f"Message from {who}", text,
+                 message_id(identity, campaign.id, "press", record["n"],
+                            action.get("index", 0), seat))
+
+
+def reminder(identity: Identity, table: Table, seat: int, stage: int, due: str
+             ) -> EmailMessage:
+    campaign = table.campaign
+    prompt, choices = decision_of(table, seat)
+    text = render("reminder.txt", campaign=campaign, due=due, prompt=prompt, choices=choices)
+    return _mail(identity, campaign, campaign.players[seat], f"Reminder: due by {due}", text,
+                 message_id(identity, campaign.id, "reminder", seat, stage))
+
+
+def gm_notice(identity: Identity, campaign: Campaign, subject: str, text: str, key: str
+              ) -> EmailMessage:
+    body = render("notice.txt", text=text, referee=identity.address)
+    return _mail(identity, campaign, campaign.gm, subject, body,
+                 message_id(identity, campaign.id, "gm", key))
+
+
+def digest(identity: Identity, table: Table, seat: int, since: int, png: bytes | None = None,
+           due: str | None = None) -> EmailMessage:
     """The report for one player: everything since record ``since``, the map, the scores and
     their decision."""
     campaign = table.campaign
@@ -160,8 +202,11 @@ def digest(identity: Identity, table: Table, seat: int, since: int, png: bytes |
     for step in table.steps:
         if step.record["n"] > since:
             events += step.events
+            for missed in step.record.get("missed", ()):
+                if missed["seat"] == seat:
+                    notes.append(f"your deadline passed: {missed['done']}")
             for refusal in step.record.get("refused", ()):
-                if refusal.get("seat", step.record.get("seat")) == seat:
+                if refusal["seat"] == seat:
                     notes.append(f"your order {refusal['text']!r} was refused: "
                                  f"{refusal['reason']}" + (
                                      f" (dropped with it: {', '.join(refusal['dropped'])})"
@@ -176,7 +221,9 @@ def digest(identity: Identity, table: Table, seat: int, since: int, png: bytes |
                    else f"{when}: report")
     last = table.steps[-1].record["n"] if table.steps else 0
     mid = message_id(identity, campaign.id, "digest", last, seat)
-    parts = dict(events=events, notes=notes, prompt=prompt, choices=choices, **context)
+    parts = dict(events=events, notes=notes, prompt=prompt, choices=choices, due=due,
+                 seed=campaign.seed if context["result"] else None,
+                 seed_hash=campaign.settings.get("seed_hash"), **context)
     text = render("digest.txt", **parts)
     html = map_cid = None
     if png:
@@ -184,6 +231,14 @@ def digest(identity: Identity, table: Table, seat: int, since: int, png: bytes |
         html = render("digest.html", subject=subject, map_cid=map_cid, **parts)
     return _mail(identity, campaign, player, subject, text, mid, png=png, html=html,
                  map_cid=map_cid)
+
+
+def position_text(table: Table, seat: int | None = None) -> str:
+    """The game now, as a report shows it (with the seat's decision when one is given)."""
+    prompt, choices = decision_of(table, seat) if seat is not None else (None, [])
+    context = base_context(table)
+    return render("digest.txt", events=[], notes=[], prompt=prompt, choices=choices, due=None,
+                  seed=None, seed_hash=None, **context)
 
 
 def turn_report(table: Table, round_: int, view: dict) -> str:

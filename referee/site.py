@@ -17,7 +17,10 @@ from .campaign import Campaign, CampaignError, Table, check_id
 from .config import Config
 from .mailout import Outbox
 from .play import advance
-from .reports import Identity, confirmation, digest, turn_report, welcome
+from . import timekeeping
+from .deadlines import Deadlines, show
+from .reports import (Identity, confirmation, digest, gm_welcome, press, turn_report,
+                      welcome)
 from .store import append_record, atomic_write, read_records
 
 
@@ -78,16 +81,31 @@ class Site:
         return (self.data_root / campaign_id / "campaign.yaml").exists()
 
     def new_campaign(self, game: str, campaign_id: str, players: list[str], seed=None,
-                     options=None) -> Table:
-        campaign = Campaign.create(self.data_root, campaign_id, game, players, seed, options)
+                     options=None, seats: int | None = None, gm: str | None = None,
+                     settings: dict | None = None) -> Campaign:
+        """A new campaign, started at once, or open for sign-up when ``seats`` is given."""
+        campaign = Campaign.create(self.data_root, campaign_id, game, players, seed, options,
+                                   seats, gm, settings)
+        if campaign.gm:
+            self.queue(campaign, gm_welcome(self.identity, campaign))
+        if campaign.status == "running":
+            self.start_campaign(campaign)
+        return campaign
+
+    def start_campaign(self, campaign: Campaign) -> Table:
+        """The game begins: a welcome to every player with their token and the seed's
+        fingerprint, and the first prompt to whoever acts first."""
+        campaign.status = "running"
+        campaign.seats = None
+        campaign.check_game()
+        campaign.save()
         table = campaign.table()
-        self.commit(table, advance(table), {"kind": "referee"})
+        self.commit(table, advance(table, set(campaign.robots)), {"kind": "referee"})
         for seat in range(len(campaign.players)):
             self.queue(campaign, welcome(self.identity, table, seat))
-        marks = Watermarks(digests={str(s): len(table.steps) for s in
-                                    range(len(campaign.players))},
-                           digest_rounds={str(s): table.round
-                                          for s in range(len(campaign.players))})
+        seats = range(len(campaign.players))
+        marks = Watermarks(digests={str(s): len(table.steps) for s in seats},
+                           digest_rounds={str(s): table.round for s in seats})
         marks.save(campaign)
         return table
 
@@ -100,7 +118,7 @@ class Site:
                                   "reason": r.reason, "dropped": r.dropped}
                                  for r in outcome.refusals]
         if not (record["orders"] or record.get("queues") or record.get("refused")
-                or record.get("message_id")):
+                or record.get("message_id") or record.get("actions")):
             return None
         record = table.campaign.append(record, len(table.steps) + 1, table.last_hash)
         step = table.follow_applied(record, outcome.round,
@@ -144,15 +162,34 @@ class Site:
         self.outbox.queue(msg, name=name)
 
     def answer(self, table: Table) -> int:
-        """Queue the confirmations, digests and turn reports the campaign's log calls for."""
+        """Queue the mails the campaign's log calls for: confirmations, relayed messages,
+        welcomes of replacement players, digests; then write the turn reports."""
         campaign = table.campaign
         marks = Watermarks.load(campaign)
         last = table.steps[-1].record["n"] if table.steps else 0
+        dues = self.dues(table)
         queued = 0
         for step in table.steps:
             record = step.record
-            if record["n"] > marks.confirmed and record.get("kind") == "mail":
-                self.queue(campaign, confirmation(self.identity, table, record))
+            if record["n"] <= marks.confirmed:
+                continue
+            for index, action in enumerate(record.get("actions", ())):
+                if "refused" in action:
+                    continue
+                if action["action"] == "message":
+                    for seat in action["to"]:
+                        self.queue(campaign, press(self.identity, table, record,
+                                                   {**action, "index": index}, seat))
+                        queued += 1
+                elif action["action"] == "replace":
+                    self.queue(campaign, welcome(self.identity, table, action["seat"],
+                                                 key=str(record["n"])))
+                    queued += 1
+            if record.get("kind") == "mail":
+                seat = record.get("seat")
+                self.queue(campaign, confirmation(
+                    self.identity, table, record, dues.get(seat),
+                    self.history_for(table, record)))
                 queued += 1
         marks.confirmed = last
         png = None
@@ -163,22 +200,47 @@ class Site:
             news = [s for s in table.steps if s.record["n"] > since
                     and not (s.record.get("kind") == "mail" and s.record.get("seat") == seat)]
             due = awaiting.get(seat)
-            if not news:
+            final = table.over and marks.stages.get(key) != "over"   # everyone gets it once
+            if not news and not final:
                 marks.digests[key] = last
                 continue
             new_decision = due is not None and marks.stages.get(key) != due.stage
             new_round = marks.digest_rounds.get(key) != table.round
-            if new_decision or new_round or table.over:
+            if new_decision or new_round or final:
                 png = png or maps.png_map(table.view())
-                self.queue(campaign, digest(self.identity, table, seat, since, png))
+                self.queue(campaign, digest(self.identity, table, seat, since, png,
+                                            dues.get(seat)))
                 marks.digests[key] = last
                 marks.digest_rounds[key] = table.round
-                marks.stages[key] = due.stage if due else None
+                marks.stages[key] = "over" if table.over else due.stage if due else None
                 queued += 1
         self.write_turns(table, marks.turns)
         marks.turns = last
         marks.save(campaign)
         return queued
+
+    def dues(self, table: Table) -> dict[int, str]:
+        """When each awaited decision is due, as each player reads times."""
+        campaign = table.campaign
+        settings = Deadlines.from_settings(campaign.settings.get("deadlines"))
+        if not settings.active:
+            return {}
+        book = timekeeping.Book.load(campaign)
+        shown = {}
+        for key, entry in book.seats.items():
+            due = timekeeping.due_of(settings, campaign, int(key), entry)
+            if due is not None:
+                shown[int(key)] = show(due, campaign.players[int(key)].timezone, settings.zone)
+        return shown
+
+    def history_for(self, table: Table, record: dict) -> str:
+        """The history a mail asked for with `history` (the whole game, or one turn)."""
+        asked = [a for a in record.get("actions", ())
+                 if a["action"] == "history" and "refused" not in a]
+        if not asked:
+            return ""
+        from .archive import history_text
+        return history_text(table, asked[-1].get("turn"))
 
     def write_turns(self, table: Table, since: int) -> None:
         """The report and text map of every round touched since record ``since``, and the

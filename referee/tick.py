@@ -19,11 +19,17 @@ import re
 import traceback
 from dataclasses import dataclass, field
 
+from datetime import datetime, timezone
+
+from . import rules as games
+from . import timekeeping
 from .campaign import CampaignError, Table
+from .commands import Commands, split
+from .deadlines import Deadlines, show, stamp
 from .mailin import InMail
 from .mailread import Incoming, command_lines, read_mail
-from .play import Outcome, advance, read_orders, submit
-from .reports import help_text, notice
+from .play import advance, read_orders, submit
+from .reports import gm_notice, help_text, notice, reminder, render
 from .rules import names as game_names
 from .site import Site
 from .store import TickLock
@@ -81,8 +87,9 @@ def route(mail: Incoming) -> Route:
 
 
 class Tick:
-    def __init__(self, site: Site):
+    def __init__(self, site: Site, now: datetime | None = None):
         self.site = site
+        self.now = now or datetime.now(timezone.utc)
         self.report = TickReport()
         self.tables: dict[str, Table] = {}
         self.received = site.received_ids()
@@ -143,38 +150,62 @@ class Tick:
             self.answer_outside(mail, where)
             self.noted(mid, "-", "answered outside any campaign")
             return
-        table = self.table(where.campaign_id)
-        campaign = table.campaign
+        campaign = site.campaign(where.campaign_id)
         site.keep_raw(campaign.dir("mail", "in"), mid, raw)
         crashpoint("stored")
+        gm = campaign.is_gm_token(where.token)
+        seat = None if gm else campaign.seat_of_token(where.token)
+        if seat is None and not gm:
+            self.answer_unknown_player(mail, campaign, where)
+            self.noted(mid, campaign.id, "no valid token")
+            return
+        if campaign.status == "open":
+            self.handle_open(mail, campaign, seat, where)
+            self.noted(mid, campaign.id, "applied")
+            return
+        table = self.table(campaign.id)
+        campaign = table.campaign
         if mid in table.seen:
             self.noted(mid, campaign.id, "applied before")
             self.report.ignored += 1
             return
-        seat = campaign.seat_of_token(where.token)
-        if seat is None:
-            self.answer_unknown_player(mail, table, where)
-            self.noted(mid, campaign.id, "no valid token")
-            return
+        commands, order_lines = split(where.lines, gm)
+        done = Commands(site, campaign, table, seat, self.now).run(commands)
         fields = {"kind": "mail", "message_id": mid, "from": mail.sender_address,
                   "seat": seat, "subject": mail.subject}
-        if campaign.status != "running":
-            fields["bad_lines"] = [["(all)", f"campaign {campaign.id} is {campaign.status}: "
-                                             "no orders are taken now"]]
-            outcome = Outcome(round=table.round)
+        if done.actions:
+            fields["actions"] = done.actions
+        outcome = done.outcome
+        if gm:
+            if order_lines:
+                fields["ignored"] = order_lines
+        elif campaign.status != "running":
+            if order_lines:
+                fields["bad_lines"] = [["(all)", f"campaign {campaign.id} is "
+                                                 f"{campaign.status}: no orders are taken now"]]
         else:
-            reading = read_orders(table.rules, where.lines)
+            reading = read_orders(table.rules, order_lines)
             if reading.ignored:
                 fields["ignored"] = reading.ignored
             if reading.errors:
                 fields["bad_lines"] = [list(e) for e in reading.errors]
-                outcome = Outcome(round=table.round)
             elif reading.entries:
                 outcome = submit(table, seat, reading.entries)
-            else:
-                outcome = Outcome(round=table.round)  # no orders: the queue stays as it was
         site.commit(table, outcome, fields)
+        if done.rebuild:
+            self.tables[campaign.id] = site.campaign(campaign.id).table()
         self.noted(mid, campaign.id, "applied")
+        self.report.applied += 1
+
+    def handle_open(self, mail: Incoming, campaign, seat: int | None, where: Route) -> None:
+        """A mail to a campaign still open for sign-up: commands only, answered at once."""
+        commands, order_lines = split(where.lines, seat is None)
+        done = Commands(self.site, campaign, None, seat, self.now).run(commands)
+        lines = [f"{a['line']}: {a.get('refused') or a['said']}" for a in done.actions]
+        if order_lines:
+            lines.append(f"{campaign.id} has not started yet: orders are taken once it has.")
+        self.send_notice(mail, f"[{campaign.id}] Your mail", "\n".join(lines) or
+                         "There was nothing in it for the referee.")
         self.report.applied += 1
 
     def noted(self, message_id: str, where: str, outcome: str) -> None:
@@ -183,41 +214,91 @@ class Tick:
 
     # answers outside a player's game -------------------------------------------------------
     def answer_outside(self, mail: Incoming, where: Route) -> None:
-        if where.campaign_id is None:
-            if any(line.lower() == "help" for line in where.lines):
-                text = ("This is a play-by-email referee for "
-                        + " and ".join(game_names()) + ".\n\n"
-                        + "\n\n".join(help_text(g) for g in game_names()))
-            else:
-                text = ("This mail did not name a game. Players: reply to a mail from the "
-                        "referee, whose Reply-To address names your game and carries your "
-                        "token. Send 'help' for the orders of the games.")
-            self.send_notice(mail, "About your mail to the referee", text)
-        else:
-            shown = where.campaign_id if self.site.has_campaign(where.campaign_id) or \
-                re.fullmatch(r"[a-z0-9-]{1,32}", where.campaign_id) else "that you named"
+        if where.campaign_id is not None:
+            shown = where.campaign_id if re.fullmatch(r"[a-z0-9-]{1,32}", where.campaign_id) \
+                else "that you named"
             self.send_notice(mail, "No such game",
                              f"There is no game {shown} on this referee. Check the "
-                             f"game's name in the mails you had from the referee.")
+                             f"game's name in the mails you had from the referee, or send "
+                             f"'list' for the games open for sign-up.")
+            return
+        words = [line.lower().split() for line in where.lines]
+        join = next((line for line, w in zip(where.lines, words) if w[:1] == ["join"]), None)
+        if join:
+            self.join(mail, join)
+        elif any(w[:1] == ["list"] for w in words):
+            self.send_notice(mail, "Games open for sign-up", self.open_games())
+        elif any(w[:1] == ["help"] for w in words):
+            self.send_notice(mail, "How to play by mail", help_outside())
+        else:
+            self.send_notice(mail, "About your mail to the referee",
+                             "This mail did not name a game. Players: reply to a mail from the "
+                             "referee, whose Reply-To address names your game and carries your "
+                             "token. Send 'list' for the games open for sign-up, 'help' for "
+                             "how to play.")
 
-    def answer_unknown_player(self, mail: Incoming, table: Table, where: Route) -> None:
-        registered = table.campaign.seat_of_address(mail.sender_address)
+    def open_games(self) -> str:
+        lines = []
+        for campaign_id in self.site.campaign_ids():
+            campaign = self.site.campaign(campaign_id)
+            if campaign.status == "open":
+                free = campaign.seats - len(campaign.players)
+                lines.append(f"  {campaign.id}: {campaign.rules.title}, {free} of "
+                             f"{campaign.seats} seats free. To join: join {campaign.id} as "
+                             f"YourName")
+        return ("Games open for sign-up:\n" + "\n".join(lines) if lines else
+                "No game is open for sign-up just now.")
+
+    def join(self, mail: Incoming, line: str) -> None:
+        words = line.split()
+        campaign_id = words[1].lower() if len(words) > 1 else ""
+        name = " ".join(words[3:]) if len(words) > 3 and words[2].lower() == "as" else (
+            mail.sender_name or mail.sender_address.partition("@")[0])
+        if not self.site.has_campaign(campaign_id) or \
+                self.site.campaign(campaign_id).status != "open":
+            self.send_notice(mail, "Not joined", f"There is no game open for sign-up named "
+                             f"{campaign_id or '(none given)'}.\n\n" + self.open_games())
+            return
+        campaign = self.site.campaign(campaign_id)
+        existing = campaign.seat_of_address(mail.sender_address)
+        try:
+            player = campaign.players[existing] if existing is not None else \
+                campaign.add_player(name, mail.sender_address)
+        except CampaignError as err:
+            self.send_notice(mail, f"Not joined {campaign_id}", str(err))
+            return
+        campaign.save()
+        address = self.site.identity.plus(campaign.id, player.token)
+        full = len(campaign.players) == campaign.seats
+        self.send_notice(
+            mail, f"[{campaign.id}] You have joined {campaign.id}",
+            f"Welcome, {player.name}: you have a seat in {campaign.id} "
+            f"({campaign.rules.title}). Your token is {player.token}; reply to this mail or "
+            f"write to {address} to play. "
+            + ("The game is full and starts now." if full else
+               f"The game starts when {campaign.seats} have joined "
+               f"({len(campaign.players)} so far)."),
+            reply_to=address)
+        if full:
+            self.site.start_campaign(campaign)
+
+    def answer_unknown_player(self, mail: Incoming, campaign, where: Route) -> None:
+        registered = campaign.seat_of_address(mail.sender_address)
         if registered is None:
             # a stranger learns nothing about the game, not even that it exists
             self.send_notice(mail, "Your mail to the referee",
                              "This referee could not match your mail to a player. Players: "
                              "reply to a mail from the referee; its Reply-To address carries "
-                             "your token.")
+                             "your token. Send 'list' for the games open for sign-up.")
             return
-        player = table.campaign.players[registered]
+        player = campaign.players[registered]
         why = "a wrong token" if where.token else "no token"
         self.send_notice(
-            mail, f"[{table.campaign.id}] Your orders were not used",
-            f"Your mail to campaign {table.campaign.id} had {why}, so its orders were not "
+            mail, f"[{campaign.id}] Your orders were not used",
+            f"Your mail to campaign {campaign.id} had {why}, so its orders were not "
             f"used. Reply to this mail (its Reply-To carries your token), or write to "
-            f"{self.site.identity.plus(table.campaign.id, player.token)}.",
-            to=player.address, reply_to=self.site.identity.plus(table.campaign.id,
-                                                                player.token))
+            f"{self.site.identity.plus(campaign.id, player.token)}.",
+            to=player.address, reply_to=self.site.identity.plus(campaign.id, player.token))
 
     def send_notice(self, mail: Incoming, subject: str, text: str, to: str | None = None,
                     reply_to: str | None = None) -> None:
@@ -229,17 +310,57 @@ class Tick:
         self.site.queue(None, msg)
         self.report.answered += 1
 
-    # resolving and answering -----------------------------------------------------------------
+    # resolving, deadlines and answers --------------------------------------------------------
     def resolve_and_answer(self) -> None:
         for campaign_id in self.site.campaign_ids():
             try:
+                if self.site.campaign(campaign_id).status == "open":
+                    continue
                 table = self.table(campaign_id)
                 if table.campaign.status == "running":
-                    self.site.commit(table, advance(table), {"kind": "referee"})
+                    robots = set(table.campaign.robots)
+                    self.site.commit(table, advance(table, robots), {"kind": "referee"})
+                    self.keep_time(table)
+                    self.site.commit(table, advance(table, robots), {"kind": "referee"})
                 self.report.answered += self.site.answer(table)
             except CampaignError as err:
                 self.report.errors.append(f"campaign {campaign_id}: {err}")
 
+    def keep_time(self, table: Table) -> None:
+        """Deadlines: one reminder before each, the campaign's policy after it."""
+        campaign = table.campaign
+        settings = Deadlines.from_settings(campaign.settings.get("deadlines"))
+        if not settings.active:
+            return
+        book, notices, outcome = timekeeping.check(table, self.now, settings)
+        missed = [{"seat": seat, "due": stamp(due), "done": done}
+                  for seat, due, done in notices.missed]
+        self.site.commit(table, outcome, {"kind": "referee", "missed": missed} if missed
+                         else {"kind": "referee"})
+        for seat, due in notices.reminders:
+            stage = book.seats[str(seat)].stage
+            shown = show(due, campaign.players[seat].timezone, settings.zone)
+            self.site.queue(campaign, reminder(self.site.identity, table, seat, stage, shown))
+            self.report.answered += 1
+        for seat, due, done in notices.missed:
+            if campaign.gm:
+                stage = book.seats[str(seat)].stage
+                name = campaign.players[seat].name
+                self.site.queue(campaign, gm_notice(
+                    self.site.identity, campaign, f"{name} missed a deadline",
+                    f"{name}'s decision in {campaign.id} was due at {stamp(due)}: {done}.",
+                    f"missed.{seat}.{stage}"))
+        book.save(campaign)
 
-def tick(site: Site) -> TickReport:
-    return Tick(site).run()
+
+def help_outside() -> str:
+    return ("This is a play-by-email referee for " + " and ".join(
+        games.get(g).title for g in game_names()) + ".\n\n"
+        "Send 'list' for the games open for sign-up, and 'join <game> as <your name>' to "
+        "take a seat. Once in a game, reply to the referee's mails with your orders.\n\n"
+        + "\n\n".join(help_text(g) for g in game_names()) + "\n\n"
+        + render("commands.txt"))
+
+
+def tick(site: Site, now: datetime | None = None) -> TickReport:
+    return Tick(site, now).run()

@@ -131,3 +131,15 @@ def test_setup_positions_draw_before_and_after_the_first_line_markers():
         centre = stroke_centre(first_lines, BOARD, street, player["seat"])
         assert image.getpixel(centre) == STYLES[player["seat"]].colour
         assert len(head_centres(first_lines, BOARD, player["seat"])) == 2
+
+
+def test_a_map_does_not_depend_on_the_maps_drawn_before_it_in_the_process():
+    # the renderer keeps its ground, sprites, text masks and palette from map to map
+    # (bench/maps_bench.py); the first map of a fresh process is the reference
+    kept = (png._ground, png._sprite, png._text_mask, png._font, png._fixed_palette)
+    for cache in kept:
+        cache.cache_clear()
+    first = png_map(stored("middle"), BOARD)
+    for name in ("end", "start", "middle", "end"):
+        png_map(stored(name), BOARD)
+    assert png_map(stored("middle"), BOARD) == first

@@ -1,8 +1,13 @@
 """The PNG map of a Bus position: the board as it lies on the table, and a side panel.
 
-Drawn at twice the size and reduced, for smooth edges, then stored with a small palette.
-Only Pillow's built-in scalable font is used, so the picture is the same on any machine
-with the same Pillow. Coordinates in this module are output pixels; `_Canvas` scales them.
+Shapes are drawn at twice the size and reduced, for smooth edges; the picture is stored with
+a small palette. Only Pillow's built-in scalable font is used, so the picture is the same on
+any machine with the same Pillow. Coordinates in this module are output pixels.
+
+A map is drawn for every campaign at every tick, so the work is not repeated: the ground
+(paper, park, plain roads, panel) is drawn once per process, the lines over just the part
+of it they cover, and each small thing that recurs (a crossing, a lot, a head mark, an icon)
+once as a sprite that is pasted wherever it stands; text is pasted from masks rendered once.
 """
 from __future__ import annotations
 
@@ -10,6 +15,7 @@ import io
 import math
 import textwrap
 from functools import lru_cache
+from itertools import combinations
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -19,6 +25,7 @@ WIDTH, HEIGHT = 1460, 1020
 SUPERSAMPLE = 2
 MAP_ORIGIN, MAP_SCALE = (60, 60), 9.0  # board position 0..100 -> 60..960 pixels
 PANEL_LEFT = 1015
+PANEL_BOX = (PANEL_LEFT, 0, WIDTH, HEIGHT)
 
 NODE_RADIUS = 13         # a crossing's disc
 STATION_HALF = 17        # a station's square
@@ -43,10 +50,10 @@ BUILDING_FILL = {"house": (241, 205, 160), "office": (186, 206, 228), "pub": (22
 def png_map(view: dict, board) -> bytes:
     """The PNG map (bytes) for the engine's `view(state)` of a Bus game on `board`."""
     scene = build_scene(view, board)
-    canvas = _Canvas()
-    _draw_board(canvas, scene, board)
-    _draw_panel(canvas, scene)
-    return canvas.png()
+    picture = _Picture(_ground(board))
+    _draw_board(picture, scene, board)
+    _draw_panel(picture, scene)
+    return picture.png()
 
 
 # geometry (exposed for tests: where things are drawn) ---------------------------------------
@@ -66,7 +73,7 @@ def stroke_centre(view: dict, board, street: tuple[int, int], seat: int) -> tupl
     """The pixel at the middle of `seat`'s stroke on `street`: the stroke's own colour is
     there, whatever its pattern (patterns leave the middle clear)."""
     seats = build_scene(view, board).street_lines[street]
-    (x0, y0), (x1, y1) = _offset_segment(board, street, stroke_offset(seats, seat))
+    (x0, y0), (x1, y1) = _offset(*_ends(board, street), stroke_offset(seats, seat))
     return round((x0 + x1) / 2), round((y0 + y1) / 2)
 
 
@@ -76,8 +83,13 @@ def head_centres(view: dict, board, seat: int) -> list[tuple[int, int]]:
     return [(round(x), round(y)) for x, y in _head_marks(board, scene, scene.players[seat])]
 
 
-def _offset_segment(board, street, offset):
-    (x0, y0), (x1, y1) = crossing_centre(board, street[0]), crossing_centre(board, street[1])
+def _ends(board, street) -> tuple[tuple[float, float], tuple[float, float]]:
+    return crossing_centre(board, street[0]), crossing_centre(board, street[1])
+
+
+def _offset(a, b, offset):
+    """The segment a-b moved `offset` pixels to its left."""
+    (x0, y0), (x1, y1) = a, b
     length = math.hypot(x1 - x0, y1 - y0)
     nx, ny = (y1 - y0) / length, -(x1 - x0) / length  # the left normal
     return (x0 + nx * offset, y0 + ny * offset), (x1 + nx * offset, y1 + ny * offset)
@@ -91,23 +103,30 @@ def _along(a, b, distance):
 
 # the board ----------------------------------------------------------------------------------
 
-def _draw_board(canvas: "_Canvas", scene: Scene, board) -> None:
+def _draw_ground(canvas: "_Shapes", board) -> None:
+    """What every map of `board` shows under the lines: the park and the plain roads."""
     park = [crossing_centre(board, c) for c in _park_corners(board)]
     canvas.polygon(park, fill=PARK)
     cx, cy = sum(p[0] for p in park) / 4, sum(p[1] for p in park) / 4
     canvas.text((cx, cy), "Central Park", 14, PARK_INK, "mm")
-
     for street in board.streets:
-        width = _road_width(len(scene.street_lines.get(street, ())))
-        canvas.line([crossing_centre(board, c) for c in street], ROAD, width)
+        canvas.line([crossing_centre(board, c) for c in street], ROAD, _road_width(0))
+
+
+def _draw_board(picture: "_Picture", scene: Scene, board) -> None:
+    roads, lines = _Shapes(), _Shapes()
     for street, seats in scene.street_lines.items():
+        a, b = _ends(board, street)
+        roads.line([a, b], ROAD, _road_width(len(seats)))  # widened to hold its lines
         for seat in seats:
-            _draw_stroke(canvas, board, street, seats, seat)
+            _draw_stroke(lines, *_offset(a, b, stroke_offset(seats, seat)), STYLES[seat])
+    picture.over_ground(roads, lines)
     for player in scene.players:
         for at in _head_marks(board, scene, player):
-            _badge(canvas, at, player.style)
+            picture.sprite(at, _badge, player.style)
+    reach = _reach(scene)
     for label in board.crossings:
-        _draw_crossing(canvas, board, scene, scene.crossings[label])
+        _draw_crossing(picture, board, reach, scene.crossings[label])
 
 
 def _node_radius(board, label: int) -> float:
@@ -126,9 +145,7 @@ def _park_corners(board) -> list[int]:
     return sorted(points, key=lambda c: math.atan2(points[c][1] - my, points[c][0] - mx))
 
 
-def _draw_stroke(canvas, board, street, seats, seat) -> None:
-    style = STYLES[seat]
-    a, b = _offset_segment(board, street, stroke_offset(seats, seat))
+def _draw_stroke(canvas, a, b, style) -> None:
     canvas.line([a, b], style.colour, STROKE)
     # the pattern: white marks placed symmetrically about the middle, never on it, and
     # none where a head's disc may sit
@@ -157,8 +174,8 @@ def _head_marks(board, scene: Scene, player) -> list[tuple[float, float]]:
     crossing."""
     marks = []
     for head, street in player.ends:
-        a, b = _offset_segment(board, street, stroke_offset(scene.street_lines[street],
-                                                            player.seat))
+        a, b = _offset(*_ends(board, street), stroke_offset(scene.street_lines[street],
+                                                           player.seat))
         if street[0] != head:
             a, b = b, a
         marks.append(_along(a, b, _node_radius(board, head) + BADGE_RADIUS + 3))
@@ -170,41 +187,53 @@ def _badge(canvas, at, style, radius=BADGE_RADIUS) -> None:
     canvas.text(at, style.letter, round(radius * 1.5), WHITE, "mm")
 
 
-def _draw_crossing(canvas, board, scene, facts: CrossingFacts) -> None:
-    centre = crossing_centre(board, facts.label)
+def _draw_crossing(picture, board, reach, facts: CrossingFacts) -> None:
     items = [(_lot, lot, LOT_RADIUS * 2 + 6) for lot in facts.lots]
     if facts.waiting:
         items.append((_waiting, facts.waiting, _waiting_width(facts.waiting) + 8))
-    places = _item_places(board, scene, facts.label, [span for _, _, span in items])
+    places = _item_places(board, reach, facts.label, [span for _, _, span in items])
     for (draw, what, _), at in zip(items, places):
-        draw(canvas, at, what)
+        picture.sprite(at, draw, what)
+    picture.sprite(crossing_centre(board, facts.label), _crossing_mark, facts)
+
+
+def _crossing_mark(canvas, at, facts: CrossingFacts) -> None:
     if facts.station:
-        x, y = centre
+        x, y = at
         h = STATION_HALF
         canvas.rectangle((x - h, y - h, x + h, y + h), INK, radius=5)
-        canvas.text(centre, str(facts.label), 15, WHITE, "mm")
+        canvas.text(at, str(facts.label), 15, WHITE, "mm")
     else:
-        canvas.circle(centre, NODE_RADIUS, WHITE, outline=INK, width=2)
-        canvas.text(centre, str(facts.label), 14, INK, "mm")
+        canvas.circle(at, NODE_RADIUS, WHITE, outline=INK, width=2)
+        canvas.text(at, str(facts.label), 14, INK, "mm")
 
 
-def _item_places(board, scene, label: int, spans: list[float]) -> list[tuple[float, float]]:
-    """Where the things round a crossing go (each `span` pixels wide): in the gaps between
-    its streets, narrowed by the lines and head marks on them. Each thing goes to the gap
-    that can hold it closest to the crossing; the things of a gap stand side by side on an
-    arc, as far out as they need to fit."""
-    here = crossing_centre(board, label)
-    # how far each street reaches to either side: its road, or a head's disc on it here
-    reach = {street: _road_width(len(seats)) / 2 for street, seats in scene.street_lines.items()}
+def _reach(scene: Scene) -> dict[tuple[int, tuple[int, int]], float]:
+    """How far each street with a line reaches to either side at each of its crossings
+    (crossing, street): its road, or a head's disc on it there."""
+    reach = {}
+    for street, seats in scene.street_lines.items():
+        for end in street:
+            reach[end, street] = _road_width(len(seats)) / 2
     for player in scene.players:
         for head, street in player.ends:
-            if head == label:
-                offset = abs(stroke_offset(scene.street_lines[street], player.seat))
-                reach[street] = max(reach[street], offset + BADGE_RADIUS + 2)
+            offset = abs(stroke_offset(scene.street_lines[street], player.seat))
+            reach[head, street] = max(reach[head, street], offset + BADGE_RADIUS + 2)
+    return reach
+
+
+def _item_places(board, reach, label: int, spans: list[float]) -> list[tuple[float, float]]:
+    """Where the things round a crossing go (each `span` pixels wide): in the gaps between
+    its streets, narrowed by the lines and head marks on them (`reach`, see `_reach`). Each
+    thing goes to the gap that can hold it closest to the crossing; the things of a gap
+    stand side by side on an arc, as far out as they need to fit."""
+    here = crossing_centre(board, label)
+    if not spans:
+        return []
     streets = []
     for s in board.streets_at[label]:
         there = crossing_centre(board, board.other_end(s, label))
-        half = reach.get(board.streets[s], _road_width(0) / 2)
+        half = reach.get((label, board.streets[s]), _road_width(0) / 2)
         streets.append((math.atan2(there[1] - here[1], there[0] - here[0]),
                         math.atan2(half, ITEM_DISTANCE)))
     streets.sort()
@@ -213,17 +242,19 @@ def _item_places(board, scene, label: int, spans: list[float]) -> list[tuple[flo
         width = (following - angle) % (2 * math.pi) or 2 * math.pi
         gaps.append((angle + half, max(0.1, width - half - following_half)))
     members: list[list[int]] = [[] for _ in gaps]
+    arcs = [0.0] * len(gaps)  # the spans of each gap's members, added up
 
     def distance(gap: int, extra: float = 0) -> float:
-        arc = sum(spans[j] for j in members[gap]) + extra
-        return min(ITEM_DISTANCE_MAX, max(ITEM_DISTANCE, arc / gaps[gap][1]))
+        return min(ITEM_DISTANCE_MAX, max(ITEM_DISTANCE, (arcs[gap] + extra) / gaps[gap][1]))
 
     for j, span in enumerate(spans):
-        members[min(range(len(gaps)), key=lambda g: (distance(g, span), g))].append(j)
+        gap = min(range(len(gaps)), key=lambda g: (distance(g, span), g))
+        members[gap].append(j)
+        arcs[gap] += span
     places: list[tuple[float, float]] = [here] * len(spans)
     for g, ((start, width), items) in enumerate(zip(gaps, members)):
         radius = distance(g)
-        angle = start + (width - sum(spans[j] for j in items) / radius) / 2
+        angle = start + (width - arcs[g] / radius) / 2
         for j in items:
             angle += spans[j] / 2 / radius
             places[j] = (here[0] + radius * math.cos(angle), here[1] + radius * math.sin(angle))
@@ -281,48 +312,53 @@ def _figure(canvas, at) -> None:
 
 # the side panel -------------------------------------------------------------------------------
 
-def _draw_panel(canvas, scene: Scene) -> None:
+def _draw_panel(picture, scene: Scene) -> None:
     x = PANEL_LEFT + 10
-    canvas.rectangle((PANEL_LEFT, 0, WIDTH, HEIGHT), PANEL)
-    canvas.text((x, 36), scene.title, 26, INK, "ls")
-    canvas.text((x, 62), scene.status.capitalize(), 17, INK, "ls")
-    y = _clock(canvas, scene, x, 80)
-    y = _players(canvas, scene, x, y + 20)
-    y = _action_board(canvas, scene, x, y + 22)
-    y = _legend(canvas, scene, x, y + 22)
+    picture.restore_ground(PANEL_BOX)  # over anything of the board that reaches under it
+    picture.text((x, 36), scene.title, 26, INK, "ls")
+    picture.text((x, 62), scene.status.capitalize(), 17, INK, "ls")
+    y = _clock(picture, scene, x, 80)
+    y = _players(picture, scene, x, y + 20)
+    y = _action_board(picture, scene, x, y + 22)
+    y = _legend(picture, scene, x, y + 22)
     for paragraph in scene.awaiting + scene.result:
         for line in textwrap.wrap(paragraph, 56, subsequent_indent="    "):
             y += 22
-            canvas.text((x, y), line, 15, INK, "ls")
+            picture.text((x, y), line, 15, INK, "ls")
 
 
-def _clock(canvas, scene, x, y) -> float:
+def _clock(picture, scene, x, y) -> float:
     """A dial with the three building types, the hand on the current one; the stones left
     on the clock; the open zone and the passenger supply."""
-    centre, radius = (x + 50, y + 52), 48
-    canvas.circle(centre, radius, WHITE, outline=INK, width=2)
+    picture.sprite((x + 50, y + 52), _dial, scene.clock)
+    tx = x + 116
+    picture.text((tx, y + 22), f"Clock: {scene.clock}", 19, INK, "ls")
+    picture.text((tx, y + 42), f"turns to {scene.next_clock} unless stopped", 14, MUTED, "ls")
+    picture.text((tx, y + 68), "Stones", 14, INK, "ls")
+    for i in range(scene.clock_stones_total):
+        picture.sprite((tx + 62 + i * 22, y + 63), _stone, i < scene.clock_stones)
+    picture.text((tx + 62 + scene.clock_stones_total * 22, y + 68),
+                f"{scene.clock_stones} left", 14, INK, "ls")
+    zone = (f"Open zone {scene.open_zone}: {len(scene.open_lots)} free lots"
+            if scene.open_zone else "No free lots left")
+    picture.text((tx, y + 92), zone, 14, INK, "ls")
+    picture.text((tx, y + 112), f"Passengers in supply: {scene.passenger_supply}", 14, INK, "ls")
+    return y + 116
+
+
+def _dial(canvas, centre, clock: str) -> None:
+    canvas.circle(centre, 48, WHITE, outline=INK, width=2)
     for i, kind in enumerate(BUILDING_TYPES):
         angle = math.radians(-90 + 120 * i)
         at = (centre[0] + 30 * math.cos(angle), centre[1] + 30 * math.sin(angle))
         _building(canvas, at, kind, 8)
-        if kind == scene.clock:
+        if kind == clock:
             canvas.line([centre, _along(centre, at, 19)], INK, 4)
             canvas.circle(centre, 4, INK)
-    tx = x + 116
-    canvas.text((tx, y + 22), f"Clock: {scene.clock}", 19, INK, "ls")
-    canvas.text((tx, y + 42), f"turns to {scene.next_clock} unless stopped", 14, MUTED, "ls")
-    canvas.text((tx, y + 68), "Stones", 14, INK, "ls")
-    for i in range(scene.clock_stones_total):
-        filled = i < scene.clock_stones
-        canvas.circle((tx + 62 + i * 22, y + 63), 8, STONE if filled else WHITE,
-                      outline=INK, width=2 if filled else 1)
-    canvas.text((tx + 62 + scene.clock_stones_total * 22, y + 68),
-                f"{scene.clock_stones} left", 14, INK, "ls")
-    zone = (f"Open zone {scene.open_zone}: {len(scene.open_lots)} free lots"
-            if scene.open_zone else "No free lots left")
-    canvas.text((tx, y + 92), zone, 14, INK, "ls")
-    canvas.text((tx, y + 112), f"Passengers in supply: {scene.passenger_supply}", 14, INK, "ls")
-    return y + 116
+
+
+def _stone(canvas, at, filled: bool) -> None:
+    canvas.circle(at, 8, STONE if filled else WHITE, outline=INK, width=2 if filled else 1)
 
 
 # (header, right edge of the column)
@@ -330,21 +366,21 @@ PLAYER_COLUMNS = (("Score", 200), ("Points", 246), ("Stones", 292), ("Buses", 33
                   ("action", 378), ("line", 414))
 
 
-def _players(canvas, scene, x, y) -> float:
-    canvas.text((x + 392, y + 10), "markers left", 13, MUTED, "ms")
+def _players(picture, scene, x, y) -> float:
+    picture.text((x + 392, y + 10), "markers left", 13, MUTED, "ms")
     for name, dx in PLAYER_COLUMNS:
-        canvas.text((x + dx, y + 26), name, 13, MUTED, "rs")
+        picture.text((x + dx, y + 26), name, 13, MUTED, "rs")
     y += 32
     for p in scene.players:
         mid = y + 18
-        _badge(canvas, (x + 11, mid), p.style, 11)
-        _pattern_sample(canvas, (x + 30, mid), p.seat)
-        canvas.text((x + 68, mid - (6 if p.start else 0)), _fit(p.name, 12), 17, INK, "lm")
+        picture.sprite((x + 11, mid), _badge, p.style, 11)
+        picture.sprite((x + 30, mid), _pattern_sample, p.seat)
+        picture.text((x + 68, mid - (6 if p.start else 0)), _fit(p.name, 12), 17, INK, "lm")
         if p.start:
-            canvas.text((x + 68, mid + 11), "start player", 12, MUTED, "lm")
+            picture.text((x + 68, mid + 11), "start player", 12, MUTED, "lm")
         values = (p.score, p.points, p.stones, p.buses, p.markers, p.line_markers)
         for (name, dx), value in zip(PLAYER_COLUMNS, values):
-            canvas.text((x + dx, mid), str(value), 20 if name == "Score" else 16, INK, "rm")
+            picture.text((x + dx, mid), str(value), 20 if name == "Score" else 16, INK, "rm")
         y += 38
     return y
 
@@ -358,33 +394,37 @@ def _pattern_sample(canvas, at, seat) -> None:
     _pattern_mark(canvas, style.pattern, 1, (at[0] + 20, at[1]), a, b)
 
 
-def _action_board(canvas, scene, x, y) -> float:
-    canvas.text((x, y + 12), "Actions this round", 16, INK, "ls")
+def _action_board(picture, scene, x, y) -> float:
+    picture.text((x, y + 12), "Actions this round", 16, INK, "ls")
     for i, letter in enumerate("abcdef"):
-        canvas.text((x + 170 + i * 32, y + 12), letter, 13, MUTED, "ms")
+        picture.text((x + 170 + i * 32, y + 12), letter, 13, MUTED, "ms")
     y += 20
     for row in scene.actions:
         mid = y + 15
-        canvas.text((x, mid), row.name, 15, INK, "lm")
+        picture.text((x, mid), row.name, 15, INK, "lm")
         for i in range(row.spaces):
             at = (x + 170 + i * 32, mid)
             if i < len(row.seats):
-                _badge(canvas, at, STYLES[row.seats[i]], 12)
+                picture.sprite(at, _badge, STYLES[row.seats[i]], 12)
             else:
-                canvas.circle(at, 12, WHITE, outline=MUTED, width=1)
+                picture.sprite(at, _free_space)
         y += 31
     return y
 
 
-def _legend(canvas, scene, x, y) -> float:
-    canvas.text((x, y + 12), "Legend", 16, INK, "ls")
+def _free_space(canvas, at) -> None:
+    canvas.circle(at, 12, WHITE, outline=MUTED, width=1)
+
+
+def _legend(picture, scene, x, y) -> float:
+    picture.text((x, y + 12), "Legend", 16, INK, "ls")
     y += 20
     icons = (_legend_buildings, _legend_lot, _legend_waiting, _legend_seated,
              _legend_station, _legend_head)
     for draw, sentence in zip(icons, legend(scene)):
         mid = y + 13
-        draw(canvas, (x + 24, mid), scene)
-        canvas.text((x + 58, mid), sentence, 13, INK, "lm")
+        picture.sprite((x + 24, mid), draw, scene)
+        picture.text((x + 58, mid), sentence, 13, INK, "lm")
         y += 28
     return y
 
@@ -426,64 +466,231 @@ def _font(size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.load_default(size=size)
 
 
-class _Canvas:
-    """Shapes go to an image SUPERSAMPLE times the output size and are reduced at the end;
-    text is drawn after that at output size (FreeType smooths it itself, and at a quarter
-    of the pixels). Takes output coordinates. Text is always the top layer."""
+class _Shapes:
+    """Shapes and text as the drawing code gives them (output pixels), kept in order to be
+    drawn in one go at SUPERSAMPLE times the size, in pixels from `origin`. Each is a
+    hashable tuple, so that a sprite is known by what it draws."""
 
-    def __init__(self):
-        self.image = Image.new("RGB", (WIDTH * SUPERSAMPLE, HEIGHT * SUPERSAMPLE), PAPER)
-        self.draw = ImageDraw.Draw(self.image)
+    def __init__(self, origin: tuple[int, int] = (0, 0)):
+        self.origin = origin
+        self.shapes: list[tuple] = []
         self.texts: list[tuple] = []
 
-    @staticmethod
-    def _xy(points):
-        return [(x * SUPERSAMPLE, y * SUPERSAMPLE) for x, y in points]
+    def _local(self, points) -> tuple:
+        ox, oy = self.origin
+        return tuple((x - ox, y - oy) for x, y in points)
 
     def line(self, points, fill, width) -> None:
-        self.draw.line(self._xy(points), fill=fill, width=round(width * SUPERSAMPLE))
+        points = self._local(points)
+        self.shapes.append(("line", points, fill, width))
         for point in points:  # round the ends so that strokes meet cleanly
-            self.circle(point, width / 2, fill)
+            self.shapes.append(("circle", point, width / 2, fill, None, 1))
 
     def circle(self, centre, radius, fill, outline=None, width=1) -> None:
-        x, y = centre
-        self.draw.ellipse(self._xy([(x - radius, y - radius), (x + radius, y + radius)]),
-                          fill=fill, outline=outline, width=round(width * SUPERSAMPLE))
+        self.shapes.append(("circle", *self._local([centre]), radius, fill, outline, width))
 
     def polygon(self, points, fill, outline=None, width=1) -> None:
-        self.draw.polygon(self._xy(points), fill=fill, outline=outline,
-                          width=round(width * SUPERSAMPLE))
+        self.shapes.append(("polygon", self._local(points), fill, outline, width))
 
     def rectangle(self, box, fill, radius=0) -> None:
-        x0, y0, x1, y1 = box
-        self.draw.rounded_rectangle(self._xy([(x0, y0), (x1, y1)]), radius * SUPERSAMPLE,
-                                    fill=fill)
+        corners = self._local([box[:2], box[2:]])
+        self.shapes.append(("rectangle", corners[0] + corners[1], fill, radius))
+
+    def text(self, at, text, size, fill, anchor) -> None:
+        self.texts.append((*self._local([at]), text, size, fill, anchor))
+
+
+def _extent(shapes) -> tuple[int, int, int, int]:
+    """The box of whole output pixels that `shapes` may touch."""
+    xs, ys = [], []
+    for kind, *args in shapes:
+        if kind == "line":
+            points, _, width = args
+            xs += [x + d for x, _ in points for d in (-width / 2, width / 2)]
+            ys += [y + d for _, y in points for d in (-width / 2, width / 2)]
+        elif kind == "circle":
+            (x, y), radius = args[:2]
+            xs += [x - radius, x + radius]
+            ys += [y - radius, y + radius]
+        elif kind == "polygon":
+            xs += [x for x, _ in args[0]]
+            ys += [y for _, y in args[0]]
+        else:
+            x0, y0, x1, y1 = args[0]
+            xs += [x0, x1]
+            ys += [y0, y1]
+    return math.floor(min(xs)) - 1, math.floor(min(ys)) - 1, math.ceil(max(xs)) + 1, \
+        math.ceil(max(ys)) + 1
+
+
+def _draw(shapes, image: Image.Image, origin: tuple[int, int]) -> None:
+    """Draws `shapes` on `image`, which is SUPERSAMPLE times the size and shows the output
+    from the pixel `origin` on."""
+    draw = ImageDraw.Draw(image)
+    ox, oy = origin
+
+    def xy(points):
+        return [((x - ox) * SUPERSAMPLE, (y - oy) * SUPERSAMPLE) for x, y in points]
+
+    for kind, *args in shapes:
+        if kind == "circle":
+            (x, y), radius, fill, outline, width = args
+            x, y, r = (x - ox) * SUPERSAMPLE, (y - oy) * SUPERSAMPLE, radius * SUPERSAMPLE
+            draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=outline,
+                         width=round(width * SUPERSAMPLE))
+        elif kind == "line":
+            points, fill, width = args
+            draw.line(xy(points), fill=fill, width=round(width * SUPERSAMPLE))
+        elif kind == "polygon":
+            points, fill, outline, width = args
+            draw.polygon(xy(points), fill=fill, outline=outline,
+                         width=round(width * SUPERSAMPLE))
+        else:
+            (x0, y0, x1, y1), fill, radius = args
+            draw.rounded_rectangle(xy([(x0, y0), (x1, y1)]), radius * SUPERSAMPLE, fill=fill)
+
+
+class _Ground:
+    """What every map of a board shows under its lines, drawn once: at output size
+    (`image`, and `texts` to go on top), and the board's part of it at SUPERSAMPLE times
+    the size (`big`, for the lines to be drawn over). The panel's ground is flat."""
+
+    def __init__(self, board):
+        shapes = _Shapes()
+        _draw_ground(shapes, board)
+        self.big = Image.new("RGB", (PANEL_LEFT * SUPERSAMPLE, HEIGHT * SUPERSAMPLE), PAPER)
+        _draw(shapes.shapes, self.big, (0, 0))
+        self.image = Image.new("RGB", (WIDTH, HEIGHT), PANEL)
+        self.image.paste(self.big.reduce(SUPERSAMPLE), (0, 0))
+        self.texts = tuple(shapes.texts)
+
+
+@lru_cache(maxsize=4)
+def _ground(board) -> _Ground:
+    return _Ground(board)
+
+
+@lru_cache(maxsize=1024)  # a map takes about 100, each of a few KB
+def _sprite(shapes: tuple, texts: tuple) -> tuple[Image.Image, tuple[int, int]]:
+    """What one thing draws: its shapes drawn on a transparent ground and reduced, its text
+    over them (RGBA); and where its top left pixel goes."""
+    placed = [(_placed_text(at, text, size, anchor), fill)
+              for at, text, size, fill, anchor in texts]
+    boxes = [_extent(shapes)] + [(x, y, x + mask.width, y + mask.height)
+                                 for (mask, (x, y)), _ in placed]
+    x0, y0 = min(box[0] for box in boxes), min(box[1] for box in boxes)
+    x1, y1 = max(box[2] for box in boxes), max(box[3] for box in boxes)
+    # drawn opaque on transparent black, so premultiplied already: reduced as such
+    image = Image.new("RGBa", ((x1 - x0) * SUPERSAMPLE, (y1 - y0) * SUPERSAMPLE))
+    _draw(shapes, image, (x0, y0))
+    image = image.reduce(SUPERSAMPLE).convert("RGBA")
+    for (mask, (x, y)), fill in placed:
+        ink = Image.new("RGBA", mask.size, fill)
+        ink.putalpha(mask)
+        image.alpha_composite(ink, (x - x0, y - y0))
+    return image, (x0, y0)
+
+
+def _placed_text(at, text: str, size: int, anchor: str):
+    """The coverage mask of `text` as ImageDraw.text draws it at `at`, and where the mask's
+    top left pixel goes."""
+    x, y = math.floor(at[0]), math.floor(at[1])
+    mask, (mx, my) = _text_mask(text, size, anchor, (at[0] - x, at[1] - y))
+    return mask, (x - mx, y - my)
+
+
+@lru_cache(maxsize=4096)
+def _text_mask(text: str, size: int, anchor: str, start: tuple[float, float]):
+    """The coverage mask of `text` as ImageDraw.text draws it at a point whose fractional
+    part is `start`, and where that point lies in the mask."""
+    font = _font(size)
+    left, top, right, bottom = font.getbbox(text, anchor=anchor)
+    x, y = 2 - math.floor(left), 2 - math.floor(top)  # a margin for the fractional start
+    mask = Image.new("L", (x + math.ceil(right) + 3, y + math.ceil(bottom) + 3))
+    ImageDraw.Draw(mask).text((x + start[0], y + start[1]), text, fill=255, font=font,
+                              anchor=anchor)
+    return mask, (x, y)
+
+
+class _Picture:
+    """The map at output size, composed over the ground of its board: lines drawn over
+    the ground, then sprites, then text of its own on top."""
+
+    def __init__(self, ground: _Ground):
+        self.ground = ground
+        self.image = ground.image.copy()
+        self.texts = list(ground.texts)
+
+    def over_ground(self, roads: _Shapes, lines: _Shapes) -> None:
+        """Draws `roads`, then `lines`, which stay within them, over the ground as the first
+        thing drawn: at SUPERSAMPLE times the size over exactly what lies under them, then
+        reduced."""
+        if not roads.shapes:
+            return
+        x0, y0, x1, y1 = _extent(roads.shapes)
+        x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, PANEL_LEFT), min(y1, HEIGHT)
+        big = self.ground.big.crop((x0 * SUPERSAMPLE, y0 * SUPERSAMPLE,
+                                    x1 * SUPERSAMPLE, y1 * SUPERSAMPLE))
+        _draw(roads.shapes + lines.shapes, big, (x0, y0))
+        self.image.paste(big.reduce(SUPERSAMPLE), (x0, y0))
+
+    def sprite(self, at, draw, *args) -> None:
+        """Pastes what `draw(canvas, at, *args)` draws, text and all. `at` is moved to the
+        nearest 1/SUPERSAMPLE pixel, so that a thing drawn at many places is drawn once
+        per process: the sprite is known by what it draws."""
+        at = tuple(round(v * SUPERSAMPLE) / SUPERSAMPLE for v in at)
+        shapes = _Shapes((math.floor(at[0]), math.floor(at[1])))
+        draw(shapes, at, *args)
+        image, (dx, dy) = _sprite(tuple(shapes.shapes), tuple(shapes.texts))
+        self.image.paste(image, (shapes.origin[0] + dx, shapes.origin[1] + dy), image)
+
+    def restore_ground(self, box) -> None:
+        self.image.paste(self.ground.image.crop(box), box[:2])
 
     def text(self, at, text, size, fill, anchor) -> None:
         self.texts.append((at, text, size, fill, anchor))
 
     def png(self) -> bytes:
-        image = self.image.reduce(SUPERSAMPLE)
-        draw = ImageDraw.Draw(image)
         for at, text, size, fill, anchor in self.texts:
-            draw.text(at, text, fill=fill, font=_font(size), anchor=anchor)
+            mask, place = _placed_text(at, text, size, anchor)
+            self.image.paste(fill, place, mask)
         out = io.BytesIO()
-        _palette(image).save(out, "PNG")
+        # zlib's fastest level: three times as fast as the default, and the mostly flat
+        # picture still packs to about 110 KB, well under the 300 KB a mail may carry
+        _palette(self.image).save(out, "PNG", compress_level=1)
         return out.getvalue()
 
 
-# every colour drawn flat; the palette keeps these exact
+# every colour drawn flat, and the colours text is drawn in
 FLAT_COLOURS = (INK, PAPER, ROAD, MUTED, PARK, PARK_INK, PANEL, WHITE, STONE,
                 *BUILDING_FILL.values(), *(style.colour for style in STYLES))
+TEXT_COLOURS = (INK, MUTED, WHITE, PARK_INK)
 
 
 def _palette(image: Image.Image) -> Image.Image:
-    """At most 256 colours (a third of the bytes of RGB) with every flat colour exact: the
-    flat colours come first, an octree of the picture fills the rest, and each pixel takes
-    its nearest entry."""
-    octree = image.quantize(256 - len(FLAT_COLOURS), method=Image.Quantize.FASTOCTREE,
-                            dither=Image.Dither.NONE)
+    """At most 256 colours (a third of the bytes of RGB); each pixel takes its nearest."""
+    return image.quantize(palette=_fixed_palette(), dither=Image.Dither.NONE)
+
+
+@lru_cache(maxsize=None)
+def _fixed_palette() -> Image.Image:
+    """Every flat colour exactly, then what lies between them: each pair mixed at a
+    quarter, a half and three quarters (the edges of shapes drawn at twice the size), and
+    each text colour over each flat colour in eighths (smoothed text), an octree making
+    these fit. One palette for every map: closer to the pictures than an octree of each,
+    and Pillow keeps the palette's colour lookups from one map to the next."""
+    mixes = [_mix(a, b, t) for a, b in combinations(FLAT_COLOURS, 2) for t in (0.25, 0.5, 0.75)]
+    mixes += [_mix(ink, ground, i / 8) for ink in TEXT_COLOURS for ground in FLAT_COLOURS
+              if ground != ink for i in range(1, 8)]
+    swatch = Image.new("RGB", (len(mixes), 1))
+    swatch.putdata(mixes)
+    free = 256 - len(FLAT_COLOURS)
+    octree = swatch.quantize(free, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     palette = Image.new("P", (1, 1))
     palette.putpalette([v for colour in FLAT_COLOURS for v in colour]
-                       + octree.getpalette()[:3 * (256 - len(FLAT_COLOURS))])
-    return image.quantize(palette=palette, dither=Image.Dither.NONE)
+                       + octree.getpalette()[:3 * free])
+    return palette
+
+
+def _mix(a, b, t: float) -> tuple[int, int, int]:
+    return tuple(round(x + (y - x) * t) for x, y in zip(a, b))

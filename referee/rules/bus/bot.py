@@ -53,9 +53,12 @@ def _action_value(ctx: _Context, args: tuple) -> float:
     space = len(s.board[action])
     amount = s.max_buses() - space
     if action == "vroom":
-        # the clock resolves before Vrrooomm!: count on the better of now and next
-        carry = max(ctx.carriable(s.clock), ctx.carriable(next_clock(s.clock)))
-        return 3.0 * carry - 1.5 * s.board["vroom"].count(seat)
+        # the clock resolves before Vrrooomm!: it turns unless its taker stops it
+        turned = ctx.carriable(next_clock(s.clock))
+        carry = turned if not s.board["clock"] else max(turned, ctx.carriable(s.clock))
+        if s.board["clock"] == [seat]:
+            carry = max(turned, ctx.carriable(s.clock))
+        return 3.0 * carry - 1.5 * s.board["vroom"].count(seat) - 0.3 * space
     if action == "buses":
         cap = BUS_CAP[s.edition] or 99
         return 2.2 if s.buses[seat] < min(cap, 4) else -1
@@ -65,7 +68,9 @@ def _action_value(ctx: _Context, args: tuple) -> float:
     if action == "buildings":
         return 1.3 if amount > 0 and s.free_lots() else -1
     if action == "passengers":
-        return 1.0 if amount > 0 and s.supply > 0 else -1
+        # worth more when they arrive on one's own line
+        on_line = any(st in ctx.mine for st in BOARD.stations)
+        return (1.6 if on_line else 0.8) if amount > 0 and s.supply > 0 else -1
     if action == "clock":
         now, nxt = ctx.carriable(s.clock), ctx.carriable(next_clock(s.clock))
         return 1.2 if now >= nxt + 2 else 0.2
@@ -86,7 +91,8 @@ def _build_value(ctx: _Context, args: tuple) -> float:
     # buildings of the coming time on one's own line are where passengers will be carried
     wanted = next_clock(s.clock)
     value += 1.0 if btype == wanted else 0.5 if btype == s.clock else 0.0
-    return value + 0.2 * s.passengers[crossing]
+    # a passenger standing there would just sit down in it: build where they are carried to
+    return value - (0.6 * s.passengers[crossing] if btype == wanted else 0)
 
 
 def _passengers_value(ctx: _Context, args: tuple) -> float:

@@ -1,0 +1,152 @@
+"""Deadlines of a campaign: when a decision is due, when to remind, how times are shown.
+
+A campaign's `deadlines` settings (campaign.yaml), all optional:
+
+    deadlines:
+      hours: 48                 # a decision is due this many hours after it was asked for
+      times: ["08:00", "20:00"] # or: due at the next of these times of day, at least
+                                #   `min_hours` (default 12) after it was asked for
+      weekdays_only: true       # Saturdays and Sundays do not count
+      grace_minutes: 60         # time after the deadline before the policy applies
+      remind_hours: 12          # one reminder this long before the deadline
+      timezone: Europe/London   # in which deadlines are set and shown
+      policy: bot               # wait (the game master decides), bot, or rules (Bus Boss 37-40)
+
+Everything here is pure: times in, times out.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, time, timedelta, timezone
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+POLICIES = ("wait", "bot", "rules")
+MAX_EXTENSION = timedelta(days=14)        # a game master's extensions, in all, per decision
+MAX_ABSENCE = timedelta(days=21)          # one player's announced absence
+
+
+class DeadlineError(ValueError):
+    """Settings or a command about time that cannot be used; the message says why."""
+
+
+@dataclass(frozen=True)
+class Deadlines:
+    hours: float | None = None
+    times: tuple[time, ...] = ()
+    min_hours: float = 12
+    weekdays_only: bool = False
+    grace: timedelta = timedelta(0)
+    remind: timedelta = timedelta(hours=12)
+    zone: ZoneInfo = ZoneInfo("UTC")
+    policy: str = "wait"
+
+    @property
+    def active(self) -> bool:
+        return self.hours is not None or bool(self.times)
+
+    @classmethod
+    def from_settings(cls, data: dict | None) -> "Deadlines":
+        data = dict(data or {})
+        try:
+            zone = ZoneInfo(str(data.get("timezone", "UTC")))
+        except (ZoneInfoNotFoundError, ValueError):
+            raise DeadlineError(f"deadlines.timezone: {data.get('timezone')!r} is not a time "
+                                f"zone; use a name like Europe/London or UTC") from None
+        policy = str(data.get("policy", "wait"))
+        if policy not in POLICIES:
+            raise DeadlineError(f"deadlines.policy must be one of {', '.join(POLICIES)}")
+        times = tuple(parse_time(str(t)) for t in data.get("times", ()))
+        hours = data.get("hours")
+        if hours is not None and (not isinstance(hours, (int, float)) or hours <= 0):
+            raise DeadlineError("deadlines.hours must be a positive number of hours")
+        return cls(hours=hours, times=times, min_hours=float(data.get("min_hours", 12)),
+                   weekdays_only=bool(data.get("weekdays_only", False)),
+                   grace=timedelta(minutes=float(data.get("grace_minutes", 0))),
+                   remind=timedelta(hours=float(data.get("remind_hours", 12))),
+                   zone=zone, policy=policy)
+
+    def due(self, asked: datetime, extra: timedelta = timedelta(0)) -> datetime | None:
+        """When a decision asked for at ``asked`` is due (aware UTC), or None without
+        deadlines. ``extra`` is time added by extensions, absences and pauses."""
+        if not self.active:
+            return None
+        local = asked.astimezone(self.zone)
+        if self.hours is not None:
+            due = self._add_hours(local, self.hours)
+        else:
+            due = self._next_time(self._add_hours(local, self.min_hours))
+        return (due + extra).astimezone(timezone.utc) if not self.weekdays_only else \
+            self._skip_weekend(due + extra).astimezone(timezone.utc)
+
+    def _add_hours(self, start: datetime, hours: float) -> datetime:
+        if not self.weekdays_only:
+            return start + timedelta(hours=hours)
+        # count only weekday time: step through the days
+        left, now = timedelta(hours=hours), self._skip_weekend(start)
+        while True:
+            midnight = datetime.combine(now.date() + timedelta(days=1), time(0), now.tzinfo)
+            if now + left <= midnight:
+                return now + left
+            left -= midnight - now
+            now = self._skip_weekend(midnight)
+
+    def _skip_weekend(self, moment: datetime) -> datetime:
+        while moment.weekday() >= 5:
+            moment = datetime.combine(moment.date() + timedelta(days=1), time(0), moment.tzinfo)
+        return moment
+
+    def _next_time(self, earliest: datetime) -> datetime:
+        day = earliest.date()
+        for _ in range(15):
+            for t in sorted(self.times):
+                candidate = datetime.combine(day, t, earliest.tzinfo)
+                if candidate >= earliest and not (self.weekdays_only and
+                                                   candidate.weekday() >= 5):
+                    return candidate
+            day += timedelta(days=1)
+        raise DeadlineError("no deadline time found in two weeks")
+
+
+def parse_time(text: str) -> time:
+    try:
+        hours, minutes = text.strip().split(":")
+        return time(int(hours), int(minutes))
+    except ValueError:
+        raise DeadlineError(f"{text!r} is not a time of day; write it like 08:00") from None
+
+
+def parse_day(text: str) -> datetime:
+    try:
+        return datetime.strptime(text, "%Y-%m-%d").replace(tzinfo=timezone.utc)
+    except ValueError:
+        raise DeadlineError(f"{text!r} is not a date; write it like 2026-12-24") from None
+
+
+def absence_overlap(absences: list, start: datetime, end: datetime) -> timedelta:
+    """How much of [start, end) falls in the player's announced absences (whole days)."""
+    total = timedelta(0)
+    for first, last in absences:
+        a, b = parse_day(first), parse_day(last) + timedelta(days=1)
+        lo, hi = max(a, start), min(b, end)
+        if hi > lo:
+            total += hi - lo
+    return total
+
+
+def show(moment: datetime, zone_name: str | None, fallback: ZoneInfo) -> str:
+    """A time as a player reads it: in their own time zone if they set one."""
+    try:
+        zone = ZoneInfo(zone_name) if zone_name else fallback
+    except (ZoneInfoNotFoundError, ValueError):
+        zone = fallback
+    local = moment.astimezone(zone)
+    return local.strftime("%a %d %b %Y %H:%M ") + (local.tzname() or str(zone))
+
+
+def parse_when(text: str) -> datetime:
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def stamp(moment: datetime) -> str:
+    return moment.astimezone(timezone.utc).replace(microsecond=0).isoformat().replace(
+        "+00:00", "Z")

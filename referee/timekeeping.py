@@ -1,0 +1,125 @@
+"""Deadlines at every tick: when each awaited decision was asked for, the one reminder before
+it is due, and what happens when it is missed (the campaign's policy).
+
+The book (`deadlines.json` in the campaign folder) is the only state: per seat, the stage of
+the decision it owes, when it was asked for, the time added to it (extensions, pauses) and
+whether the reminder went out and the policy was applied.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from .campaign import Campaign, Table
+from .deadlines import MAX_EXTENSION, Deadlines, absence_overlap, parse_when, stamp
+from .play import Outcome, adjudicate, decide_by_bot
+from .store import atomic_write
+
+
+@dataclass
+class Due:
+    """One seat's awaited decision and its deadline."""
+
+    stage: int
+    asked: str
+    extended: float = 0.0          # seconds the game master added (capped)
+    paused: float = 0.0            # seconds the campaign stood paused
+    reminded: bool = False
+    missed: bool = False
+
+
+@dataclass
+class Book:
+    seats: dict = field(default_factory=dict)      # seat (str) -> Due
+    paused_at: str | None = None
+
+    @classmethod
+    def load(cls, campaign: Campaign) -> "Book":
+        path = campaign.root / "deadlines.json"
+        if not path.exists():
+            return cls()
+        data = json.loads(path.read_text())
+        return cls({k: Due(**v) for k, v in data["seats"].items()}, data.get("paused_at"))
+
+    def save(self, campaign: Campaign) -> None:
+        data = {"paused_at": self.paused_at,
+                "seats": {k: v.__dict__ for k, v in sorted(self.seats.items())}}
+        atomic_write(campaign.root / "deadlines.json", json.dumps(data, indent=1) + "\n")
+
+
+@dataclass
+class Notices:
+    """What the timekeeper wants said: reminders (seat, due) and missed deadlines."""
+
+    reminders: list = field(default_factory=list)     # (seat, due)
+    missed: list = field(default_factory=list)        # (seat, due, what was done)
+
+
+def due_of(rules: Deadlines, campaign: Campaign, seat: int, entry: Due) -> datetime | None:
+    asked = parse_when(entry.asked)
+    extra = timedelta(seconds=entry.extended + entry.paused)
+    due = rules.due(asked, extra)
+    if due is None:
+        return None
+    absent = absence_overlap(campaign.players[seat].absence, asked, due)
+    return rules.due(asked, extra + absent) if absent else due
+
+
+def extend(campaign: Campaign, hours: float) -> None:
+    book = Book.load(campaign)
+    for entry in book.seats.values():
+        entry.extended = min(entry.extended + hours * 3600, MAX_EXTENSION.total_seconds())
+        entry.reminded = False
+    book.save(campaign)
+
+
+def pause(campaign: Campaign, now: datetime) -> None:
+    book = Book.load(campaign)
+    book.paused_at = stamp(now)
+    book.save(campaign)
+
+
+def resume(campaign: Campaign, now: datetime) -> None:
+    """A pause stops the deadlines: every running one moves on by the time it lasted."""
+    book = Book.load(campaign)
+    if book.paused_at:
+        lasted = (now - parse_when(book.paused_at)).total_seconds()
+        for entry in book.seats.values():
+            entry.paused += max(lasted, 0)
+        book.paused_at = None
+    book.save(campaign)
+
+
+def check(table: Table, now: datetime, settings: Deadlines) -> tuple[Book, Notices, Outcome]:
+    """Bring the book up to date with the decisions owed now, and act on what is due. The
+    caller saves the book once the notices are queued (so that none is lost)."""
+    campaign = table.campaign
+    book = Book.load(campaign)
+    notices, outcome = Notices(), Outcome(round=table.round)
+    owed = {str(d.seat): d for d in table.rules.awaiting(table.state)}
+    book.seats = {k: v for k, v in book.seats.items() if k in owed}
+    for key, decision in owed.items():
+        entry = book.seats.get(key)
+        if entry is None or entry.stage != decision.stage:
+            entry = book.seats[key] = Due(decision.stage, stamp(now))
+        due = due_of(settings, campaign, decision.seat, entry)
+        if due is None or entry.missed:
+            continue
+        if now >= due + settings.grace:
+            entry.missed = True
+            notices.missed.append((decision.seat, due, _apply_policy(
+                table, decision.seat, settings.policy, outcome)))
+        elif not entry.reminded and now >= due - settings.remind:
+            entry.reminded = True
+            notices.reminders.append((decision.seat, due))
+    return book, notices, outcome
+
+
+def _apply_policy(table: Table, seat: int, policy: str, outcome: Outcome) -> str:
+    if policy == "bot":
+        decide_by_bot(table, seat, outcome)
+        return "the bot decided for them"
+    if policy == "rules" and adjudicate(table, seat, outcome):
+        return "adjudicated by the game's missed-order rules"
+    return "the game waits for the game master"

@@ -1,0 +1,31 @@
+"""`referee demo`, README's main command: a whole game of Bus by mail on local Maildirs."""
+import json
+
+from click.testing import CliRunner
+
+from referee.cli import main
+
+
+def test_the_demo_plays_a_game_to_its_end_and_leaves_readable_reports(tmp_path):
+    site = tmp_path / "demo"
+    result = CliRunner().invoke(main, ["demo", "--dir", str(site)])
+    assert result.exit_code == 0, result.output
+    assert "The game ended after" in result.output and "Final scores:" in result.output
+    campaign = site / "games" / "demo"
+    records = [json.loads(line) for line in (campaign / "log.jsonl").read_text().splitlines()]
+    assert sum(1 for r in records if r["kind"] == "mail" and r["orders"]) > 100
+    turns = sorted((campaign / "turns").glob("round-*.txt"))
+    reports = [p for p in turns if not p.name.endswith(".map.txt")]
+    assert len(reports) >= 5
+    last = reports[-1].read_text()
+    assert "THE GAME IS OVER" in last and "Standings" in last
+    assert all(p.with_suffix("").with_suffix(".png").exists() for p in reports)
+    assert all(len(line) <= 100 for line in last.splitlines())
+    # the players' mailbox holds what they read, the last of it the final report
+    outbox = list((site / "mail" / "outbox" / "new").iterdir()) + list(
+        (site / "mail" / "outbox" / "cur").iterdir())
+    finals = [p for p in outbox if b"The game is over" in p.read_bytes()]
+    assert len(finals) == 4
+    # a second demo in the same folder is a new campaign beside the first
+    again = CliRunner().invoke(main, ["demo", "--dir", str(site), "--seed", "2"])
+    assert again.exit_code == 0 and (site / "games" / "demo-2" / "log.jsonl").exists()
