@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 
 from referee import maps
-from referee.maps import busboss_png as png
+from referee.maps import busboss_png as png, canvas
 from referee.maps.busboss_png import HEIGHT, WIDTH, copy_centre, png_map
 from referee.maps.busboss_scene import BANK_STYLE, build_scene, view_map
 from referee.maps.styles import COLOUR_STYLES
@@ -168,3 +168,16 @@ def test_long_names_are_cut_short_in_the_panel():
     # nothing but the panel's ground at its right edge, beside the runs
     x = WIDTH - 3
     assert {image.getpixel((x, y)) for y in range(300, 700)} == {png.PANEL}
+
+
+def test_a_map_does_not_depend_on_the_maps_drawn_before_it_in_the_process():
+    # the renderer keeps the map's ground, layout and places, sprites, text masks and
+    # palette from map to map (bench/maps_bench.py); a fresh start is the reference
+    kept = (png._ground, png._layout, png._places, canvas.sprite_image, canvas.text_mask,
+            canvas.text_width, canvas.font, canvas.fixed_palette)
+    for cache in kept:
+        cache.cache_clear()
+    first = maps.png_map(stored("middle"))
+    for name in ("end", "start", "middle", "end"):
+        maps.png_map(stored(name))
+    assert maps.png_map(stored("middle")) == first
