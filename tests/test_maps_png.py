@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from referee.maps import png
+from referee.maps import canvas, png
 from referee.maps.png import HEIGHT, WIDTH, head_centres, png_map, stroke_centre
 from referee.maps.scene import STYLES, build_scene
 from referee.rules.bus.board import BOARD
@@ -136,7 +136,8 @@ def test_setup_positions_draw_before_and_after_the_first_line_markers():
 def test_a_map_does_not_depend_on_the_maps_drawn_before_it_in_the_process():
     # the renderer keeps its ground, sprites, text masks and palette from map to map
     # (bench/maps_bench.py); the first map of a fresh process is the reference
-    kept = (png._ground, png._sprite, png._text_mask, png._font, png._fixed_palette)
+    kept = (png._ground, canvas.sprite_image, canvas.text_mask, canvas.font,
+            canvas.fixed_palette)
     for cache in kept:
         cache.cache_clear()
     first = png_map(stored("middle"), BOARD)

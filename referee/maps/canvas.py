@@ -122,16 +122,21 @@ def draw(shapes, image: Image.Image, origin: tuple[int, int]) -> None:
 
 class Ground:
     """What every map of one board shows under what changes, drawn once by
-    `draw_ground(shapes)`: at SUPERSAMPLE times the size (`big`, to draw over) and at output
-    size (`image`), with its texts to go on top."""
+    `draw_ground(shapes)`: at output size (`image`, and `texts` to go on top), and the part
+    that is drawn over, the first `drawn_width` pixels from the left (all by default), at
+    SUPERSAMPLE times the size (`big`). The rest is flat `background`."""
 
-    def __init__(self, size: tuple[int, int], paper, draw_ground: Callable[[Shapes], None]):
+    def __init__(self, size: tuple[int, int], paper, draw_ground: Callable[[Shapes], None],
+                 drawn_width: int | None = None, background=None):
         shapes = Shapes()
         draw_ground(shapes)
-        self.size = size
-        self.big = Image.new("RGB", (size[0] * SUPERSAMPLE, size[1] * SUPERSAMPLE), paper)
+        width, height = size
+        self.drawn_width = drawn_width or width
+        self.big = Image.new("RGB", (self.drawn_width * SUPERSAMPLE, height * SUPERSAMPLE),
+                             paper)
         draw(shapes.shapes, self.big, (0, 0))
-        self.image = self.big.reduce(SUPERSAMPLE)
+        self.image = Image.new("RGB", size, background or paper)
+        self.image.paste(self.big.reduce(SUPERSAMPLE), (0, 0))
         self.texts = tuple(shapes.texts)
 
 
@@ -194,9 +199,9 @@ class Picture:
         size over exactly what lies under them, then reduced."""
         if not shapes.shapes:
             return
-        width, height = self.ground.size
         x0, y0, x1, y1 = extent(shapes.shapes)
-        x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, width), min(y1, height)
+        x0, y0 = max(x0, 0), max(y0, 0)
+        x1, y1 = min(x1, self.ground.drawn_width), min(y1, self.ground.image.height)
         big = self.ground.big.crop((x0 * SUPERSAMPLE, y0 * SUPERSAMPLE,
                                     x1 * SUPERSAMPLE, y1 * SUPERSAMPLE))
         draw(shapes.shapes, big, (x0, y0))

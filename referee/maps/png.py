@@ -1,28 +1,22 @@
 """The PNG map of a Bus position: the board as it lies on the table, and a side panel.
 
-Shapes are drawn at twice the size and reduced, for smooth edges; the picture is stored with
-a small palette. Only Pillow's built-in scalable font is used, so the picture is the same on
-any machine with the same Pillow. Coordinates in this module are output pixels.
-
-A map is drawn for every campaign at every tick, so the work is not repeated: the ground
-(paper, park, plain roads, panel) is drawn once per process, the lines over just the part
-of it they cover, and each small thing that recurs (a crossing, a lot, a head mark, an icon)
-once as a sprite that is pasted wherever it stands; text is pasted from masks rendered once.
+Drawn on the maps' shared canvas (canvas.py), so the work is not repeated from one map to
+the next: the ground (paper, park, plain roads, panel) is drawn once per process, the lines
+over just the part of it they cover, and each small thing that recurs (a crossing, a lot, a
+head mark, an icon) once as a sprite that is pasted wherever it stands. Coordinates in this
+module are output pixels.
 """
 from __future__ import annotations
 
-import io
 import math
 import textwrap
 from functools import lru_cache
-from itertools import combinations
 
-from PIL import Image, ImageDraw, ImageFont
-
+from .canvas import Ground, Picture, Shapes, along, badge, fixed_palette, pattern_sample, stroke
 from .scene import BUILDING_TYPES, STYLES, CrossingFacts, Lot, Scene, build_scene, legend
+from .styles import INK, WHITE
 
 WIDTH, HEIGHT = 1460, 1020
-SUPERSAMPLE = 2
 MAP_ORIGIN, MAP_SCALE = (60, 60), 9.0  # board position 0..100 -> 60..960 pixels
 PANEL_LEFT = 1015
 PANEL_BOX = (PANEL_LEFT, 0, WIDTH, HEIGHT)
@@ -30,19 +24,16 @@ PANEL_BOX = (PANEL_LEFT, 0, WIDTH, HEIGHT)
 NODE_RADIUS = 13         # a crossing's disc
 STATION_HALF = 17        # a station's square
 STROKE, STROKE_PITCH = 7, 8  # one line on a street; lines side by side are this far apart
-PATTERN_PERIOD = 18      # between the white marks of a line's pattern
 ITEM_DISTANCE, ITEM_DISTANCE_MAX = 35, 70  # lots and passengers: how far from the crossing
 LOT_RADIUS = 11
 BADGE_RADIUS = 10        # a head's lettered disc
 
-INK = (34, 34, 34)
 PAPER = (250, 248, 242)
 ROAD = (214, 210, 200)
 MUTED = (150, 146, 138)
 PARK = (220, 235, 208)
 PARK_INK = (92, 130, 70)
 PANEL = (238, 235, 226)
-WHITE = (255, 255, 255)
 STONE = (120, 170, 200)
 BUILDING_FILL = {"house": (241, 205, 160), "office": (186, 206, 228), "pub": (226, 200, 120)}
 
@@ -50,10 +41,10 @@ BUILDING_FILL = {"house": (241, 205, 160), "office": (186, 206, 228), "pub": (22
 def png_map(view: dict, board) -> bytes:
     """The PNG map (bytes) for the engine's `view(state)` of a Bus game on `board`."""
     scene = build_scene(view, board)
-    picture = _Picture(_ground(board))
+    picture = Picture(_ground(board))
     _draw_board(picture, scene, board)
     _draw_panel(picture, scene)
-    return picture.png()
+    return picture.png(fixed_palette(FLAT_COLOURS, TEXT_COLOURS))
 
 
 # geometry (exposed for tests: where things are drawn) ---------------------------------------
@@ -95,15 +86,16 @@ def _offset(a, b, offset):
     return (x0 + nx * offset, y0 + ny * offset), (x1 + nx * offset, y1 + ny * offset)
 
 
-def _along(a, b, distance):
-    """The point `distance` pixels from a towards b."""
-    length = math.dist(a, b)
-    return a[0] + (b[0] - a[0]) * distance / length, a[1] + (b[1] - a[1]) * distance / length
-
-
 # the board ----------------------------------------------------------------------------------
 
-def _draw_ground(canvas: "_Shapes", board) -> None:
+@lru_cache(maxsize=4)
+def _ground(board) -> Ground:
+    """The board drawn at twice the size, the panel flat."""
+    return Ground((WIDTH, HEIGHT), PAPER, lambda shapes: _draw_ground(shapes, board),
+                  PANEL_LEFT, PANEL)
+
+
+def _draw_ground(canvas: Shapes, board) -> None:
     """What every map of `board` shows under the lines: the park and the plain roads."""
     park = [crossing_centre(board, c) for c in _park_corners(board)]
     canvas.polygon(park, fill=PARK)
@@ -113,17 +105,20 @@ def _draw_ground(canvas: "_Shapes", board) -> None:
         canvas.line([crossing_centre(board, c) for c in street], ROAD, _road_width(0))
 
 
-def _draw_board(picture: "_Picture", scene: Scene, board) -> None:
-    roads, lines = _Shapes(), _Shapes()
+def _draw_board(picture: Picture, scene: Scene, board) -> None:
+    roads, lines = Shapes(), Shapes()
     for street, seats in scene.street_lines.items():
         a, b = _ends(board, street)
         roads.line([a, b], ROAD, _road_width(len(seats)))  # widened to hold its lines
         for seat in seats:
-            _draw_stroke(lines, *_offset(a, b, stroke_offset(seats, seat)), STYLES[seat])
-    picture.over_ground(roads, lines)
+            # no pattern marks where a head's disc may sit
+            stroke(lines, *_offset(a, b, stroke_offset(seats, seat)), STYLES[seat], STROKE,
+                   NODE_RADIUS + 2 * BADGE_RADIUS + 4)
+    roads.shapes += lines.shapes  # the lines over the roads that hold them
+    picture.over_ground(roads)
     for player in scene.players:
         for at in _head_marks(board, scene, player):
-            picture.sprite(at, _badge, player.style)
+            picture.sprite(at, badge, player.style, BADGE_RADIUS)
     reach = _reach(scene)
     for label in board.crossings:
         _draw_crossing(picture, board, reach, scene.crossings[label])
@@ -145,30 +140,6 @@ def _park_corners(board) -> list[int]:
     return sorted(points, key=lambda c: math.atan2(points[c][1] - my, points[c][0] - mx))
 
 
-def _draw_stroke(canvas, a, b, style) -> None:
-    canvas.line([a, b], style.colour, STROKE)
-    # the pattern: white marks placed symmetrically about the middle, never on it, and
-    # none where a head's disc may sit
-    middle = math.dist(a, b) / 2
-    clear = NODE_RADIUS + 2 * BADGE_RADIUS + 4
-    for k in range(math.floor((middle - clear) / PATTERN_PERIOD + 0.5)):
-        d = (k + 0.5) * PATTERN_PERIOD
-        for t in (middle - d, middle + d):
-            _pattern_mark(canvas, style.pattern, k, _along(a, b, t), a, b)
-
-
-def _pattern_mark(canvas, pattern, k, at, a, b) -> None:
-    ux, uy = (b[0] - a[0]) / math.dist(a, b), (b[1] - a[1]) / math.dist(a, b)
-    x, y = at
-    if pattern == "dots" or (pattern == "dash-dot" and k % 2):
-        canvas.circle(at, 1.7, WHITE)
-    elif pattern in ("dashes", "dash-dot"):
-        canvas.line([(x - ux * 4, y - uy * 4), (x + ux * 4, y + uy * 4)], WHITE, 2)
-    elif pattern == "bars":
-        half = STROKE / 2
-        canvas.line([(x - uy * half, y + ux * half), (x + uy * half, y - ux * half)], WHITE, 2)
-
-
 def _head_marks(board, scene: Scene, player) -> list[tuple[float, float]]:
     """Where a line's heads are marked: a disc on the end street of each head, next to the
     crossing."""
@@ -178,13 +149,8 @@ def _head_marks(board, scene: Scene, player) -> list[tuple[float, float]]:
                                                            player.seat))
         if street[0] != head:
             a, b = b, a
-        marks.append(_along(a, b, _node_radius(board, head) + BADGE_RADIUS + 3))
+        marks.append(along(a, b, _node_radius(board, head) + BADGE_RADIUS + 3))
     return marks
-
-
-def _badge(canvas, at, style, radius=BADGE_RADIUS) -> None:
-    canvas.circle(at, radius, style.colour, outline=WHITE, width=2)
-    canvas.text(at, style.letter, round(radius * 1.5), WHITE, "mm")
 
 
 def _draw_crossing(picture, board, reach, facts: CrossingFacts) -> None:
@@ -353,7 +319,7 @@ def _dial(canvas, centre, clock: str) -> None:
         at = (centre[0] + 30 * math.cos(angle), centre[1] + 30 * math.sin(angle))
         _building(canvas, at, kind, 8)
         if kind == clock:
-            canvas.line([centre, _along(centre, at, 19)], INK, 4)
+            canvas.line([centre, along(centre, at, 19)], INK, 4)
             canvas.circle(centre, 4, INK)
 
 
@@ -373,8 +339,8 @@ def _players(picture, scene, x, y) -> float:
     y += 32
     for p in scene.players:
         mid = y + 18
-        picture.sprite((x + 11, mid), _badge, p.style, 11)
-        picture.sprite((x + 30, mid), _pattern_sample, p.seat)
+        picture.sprite((x + 11, mid), badge, p.style, 11)
+        picture.sprite((x + 30, mid), pattern_sample, p.style, STROKE)
         picture.text((x + 68, mid - (6 if p.start else 0)), _fit(p.name, 12), 17, INK, "lm")
         if p.start:
             picture.text((x + 68, mid + 11), "start player", 12, MUTED, "lm")
@@ -383,15 +349,6 @@ def _players(picture, scene, x, y) -> float:
             picture.text((x + dx, mid), str(value), 20 if name == "Score" else 16, INK, "rm")
         y += 38
     return y
-
-
-def _pattern_sample(canvas, at, seat) -> None:
-    """A short stroke with the player's pattern, as on the board."""
-    style = STYLES[seat]
-    a, b = (at[0], at[1]), (at[0] + 28, at[1])
-    canvas.line([a, b], style.colour, STROKE)
-    _pattern_mark(canvas, style.pattern, 0, (at[0] + 8, at[1]), a, b)
-    _pattern_mark(canvas, style.pattern, 1, (at[0] + 20, at[1]), a, b)
 
 
 def _action_board(picture, scene, x, y) -> float:
@@ -405,7 +362,7 @@ def _action_board(picture, scene, x, y) -> float:
         for i in range(row.spaces):
             at = (x + 170 + i * 32, mid)
             if i < len(row.seats):
-                picture.sprite(at, _badge, STYLES[row.seats[i]], 12)
+                picture.sprite(at, badge, STYLES[row.seats[i]], 12)
             else:
                 picture.sprite(at, _free_space)
         y += 31
@@ -452,245 +409,14 @@ def _legend_station(canvas, at, scene) -> None:
 
 def _legend_head(canvas, at, scene) -> None:
     canvas.line([(at[0] - 22, at[1]), (at[0] + 4, at[1])], STYLES[0].colour, STROKE)
-    _badge(canvas, (at[0] + 8, at[1]), STYLES[0])
+    badge(canvas, (at[0] + 8, at[1]), STYLES[0], BADGE_RADIUS)
 
 
 def _fit(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
-# drawing --------------------------------------------------------------------------------------
-
-@lru_cache(maxsize=None)
-def _font(size: int) -> ImageFont.FreeTypeFont:
-    return ImageFont.load_default(size=size)
-
-
-class _Shapes:
-    """Shapes and text as the drawing code gives them (output pixels), kept in order to be
-    drawn in one go at SUPERSAMPLE times the size, in pixels from `origin`. Each is a
-    hashable tuple, so that a sprite is known by what it draws."""
-
-    def __init__(self, origin: tuple[int, int] = (0, 0)):
-        self.origin = origin
-        self.shapes: list[tuple] = []
-        self.texts: list[tuple] = []
-
-    def _local(self, points) -> tuple:
-        ox, oy = self.origin
-        return tuple((x - ox, y - oy) for x, y in points)
-
-    def line(self, points, fill, width) -> None:
-        points = self._local(points)
-        self.shapes.append(("line", points, fill, width))
-        for point in points:  # round the ends so that strokes meet cleanly
-            self.shapes.append(("circle", point, width / 2, fill, None, 1))
-
-    def circle(self, centre, radius, fill, outline=None, width=1) -> None:
-        self.shapes.append(("circle", *self._local([centre]), radius, fill, outline, width))
-
-    def polygon(self, points, fill, outline=None, width=1) -> None:
-        self.shapes.append(("polygon", self._local(points), fill, outline, width))
-
-    def rectangle(self, box, fill, radius=0) -> None:
-        corners = self._local([box[:2], box[2:]])
-        self.shapes.append(("rectangle", corners[0] + corners[1], fill, radius))
-
-    def text(self, at, text, size, fill, anchor) -> None:
-        self.texts.append((*self._local([at]), text, size, fill, anchor))
-
-
-def _extent(shapes) -> tuple[int, int, int, int]:
-    """The box of whole output pixels that `shapes` may touch."""
-    xs, ys = [], []
-    for kind, *args in shapes:
-        if kind == "line":
-            points, _, width = args
-            xs += [x + d for x, _ in points for d in (-width / 2, width / 2)]
-            ys += [y + d for _, y in points for d in (-width / 2, width / 2)]
-        elif kind == "circle":
-            (x, y), radius = args[:2]
-            xs += [x - radius, x + radius]
-            ys += [y - radius, y + radius]
-        elif kind == "polygon":
-            xs += [x for x, _ in args[0]]
-            ys += [y for _, y in args[0]]
-        else:
-            x0, y0, x1, y1 = args[0]
-            xs += [x0, x1]
-            ys += [y0, y1]
-    return math.floor(min(xs)) - 1, math.floor(min(ys)) - 1, math.ceil(max(xs)) + 1, \
-        math.ceil(max(ys)) + 1
-
-
-def _draw(shapes, image: Image.Image, origin: tuple[int, int]) -> None:
-    """Draws `shapes` on `image`, which is SUPERSAMPLE times the size and shows the output
-    from the pixel `origin` on."""
-    draw = ImageDraw.Draw(image)
-    ox, oy = origin
-
-    def xy(points):
-        return [((x - ox) * SUPERSAMPLE, (y - oy) * SUPERSAMPLE) for x, y in points]
-
-    for kind, *args in shapes:
-        if kind == "circle":
-            (x, y), radius, fill, outline, width = args
-            x, y, r = (x - ox) * SUPERSAMPLE, (y - oy) * SUPERSAMPLE, radius * SUPERSAMPLE
-            draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=outline,
-                         width=round(width * SUPERSAMPLE))
-        elif kind == "line":
-            points, fill, width = args
-            draw.line(xy(points), fill=fill, width=round(width * SUPERSAMPLE))
-        elif kind == "polygon":
-            points, fill, outline, width = args
-            draw.polygon(xy(points), fill=fill, outline=outline,
-                         width=round(width * SUPERSAMPLE))
-        else:
-            (x0, y0, x1, y1), fill, radius = args
-            draw.rounded_rectangle(xy([(x0, y0), (x1, y1)]), radius * SUPERSAMPLE, fill=fill)
-
-
-class _Ground:
-    """What every map of a board shows under its lines, drawn once: at output size
-    (`image`, and `texts` to go on top), and the board's part of it at SUPERSAMPLE times
-    the size (`big`, for the lines to be drawn over). The panel's ground is flat."""
-
-    def __init__(self, board):
-        shapes = _Shapes()
-        _draw_ground(shapes, board)
-        self.big = Image.new("RGB", (PANEL_LEFT * SUPERSAMPLE, HEIGHT * SUPERSAMPLE), PAPER)
-        _draw(shapes.shapes, self.big, (0, 0))
-        self.image = Image.new("RGB", (WIDTH, HEIGHT), PANEL)
-        self.image.paste(self.big.reduce(SUPERSAMPLE), (0, 0))
-        self.texts = tuple(shapes.texts)
-
-
-@lru_cache(maxsize=4)
-def _ground(board) -> _Ground:
-    return _Ground(board)
-
-
-@lru_cache(maxsize=1024)  # a map takes about 100, each of a few KB
-def _sprite(shapes: tuple, texts: tuple) -> tuple[Image.Image, tuple[int, int]]:
-    """What one thing draws: its shapes drawn on a transparent ground and reduced, its text
-    over them (RGBA); and where its top left pixel goes."""
-    placed = [(_placed_text(at, text, size, anchor), fill)
-              for at, text, size, fill, anchor in texts]
-    boxes = [_extent(shapes)] + [(x, y, x + mask.width, y + mask.height)
-                                 for (mask, (x, y)), _ in placed]
-    x0, y0 = min(box[0] for box in boxes), min(box[1] for box in boxes)
-    x1, y1 = max(box[2] for box in boxes), max(box[3] for box in boxes)
-    # drawn opaque on transparent black, so premultiplied already: reduced as such
-    image = Image.new("RGBa", ((x1 - x0) * SUPERSAMPLE, (y1 - y0) * SUPERSAMPLE))
-    _draw(shapes, image, (x0, y0))
-    image = image.reduce(SUPERSAMPLE).convert("RGBA")
-    for (mask, (x, y)), fill in placed:
-        ink = Image.new("RGBA", mask.size, fill)
-        ink.putalpha(mask)
-        image.alpha_composite(ink, (x - x0, y - y0))
-    return image, (x0, y0)
-
-
-def _placed_text(at, text: str, size: int, anchor: str):
-    """The coverage mask of `text` as ImageDraw.text draws it at `at`, and where the mask's
-    top left pixel goes."""
-    x, y = math.floor(at[0]), math.floor(at[1])
-    mask, (mx, my) = _text_mask(text, size, anchor, (at[0] - x, at[1] - y))
-    return mask, (x - mx, y - my)
-
-
-@lru_cache(maxsize=4096)
-def _text_mask(text: str, size: int, anchor: str, start: tuple[float, float]):
-    """The coverage mask of `text` as ImageDraw.text draws it at a point whose fractional
-    part is `start`, and where that point lies in the mask."""
-    font = _font(size)
-    left, top, right, bottom = font.getbbox(text, anchor=anchor)
-    x, y = 2 - math.floor(left), 2 - math.floor(top)  # a margin for the fractional start
-    mask = Image.new("L", (x + math.ceil(right) + 3, y + math.ceil(bottom) + 3))
-    ImageDraw.Draw(mask).text((x + start[0], y + start[1]), text, fill=255, font=font,
-                              anchor=anchor)
-    return mask, (x, y)
-
-
-class _Picture:
-    """The map at output size, composed over the ground of its board: lines drawn over
-    the ground, then sprites, then text of its own on top."""
-
-    def __init__(self, ground: _Ground):
-        self.ground = ground
-        self.image = ground.image.copy()
-        self.texts = list(ground.texts)
-
-    def over_ground(self, roads: _Shapes, lines: _Shapes) -> None:
-        """Draws `roads`, then `lines`, which stay within them, over the ground as the first
-        thing drawn: at SUPERSAMPLE times the size over exactly what lies under them, then
-        reduced."""
-        if not roads.shapes:
-            return
-        x0, y0, x1, y1 = _extent(roads.shapes)
-        x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, PANEL_LEFT), min(y1, HEIGHT)
-        big = self.ground.big.crop((x0 * SUPERSAMPLE, y0 * SUPERSAMPLE,
-                                    x1 * SUPERSAMPLE, y1 * SUPERSAMPLE))
-        _draw(roads.shapes + lines.shapes, big, (x0, y0))
-        self.image.paste(big.reduce(SUPERSAMPLE), (x0, y0))
-
-    def sprite(self, at, draw, *args) -> None:
-        """Pastes what `draw(canvas, at, *args)` draws, text and all. `at` is moved to the
-        nearest 1/SUPERSAMPLE pixel, so that a thing drawn at many places is drawn once
-        per process: the sprite is known by what it draws."""
-        at = tuple(round(v * SUPERSAMPLE) / SUPERSAMPLE for v in at)
-        shapes = _Shapes((math.floor(at[0]), math.floor(at[1])))
-        draw(shapes, at, *args)
-        image, (dx, dy) = _sprite(tuple(shapes.shapes), tuple(shapes.texts))
-        self.image.paste(image, (shapes.origin[0] + dx, shapes.origin[1] + dy), image)
-
-    def restore_ground(self, box) -> None:
-        self.image.paste(self.ground.image.crop(box), box[:2])
-
-    def text(self, at, text, size, fill, anchor) -> None:
-        self.texts.append((at, text, size, fill, anchor))
-
-    def png(self) -> bytes:
-        for at, text, size, fill, anchor in self.texts:
-            mask, place = _placed_text(at, text, size, anchor)
-            self.image.paste(fill, place, mask)
-        out = io.BytesIO()
-        # zlib's fastest level: three times as fast as the default, and the mostly flat
-        # picture still packs to about 110 KB, well under the 300 KB a mail may carry
-        _palette(self.image).save(out, "PNG", compress_level=1)
-        return out.getvalue()
-
-
 # every colour drawn flat, and the colours text is drawn in
 FLAT_COLOURS = (INK, PAPER, ROAD, MUTED, PARK, PARK_INK, PANEL, WHITE, STONE,
                 *BUILDING_FILL.values(), *(style.colour for style in STYLES))
 TEXT_COLOURS = (INK, MUTED, WHITE, PARK_INK)
-
-
-def _palette(image: Image.Image) -> Image.Image:
-    """At most 256 colours (a third of the bytes of RGB); each pixel takes its nearest."""
-    return image.quantize(palette=_fixed_palette(), dither=Image.Dither.NONE)
-
-
-@lru_cache(maxsize=None)
-def _fixed_palette() -> Image.Image:
-    """Every flat colour exactly, then what lies between them: each pair mixed at a
-    quarter, a half and three quarters (the edges of shapes drawn at twice the size), and
-    each text colour over each flat colour in eighths (smoothed text), an octree making
-    these fit. One palette for every map: closer to the pictures than an octree of each,
-    and Pillow keeps the palette's colour lookups from one map to the next."""
-    mixes = [_mix(a, b, t) for a, b in combinations(FLAT_COLOURS, 2) for t in (0.25, 0.5, 0.75)]
-    mixes += [_mix(ink, ground, i / 8) for ink in TEXT_COLOURS for ground in FLAT_COLOURS
-              if ground != ink for i in range(1, 8)]
-    swatch = Image.new("RGB", (len(mixes), 1))
-    swatch.putdata(mixes)
-    free = 256 - len(FLAT_COLOURS)
-    octree = swatch.quantize(free, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    palette = Image.new("P", (1, 1))
-    palette.putpalette([v for colour in FLAT_COLOURS for v in colour]
-                       + octree.getpalette()[:3 * free])
-    return palette
-
-
-def _mix(a, b, t: float) -> tuple[int, int, int]:
-    return tuple(round(x + (y - x) * t) for x, y in zip(a, b))
