@@ -77,14 +77,15 @@ def view_map(view: dict) -> Map:
     return load_map(view["map_name"])
 
 
-def owner_style(view: dict, owner: str) -> PlayerStyle:
+def owner_style(owner: str) -> PlayerStyle:
+    """How an owner in the view (a colour, or the bank) is drawn."""
     return BANK_STYLE if owner == BANK else COLOUR_STYLES[owner]
 
 
 def build_scene(view: dict) -> BossScene:
     """Everything both maps show, from the engine's `view(state)`."""
     routes = {r["name"]: RouteFacts(r["name"], tuple(r["ends"]), r["length"], r["copies"],
-                                    tuple(owner_style(view, o) for o in r["owners"]))
+                                    tuple(owner_style(o) for o in r["owners"]))
               for r in view["routes"]}
     over = view["result"] is not None
     companies = tuple(_company(view, p, routes, over) for p in view["players"])

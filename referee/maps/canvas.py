@@ -18,7 +18,7 @@ from typing import Callable
 
 from PIL import Image, ImageDraw, ImageFont
 
-from .styles import PlayerStyle
+from .styles import WHITE, PlayerStyle
 
 SUPERSAMPLE = 2
 HALO = 2  # pixels round the letters of a text with a halo
@@ -321,5 +321,5 @@ def pattern_sample(canvas, at, style: PlayerStyle, width: float) -> None:
 
 def badge(canvas, at, style: PlayerStyle, radius: float) -> None:
     """A disc in the player's colour with their letter."""
-    canvas.circle(at, radius, style.colour, outline=(255, 255, 255), width=2)
+    canvas.circle(at, radius, style.colour, outline=WHITE, width=2)
     canvas.text(at, style.letter, round(radius * 1.5), style.ink, "mm")
