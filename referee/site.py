@@ -15,9 +15,10 @@ from pathlib import Path
 from . import maps
 from .campaign import Campaign, CampaignError, Table, check_id
 from .config import Config
+from .history import turn_files
 from .mailout import Outbox
 from .play import advance
-from .reports import Identity, confirmation, digest, turn_report, welcome
+from .reports import Identity, confirmation, digest, welcome
 from .store import append_record, atomic_write, read_records
 
 
@@ -186,12 +187,6 @@ class Site:
         rounds = sorted({s.round for s in table.steps if s.record["n"] > since})
         folder = table.campaign.dir("turns")
         for round_ in rounds:
-            view = table.view_after_round(round_)
-            # derived from the log, so written again if a crash loses them
-            atomic_write(folder / f"round-{round_:02d}.txt", turn_report(table, round_, view),
-                         durable=False)
-            atomic_write(folder / f"round-{round_:02d}.map.txt", maps.text_map(view) + "\n",
-                         durable=False)
-            if round_ < table.round or table.over:
-                atomic_write(folder / f"round-{round_:02d}.png", maps.png_map(view),
-                             durable=False)
+            for name, content in turn_files(table, round_).items():
+                # derived from the log, so written again if a crash loses them
+                atomic_write(folder / name, content, durable=False)
