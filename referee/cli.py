@@ -249,3 +249,15 @@ def simulate(game: str, players: int, count: int, seed: int, bot: str, as_json: 
                f"{report['decisions']} decisions, {report['illegal']} illegal")
     for reason, n in report["end_reasons"].items():
         click.echo(f"  {n:5d}  {reason}")
+
+
+@main.command()
+@click.argument("directory", type=click.Path(exists=True, file_okay=False, path_type=Path))
+def verify(directory: Path) -> None:
+    """Check the campaign in DIRECTORY: its seed against the published seed hash, the hash
+    chain of its log, the replay of every order, and its turn reports against the replay."""
+    from .verify import verify as run_verify
+    report = run_verify(directory)
+    click.echo(report.summary())
+    if not report.ok:
+        sys.exit(1)
