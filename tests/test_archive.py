@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 from markupsafe import escape
 
+from referee.archive import write_archive
 from referee.chart import score_chart
 from referee.cli import main
 from referee.history import NoSuchTurn, history_text, turns
@@ -203,3 +204,19 @@ def test_bus_boss_follows_each_players_cash(tmp_path):
     standings = ", ".join(f"{p.name} {c}" for p, c in zip(table.campaign.players, cash))
     assert f"  Standings by cash: {standings}\n" in whole
     assert ADDRESSES[0] not in whole
+
+
+def test_names_are_escaped_on_every_page_and_in_the_chart(tmp_path):
+    site = make_site(tmp_path)
+    name = "Ann <b> & O'Neil"
+    table = site.new_campaign("bus", "escapes", ['"Ann <b> & O\'Neil" <ann@example.org>',
+                                                 *PLAYERS[1:]], 2)
+    play(site, table, until_round=1, seed=2, answer=False)
+    out = tmp_path / "archive"
+    write_archive(table, out)
+    for page in out.glob("*.html"):
+        text = page.read_text()
+        assert name not in text and "<b>" not in text, page.name
+        assert "Ann &lt;b&gt; &amp; O&#39;Neil" in text, page.name
+    for page in [out / "index.html", *out.glob("round-*.html")]:
+        assert svg_of(page).find(f".//{SVG}polyline").get("data-player") == name
