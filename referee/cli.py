@@ -304,3 +304,33 @@ def simulate(game: str, players: int, count: int, seed: int, bot: str, as_json: 
                f"{report['decisions']} decisions, {report['illegal']} illegal")
     for reason, n in report["end_reasons"].items():
         click.echo(f"  {n:5d}  {reason}")
+
+
+@main.command()
+@click.argument("campaign_id", metavar="ID")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path),
+              help="where to write the site  [default: the campaign's archive/ folder]")
+@click.pass_context
+def archive(ctx, campaign_id, out) -> None:
+    """Write campaign ID as a static web site that opens from the file system."""
+    from .archive import write_archive
+    site = open_site(ctx)
+    try:
+        table = site.campaign(campaign_id).table()
+    except CampaignError as err:
+        raise Failure(str(err)) from None
+    out = out or table.campaign.root / "archive"
+    files = write_archive(table, out)
+    click.echo(f"wrote {len(files)} files to {out}; open {out / 'index.html'} in a browser")
+
+
+@main.command()
+@click.argument("directory", type=click.Path(exists=True, file_okay=False, path_type=Path))
+def verify(directory: Path) -> None:
+    """Check the campaign in DIRECTORY: its seed against the published seed hash, the hash
+    chain of its log, the replay of every order, and its turn reports against the replay."""
+    from .verify import verify as run_verify
+    report = run_verify(directory)
+    click.echo(report.summary())
+    if not report.ok:
+        sys.exit(1)

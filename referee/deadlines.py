@@ -122,15 +122,16 @@ def parse_day(text: str) -> datetime:
         raise DeadlineError(f"{text!r} is not a date; write it like 2026-12-24") from None
 
 
-def absence_overlap(absences: list, start: datetime, end: datetime) -> timedelta:
-    """How much of [start, end) falls in the player's announced absences (whole days)."""
-    total = timedelta(0)
+def absent_days(absences: list, start: datetime, end: datetime) -> int:
+    """How many days of the player's announced absences fall in [start, end)."""
+    days = set()
     for first, last in absences:
-        a, b = parse_day(first), parse_day(last) + timedelta(days=1)
-        lo, hi = max(a, start), min(b, end)
-        if hi > lo:
-            total += hi - lo
-    return total
+        day = parse_day(first)
+        while day <= parse_day(last):
+            if day < end and day + timedelta(days=1) > start:
+                days.add(day)
+            day += timedelta(days=1)
+    return len(days)
 
 
 def show(moment: datetime, zone_name: str | None, fallback: ZoneInfo) -> str:

@@ -12,15 +12,14 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import maps
+from . import maps, timekeeping
 from .campaign import Campaign, CampaignError, Table, check_id
 from .config import Config
+from .deadlines import Deadlines, show
+from .history import NoSuchTurn, history_text, turn_files
 from .mailout import Outbox
 from .play import advance
-from . import timekeeping
-from .deadlines import Deadlines, show
-from .reports import (Identity, confirmation, digest, gm_welcome, press, turn_report,
-                      welcome)
+from .reports import Identity, confirmation, digest, gm_welcome, press, welcome
 from .store import append_record, atomic_write, read_records
 
 
@@ -239,8 +238,10 @@ class Site:
                  if a["action"] == "history" and "refused" not in a]
         if not asked:
             return ""
-        from .archive import history_text
-        return history_text(table, asked[-1].get("turn"))
+        try:
+            return history_text(table, asked[-1].get("turn"))
+        except NoSuchTurn as err:
+            return str(err)
 
     def write_turns(self, table: Table, since: int) -> None:
         """The report and text map of every round touched since record ``since``, and the
@@ -248,12 +249,6 @@ class Site:
         rounds = sorted({s.round for s in table.steps if s.record["n"] > since})
         folder = table.campaign.dir("turns")
         for round_ in rounds:
-            view = table.view_after_round(round_)
-            # derived from the log, so written again if a crash loses them
-            atomic_write(folder / f"round-{round_:02d}.txt", turn_report(table, round_, view),
-                         durable=False)
-            atomic_write(folder / f"round-{round_:02d}.map.txt", maps.text_map(view) + "\n",
-                         durable=False)
-            if round_ < table.round or table.over:
-                atomic_write(folder / f"round-{round_:02d}.png", maps.png_map(view),
-                             durable=False)
+            for name, content in turn_files(table, round_).items():
+                # derived from the log, so written again if a crash loses them
+                atomic_write(folder / name, content, durable=False)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from .campaign import Campaign, Table
-from .deadlines import MAX_EXTENSION, Deadlines, absence_overlap, parse_when, stamp
+from .deadlines import MAX_EXTENSION, Deadlines, absent_days, parse_when, stamp
 from .play import Outcome, adjudicate, decide_by_bot
 from .store import atomic_write
 
@@ -57,13 +57,18 @@ class Notices:
 
 
 def due_of(rules: Deadlines, campaign: Campaign, seat: int, entry: Due) -> datetime | None:
+    """When the seat's decision is due: its deadline, moved on by the extensions, the pauses
+    and by a day for every day of the player's absence that falls before it."""
     asked = parse_when(entry.asked)
     extra = timedelta(seconds=entry.extended + entry.paused)
     due = rules.due(asked, extra)
-    if due is None:
-        return None
-    absent = absence_overlap(campaign.players[seat].absence, asked, due)
-    return rules.due(asked, extra + absent) if absent else due
+    absences = campaign.players[seat].absence
+    while due is not None and absences:
+        later = rules.due(asked, extra + timedelta(days=absent_days(absences, asked, due)))
+        if later == due:
+            break
+        due = later
+    return due
 
 
 def extend(campaign: Campaign, hours: float) -> None:

@@ -1,0 +1,97 @@
+"""`referee archive`: a campaign as a static web site that opens from the file system.
+
+    index.html        the turns, the score chart, the final result
+    round-NN.html     one page a turn: its report, its map, the chart with the turn marked
+    round-NN.png      the map at the turn's end
+    players.html      the players and the settings (never tokens or addresses; the seed
+                      only once the game is over)
+    history.txt       the whole history as text (what players get by mail)
+    style.css
+
+Every link is relative and nothing is fetched from elsewhere, so the folder can be copied
+anywhere, put on any web server, or opened as it is. Built from the log by replay, with the
+same reports and maps the players get by mail.
+"""
+from __future__ import annotations
+
+from importlib import resources
+from io import BytesIO
+from pathlib import Path
+
+from PIL import Image
+
+from . import maps
+from .campaign import Table
+from .chart import player_colour, score_chart
+from .history import history_text, measure, standings, turns
+from .reports import render, result_context, turn_report, waiting_for
+from .store import atomic_write
+
+
+def write_archive(table: Table, out: Path) -> list[Path]:
+    """Write the archive of ``table``'s campaign into ``out``; the files written."""
+    out = Path(out)
+    files = pages(table)
+    out.mkdir(parents=True, exist_ok=True)
+    for name, content in files.items():
+        atomic_write(out / name, content, durable=False)   # made again from the log at will
+    return [out / name for name in files]
+
+
+def pages(table: Table) -> dict[str, str | bytes]:
+    """The archive's files by name."""
+    campaign = table.campaign
+    played = turns(table)
+    view = table.view()
+    common = {
+        "campaign": campaign, "title": table.rules.title,
+        "records": len(table.steps),
+        "last_at": table.steps[-1].record.get("at") if table.steps else None,
+        "result": result_context(view, [p.name for p in campaign.players]),
+    }
+    files: dict[str, str | bytes] = {
+        "style.css": resources.files("referee").joinpath("templates", "archive",
+                                                        "style.css").read_bytes(),
+        "index.html": render("archive/index.html", state=state_line(table), turns=played,
+                             chart=score_chart(played) if played else None, **common),
+        "players.html": render("archive/players.html", **players_context(table), **common),
+        "history.txt": history_text(table),
+    }
+    for number, turn in enumerate(played):
+        png = maps.png_map(turn.view)
+        files[f"{turn.stem}.png"] = png
+        files[f"{turn.stem}.html"] = render(
+            "archive/turn.html", turn=turn,
+            previous=played[number - 1] if number else None,
+            next=played[number + 1] if number + 1 < len(played) else None,
+            chart=score_chart(played, mark=turn.round),
+            report=turn_report(table, turn.round, turn.view),
+            map_size=Image.open(BytesIO(png)).size, **common)
+    return files
+
+
+def state_line(table: Table) -> str:
+    view = table.view()
+    ended = table.rules.result(table.state)
+    if ended:
+        return f"Finished in round {view['round']}: {ended.reason}."
+    where = f"round {view['round']}" if view["round"] else "the setup"
+    if table.campaign.status != "running":
+        return f"{table.campaign.status.capitalize()} in {where}."
+    return f"In {where}; waiting for {waiting_for(table)}."
+
+
+def players_context(table: Table) -> dict:
+    campaign, view = table.campaign, table.view()
+    over = table.over or campaign.status == "finished"
+    figures = dict(standings(view))
+    options = {name: campaign.options.get(name, default)
+               for name, (default, _allowed) in table.rules.options.items()}
+    return {
+        "measure": measure(view),
+        "players": [{"seat": p["seat"], "name": p["name"], "colour": player_colour(p),
+                     "figure": figures[p["name"]]} for p in view["players"]],
+        "options": sorted(options.items()),
+        "seed_hash": campaign.settings.get("seed_hash"),
+        "seed": campaign.seed if over else None,     # the seed is revealed at the end only
+    }

@@ -1,0 +1,92 @@
+"""A campaign's history turn by turn (a turn is a round of the game; the setup is round 0).
+
+One place decides what a turn is and what is kept of it: the files of the turns/ folder
+(written by the site, checked by ``referee verify``), the figures of the score chart, the
+HTML archive, and the text history players ask for by mail.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import maps
+from .campaign import Table
+from .reports import render, result_context, turn_report
+
+# What the history follows for each player, by game: Bus's score; Bus Boss's cash, which
+# is what decides a game of Bus Boss.
+MEASURES = {"bus": "score", "busboss": "cash"}
+
+
+class NoSuchTurn(ValueError):
+    """A turn the campaign has not played; the message says which turns there are."""
+
+
+@dataclass(frozen=True)
+class Turn:
+    round: int
+    events: list[str]
+    view: dict          # the game at the turn's end (or now, for the turn in play)
+    closed: bool        # the game has moved past this turn, or has ended
+
+    @property
+    def title(self) -> str:
+        return f"Round {self.round}" if self.round else "Setup"
+
+    @property
+    def stem(self) -> str:
+        """The name its files share: round-NN."""
+        return f"round-{self.round:02d}"
+
+
+def turns(table: Table) -> list[Turn]:
+    """Every turn the log has a record in, in order."""
+    rounds = sorted({s.round for s in table.steps})
+    return [turn_at(table, r) for r in rounds]
+
+
+def turn_at(table: Table, round_: int) -> Turn:
+    return Turn(round_, [e for s in table.steps if s.round == round_ for e in s.events],
+                table.view_after_round(round_), round_ < table.round or table.over)
+
+
+def turn_files(table: Table, round_: int) -> dict[str, str | bytes]:
+    """The turns/ folder's files of one round, by name: the report and the text map, and
+    the PNG map once the round is over (the map of a round in play would go stale)."""
+    current = turn_at(table, round_)
+    files: dict[str, str | bytes] = {
+        f"{current.stem}.txt": turn_report(table, round_, current.view),
+        f"{current.stem}.map.txt": maps.text_map(current.view) + "\n",
+    }
+    if current.closed:
+        files[f"{current.stem}.png"] = maps.png_map(current.view)
+    return files
+
+
+def measure(view: dict) -> str:
+    """The name of the figure the history follows in this game (see MEASURES)."""
+    return MEASURES[view["game"]]
+
+
+def standings(view: dict) -> list[tuple[str, int]]:
+    """Each player's name and figure (score or cash) in ``view``, in seat order."""
+    key = measure(view)
+    return [(p["name"], p[key]) for p in view["players"]]
+
+
+def history_text(table: Table, turn: int | None = None) -> str:
+    """The campaign's history as plain text: every turn's events and standings, or, with
+    ``turn``, that turn's whole report with its map. NoSuchTurn for a turn not
+    played."""
+    played = turns(table)
+    if turn is not None:
+        for t in played:
+            if t.round == turn:
+                return turn_report(table, t.round, t.view)
+        known = (f"turns {played[0].round} to {played[-1].round}" if played
+                 else "no turns yet")
+        raise NoSuchTurn(f"campaign {table.campaign.id} has no turn {turn}: it has "
+                         f"{known} (turn 0 is the setup)")
+    view = table.view()
+    return render("history.txt", campaign=table.campaign, title=table.rules.title,
+                  turns=[(t, standings(t.view)) for t in played], measure=measure(view),
+                  result=result_context(view, [p.name for p in table.campaign.players]))

@@ -1,0 +1,68 @@
+"""Campaigns played by the game's default bot through the Site API on the Maildir default:
+each order is committed as a player's mail would be, the referee resolves what it can, and
+the site writes its answers and turn reports after every round, as a tick does."""
+from __future__ import annotations
+
+import random
+import shutil
+from pathlib import Path
+
+from referee.campaign import Campaign, Table, seed_hash
+from referee.config import load_config
+from referee.play import advance, submit
+from referee.site import Site
+
+from sites import PLAYERS, make_site
+
+_PLAYED: dict[tuple, Path] = {}      # played once per test session, copied for each test
+
+
+def play(site: Site, table: Table, until_round: int | None = None, seed: int = 0,
+         answer: bool = True) -> Table:
+    """Bot orders, one mail a decision, until the game ends or has played the first order
+    of ``until_round``; with ``answer``, the site's answers (digests, turn reports) after
+    every round."""
+    rng = random.Random(seed)
+    bot = table.rules.bot("default")
+    number = 0
+    while not table.over and not reached(table, until_round):
+        due = table.rules.awaiting(table.state)[0]
+        number += 1
+        round_ = table.round
+        order = table.rules.format(bot(table.state, due.seat, rng))
+        site.commit(table, submit(table, due.seat, [order]),
+                    {"kind": "mail", "message_id": f"<order.{number}@example.org>",
+                     "from": table.campaign.players[due.seat].address, "seat": due.seat,
+                     "subject": "Re: your turn"})
+        site.commit(table, advance(table), {"kind": "referee"})
+        if answer and table.round != round_:
+            site.answer(table)
+    if answer:
+        site.answer(table)
+    return table
+
+
+def reached(table: Table, round_: int | None) -> bool:
+    return round_ is not None and bool(table.steps) and table.steps[-1].round >= round_
+
+
+def publish_seed_hash(campaign: Campaign) -> None:
+    """What the site does when it creates a campaign: the seed's hash in campaign.yaml."""
+    campaign.settings.setdefault("seed_hash", seed_hash(campaign.id, campaign.seed))
+    campaign.save()
+
+
+def played_site(root: Path, campaign_id: str = "game", seed: int = 3,
+                until_round: int | None = None) -> Site:
+    """A site in ``root`` whose campaign ``campaign_id`` of Bus is played to its end (or to
+    ``until_round``)."""
+    key = (campaign_id, seed, until_round)
+    if key not in _PLAYED:
+        source = root.parent / f"played-{campaign_id}-{seed}-{until_round}"
+        site = make_site(source)
+        table = site.new_campaign("bus", campaign_id, PLAYERS, seed)
+        publish_seed_hash(table.campaign)
+        play(site, table, until_round, seed)
+        _PLAYED[key] = source
+    shutil.copytree(_PLAYED[key], root, dirs_exist_ok=True)
+    return Site(load_config(root / "referee.yaml"))

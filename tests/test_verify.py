@@ -1,0 +1,202 @@
+"""`referee verify`: an untouched campaign passes; one changed log record, a removed record,
+an edited seed or an edited turn report fails, naming the record or the file."""
+import json
+import random
+
+import yaml
+from click.testing import CliRunner
+
+from referee.campaign import Campaign, Table
+from referee.cli import main
+from referee.verify import verify
+
+from played import played_site
+
+
+def campaign_root(tmp_path, **kwargs):
+    site = played_site(tmp_path / "site", **kwargs)
+    return site.data_root / kwargs.get("campaign_id", "game")
+
+
+def log_lines(root):
+    return (root / "log.jsonl").read_text().splitlines()
+
+
+def write_log(root, lines):
+    (root / "log.jsonl").write_text("\n".join(lines) + "\n")
+
+
+def run_verify(root):
+    return CliRunner().invoke(main, ["verify", str(root)])
+
+
+def first_mail_record(lines, after=20):
+    """The number of a record, past ``after``, that holds one player's order from a mail
+    (an order other than 'pass')."""
+    for line in lines[after:]:
+        record = json.loads(line)
+        orders = record.get("orders", ())
+        if record.get("kind") == "mail" and len(orders) == 1 and orders[0][1] != "pass":
+            return record["n"]
+    raise AssertionError("no mail record with one order")
+
+
+def test_an_untouched_campaign_verifies_and_says_what_was_checked(tmp_path):
+    root = campaign_root(tmp_path)
+    records = len(log_lines(root))
+    result = verify(root)
+    assert result.ok, result.summary()
+    assert result.passed[0] == "the seed matches the published seed_hash"
+    assert result.passed[1] == f"the hash chain of {records} log records holds"
+    assert result.passed[2].startswith("the log replays: ")
+    assert "the end (" in result.passed[2]
+    turn_files = len(list((root / "turns").iterdir()))
+    assert result.passed[3] == f"the {turn_files} files in turns/ are what the replay writes"
+    done = run_verify(root)
+    assert done.exit_code == 0, done.output
+    assert done.output.startswith("campaign game: verified\n")
+
+
+def test_a_running_campaign_verifies_with_its_round_in_play_without_a_png(tmp_path):
+    root = campaign_root(tmp_path, campaign_id="running", seed=5, until_round=3)
+    assert (root / "turns" / "round-03.txt").exists()
+    assert not (root / "turns" / "round-03.png").exists()
+    result = verify(root)
+    assert result.ok, result.summary()
+    assert "to round 3" in result.passed[2] and "the end" not in result.passed[2]
+
+
+def test_a_changed_order_text_is_named_by_its_record(tmp_path):
+    root = campaign_root(tmp_path)
+    lines = log_lines(root)
+    n = first_mail_record(lines)
+    record = json.loads(lines[n - 1])
+    record["orders"][0][1] = "pass"
+    lines[n - 1] = json.dumps(record)
+    write_log(root, lines)
+    result = verify(root)
+    assert not result.ok
+    first = result.findings[0]
+    assert first.place == f"log.jsonl record {n}"
+    assert first.problem.endswith("it was changed after it was written (it now reads: "
+                                  "orders seat %d: 'pass')" % record["orders"][0][0])
+    done = run_verify(root)
+    assert done.exit_code == 1
+    assert done.output.startswith("campaign game: ")
+    assert f"\n  FAILED log.jsonl record {n}: its content does not match" in done.output
+
+
+def test_another_legal_order_breaks_the_chain_there_and_the_turn_reports_after_it(tmp_path):
+    """The order is changed to another legal one: the game replays, but differently."""
+    root = campaign_root(tmp_path)
+    campaign = Campaign.load(root)
+    records = campaign.records()
+    table = Table(campaign)
+    for record in records:
+        orders = record.get("orders", ())
+        if record.get("kind") == "mail" and len(orders) == 1 and record["n"] > 10:
+            seat, text, _how = orders[0]
+            others = [table.rules.format(o) for o in table.rules.legal_orders(table.state, seat)
+                      if table.rules.format(o) != text]
+            if others:
+                orders[0][1] = random.Random(1).choice(others)
+                changed = record["n"]
+                break
+        table.follow(record)
+    write_log(root, [json.dumps(r) for r in records])
+    result = verify(root)
+    assert result.findings[0].place == f"log.jsonl record {changed}"
+    assert "does not match its hash" in result.findings[0].problem
+    assert any(f.place.startswith("turns/") or "refuses" in f.problem
+               for f in result.findings[1:]), result.summary()
+
+
+def test_a_record_changed_and_hashed_again_breaks_the_chain_at_the_next_record(tmp_path):
+    from referee.campaign import record_hash
+    root = campaign_root(tmp_path)
+    lines = log_lines(root)
+    n = first_mail_record(lines)
+    record = json.loads(lines[n - 1])
+    record["subject"] = "changed"
+    record["hash"] = record_hash(json.loads(lines[n - 2])["hash"], record)
+    lines[n - 1] = json.dumps(record)
+    write_log(root, lines)
+    result = verify(root)
+    assert result.findings[0].place == f"log.jsonl record {n + 1}"
+    assert len(result.findings) == 1, result.summary()     # the game itself is the same
+
+
+def test_a_removed_record_is_named(tmp_path):
+    root = campaign_root(tmp_path)
+    lines = log_lines(root)
+    n = first_mail_record(lines)
+    del lines[n - 1]
+    write_log(root, lines)
+    result = verify(root)
+    assert str(result.findings[0]) == (f"log.jsonl record {n + 1}: record {n} is missing "
+                                       f"before it (it comes right after record {n - 1})")
+
+
+def test_a_record_removed_from_the_end_is_found_by_what_was_answered(tmp_path):
+    root = campaign_root(tmp_path)
+    lines = log_lines(root)
+    write_log(root, lines[:-1])
+    result = verify(root)
+    assert str(result.findings[0]) == (
+        f"log.jsonl: ends at record {len(lines) - 1}, but mailed.json shows that record "
+        f"{len(lines)} was answered: records were removed from the end")
+
+
+def test_an_edited_seed_is_named(tmp_path):
+    root = campaign_root(tmp_path)
+    path = root / "campaign.yaml"
+    data = yaml.safe_load(path.read_text())
+    path.write_text(path.read_text().replace("seed: 3\n", "seed: 4\n"))
+    result = verify(root)
+    first = result.findings[0]
+    assert first.place == "campaign.yaml"
+    assert first.problem == (f"the seed does not match the seed_hash {data['seed_hash']} "
+                             "published at the start: the seed or its hash was changed")
+    assert "4" not in first.problem.replace(data["seed_hash"], "")     # the seed stays secret
+
+
+def test_an_edited_turn_report_or_a_lost_map_is_named_by_its_file(tmp_path):
+    root = campaign_root(tmp_path)
+    report = root / "turns" / "round-02.txt"
+    lines = report.read_text().splitlines(keepends=True)
+    original = lines[2].rstrip("\n")
+    lines[2] = "  - Nothing happened.\n"
+    report.write_text("".join(lines))
+    (root / "turns" / "round-01.png").unlink()
+    result = verify(root)
+    assert [str(f) for f in result.findings] == [
+        "turns/round-01.png: is missing (the replay writes it)",
+        f"turns/round-02.txt: line 3 reads '  - Nothing happened.' where the log's replay "
+        f"gives {original!r}",
+    ]
+
+
+def test_a_map_changed_by_one_byte_is_named(tmp_path):
+    root = campaign_root(tmp_path)
+    png = root / "turns" / "round-04.png"
+    data = bytearray(png.read_bytes())
+    data[-20] ^= 1
+    png.write_bytes(bytes(data))
+    assert [str(f) for f in verify(root).findings] == [
+        "turns/round-04.png: differs from the map the log's replay draws"]
+
+
+def test_a_folder_without_a_campaign_or_a_log_line_that_is_no_record_is_named(tmp_path):
+    (tmp_path / "empty").mkdir()
+    done = run_verify(tmp_path / "empty")
+    assert done.exit_code == 1
+    assert done.output == (f"campaign empty: 1 problem (in the order found: later ones may "
+                           f"follow from earlier ones)\n  FAILED campaign.yaml: no campaign in "
+                           f"{tmp_path / 'empty'} (campaign.yaml is missing)\n")
+    root = campaign_root(tmp_path)
+    lines = log_lines(root)
+    lines[4] = lines[4][:30]
+    write_log(root, lines)
+    result = verify(root)
+    assert [f.place for f in result.findings] == ["log.jsonl"]
+    assert "line 5 is not a JSON object" in result.findings[0].problem
