@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from .history import Turn, measure, standings
 from .maps.scene import STYLES
+from .maps.styles import COLOUR_STYLES
 
 WIDTH, HEIGHT = 720, 280
 LEFT, RIGHT, TOP, BOTTOM = 52, 16, 14, 44      # margins: the axes' labels live there
@@ -63,8 +64,7 @@ class Chart:
 def player_colour(player: dict) -> str:
     """The colour the maps give this player: Bus by seat, Bus Boss by the colour the game
     dealt (the same styles, chosen by name)."""
-    by_name = {style.colour_name: style for style in STYLES}
-    style = by_name[player["colour"]] if "colour" in player else STYLES[player["seat"]]
+    style = COLOUR_STYLES[player["colour"]] if "colour" in player else STYLES[player["seat"]]
     return "#{:02x}{:02x}{:02x}".format(*style.colour)
 
 

@@ -12,11 +12,13 @@ import pytest
 from PIL import Image
 
 from referee import maps
+from referee.chart import player_colour
 from referee.maps import busboss_png as png, canvas
 from referee.maps.busboss_png import HEIGHT, WIDTH, copy_centre, png_map
 from referee.maps.busboss_scene import BANK_STYLE, build_scene, view_map
 from referee.maps.styles import COLOUR_STYLES
 from referee.rules.busboss import RULES
+from referee.rules.busboss.orders import COLOURS
 
 from busboss_map_views import POSITIONS, bot_views, stored
 
@@ -181,3 +183,12 @@ def test_a_map_does_not_depend_on_the_maps_drawn_before_it_in_the_process():
     for name in ("end", "start", "middle", "end"):
         maps.png_map(stored(name))
     assert maps.png_map(stored("middle")) == first
+
+
+def test_every_bus_boss_colour_has_its_own_style_on_the_maps_and_the_chart():
+    styles = [COLOUR_STYLES[colour] for colour in COLOURS]
+    for part in ("letter", "colour", "pattern"):
+        assert len({getattr(style, part) for style in styles}) == len(COLOURS), part
+    assert BANK_STYLE.letter not in {style.letter for style in styles}
+    # the score chart of the archive draws each player in the same colour (seat 3: yellow)
+    assert player_colour({"seat": 3, "colour": "yellow"}) == "#f0e442"
