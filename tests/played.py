@@ -7,7 +7,7 @@ import random
 import shutil
 from pathlib import Path
 
-from referee.campaign import Campaign, Table, seed_hash
+from referee.campaign import Table
 from referee.config import load_config
 from referee.play import advance, submit
 from referee.site import Site
@@ -46,12 +46,6 @@ def reached(table: Table, round_: int | None) -> bool:
     return round_ is not None and bool(table.steps) and table.steps[-1].round >= round_
 
 
-def publish_seed_hash(campaign: Campaign) -> None:
-    """What the site does when it creates a campaign: the seed's hash in campaign.yaml."""
-    campaign.settings.setdefault("seed_hash", seed_hash(campaign.id, campaign.seed))
-    campaign.save()
-
-
 def played_site(root: Path, campaign_id: str = "game", seed: int = 3,
                 until_round: int | None = None) -> Site:
     """A site in ``root`` whose campaign ``campaign_id`` of Bus is played to its end (or to
@@ -60,9 +54,8 @@ def played_site(root: Path, campaign_id: str = "game", seed: int = 3,
     if key not in _PLAYED:
         source = root.parent / f"played-{campaign_id}-{seed}-{until_round}"
         site = make_site(source)
-        table = site.new_campaign("bus", campaign_id, PLAYERS, seed)
-        publish_seed_hash(table.campaign)
-        play(site, table, until_round, seed)
+        site.new_campaign("bus", campaign_id, PLAYERS, seed)
+        play(site, site.campaign(campaign_id).table(), until_round, seed)
         _PLAYED[key] = source
     shutil.copytree(_PLAYED[key], root, dirs_exist_ok=True)
     return Site(load_config(root / "referee.yaml"))

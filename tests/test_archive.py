@@ -192,7 +192,8 @@ def test_history_text_is_every_turn_or_one_turns_report(finished):
 def test_bus_boss_follows_each_players_cash(tmp_path):
     """Bus Boss's chart and history follow the cash (its maps come from another part)."""
     site = make_site(tmp_path)
-    table = site.new_campaign("busboss", "boss", PLAYERS, 7)
+    site.new_campaign("busboss", "boss", PLAYERS, 7)
+    table = site.campaign("boss").table()
     play(site, table, until_round=5, seed=7, answer=False)
     chart = score_chart(turns(table))
     assert chart.measure == "cash"
@@ -209,8 +210,9 @@ def test_bus_boss_follows_each_players_cash(tmp_path):
 def test_names_are_escaped_on_every_page_and_in_the_chart(tmp_path):
     site = make_site(tmp_path)
     name = "Ann <b> & O'Neil"
-    table = site.new_campaign("bus", "escapes", ['"Ann <b> & O\'Neil" <ann@example.org>',
-                                                 *PLAYERS[1:]], 2)
+    site.new_campaign("bus", "escapes", ['"Ann <b> & O\'Neil" <ann@example.org>', *PLAYERS[1:]],
+                      2)
+    table = site.campaign("escapes").table()
     play(site, table, until_round=1, seed=2, answer=False)
     out = tmp_path / "archive"
     write_archive(table, out)

@@ -76,8 +76,8 @@ class MailPlayer:
 def test_a_three_player_game_of_bus_played_to_its_end_by_email(mailrig, tmp_path):
     site = mail_site(tmp_path, mailrig)
     players = [MailPlayer(mailrig, name, seed) for seed, name in enumerate(["Ann", "Bob", "Cid"])]
-    table = site.new_campaign("bus", "e2e", [f"{p.name} <{p.account.address}>" for p in players],
-                              seed=5)
+    site.new_campaign("bus", "e2e", [f"{p.name} <{p.account.address}>" for p in players],
+                      seed=5)
     site.outbox.flush(site.config.make_sender())
     for _ in range(800):
         for player in players:
