@@ -26,7 +26,7 @@ def test_the_engine_describes_itself_and_checks_a_new_game():
 
 def test_every_seat_owes_one_decision_a_round_and_the_last_resolves_it():
     s = new()
-    assert [(d.seat, d.kind) for d in RULES.awaiting(s)] == [(x, "build") for x in range(4)]
+    assert [(d.seat, d.kind) for d in RULES.awaiting(s)] == [(x, "orders") for x in range(4)]
     s, events = RULES.apply(s, CAT, order("build leeds-york"))
     assert events == ["Cat (green) sent orders for round 1."]          # nothing given away
     assert [d.seat for d in RULES.awaiting(s)] == [ANN, BOB, DAN]
@@ -51,7 +51,8 @@ def test_the_state_given_is_never_changed():
 
 def test_operating_rounds_owe_operate_decisions():
     s = at_round(new(), 7, "AS-QH")
-    assert {d.kind for d in RULES.awaiting(s)} == {"operate"}
+    assert {d.kind for d in RULES.awaiting(s)} == {"orders"}
+    assert "an operating round" in RULES.awaiting(s)[0].prompt
     assert RULES.awaiting(s)[0].prompt == (
         "Round 7, an operating round: enter up to 5 of the 1 run on offer, then buy routes "
         "after the runs.")
@@ -65,11 +66,15 @@ def test_orders_for_another_round_or_of_the_wrong_kind_are_refused():
     assert refusal(s, ANN, "no runs") == (
         "Round 1 is a building round: runs start in round 7. Send build lines only.")
     s = at_round(s, 7, "AS-QH")
-    assert refusal(s, ANN, "build leeds-york") == (
-        "Round 7 is an operating round: say which runs you enter (run lines), or write "
-        "'no runs', as well as what you build.")
     with pytest.raises(IllegalOrder):
-        RULES.apply(s, ANN, "no runs")
+        RULES.apply(s, ANN, "no runs")                  # text, not an order
+
+
+def test_an_operating_rounds_order_with_build_lines_only_enters_no_runs():
+    s = at_round(new(), 7, "AS-QH")
+    [entry] = RULES.parse("build leeds-york")
+    after, events = RULES.apply(s, ANN, entry.alternatives[0])
+    assert ANN not in [d.seat for d in RULES.awaiting(after)]
 
 
 def test_legal_orders_are_all_accepted():

@@ -73,21 +73,27 @@ class MailPlayer:
         return True
 
 
+def play_by_mail(site, campaign_id, players, ticks):
+    """Players answer their mail and the referee ticks until the game is over."""
+    for _ in range(ticks):
+        for player in players:
+            player.play()
+        report = tick(site)
+        assert not report.errors, report.errors
+        if site.campaign(campaign_id).status == "finished":
+            break
+    campaign = site.campaign(campaign_id)
+    assert campaign.status == "finished"
+    return campaign
+
+
 def test_a_three_player_game_of_bus_played_to_its_end_by_email(mailrig, tmp_path):
     site = mail_site(tmp_path, mailrig)
     players = [MailPlayer(mailrig, name, seed) for seed, name in enumerate(["Ann", "Bob", "Cid"])]
     site.new_campaign("bus", "e2e", [f"{p.name} <{p.account.address}>" for p in players],
                       seed=5)
     site.outbox.flush(site.config.make_sender())
-    for _ in range(800):
-        for player in players:
-            player.play()
-        report = tick(site)
-        assert not report.errors, report.errors
-        if site.campaign("e2e").status == "finished":
-            break
-    campaign = site.campaign("e2e")
-    assert campaign.status == "finished"
+    campaign = play_by_mail(site, "e2e", players, 800)
     table = campaign.table()
     # every order came by mail, as a reply quoting the referee's report under a signature
     records = campaign.records()

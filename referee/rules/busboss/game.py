@@ -30,7 +30,7 @@ def entry_limit(s: BusBossState) -> int:
 def awaiting(s: BusBossState) -> list[Decision]:
     if s.over:
         return []
-    return [Decision(seat, s.kind, prompt(s, seat), s.round) for seat in s.order
+    return [Decision(seat, Order.kind, prompt(s, seat), s.round) for seat in s.order
             if seat not in s.pending]
 
 
@@ -57,12 +57,10 @@ def check_order(s: BusBossState, seat: int, order: Order) -> None:
     if order.round is not None and order.round != s.round:
         raise IllegalOrder(f"This order is for round {order.round}, but the game is in "
                            f"round {s.round}.")
-    if order.kind != s.kind:
-        if s.kind == "build":
-            raise IllegalOrder(f"Round {s.round} is a building round: runs start in round 7. "
-                               "Send build lines only.")
-        raise IllegalOrder(f"Round {s.round} is an operating round: say which runs you enter "
-                           "(run lines), or write 'no runs', as well as what you build.")
+    # an operating round's order with build lines only enters no runs (it names none)
+    if order.part == "operate" and s.kind == "build":
+        raise IllegalOrder(f"Round {s.round} is a building round: runs start in round 7. "
+                           "Send build lines only.")
     allowed = 2 if seat in s.extra_build else 1
     if len(order.builds) > allowed:
         raise IllegalOrder("One build line a round, two only in the round after a missed "

@@ -73,12 +73,15 @@ class RunEntry:
 
 @dataclass(frozen=True)
 class Order:
-    """Everything one seat does in one round."""
-    kind: str                        # "build" (rounds 1-6) or "operate" (rounds 7-12)
+    """Everything one seat does in one round: the answer to the round's one decision."""
+    part: str                        # "operate": it says which runs it enters (run lines or
+                                     # 'no runs'); "build": build lines only
     runs: tuple[RunEntry, ...] = ()
     builds: tuple[Build, ...] = ()
     round: int | None = None
     missed: bool = False
+
+    kind = "orders"                  # every round owes one decision of this one kind
 
 
 def run_name(cards) -> str:
@@ -116,7 +119,7 @@ def format_order(o: Order) -> str:
     if o.missed:
         lines.append("missed")
     lines += [format_entry(e) for e in o.runs]
-    if o.kind == "operate" and not o.runs:
+    if o.part == "operate" and not o.runs:
         lines.append("no runs")
     lines += ["build " + " | ".join(format_purchase(p) for p in b.choices) for b in o.builds]
     return "\n".join(lines)
@@ -153,11 +156,11 @@ def parse_order(text: str) -> list[Entry]:
                                 "or 'no runs'", raw)
     if no_runs and runs:
         raise NotationError("'no runs' together with run lines: keep one or the other")
-    kind = "operate" if runs or no_runs else "build"
-    if kind == "build" and not builds and not missed:
+    part = "operate" if runs or no_runs else "build"
+    if part == "build" and not builds and not missed:
         raise NotationError("no orders found: write 'build ...' in rounds 1-6, "
                             "'run ...' or 'no runs' in rounds 7-12")
-    order = Order(kind, tuple(runs), tuple(builds), round_no, missed)
+    order = Order(part, tuple(runs), tuple(builds), round_no, missed)
     return [Entry((order,), text)]
 
 

@@ -1,0 +1,30 @@
+"""Bus Boss refereed by email against the real mail rig (Dovecot and SMTP on loopback)."""
+from referee import mailbot
+from referee.rules.busboss import RULES as BUSBOSS
+
+from test_referee_by_mail import MailPlayer, mail_site, play_by_mail
+
+
+def test_a_three_player_game_of_bus_boss_played_to_its_end_by_email(mailrig, tmp_path):
+    site = mail_site(tmp_path, mailrig)
+    players = [MailPlayer(mailrig, name, seed) for seed, name in enumerate(["Ann", "Bob", "Cid"])]
+    site.new_campaign("busboss", "boss", [f"{p.name} <{p.account.address}>" for p in players],
+                      seed=8)
+    site.outbox.flush(site.config.make_sender())
+    campaign = play_by_mail(site, "boss", players, 60)
+    records = campaign.records()
+    assert sum(1 for r in records if r.get("kind") == "mail" and r["orders"]) >= 36  # 12 x 3
+    state = BUSBOSS.new_game({}, ["Ann", "Bob", "Cid"], 8)
+    for record in records:
+        for seat, text, _how in record.get("orders", ()):
+            [entry] = BUSBOSS.parse(text)
+            state, _ = BUSBOSS.apply(state, seat, entry.alternatives[0])
+    assert BUSBOSS.to_data(state) == BUSBOSS.to_data(campaign.table().state)
+    for player in players:
+        player.new_mail()
+        # one prompt a round (the first in the welcome), not one per order of the others
+        prompts = [m for m in player.received if "YOUR DECISION" in mailbot.body(m)
+                   and "Orders received" not in str(m["Subject"])]
+        assert len(prompts) == 12
+        [final] = [m for m in player.received if "The game is over" in str(m["Subject"])]
+        assert "THE GAME IS OVER" in mailbot.body(final)

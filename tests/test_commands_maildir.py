@@ -1,0 +1,137 @@
+"""The referee's commands on the Maildir default: help, time zones, absences, extensions,
+dropping a player, adjudicating, the game master's press, `referee gm` and `show --png`."""
+from datetime import datetime, timedelta, timezone
+
+from click.testing import CliRunner
+
+from referee import mailbot
+from referee.cli import main
+from referee.commands import run_as_gm
+from referee.rules.busboss import RULES as BUSBOSS
+from referee.tick import tick
+
+from sites import ADDRESSES, PLAYERS, Mailboxes, make_site, person_mail, text_of
+
+T0 = datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc)        # a Monday
+
+
+def game(tmp_path, game="bus", **deadlines):
+    site = make_site(tmp_path)
+    settings = {"deadlines": {"hours": 24, "remind_hours": 12, "policy": "bot",
+                              **deadlines}} if deadlines is not None else None
+    site.new_campaign(game, "g1", PLAYERS, seed=1, gm="Gil <gil@example.org>",
+                      settings=settings)
+    report = tick(site, T0)
+    assert not report.errors
+    boxes = Mailboxes(site)
+    boxes.new()
+    return site, boxes
+
+
+def say(site, boxes, seat, text, now=T0):
+    token = site.campaign("g1").players[seat].token
+    boxes.deliver(person_mail(PLAYERS[seat], site.identity.plus("g1", token), "cmd", text))
+    report = tick(site, now)
+    assert not report.errors, report.errors
+    return [m for m in boxes.new(ADDRESSES[seat]) if "received" in str(m["Subject"])][-1]
+
+
+def test_help_by_mail_answers_with_the_orders_and_commands_of_that_game(tmp_path):
+    site, boxes = game(tmp_path, game="busboss")
+    text = text_of(say(site, boxes, 1, "help"))
+    assert "Orders of Bus Boss" in text and "absence 2026-12-24 2026-12-31" in text
+    assert "Orders of Bus (" not in text
+
+
+def test_a_players_time_zone_shows_their_deadline_in_it(tmp_path):
+    site, boxes = game(tmp_path)
+    text = text_of(say(site, boxes, 0, "timezone America/New_York"))
+    assert "Times are shown to you in America/New_York" in text
+    assert "due by Tue 24 Nov 2026 04:00 EST" in text
+    text = text_of(say(site, boxes, 0, "timezone Mars/Olympus"))
+    assert "is not a time zone" in text
+
+
+def test_an_absence_moves_the_deadline_and_is_capped(tmp_path):
+    site, boxes = game(tmp_path)
+    text = text_of(say(site, boxes, 0, "absence 2026-11-23 2026-11-24"))
+    assert "Noted: you are away from 2026-11-23 to 2026-11-24" in text
+    assert "due by Thu 26 Nov 2026 09:00 UTC" in text    # 24 hours + the two days away
+    text = text_of(say(site, boxes, 0, "absence 2026-12-01 2027-01-31"))
+    assert "an absence is at most 21 days" in text
+    report = tick(site, T0 + timedelta(hours=30))
+    assert not report.errors and not any(r.get("missed") for r in site.campaign("g1").records())
+
+
+def test_extensions_are_capped(tmp_path):
+    site, boxes = game(tmp_path)
+    for _ in range(3):
+        actions = run_as_gm(site, "g1", "extend 200", T0)
+        assert "moves on by 200 hours" in actions[0]["said"]
+    assert "between 1 hour and 14 days" in run_as_gm(site, "g1", "extend 500", T0)[0]["refused"]
+    # 600 hours asked for, 14 days given: due 24 h + 336 h after it was asked
+    tick(site, T0 + timedelta(hours=24 + 335))
+    assert not any(r.get("missed") for r in site.campaign("g1").records())
+    tick(site, T0 + timedelta(hours=24 + 337))
+    assert any(r.get("missed") for r in site.campaign("g1").records())
+
+
+def test_dropping_a_bus_player_gives_the_seat_to_the_bot(tmp_path):
+    site, boxes = game(tmp_path)
+    actions = run_as_gm(site, "g1", "drop Ann", T0)
+    assert actions[0]["said"] == "Ann is dropped: the bot plays their seat."
+    tick(site, T0)
+    orders = [o for r in site.campaign("g1").records() for o in r.get("orders", ())]
+    assert [(seat, how) for seat, _text, how in orders] == [(0, "bot"), (0, "bot")]
+    table = site.campaign("g1").table()
+    assert table.rules.awaiting(table.state)[0].seat == 1          # Bob builds now
+
+
+def test_dropping_a_bus_boss_player_gives_the_routes_to_the_bank(tmp_path):
+    site, boxes = game(tmp_path, game="busboss")
+    actions = run_as_gm(site, "g1", "drop Cid", T0)
+    assert "the bank takes their routes (rule 40)" in actions[0]["said"]
+    table = site.campaign("g1").table()
+    assert 2 not in [d.seat for d in BUSBOSS.awaiting(table.state)]
+
+
+def test_adjudicate_decides_now_and_the_gm_messages_everyone(tmp_path):
+    site, boxes = game(tmp_path, game="busboss")
+    actions = run_as_gm(site, "g1", "adjudicate", T0)
+    assert actions[0]["said"] == "Decided now for Bob, Cid, Ann."
+    table = site.campaign("g1").table()
+    assert table.round == 2
+    assert [o[2] for o in site.campaign("g1").records()[-1]["orders"]] == ["missed"] * 3
+    run_as_gm(site, "g1", "message all The next round is due on Friday.", T0)
+    tick(site, T0)
+    for address in ADDRESSES:
+        [press] = [m for m in boxes.new(address) if "Message from the game master" in
+                   str(m["Subject"])]
+        assert "The next round is due on Friday." in mailbot.body(press)
+
+
+def test_referee_gm_on_the_command_line_and_show_png(tmp_path):
+    site, boxes = game(tmp_path)
+    config = str(site.config.path)
+    result = CliRunner().invoke(main, ["--config", config, "gm", "g1", "pause"])
+    assert result.exit_code == 0 and "The campaign is paused" in result.output
+    result = CliRunner().invoke(main, ["--config", config, "gm", "g1", "pause"])
+    assert result.exit_code == 1 and "refused: the campaign is paused, not running" in \
+        result.output
+    result = CliRunner().invoke(main, ["--config", config, "gm", "g1", "dance"])
+    assert result.exit_code == 1 and "not a game master's command" in result.output
+    png = tmp_path / "map.png"
+    result = CliRunner().invoke(main, ["--config", config, "show", "g1", "--png", str(png)])
+    assert result.exit_code == 0 and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "Bus (2019 edition)" in result.output
+
+
+def test_history_by_mail_whole_and_one_turn(tmp_path):
+    site, boxes = game(tmp_path)
+    say(site, boxes, 0, "build house 15\nbuild pub 16")
+    text = text_of(say(site, boxes, 1, "history"))
+    assert "Ann builds a house at 15 (zone A)." in text and "Standings by score" in text
+    text = text_of(say(site, boxes, 1, "history turn 0"))
+    assert "Ann builds a pub at 16 (zone A)." in text
+    text = text_of(say(site, boxes, 1, "history turn 9"))
+    assert "campaign g1 has no turn 9: it has turns 0 to 0 (turn 0 is the setup)" in text
