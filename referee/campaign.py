@@ -274,6 +274,30 @@ class Campaign:
         return Table.replay(self)
 
 
+def told(action: dict) -> list[str]:
+    """What a referee command puts on the record of the game, as its history tells it
+    (names as they were when it was given; a private message keeps its words private)."""
+    if "refused" in action:
+        return []
+    kind = action["action"]
+    if kind == "message":
+        who = action.get("from_name") or "The game master"
+        if action.get("everyone"):
+            return [f"{who} to everyone: {action['text']}"]
+        return [f"{who} wrote to {', '.join(action['to_names'])} (private)."]
+    return {
+        "pause": ["The game master pauses the campaign."],
+        "resume": ["The game master resumes the campaign."],
+        "extend": [f"The game master extends the deadlines by {action.get('hours', 0):g} "
+                   f"hours."],
+        "replace": [f"{action.get('new')} takes {action.get('old')}'s seat."],
+        "drop": [f"The game master drops {action.get('name')}."],
+        "rollback": [f"The game master undoes the last {len(action.get('undone', ()))} "
+                     f"order(s)."],
+        "adjudicate": ["The game master decides now for the players awaited."],
+    }.get(kind, [])
+
+
 @dataclass
 class Step:
     """What one log record did: its orders' events, the round it happened in, and the view
@@ -311,9 +335,12 @@ class Table:
         return table
 
     def follow(self, record: dict) -> Step:
-        """Apply one log record read from the log."""
+        """Apply one log record read from the log: its commands first (as they ran), then
+        its orders."""
         round_ = self.round
         events: list[str] = []
+        for action in record.get("actions", ()):
+            events += self.act(action) + told(action)
         for index, (seat, text, *_how) in enumerate(record.get("orders", ())):
             if (record.get("n"), index) in self.undone:
                 continue
@@ -328,12 +355,12 @@ class Table:
                     f"changed by hand or damaged") from None
         for seat, queue in record.get("queues", {}).items():
             self.queues[int(seat)] = list(queue)
-        for action in record.get("actions", ()):
-            events += self.act(action)
         return self.follow_applied(record, round_, events)
 
     def act(self, action: dict) -> list[str]:
         """A game master's action that changes the game itself (rule 40's drop in Bus Boss)."""
+        if "refused" in action:
+            return []
         if action["action"] == "drop" and hasattr(self.rules, "drop"):
             self.state, events = self.rules.drop(self.state, action["seat"])
             return events

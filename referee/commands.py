@@ -72,7 +72,9 @@ class Commands:
         return self.table
 
     def run(self, commands: list[Command]) -> Done:
-        for command in commands:
+        # a drop changes the game before the orders of the record apply (as Table.follow
+        # replays it): it runs first
+        for command in sorted(commands, key=lambda c: c.verb != "drop"):
             try:
                 said = getattr(self, f"do_{command.verb}")(command.rest)
             except (CommandError, CampaignError, DeadlineError) as err:
@@ -109,9 +111,11 @@ class Commands:
                 raise CommandError(f"no player {to!r} in {self.campaign.id}; the players are "
                                    + ", ".join(p.name for p in self.campaign.players))
             seats = [seat]
-        names = ", ".join(self.campaign.players[s].name for s in seats) or "nobody"
-        return {"from": self.seat, "to": seats, "text": text.strip(),
-                "said": f"Your message goes to {names}."}
+        names = [self.campaign.players[s].name for s in seats]
+        sender = None if self.seat is None else self.campaign.players[self.seat].name
+        return {"from": self.seat, "from_name": sender, "to": seats, "to_names": names,
+                "everyone": to.lower() == "all", "text": text.strip(),
+                "said": f"Your message goes to {', '.join(names) or 'nobody'}."}
 
     # players ---------------------------------------------------------------------------------
     def _player(self):
@@ -218,12 +222,13 @@ class Commands:
         table = self._table()
         if hasattr(table.rules, "drop"):
             events = table.act({"action": "drop", "seat": seat})
-            return {"seat": seat, "events": events,
+            return {"seat": seat, "name": name, "events": events,
                     "said": f"{name} is dropped: the bank takes their routes (rule 40)."}
         if seat not in self.campaign.robots:
             self.campaign.robots.append(seat)
             self.campaign.save()
-        return {"seat": seat, "said": f"{name} is dropped: the bot plays their seat."}
+        return {"seat": seat, "name": name,
+                "said": f"{name} is dropped: the bot plays their seat."}
 
     def do_rollback(self, rest: str) -> dict:
         self._gm()

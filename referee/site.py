@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import maps, timekeeping
-from .campaign import Campaign, CampaignError, Table, check_id
+from .campaign import Campaign, CampaignError, Table, check_id, told
 from .config import Config
 from .deadlines import Deadlines, show
 from .history import NoSuchTurn, history_text, turn_files
@@ -120,8 +120,10 @@ class Site:
                 or record.get("message_id") or record.get("actions")):
             return None
         record = table.campaign.append(record, len(table.steps) + 1, table.last_hash)
+        # the same events, in the same order, as a replay of the record tells (Table.follow)
+        events = [e for a in record.get("actions", ()) for e in a.get("events", []) + told(a)]
         step = table.follow_applied(record, outcome.round,
-                                    [e for a in outcome.applied for e in a.events])
+                                    events + [e for a in outcome.applied for e in a.events])
         if table.over and table.campaign.status != "finished":
             table.campaign.status = "finished"
             table.campaign.save()

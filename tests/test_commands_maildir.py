@@ -135,3 +135,20 @@ def test_history_by_mail_whole_and_one_turn(tmp_path):
     assert "Ann builds a pub at 16 (zone A)." in text
     text = text_of(say(site, boxes, 1, "history turn 9"))
     assert "campaign g1 has no turn 9: it has turns 0 to 0 (turn 0 is the setup)" in text
+
+
+def test_press_and_game_master_actions_are_in_the_history_and_verify_holds(tmp_path):
+    from referee.verify import verify
+    site, boxes = game(tmp_path, game="busboss")
+    say(site, boxes, 0, "message all Good luck!\nmessage Bob a secret plan")
+    run_as_gm(site, "g1", "drop Cid", T0)
+    run_as_gm(site, "g1", "pause", T0)
+    table = site.campaign("g1").table()
+    events = [e for step in table.steps for e in step.events]
+    assert "Ann to everyone: Good luck!" in events
+    assert "Ann wrote to Bob (private)." in events and not any("secret" in e for e in events)
+    assert "The game master drops Cid." in events and "The game master pauses the campaign." \
+        in events
+    tick(site, T0)
+    result = verify(site.campaign("g1").root)
+    assert result.ok, result.summary()
