@@ -33,6 +33,9 @@ data_root: games            # one folder per campaign
 referee:
   address: referee@localhost  # players write here; referee+<game>.<token>@... must reach it too
   name: Referee               # the display name on the referee's mail
+  # game_masters:             # may open campaigns for sign-up by mail, with a line
+  #   - address: gm@example.org   #  "token <their token>" and "open bus <id> <seats>"
+  #     token_env: REFEREE_GM_TOKEN
 
 # Incoming mail. The embedded default is a local Maildir; processed mail is moved into its
 # sub-folder .processed.
@@ -122,6 +125,15 @@ class Config:
     inbox: MaildirInboxSettings | ImapSettings
     outbox: MaildirOutboxSettings | SmtpSettings
     queue_dir: Path
+    game_masters: tuple = ()  # (address, token_env): may open campaigns by mail
+
+    def game_master_token(self, address: str) -> str | None:
+        """The site game master's secret token (from the environment), None if ``address``
+        is not a site game master or the variable is not set."""
+        for gm_address, token_env in self.game_masters:
+            if gm_address == address.lower():
+                return os.environ.get(token_env) or None
+        return None
 
     def make_inbox(self) -> MaildirInbox | ImapInbox:
         s = self.inbox
@@ -206,7 +218,8 @@ class _Reader:
 
     def config(self, data: Any) -> Config | None:
         top = self.section(data, "", {"data_root", "referee", "inbox", "outbox"})
-        referee = self.section(self.get(top, "referee", "", {}), "referee", {"address", "name"})
+        referee = self.section(self.get(top, "referee", "", {}), "referee",
+                               {"address", "name", "game_masters"})
         address = self.string(referee, "address", "referee")
         if address is not None:
             self.check_address(address)
@@ -216,10 +229,33 @@ class _Reader:
         outbox = self.outbox(outbox_data)
         queue = self.path_value(outbox_data, "queue", "outbox", "mail/queue")
         data_root = self.path_value(top, "data_root", "", "games")
+        game_masters = self.game_masters(self.get(referee, "game_masters", "referee", []))
         if self.errors:
             return None
         return Config(path=self.path, data_root=data_root, referee_address=address.lower(),
-                      referee_name=name, inbox=inbox, outbox=outbox, queue_dir=queue)
+                      referee_name=name, inbox=inbox, outbox=outbox, queue_dir=queue,
+                      game_masters=game_masters)
+
+    def game_masters(self, data: Any) -> tuple:
+        """referee.game_masters: who may open campaigns by mail, each with the environment
+        variable that holds their token."""
+        if not isinstance(data, list):
+            self.error("referee", "game_masters", "must be a list of {address, token_env}")
+            return ()
+        found = []
+        for i, entry in enumerate(data):
+            where = f"referee.game_masters[{i}]"
+            entry = self.section(entry, where, {"address", "token_env"})
+            address = self.string(entry, "address", where)
+            token_env = self.string(entry, "token_env", where, None)
+            if token_env is None or not ENV_NAME.match(token_env):
+                self.error(where, "token_env", "name the environment variable that holds this "
+                           "game master's token, e.g. token_env: REFEREE_GM_TOKEN")
+                token_env = None
+            if address and token_env:
+                self.check_address(address)
+                found.append((address.lower(), token_env))
+        return tuple(found)
 
     def inbox(self, data: Any):
         kind = self.choice(data, "type", "inbox", ("maildir", "imap"), "maildir")

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import re
+import secrets
 import traceback
 from dataclasses import dataclass, field
 
@@ -224,7 +225,11 @@ class Tick:
             return
         words = [line.lower().split() for line in where.lines]
         join = next((line for line, w in zip(where.lines, words) if w[:1] == ["join"]), None)
-        if join:
+        opening = next((line for line, w in zip(where.lines, words) if w[:1] == ["open"]),
+                       None)
+        if opening:
+            self.open_by_mail(mail, where, opening)
+        elif join:
             self.join(mail, join)
         elif any(w[:1] == ["list"] for w in words):
             self.send_notice(mail, "Games open for sign-up", self.open_games())
@@ -236,6 +241,36 @@ class Tick:
                              "referee, whose Reply-To address names your game and carries your "
                              "token. Send 'list' for the games open for sign-up, 'help' for "
                              "how to play.")
+
+    def open_by_mail(self, mail: Incoming, where: Route, line: str) -> None:
+        """A site game master opens a campaign for sign-up: `open <game> <id> <seats>
+        [KEY=VALUE ...]`, with their token in a `token` line."""
+        expected = self.site.config.game_master_token(mail.sender_address)
+        if not (expected and where.token and secrets.compare_digest(expected, where.token)):
+            self.send_notice(mail, "Not opened", "Only a game master of this referee, with "
+                             "their token, can open a game by mail.")
+            return
+        words = line.split()
+        try:
+            game, campaign_id, seats = words[1].lower(), words[2].lower(), int(words[3])
+            options = dict(w.split("=", 1) for w in words[4:])
+        except (IndexError, ValueError):
+            self.send_notice(mail, "Not opened", "Write: open <game> <id> <seats> "
+                             "[KEY=VALUE ...], e.g. open bus spring-cup 4 edition=1999")
+            return
+        try:
+            campaign = self.site.new_campaign(
+                game, campaign_id, [], options=options, seats=seats,
+                gm=f"{mail.sender_name or 'Game master'} <{mail.sender_address}>")
+        except CampaignError as err:
+            self.send_notice(mail, "Not opened", str(err))
+            return
+        self.send_notice(mail, f"[{campaign.id}] Opened for sign-up",
+                         f"{campaign.id} ({campaign.rules.title}) is open for sign-up with "
+                         f"{seats} seats. Players join with a mail to "
+                         f"{self.site.identity.address} saying: join {campaign.id} as "
+                         f"TheirName. Your commands for it go to "
+                         f"{self.site.identity.plus(campaign.id, campaign.gm.token)}.")
 
     def open_games(self) -> str:
         lines = []

@@ -152,3 +152,30 @@ def test_press_and_game_master_actions_are_in_the_history_and_verify_holds(tmp_p
     tick(site, T0)
     result = verify(site.campaign("g1").root)
     assert result.ok, result.summary()
+
+
+def test_a_site_game_master_opens_a_campaign_for_sign_up_by_mail(tmp_path, monkeypatch):
+    from sites import make_site as fresh
+    site = fresh(tmp_path)
+    path = site.config.path
+    path.write_text(path.read_text().replace(
+        "  name: Referee ", "  game_masters:\n    - address: gil@example.org\n"
+                           "      token_env: REFEREE_TEST_GM_TOKEN\n  name: Referee "))
+    monkeypatch.setenv("REFEREE_TEST_GM_TOKEN", "opensesame")
+    from referee.config import load_config
+    from referee.site import Site
+    site = Site(load_config(path))
+    boxes = Mailboxes(site)
+    boxes.deliver(person_mail("Gil <gil@example.org>", "referee@example.org", "new game",
+                              "token opensesame\nopen busboss spring 4"))
+    boxes.deliver(person_mail("Eve <eve@example.org>", "referee@example.org", "new game",
+                              "token guess\nopen bus mine 3"))
+    assert not tick(site, T0).errors
+    campaign = site.campaign("spring")
+    assert campaign.status == "open" and campaign.seats == 4 and campaign.gm.address == \
+        "gil@example.org"
+    assert not site.has_campaign("mine")
+    [opened] = [m for m in boxes.new("gil@example.org") if "Opened" in str(m["Subject"])]
+    assert "join spring as TheirName" in text_of(opened)
+    [refused] = boxes.new("eve@example.org")
+    assert "Only a game master of this referee" in text_of(refused)
