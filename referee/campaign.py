@@ -29,6 +29,7 @@ from . import rules as games
 from .rules.base import IllegalOrder, NotationError
 from .store import append_record, atomic_write, read_records
 
+SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)   # libyaml's, when installed
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")
 STATUSES = ("open", "running", "paused", "finished")
 TOKEN_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"   # no 0/o, 1/l/i: read aloud, typed by hand
@@ -187,7 +188,7 @@ class Campaign:
     def load(cls, root: Path) -> "Campaign":
         path = Path(root) / "campaign.yaml"
         try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+            data = yaml.load(path.read_text(encoding="utf-8"), Loader=SAFE_LOADER)
         except FileNotFoundError:
             raise CampaignError(f"no campaign in {root} (campaign.yaml is missing)") from None
         except yaml.YAMLError as err:

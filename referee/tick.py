@@ -24,7 +24,7 @@ from datetime import datetime, timezone
 
 from . import rules as games
 from . import timekeeping
-from .campaign import CampaignError, Table
+from .campaign import Campaign, CampaignError, Table
 from .commands import Commands, split
 from .deadlines import Deadlines, show, stamp
 from .mailin import InMail
@@ -93,11 +93,18 @@ class Tick:
         self.now = now or datetime.now(timezone.utc)
         self.report = TickReport()
         self.tables: dict[str, Table] = {}
+        self.campaigns: dict[str, Campaign] = {}
         self.received = site.received_ids()
+
+    def campaign(self, campaign_id: str) -> Campaign:
+        """The campaign, read once a tick: every change goes through this one object."""
+        if campaign_id not in self.campaigns:
+            self.campaigns[campaign_id] = self.site.campaign(campaign_id)
+        return self.campaigns[campaign_id]
 
     def table(self, campaign_id: str) -> Table:
         if campaign_id not in self.tables:
-            self.tables[campaign_id] = self.site.campaign(campaign_id).table()
+            self.tables[campaign_id] = self.campaign(campaign_id).table()
         return self.tables[campaign_id]
 
     def run(self) -> TickReport:
@@ -151,7 +158,7 @@ class Tick:
             self.answer_outside(mail, where)
             self.noted(mid, "-", "answered outside any campaign")
             return
-        campaign = site.campaign(where.campaign_id)
+        campaign = self.campaign(where.campaign_id)
         site.keep_raw(campaign.dir("mail", "in"), mid, raw)
         crashpoint("stored")
         gm = campaign.is_gm_token(where.token)
@@ -194,7 +201,7 @@ class Tick:
                 outcome = submit(table, seat, reading.entries)
         site.commit(table, outcome, fields)
         if done.rebuild:
-            self.tables[campaign.id] = site.campaign(campaign.id).table()
+            self.tables[campaign.id] = campaign.table()
         self.noted(mid, campaign.id, "applied")
         self.report.applied += 1
 
@@ -275,7 +282,7 @@ class Tick:
     def open_games(self) -> str:
         lines = []
         for campaign_id in self.site.campaign_ids():
-            campaign = self.site.campaign(campaign_id)
+            campaign = self.campaign(campaign_id)
             if campaign.status == "open":
                 free = campaign.seats - len(campaign.players)
                 lines.append(f"  {campaign.id}: {campaign.rules.title}, {free} of "
@@ -290,11 +297,11 @@ class Tick:
         name = " ".join(words[3:]) if len(words) > 3 and words[2].lower() == "as" else (
             mail.sender_name or mail.sender_address.partition("@")[0])
         if not self.site.has_campaign(campaign_id) or \
-                self.site.campaign(campaign_id).status != "open":
+                self.campaign(campaign_id).status != "open":
             self.send_notice(mail, "Not joined", f"There is no game open for sign-up named "
                              f"{campaign_id or '(none given)'}.\n\n" + self.open_games())
             return
-        campaign = self.site.campaign(campaign_id)
+        campaign = self.campaign(campaign_id)
         existing = campaign.seat_of_address(mail.sender_address)
         try:
             player = campaign.players[existing] if existing is not None else \
@@ -349,7 +356,7 @@ class Tick:
     def resolve_and_answer(self) -> None:
         for campaign_id in self.site.campaign_ids():
             try:
-                if self.site.campaign(campaign_id).status == "open":
+                if self.campaign(campaign_id).status == "open":
                     continue
                 table = self.table(campaign_id)
                 if table.campaign.status == "running":
