@@ -2,23 +2,14 @@
 from referee import mailbot
 from referee.rules.busboss import RULES as BUSBOSS
 
-from test_referee_by_mail import MailPlayer, mail_site, play_by_mail
+from test_referee_by_mail import game_by_mail, replayed
 
 
 def test_a_three_player_game_of_bus_boss_played_to_its_end_by_email(mailrig, tmp_path):
-    site = mail_site(tmp_path, mailrig)
-    players = [MailPlayer(mailrig, name, seed) for seed, name in enumerate(["Ann", "Bob", "Cid"])]
-    site.new_campaign("busboss", "boss", [f"{p.name} <{p.account.address}>" for p in players],
-                      seed=8)
-    site.outbox.flush(site.config.make_sender())
-    campaign = play_by_mail(site, "boss", players, 60)
+    campaign, players = game_by_mail(mailrig, tmp_path, "busboss", "boss", 8, 60)
     records = campaign.records()
     assert sum(1 for r in records if r.get("kind") == "mail" and r["orders"]) >= 36  # 12 x 3
-    state = BUSBOSS.new_game({}, ["Ann", "Bob", "Cid"], 8)
-    for record in records:
-        for seat, text, _how in record.get("orders", ()):
-            [entry] = BUSBOSS.parse(text)
-            state, _ = BUSBOSS.apply(state, seat, entry.alternatives[0])
+    state = replayed(BUSBOSS, 8, records)
     assert BUSBOSS.to_data(state) == BUSBOSS.to_data(campaign.table().state)
     for player in players:
         player.new_mail()

@@ -73,8 +73,14 @@ class MailPlayer:
         return True
 
 
-def play_by_mail(site, campaign_id, players, ticks):
-    """Players answer their mail and the referee ticks until the game is over."""
+def game_by_mail(rig, root, game, campaign_id, seed, ticks):
+    """Ann, Bob and Cid, with mailboxes on the rig, play a whole game by mail: they answer
+    their mail and the referee ticks until the game is over."""
+    site = mail_site(root, rig)
+    players = [MailPlayer(rig, name, s) for s, name in enumerate(["Ann", "Bob", "Cid"])]
+    site.new_campaign(game, campaign_id, [f"{p.name} <{p.account.address}>" for p in players],
+                      seed=seed)
+    site.outbox.flush(site.config.make_sender())
     for _ in range(ticks):
         for player in players:
             player.play()
@@ -84,16 +90,21 @@ def play_by_mail(site, campaign_id, players, ticks):
             break
     campaign = site.campaign(campaign_id)
     assert campaign.status == "finished"
-    return campaign
+    return campaign, players
+
+
+def replayed(rules, seed, records):
+    """The orders of a campaign's log applied straight to the engine."""
+    state = rules.new_game({}, ["Ann", "Bob", "Cid"], seed)
+    for record in records:
+        for seat, text, _how in record.get("orders", ()):
+            [entry] = rules.parse(text)
+            state, _ = rules.apply(state, seat, entry.alternatives[0])
+    return state
 
 
 def test_a_three_player_game_of_bus_played_to_its_end_by_email(mailrig, tmp_path):
-    site = mail_site(tmp_path, mailrig)
-    players = [MailPlayer(mailrig, name, seed) for seed, name in enumerate(["Ann", "Bob", "Cid"])]
-    site.new_campaign("bus", "e2e", [f"{p.name} <{p.account.address}>" for p in players],
-                      seed=5)
-    site.outbox.flush(site.config.make_sender())
-    campaign = play_by_mail(site, "e2e", players, 800)
+    campaign, players = game_by_mail(mailrig, tmp_path, "bus", "e2e", 5, 800)
     table = campaign.table()
     # every order came by mail, as a reply quoting the referee's report under a signature
     records = campaign.records()
@@ -104,11 +115,7 @@ def test_a_three_player_game_of_bus_played_to_its_end_by_email(mailrig, tmp_path
     sample = sample.replace("\r\n", "\n")           # as it came through the servers
     assert "wrote:" in sample and "\n> " in sample and "\n-- \n" in sample
     # the same orders applied straight to the engine give the same final state
-    state = RULES.new_game({}, ["Ann", "Bob", "Cid"], 5)
-    for record in records:
-        for seat, text, _how in record.get("orders", ()):
-            [entry] = RULES.parse(text)
-            state, _ = RULES.apply(state, seat, entry.alternatives[0])
+    state = replayed(RULES, 5, records)
     assert RULES.to_data(state) == RULES.to_data(table.state)
     assert RULES.result(state) is not None
     # everyone got the final report over IMAP

@@ -93,3 +93,13 @@ class Result:
 
 Bot = Callable[[Any, int, random.Random], Any]
 """A bot: (state, seat, rng) -> a legal order for the decision the seat owes."""
+
+
+def progress_view(decisions: Sequence[Decision], result: Result | None) -> dict:
+    """The part of every game's view that says who is awaited and how the game ended."""
+    return {
+        "awaiting": [{"seat": d.seat, "kind": d.kind, "prompt": d.prompt} for d in decisions],
+        "result": None if result is None else {
+            "reason": result.reason, "scores": list(result.scores),
+            "ranking": [list(place) for place in result.ranking]},
+    }

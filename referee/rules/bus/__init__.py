@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 from typing import Mapping, Sequence
 
-from ..base import Decision, IllegalOrder, Result
+from ..base import Decision, IllegalOrder, Result, progress_view
 from . import rules
 from .board import BOARD
 from .bot import BOTS
@@ -106,11 +106,7 @@ class BusRules:
             "passenger_supply": s.supply,
             "actions": {a: list(s.board[a]) for a in ACTIONS},
             "action_spaces": dict(SPACES),
-            "awaiting": [{"seat": d.seat, "kind": d.kind, "prompt": d.prompt}
-                         for d in self.awaiting(s)],
-            "result": None if result is None else {
-                "reason": result.reason, "scores": list(result.scores),
-                "ranking": [list(place) for place in result.ranking]},
+            **progress_view(self.awaiting(s), result),
         }
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
-from ..base import Decision, IllegalOrder, Result
+from ..base import Decision, IllegalOrder, Result, progress_view
 from . import game
 from .bots import BOTS
 from .map import DEFAULT_MAP, map_names
@@ -122,11 +122,7 @@ class BusBossRules:
                       "since": o.since, "reoffered": o.since < s.round}
                      for o in s.offers],
             "last_round": s.last,
-            "awaiting": [{"seat": d.seat, "kind": d.kind, "prompt": d.prompt}
-                         for d in game.awaiting(s)],
-            "result": None if result is None else {
-                "reason": result.reason, "scores": list(result.scores),
-                "ranking": [list(place) for place in result.ranking]},
+            **progress_view(game.awaiting(s), result),
         }
 
 
