@@ -75,8 +75,10 @@ class Deadlines:
             due = self._add_hours(local, self.hours)
         else:
             due = self._next_time(self._add_hours(local, self.min_hours))
-        return (due + extra).astimezone(timezone.utc) if not self.weekdays_only else \
-            self._skip_weekend(due + extra).astimezone(timezone.utc)
+        due += extra
+        if self.weekdays_only:
+            due = self._skip_weekend(due)
+        return due.astimezone(timezone.utc)
 
     def _add_hours(self, start: datetime, hours: float) -> datetime:
         if not self.weekdays_only:
