@@ -100,21 +100,22 @@ class Commands:
         return {"turn": turn, "said": "The history you asked for is below."}
 
     def do_message(self, rest: str) -> dict:
-        to, _, text = rest.partition(" ")
-        if not text.strip():
-            raise CommandError("write 'message all <text>' or 'message <player> <text>'")
-        if to.lower() == "all":
+        # the addressee is "all" or a player's whole name (which may have spaces in it)
+        addressees = ["all"] + sorted((p.name for p in self.campaign.players), key=len,
+                                      reverse=True)
+        to = next((n for n in addressees if rest.lower().startswith(n.lower() + " ")), None)
+        text = rest[len(to):].strip() if to else ""
+        if not text:
+            raise CommandError("write 'message all <text>' or 'message <player> <text>'; the "
+                               "players are " + ", ".join(p.name for p in self.campaign.players))
+        if to == "all":
             seats = [s for s in range(len(self.campaign.players)) if s != self.seat]
         else:
-            seat = self.campaign.seat_of_name(to)
-            if seat is None:
-                raise CommandError(f"no player {to!r} in {self.campaign.id}; the players are "
-                                   + ", ".join(p.name for p in self.campaign.players))
-            seats = [seat]
+            seats = [self.campaign.seat_of_name(to)]
         names = [self.campaign.players[s].name for s in seats]
         sender = None if self.seat is None else self.campaign.players[self.seat].name
         return {"from": self.seat, "from_name": sender, "to": seats, "to_names": names,
-                "everyone": to.lower() == "all", "text": text.strip(),
+                "everyone": to == "all", "text": text,
                 "said": f"Your message goes to {', '.join(names) or 'nobody'}."}
 
     # players ---------------------------------------------------------------------------------

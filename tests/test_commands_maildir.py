@@ -179,3 +179,21 @@ def test_a_site_game_master_opens_a_campaign_for_sign_up_by_mail(tmp_path, monke
     assert "join spring as TheirName" in text_of(opened)
     [refused] = boxes.new("eve@example.org")
     assert "Only a game master of this referee" in text_of(refused)
+
+
+def test_a_message_to_a_player_whose_name_has_spaces(tmp_path):
+    site = make_site(tmp_path)
+    site.new_campaign("bus", "g1", ["Ann Lee <ann@example.org>", "Bob <bob@example.org>",
+                                    "Cid <cid@example.org>"], seed=1)
+    tick(site, T0)
+    boxes = Mailboxes(site)
+    boxes.new()
+    token = site.campaign("g1").players[1].token
+    boxes.deliver(person_mail("Bob <bob@example.org>", site.identity.plus("g1", token), "hi",
+                              "message ann lee see you at 21\nmessage Dan hello"))
+    assert not tick(site, T0).errors
+    [press] = [m for m in boxes.new("ann@example.org") if "Message from Bob" in
+               str(m["Subject"])]
+    assert "see you at 21" in mailbot.body(press)
+    [answer] = [m for m in boxes.new("bob@example.org") if "received" in str(m["Subject"])]
+    assert "the players are Ann Lee, Bob, Cid" in text_of(answer)
