@@ -66,6 +66,10 @@ class Route:
     campaign_id: str | None
     token: str | None
     lines: list[str]
+    cut: int = 0                  # lines past MAX_LINES, not read
+
+
+MAX_LINES = 100                   # a mail's command lines read; the rest is reported unread
 
 
 def route(mail: Incoming) -> Route:
@@ -84,7 +88,8 @@ def route(mail: Incoming) -> Route:
             token = token or meta.group(2).lower()
         else:
             lines.append(line)
-    return Route(campaign_id or None, token or None, lines)
+    return Route(campaign_id or None, token or None, lines[:MAX_LINES],
+                 max(0, len(lines) - MAX_LINES))
 
 
 class Tick:
@@ -193,6 +198,9 @@ class Tick:
                                                  f"{campaign.status}: no orders are taken now"]]
         else:
             reading = read_orders(table.rules, order_lines)
+            if where.cut:
+                reading.ignored.append(f"... and {where.cut} more lines: a mail is read up "
+                                       f"to {MAX_LINES} lines")
             if reading.ignored:
                 fields["ignored"] = reading.ignored
             if reading.errors:

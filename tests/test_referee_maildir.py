@@ -342,3 +342,16 @@ def test_identity_plus_addresses():
     me = Identity("referee@example.org")
     assert me.plus("bus1", "abc") == "referee+bus1.abc@example.org"
     assert me.plus("bus1") == "referee+bus1@example.org"
+
+
+def test_a_mail_is_read_up_to_a_hundred_lines(game):
+    site, boxes = game
+    boxes.new()
+    welcome = welcome_of(boxes, "ann@example.org")
+    lines = ["build house 15", "build pub 16"] + [f"remark {i}" for i in range(300)]
+    boxes.deliver(reply_to(welcome, "ann@example.org", "\n".join(lines)))
+    run_tick(site)
+    record = log(site)[-1]
+    assert record["orders"] == [[0, "build house 15", "mail"], [0, "build pub 16", "mail"]]
+    assert len(record["ignored"]) == 99
+    assert record["ignored"][-1] == "... and 202 more lines: a mail is read up to 100 lines"
