@@ -378,10 +378,16 @@ class Table:
         return step
 
     def view_after_round(self, round_: int) -> dict:
-        """The game as it was when round ``round_`` ended (or now, if it has not)."""
+        """The game as it was when round ``round_`` ended (or now, if it has not). The
+        engine runs on into the next round by itself, so a game that shows its last round's
+        action board (Bus) is shown as that round ended, with that board."""
         for step in reversed(self.steps):
             if step.round == round_:
-                return step.view
+                view = step.view
+                if view["round"] > round_ and "last_actions" in view:
+                    view = {**view, "round": round_, "phase": "ended", "awaiting": [],
+                            "actions": view["last_actions"]}
+                return view
         return self.view()
 
     @property

@@ -20,7 +20,7 @@ ACTIONS = (
 )
 
 PHASES = {"setup": "setting up", "choose": "choosing actions",
-          "resolve": "resolving actions", "over": "game over"}
+          "resolve": "resolving actions", "ended": "as it ended", "over": "game over"}
 
 
 # Bus seats take these colours in turn.

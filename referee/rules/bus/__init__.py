@@ -105,6 +105,7 @@ class BusRules:
                            for c in sorted(BOARD.crossings) if s.passengers[c]],
             "passenger_supply": s.supply,
             "actions": {a: list(s.board[a]) for a in ACTIONS},
+            "last_actions": {a: list(s.last_board[a]) for a in ACTIONS},
             "action_spaces": dict(SPACES),
             **progress_view(self.awaiting(s), result),
         }

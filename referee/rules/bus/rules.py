@@ -439,7 +439,7 @@ def _end_of_round(s: BusState, events: list[str]) -> None:
 def _new_round(s: BusState, start: int, events: list[str]) -> None:
     s.phase, s.round, s.start, s.turn = "choose", s.round + 1, start, start
     for a in ACTIONS:
-        s.board[a] = []
+        s.last_board[a], s.board[a] = s.board[a], []
     s.placed = [0] * s.n
     s.passed = [False] * s.n
     s.act = s.slot = 0

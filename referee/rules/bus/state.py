@@ -28,7 +28,7 @@ class BusState:
         "markers", "buses", "points", "stones", "reached", "score_seq", "line_left",
         "streets", "heads", "street_lines", "lots", "passengers", "supply",
         "clock", "clock_stones", "board", "placed", "passed", "act", "slot", "todo",
-        "end_reason", "moves",
+        "end_reason", "moves", "last_board",
     )
 
     def copy(self) -> "BusState":
@@ -153,4 +153,5 @@ def new_state(edition: str, names: list[str], seed: int, start: int) -> BusState
     s.act = s.slot = s.todo = 0
     s.end_reason = None
     s.moves = 0                  # orders applied: each one brings a new decision
+    s.last_board = {a: [] for a in ACTIONS}   # the round before's action board, for reports
     return s
