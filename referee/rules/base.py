@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 
 class IllegalOrder(Exception):
@@ -93,6 +93,17 @@ class Result:
 
 Bot = Callable[[Any, int, random.Random], Any]
 """A bot: (state, seat, rng) -> a legal order for the decision the seat owes."""
+
+
+def check_setup(rules, options: Mapping, players: Sequence[str]) -> None:
+    """The options a game knows and the number of players it is for, or ValueError."""
+    unknown = set(options) - set(rules.options)
+    if unknown:
+        raise ValueError(f"{rules.title} has no option {', '.join(sorted(unknown))}; "
+                         f"its options are: {', '.join(rules.options)}")
+    if not rules.min_players <= len(players) <= rules.max_players:
+        raise ValueError(f"{rules.title} is for {rules.min_players} to {rules.max_players} "
+                         f"players, not {len(players)}")
 
 
 def progress_view(decisions: Sequence[Decision], result: Result | None) -> dict:

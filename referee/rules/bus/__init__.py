@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 from typing import Mapping, Sequence
 
-from ..base import Decision, IllegalOrder, Result, progress_view
+from ..base import Decision, IllegalOrder, Result, check_setup, progress_view
 from . import rules
 from .board import BOARD
 from .bot import BOTS
@@ -23,13 +23,7 @@ class BusRules:
         edition = str(options.get("edition", "2019"))
         if edition not in EDITIONS:
             raise ValueError(f"edition must be one of {', '.join(EDITIONS)}, not {edition!r}")
-        unknown = set(options) - set(self.options)
-        if unknown:
-            raise ValueError(f"Bus has no option {', '.join(sorted(unknown))}; "
-                             f"its options are: {', '.join(self.options)}")
-        if not self.min_players <= len(players) <= self.max_players:
-            raise ValueError(f"Bus is for {self.min_players} to {self.max_players} players, "
-                             f"not {len(players)}")
+        check_setup(self, options, players)
         start = random.Random(seed).randrange(len(players))   # B14
         return new_state(edition, list(players), seed, start)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
-from ..base import Decision, IllegalOrder, Result, progress_view
+from ..base import Decision, IllegalOrder, Result, check_setup, progress_view
 from . import game
 from .bots import BOTS
 from .map import DEFAULT_MAP, map_names
@@ -27,13 +27,7 @@ class BusBossRules:
     options = {"map": (DEFAULT_MAP, map_names())}
 
     def new_game(self, options: Mapping, players: Sequence[str], seed: int) -> BusBossState:
-        unknown = set(options) - set(self.options)
-        if unknown:
-            raise ValueError(f"Bus Boss has no option {', '.join(sorted(unknown))}; "
-                             f"its options are: {', '.join(self.options)}")
-        if not self.min_players <= len(players) <= self.max_players:
-            raise ValueError(f"Bus Boss is for {self.min_players} to {self.max_players} "
-                             f"players, not {len(players)}")
+        check_setup(self, options, players)
         return game.new_game(str(options.get("map", DEFAULT_MAP)), list(players), seed)
 
     def awaiting(self, state: BusBossState) -> list[Decision]:
