@@ -85,7 +85,7 @@ def entry_text(rules, entry: Entry) -> str:
 
 def submit(table: Table, seat: int, entries: list[str]) -> Outcome:
     """A player's new orders: they replace the queue, then as many as fit are applied now."""
-    outcome = Outcome(queues={seat: list(entries)}, round=table.round)
+    outcome = Outcome(round=table.round)
     table.queues[seat] = list(entries)
     _drain(table, seat, "mail", outcome)
     outcome.queues[seat] = list(table.queues[seat])

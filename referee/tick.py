@@ -370,18 +370,19 @@ class Tick:
                 if table.campaign.status == "running":
                     robots = set(table.campaign.robots)
                     self.site.commit(table, advance(table, robots), {"kind": "referee"})
-                    self.keep_time(table)
-                    self.site.commit(table, advance(table, robots), {"kind": "referee"})
+                    if self.keep_time(table):          # a deadline's decision: go on from it
+                        self.site.commit(table, advance(table, robots), {"kind": "referee"})
                 self.report.answered += self.site.answer(table)
             except CampaignError as err:
                 self.report.errors.append(f"campaign {campaign_id}: {err}")
 
-    def keep_time(self, table: Table) -> None:
-        """Deadlines: one reminder before each, the campaign's policy after it."""
+    def keep_time(self, table: Table) -> bool:
+        """Deadlines: one reminder before each, the campaign's policy after it. True when
+        the policy applied orders."""
         campaign = table.campaign
         settings = Deadlines.from_settings(campaign.settings.get("deadlines"))
         if not settings.active:
-            return
+            return False
         book, notices, outcome = timekeeping.check(table, self.now, settings)
         missed = [{"seat": seat, "due": stamp(due), "done": done}
                   for seat, due, done in notices.missed]
@@ -401,6 +402,7 @@ class Tick:
                     f"{name}'s decision in {campaign.id} was due at {stamp(due)}: {done}.",
                     f"missed.{seat}.{stage}"))
         book.save(campaign)
+        return bool(outcome.applied)
 
 
 def help_outside() -> str:
