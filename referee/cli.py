@@ -262,7 +262,7 @@ def demo(directory: Path, seed: int) -> None:
     click.echo(f"\n{'The game ended' if result.finished else 'The demo stopped'} after "
                f"{result.ticks} ticks: {result.replies} orders sent by mail, "
                f"{result.mails_read} mails read by the players.")
-    click.echo(f"Final scores: " + ", ".join(f"{p['name']} {p['score']}"
+    click.echo("Final scores: " + ", ".join(f"{p['name']} {p['score']}"
                                             for p in table.view()["players"]))
     click.echo(f"\nCampaign folder: {campaign.root}")
     click.echo(f"  turn reports and maps: {campaign.root / 'turns'}")

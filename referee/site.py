@@ -17,7 +17,6 @@ from .campaign import Campaign, CampaignError, Table, check_id, told
 from .config import Config
 from .deadlines import Deadlines, show
 from .history import NoSuchTurn, history_text, turn_files
-from .mailout import Outbox
 from .play import advance
 from .reports import Identity, confirmation, digest, gm_welcome, press, welcome
 from .store import append_record, atomic_write, read_records

@@ -1,6 +1,5 @@
 """The order language of Bus: every decision's choices written and read back."""
 import json
-import random
 
 import pytest
 

@@ -2,8 +2,6 @@
 game master's commands (pause, replace, rollback), press. The clock is the test's."""
 from datetime import datetime, timedelta, timezone
 
-import pytest
-
 from referee import mailbot
 from referee.rules.bus import RULES
 from referee.tick import tick
@@ -158,7 +156,7 @@ def test_the_game_master_replaces_a_player_and_the_old_token_is_refused(mailrig,
 
 def test_a_rollback_restores_the_earlier_state_exactly(mailrig, tmp_path):
     site, players, gm = deadline_game(mailrig, tmp_path)
-    states, orders = [], 0
+    states = []
     for _ in range(40):                                  # play into the first round
         for player in players:
             player.play()

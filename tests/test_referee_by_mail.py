@@ -6,7 +6,6 @@ import random
 import subprocess
 import sys
 
-import pytest
 from aiosmtpd.controller import Controller
 
 from mailrig.rig import MaildirDelivery, free_port

@@ -1,5 +1,4 @@
 """Crash-safe files: atomic writes, the JSON-lines log with a torn last line, the tick lock."""
-import json
 import os
 import subprocess
 import sys
@@ -127,7 +126,7 @@ def test_tick_lock_held_by_another_process(tmp_path):
     finally:
         holder.stdin.close()
         holder.wait(10)
-    with TickLock(lock_path) as lock:  # released when its holder ended
+    with TickLock(lock_path):  # released when its holder ended
         assert lock_path.read_text().split()[0] == str(os.getpid())
 
 

@@ -78,7 +78,7 @@ def _action_value(ctx: _Context, args: tuple) -> float:
 
 
 def _line_value(ctx: _Context, args: tuple) -> float:
-    s, (start, end) = ctx.s, args
+    s, end = ctx.s, args[1]
     value = 0.0 if end in ctx.mine else 1.0
     value += 1.5 * s.passengers[end] + 0.8 * sum(1 for i in BOARD.lots_at[end] if s.lots[i])
     value += 0.3 * len(BOARD.lots_at[end]) + (0.8 if BOARD.crossings[end].station else 0)
@@ -113,7 +113,7 @@ def _clock_value(ctx: _Context, args: tuple) -> float:
 
 def _vroom_value(ctx: _Context, args: tuple) -> float:
     # take passengers from crossings other lines reach first, so rivals lose them
-    s, (start, end) = ctx.s, args
+    s, start = ctx.s, args[0]
     return sum(1 for st in BOARD.streets_at[start] if s.street_lines[st] & ~(1 << ctx.seat))
 
 
