@@ -9,7 +9,7 @@ import argparse
 import statistics
 import time
 
-from referee.rules.bus import RULES
+from referee.bus.engine import RULES
 from referee.simulate import play_game, replay
 
 

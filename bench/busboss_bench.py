@@ -8,7 +8,7 @@ Goal (issue 'Bus Boss'): a whole 4-player game well under a second with either b
 import argparse
 import random
 
-from referee.rules.busboss import RULES
+from referee.busboss.engine import RULES
 from referee.simulate import simulate
 
 

@@ -58,15 +58,16 @@ def pages(table: Table) -> dict[str, str | bytes]:
         "history.txt": history_text(table),
     }
     for number, turn in enumerate(played):
-        png = maps.png_map(turn.view)
-        files[f"{turn.stem}.png"] = png
+        png = maps.png_map(turn.view)          # None for a game drawn in text only
+        if png is not None:
+            files[f"{turn.stem}.png"] = png
         files[f"{turn.stem}.html"] = render(
             "archive/turn.html", turn=turn,
             previous=played[number - 1] if number else None,
             next=played[number + 1] if number + 1 < len(played) else None,
             chart=score_chart(played, mark=turn.round),
             report=turn_report(table, turn.round, turn.view),
-            map_size=Image.open(BytesIO(png)).size, **common)
+            map_size=Image.open(BytesIO(png)).size if png else None, **common)
     return files
 
 
@@ -89,7 +90,7 @@ def players_context(table: Table) -> dict:
                for name, (default, _allowed) in table.rules.options.items()}
     return {
         "measure": measure(view),
-        "players": [{"seat": p["seat"], "name": p["name"], "colour": player_colour(p),
+        "players": [{"seat": p["seat"], "name": p["name"], "colour": player_colour(view, p),
                      "figure": figures[p["name"]]} for p in view["players"]],
         "options": sorted(options.items()),
         "seed_hash": campaign.settings.get("seed_hash"),

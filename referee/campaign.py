@@ -25,8 +25,8 @@ from typing import Any
 
 import yaml
 
-from . import rules as games
-from .rules.base import IllegalOrder, NotationError
+from . import registry
+from .contract import GameDescriptor, IllegalOrder, NotationError, Rules
 from .store import append_record, atomic_write, read_records
 
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)   # libyaml's, when installed
@@ -124,8 +124,12 @@ class Campaign:
         return self.root / "log.jsonl"
 
     @property
-    def rules(self):
-        return games.get(self.game)
+    def descriptor(self) -> GameDescriptor:
+        return registry.get(self.game)
+
+    @property
+    def rules(self) -> Rules:
+        return self.descriptor.rules
 
     def dir(self, *parts: str) -> Path:
         path = self.root.joinpath(*parts)
@@ -140,7 +144,7 @@ class Campaign:
         """A new campaign: running at once, or open for sign-up when ``seats`` is given."""
         check_id(campaign_id)
         try:
-            rules = games.get(game)
+            rules = registry.get(game).rules
         except ValueError as err:
             raise CampaignError(str(err)) from None
         parsed = [parse_player(p) for p in players]
@@ -316,7 +320,8 @@ class Table:
 
     def __init__(self, campaign: Campaign):
         self.campaign = campaign
-        self.rules = campaign.rules
+        self.descriptor = campaign.descriptor
+        self.rules = self.descriptor.rules
         self.state = self.rules.new_game(campaign.options, [p.name for p in campaign.players],
                                          campaign.seed)
         self.queues: dict[int, list[str]] = {}
@@ -359,11 +364,13 @@ class Table:
         return self.follow_applied(record, round_, events)
 
     def act(self, action: dict) -> list[str]:
-        """A game master's action that changes the game itself (rule 40's drop in Bus Boss)."""
+        """A game master's action that changes the game itself (a drop, in a game with its
+        own rule for it)."""
         if "refused" in action:
             return []
-        if action["action"] == "drop" and hasattr(self.rules, "drop"):
-            self.state, events = self.rules.drop(self.state, action["seat"])
+        drop = self.descriptor.drop
+        if action["action"] == "drop" and drop is not None:
+            self.state, events = drop(self.state, action["seat"])
             return events
         if action["action"] == "rollback":
             self.queues = {}
@@ -380,14 +387,10 @@ class Table:
     def view_after_round(self, round_: int) -> dict:
         """The game as it was when round ``round_`` ended (or now, if it has not). The
         engine runs on into the next round by itself, so a game that shows its last round's
-        action board (Bus) is shown as that round ended, with that board."""
+        action board is shown as that round ended (``GameDescriptor.round_end_view``)."""
         for step in reversed(self.steps):
             if step.round == round_:
-                view = step.view
-                if view["round"] > round_ and "last_actions" in view:
-                    view = {**view, "round": round_, "phase": "ended", "awaiting": [],
-                            "actions": view["last_actions"]}
-                return view
+                return self.descriptor.round_end_view(step.view, round_)
         return self.view()
 
     @property

@@ -1,5 +1,5 @@
-"""The score chart of the archive: each player's figure (Bus: score, Bus Boss: cash) at the
-end of every turn, as a line in the player's map colour.
+"""The score chart of the archive: each player's figure (the game's measure: a score, cash)
+at the end of every turn, as a line in the player's map colour.
 
 Only the geometry is worked out here; `templates/archive/_chart.html` draws it as inline
 SVG, so the pages need no script.
@@ -10,8 +10,7 @@ import math
 from dataclasses import dataclass
 
 from .history import Turn, measure, standings
-from .maps.scene import STYLES
-from .maps.styles import COLOUR_STYLES
+from . import registry
 
 WIDTH, HEIGHT = 720, 280
 LEFT, RIGHT, TOP, BOTTOM = 52, 16, 14, 44      # margins: the axes' labels live there
@@ -61,11 +60,9 @@ class Chart:
         return self.height - BOTTOM
 
 
-def player_colour(player: dict) -> str:
-    """The colour the maps give this player: Bus by seat, Bus Boss by the colour the game
-    dealt (the same styles, chosen by name)."""
-    style = COLOUR_STYLES[player["colour"]] if "colour" in player else STYLES[player["seat"]]
-    return "#{:02x}{:02x}{:02x}".format(*style.colour)
+def player_colour(view: dict, player: dict) -> str:
+    """The colour the game's maps give this player."""
+    return registry.get(view["game"]).player_colour(player)
 
 
 def nice_step(span: float, most: int = 6) -> int:
@@ -98,7 +95,7 @@ def score_chart(turns: list[Turn], mark: int | None = None) -> Chart:
 
     middle = (len(players) - 1) / 2
     lines = tuple(
-        Line(p["name"], player_colour(p), tuple(f[seat] for f in figures),
+        Line(p["name"], player_colour(turns[-1].view, p), tuple(f[seat] for f in figures),
              tuple((x(r), y(f[seat]) + DODGE * (seat - middle))
                    for r, f in zip(rounds, figures)))
         for seat, p in enumerate(players))

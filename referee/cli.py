@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from . import rules as games
+from . import registry
 from .campaign import CampaignError
 from .config import CONFIG_NAME, ConfigError, load_config, write_default_config
 from .deadlines import POLICIES, DeadlineError, Deadlines
@@ -59,7 +59,7 @@ def init(directory: Path) -> None:
 
 
 @main.command()
-@click.argument("game", type=click.Choice(games.names()))
+@click.argument("game", type=click.Choice(registry.names()))
 @click.argument("campaign_id", metavar="ID")
 @click.option("--player", "players", multiple=True,
               help='"Name <address>", once per player, in seat order')
@@ -205,7 +205,10 @@ def show(ctx, campaign_id, player, png) -> None:
                           + ", ".join(p.name for p in table.campaign.players))
     click.echo(position_text(table, seat), nl=False)
     if png:
-        png.write_bytes(maps.png_map(table.view()))
+        picture = maps.png_map(table.view())
+        if picture is None:
+            raise Failure(f"{table.rules.title} has no PNG map; the text map is above")
+        png.write_bytes(picture)
         click.echo(f"wrote {png}")
 
 
@@ -251,18 +254,21 @@ def tick(ctx) -> None:
 @click.option("--dir", "directory", type=click.Path(file_okay=False, path_type=Path),
               default="demo", show_default=True, help="the demo site's folder")
 @click.option("--seed", type=int, default=1, show_default=True)
-def demo(directory: Path, seed: int) -> None:
-    """Play a 4-player game of Bus by mail with robot players on local Maildirs."""
+@click.option("--game", type=click.Choice(registry.names()), default=registry.names()[0],
+              show_default=True)
+def demo(directory: Path, seed: int, game: str) -> None:
+    """Play a 4-player game by mail with robot players on local Maildirs."""
     from .demo import run_demo
     click.echo(f"A demo site in {directory}: four robot players read the referee's mail and "
                f"answer it by mail; a tick runs after each round of answers.")
-    result = run_demo(directory, seed, progress=click.echo)
+    result = run_demo(directory, seed, progress=click.echo, game=game)
     campaign = result.campaign
     table = campaign.table()
     click.echo(f"\n{'The game ended' if result.finished else 'The demo stopped'} after "
                f"{result.ticks} ticks: {result.replies} orders sent by mail, "
                f"{result.mails_read} mails read by the players.")
-    click.echo("Final scores: " + ", ".join(f"{p['name']} {p['score']}"
+    measure = table.descriptor.measure
+    click.echo("Final scores: " + ", ".join(f"{p['name']} {p[measure]}"
                                             for p in table.view()["players"]))
     click.echo(f"\nCampaign folder: {campaign.root}")
     click.echo(f"  turn reports and maps: {campaign.root / 'turns'}")
@@ -274,7 +280,7 @@ def demo(directory: Path, seed: int) -> None:
 
 
 @main.command()
-@click.argument("game", type=click.Choice(games.names()))
+@click.argument("game", type=click.Choice(registry.names()))
 @click.option("--players", "-p", type=int, default=4, show_default=True)
 @click.option("--games", "-g", "count", type=click.IntRange(min=1), default=100,
               show_default=True)
@@ -284,7 +290,7 @@ def demo(directory: Path, seed: int) -> None:
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object")
 def simulate(game: str, players: int, count: int, seed: int, bot: str, as_json: bool) -> None:
     """Play bot-against-bot games of GAME and report what happened."""
-    rules = games.get(game)
+    rules = registry.get(game).rules
     if not rules.min_players <= players <= rules.max_players:
         raise click.BadParameter(f"{rules.title} is for {rules.min_players} to "
                                  f"{rules.max_players} players", param_hint="--players")

@@ -221,10 +221,10 @@ class Commands:
             raise CommandError(f"no player {rest!r} in {self.campaign.id}")
         name = self.campaign.players[seat].name
         table = self._table()
-        if hasattr(table.rules, "drop"):
+        if table.descriptor.drop is not None:
             events = table.act({"action": "drop", "seat": seat})
             return {"seat": seat, "name": name, "events": events,
-                    "said": f"{name} is dropped: the bank takes their routes (rule 40)."}
+                    "said": f"{name} is dropped: {table.descriptor.drop_note}."}
         if seat not in self.campaign.robots:
             self.campaign.robots.append(seat)
             self.campaign.save()

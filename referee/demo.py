@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from . import mailbot
+from . import mailbot, registry
 from .campaign import Campaign
 from .config import CONFIG_NAME, load_config, write_default_config
 from .mailout import MaildirSender
@@ -66,7 +66,9 @@ class RobotPlayer:
 
 
 def run_demo(directory: Path, seed: int = 1, max_ticks: int = 3000,
-             progress: Callable[[str], None] = lambda line: None) -> DemoResult:
+             progress: Callable[[str], None] = lambda line: None,
+             game: str | None = None) -> DemoResult:
+    """Play a game (the registry's first, unless named) to its end by mail."""
     directory = Path(directory)
     config_path = directory / CONFIG_NAME
     if not config_path.exists():
@@ -77,7 +79,7 @@ def run_demo(directory: Path, seed: int = 1, max_ticks: int = 3000,
     while site.has_campaign(campaign_id):
         number += 1
         campaign_id = f"demo-{number}"
-    site.new_campaign("bus", campaign_id, [f"{n} <{a}>" for n, a in PLAYERS], seed)
+    site.new_campaign(game or registry.names()[0], campaign_id, [f"{n} <{a}>" for n, a in PLAYERS], seed)
     site.outbox.flush(site.config.make_sender())
     postman = Postman(site.config.outbox.path)
     inbox = MaildirSender(site.config.inbox.path)

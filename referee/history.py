@@ -8,14 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import maps
+from . import maps, registry
 from .campaign import Table
 from .reports import render, result_context, turn_report
-
-# What the history follows for each player, by game: Bus's score; Bus Boss's cash, which
-# is what decides a game of Bus Boss.
-MEASURES = {"bus": "score", "busboss": "cash"}
-
 
 class NoSuchTurn(ValueError):
     """A turn the campaign has not played; the message says which turns there are."""
@@ -57,14 +52,15 @@ def turn_files(table: Table, round_: int) -> dict[str, str | bytes]:
         f"{current.stem}.txt": turn_report(table, round_, current.view),
         f"{current.stem}.map.txt": maps.text_map(current.view) + "\n",
     }
-    if current.closed:
-        files[f"{current.stem}.png"] = maps.png_map(current.view)
+    png = maps.png_map(current.view) if current.closed else None
+    if png is not None:
+        files[f"{current.stem}.png"] = png
     return files
 
 
 def measure(view: dict) -> str:
-    """The name of the figure the history follows in this game (see MEASURES)."""
-    return MEASURES[view["game"]]
+    """The name of the figure the history follows in this game (its descriptor says)."""
+    return registry.get(view["game"]).measure
 
 
 def standings(view: dict) -> list[tuple[str, int]]:

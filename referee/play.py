@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass, field
 
 from .campaign import Table
-from .rules.base import Entry, IllegalOrder, NotAnOrder, NotationError
+from .contract import Entry, IllegalOrder, NotAnOrder, NotationError
 
 
 @dataclass
@@ -129,8 +129,9 @@ def decide_by_bot(table: Table, seat: int, outcome: Outcome) -> None:
 
 
 def adjudicate(table: Table, seat: int, outcome: Outcome) -> bool:
-    """The game's own missed-order rule for the seat, if it has one (Bus Boss 37-39)."""
-    order = table.rules.adjudicate(table.state, seat)
+    """The game's own missed-order rule for the seat, if it has one."""
+    rule = table.descriptor.adjudicate
+    order = rule(table.state, seat) if rule else None
     if order is None:
         return False
     _apply(table, seat, order, "missed", outcome)

@@ -12,7 +12,7 @@ from importlib import resources
 
 import jinja2
 
-from . import maps
+from . import maps, registry
 from .campaign import Campaign, Player, Table
 from .mailout import Attachment, compose
 
@@ -45,7 +45,8 @@ class Identity:
 # pieces of every report ------------------------------------------------------------------------
 
 def help_text(game: str) -> str:
-    return render(f"help-{game}.txt").rstrip()
+    """The game's own help (its templates folder), for players."""
+    return render(f"{registry.get(game).templates}/help.txt").rstrip()
 
 
 def decision_of(table: Table, seat: int) -> tuple[str | None, list[str]]:

@@ -1,4 +1,4 @@
-"""Bot-against-bot games of any game in ``referee.rules``, with figures for a report."""
+"""Bot-against-bot games of any game the registry knows, with figures for a report."""
 from __future__ import annotations
 
 import random
@@ -7,7 +7,7 @@ import time
 from collections import Counter
 from typing import Callable
 
-from .rules.base import IllegalOrder
+from .contract import IllegalOrder
 
 
 def play_game(rules, players: int, seed: int, bot: str = "default"):

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from datetime import datetime, timezone
 
-from . import rules as games
+from . import registry
 from . import timekeeping
 from .campaign import Campaign, CampaignError, Table
 from .commands import Commands, split
@@ -31,7 +31,6 @@ from .mailin import InMail
 from .mailread import Incoming, command_lines, read_mail
 from .play import advance, read_orders, submit
 from .reports import gm_notice, help_text, notice, reminder, render
-from .rules import names as game_names
 from .site import Site
 from .store import TickLock
 
@@ -407,10 +406,10 @@ class Tick:
 
 def help_outside() -> str:
     return ("This is a play-by-email referee for " + " and ".join(
-        games.get(g).title for g in game_names()) + ".\n\n"
+        registry.get(g).title for g in registry.names()) + ".\n\n"
         "Send 'list' for the games open for sign-up, and 'join <game> as <your name>' to "
         "take a seat. Once in a game, reply to the referee's mails with your orders.\n\n"
-        + "\n\n".join(help_text(g) for g in game_names()) + "\n\n"
+        + "\n\n".join(help_text(g) for g in registry.names()) + "\n\n"
         + render("commands.txt"))
 
 

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import random
 
-from referee.rules.bus import RULES, rules
-from referee.rules.bus.board import BOARD
-from referee.rules.bus.notation import ACTIONS, Order
+from referee.bus.engine import RULES, rules
+from referee.bus.board import BOARD
+from referee.bus.notation import ACTIONS, Order
 
 NAMES = ["Ann", "Bob", "Cid", "Dot", "Eve"]
 

@@ -6,7 +6,8 @@ import json
 import random
 from pathlib import Path
 
-from referee.rules.busboss import RULES
+from referee.busboss import GAME
+from referee.busboss.engine import RULES
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 POSITIONS = ("start", "middle", "end")
@@ -24,9 +25,9 @@ def bot_views(players: int, seed: int, absent: int | None = None, away_from: int
         seat = due[0].seat
         if seat == absent and state.round >= away_from:
             if state.missed[seat] == 2:
-                state, _ = RULES.drop(state, seat)
+                state, _ = GAME.drop(state, seat)
             else:
-                state, _ = RULES.apply(state, seat, RULES.adjudicate(state, seat))
+                state, _ = RULES.apply(state, seat, GAME.adjudicate(state, seat))
         else:
             state, _ = RULES.apply(state, seat, bot(state, seat, rng))
         yield RULES.view(state)

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from referee.rules.base import IllegalOrder
-from referee.rules.busboss import RULES
-from referee.rules.busboss.state import BANK_SEAT, BusBossState, Offer
+from referee.contract import IllegalOrder
+from referee.busboss.engine import RULES
+from referee.busboss.state import BANK_SEAT, BusBossState, Offer
 
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")
 ANN, BOB, CAT, DAN = 0, 1, 2, 3

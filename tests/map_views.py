@@ -7,7 +7,7 @@ import json
 import random
 from pathlib import Path
 
-from referee.rules.bus import RULES
+from referee.bus.engine import RULES
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 POSITIONS = ("start", "middle", "end")

@@ -3,9 +3,9 @@ import json
 
 import pytest
 
-from referee.rules.base import NotationError
-from referee.rules.bus import RULES
-from referee.rules.bus.notation import Order
+from referee.contract import NotationError
+from referee.bus.engine import RULES
+from referee.bus.notation import Order
 
 from bus_positions import bot_game
 

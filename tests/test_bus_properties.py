@@ -3,9 +3,9 @@ from collections import Counter
 
 import pytest
 
-from referee.rules.bus import RULES
-from referee.rules.bus.board import BOARD, ZONES
-from referee.rules.bus.state import ACTION_MARKERS, BUS_CAP, line_marker_supply
+from referee.bus.engine import RULES
+from referee.bus.board import BOARD, ZONES
+from referee.bus.state import ACTION_MARKERS, BUS_CAP, line_marker_supply
 
 from bus_positions import bot_game
 

@@ -3,10 +3,10 @@ import random
 
 import pytest
 
-from referee.rules.base import IllegalOrder
-from referee.rules.bus import RULES, rules
-from referee.rules.bus.board import BOARD
-from referee.rules.bus.notation import Order
+from referee.contract import IllegalOrder
+from referee.bus.engine import RULES, rules
+from referee.bus.board import BOARD
+from referee.bus.notation import Order
 
 from bus_positions import PASS, bare, build, lay, line_choices, play, resolving
 

@@ -1,8 +1,8 @@
 """Building: rules 4-12, 33-35 and ruling K2, on the Yorkshire map."""
 import pytest
 
-from referee.rules.base import IllegalOrder
-from referee.rules.busboss import RULES
+from referee.contract import IllegalOrder
+from referee.busboss.engine import RULES
 
 from busboss_positions import (ANN, BOB, CAT, DAN, at_round, new, order, owning, play,
                                route_owners)

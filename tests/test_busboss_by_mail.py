@@ -1,6 +1,6 @@
 """Bus Boss refereed by email against the real mail rig (Dovecot and SMTP on loopback)."""
 from referee import mailbot
-from referee.rules.busboss import RULES as BUSBOSS
+from referee.busboss.engine import RULES as BUSBOSS
 
 from test_referee_by_mail import game_by_mail, replayed
 

@@ -4,9 +4,9 @@ import random
 
 import pytest
 
-from referee.rules.base import IllegalOrder
-from referee.rules.busboss import RULES
-from referee.rules.busboss.orders import Build, Order, Purchase
+from referee.contract import IllegalOrder
+from referee.busboss.engine import RULES
+from referee.busboss.orders import Build, Order, Purchase
 
 from busboss_positions import ANN, BOB, CAT, DAN, at_round, new, order, owning, play, refusal
 

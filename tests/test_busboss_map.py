@@ -3,10 +3,10 @@ from importlib import resources
 
 import pytest
 
-from referee.rules.busboss import RULES
-from referee.rules.busboss.map import CARDS, MapError, load_map, map_names, parse_map
+from referee.busboss.engine import RULES
+from referee.busboss.map import CARDS, MapError, load_map, map_names, parse_map
 
-SHIPPED = resources.files("referee.rules.busboss").joinpath("maps", "yorkshire.yaml") \
+SHIPPED = resources.files("referee.busboss").joinpath("maps", "yorkshire.yaml") \
     .read_text(encoding="utf-8")
 
 

@@ -12,13 +12,14 @@ import pytest
 from PIL import Image
 
 from referee import maps
-from referee.chart import player_colour
-from referee.maps import busboss_png as png, canvas
-from referee.maps.busboss_png import HEIGHT, WIDTH, copy_centre, png_map
-from referee.maps.busboss_scene import BANK_STYLE, build_scene, view_map
+from referee.busboss import player_colour
+from referee.busboss import png_map as png
+from referee.maps import canvas
+from referee.busboss.png_map import HEIGHT, WIDTH, copy_centre, png_map
+from referee.busboss.scene import BANK_STYLE, build_scene, view_map
 from referee.maps.styles import COLOUR_STYLES
-from referee.rules.busboss import RULES
-from referee.rules.busboss.orders import COLOURS
+from referee.busboss.engine import RULES
+from referee.busboss.orders import COLOURS
 
 from busboss_map_views import POSITIONS, bot_views, stored
 

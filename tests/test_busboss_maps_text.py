@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from referee import maps
-from referee.maps.busboss_scene import BANK_STYLE, view_map
-from referee.maps.busboss_text import (abbreviations, labels, length_cells, route_cells,
+from referee.busboss.scene import BANK_STYLE, view_map
+from referee.busboss.text_map import (abbreviations, labels, length_cells, route_cells,
                                        text_map)
 from referee.maps.styles import COLOUR_STYLES
 

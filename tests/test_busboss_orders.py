@@ -1,9 +1,9 @@
 """The Bus Boss order language: parsed, written back, forgiving of case and spacing."""
 import pytest
 
-from referee.rules.base import Entry, NotationError
-from referee.rules.busboss import RULES
-from referee.rules.busboss.orders import Build, Journey, Order, Purchase, RunEntry
+from referee.contract import Entry, NotationError
+from referee.busboss.engine import RULES
+from referee.busboss.orders import Build, Journey, Order, Purchase, RunEntry
 
 from busboss_positions import order
 

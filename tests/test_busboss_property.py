@@ -11,13 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from referee.rules.base import IllegalOrder
-from referee.rules.busboss import RULES
-from referee.rules.busboss.game import entry_limit
-from referee.rules.busboss.journeys import network, resolve
-from referee.rules.busboss.map import CARDS
-from referee.rules.busboss.orders import Build, Order, Purchase, RunEntry
-from referee.rules.busboss.state import BANK_SEAT, owner_seat
+from referee.contract import IllegalOrder
+from referee.busboss import GAME
+from referee.busboss.engine import RULES
+from referee.busboss.game import entry_limit
+from referee.busboss.journeys import network, resolve
+from referee.busboss.map import CARDS
+from referee.busboss.orders import Build, Order, Purchase, RunEntry
+from referee.busboss.state import BANK_SEAT, owner_seat
 
 GAMES = 200
 CHUNK = 25
@@ -42,7 +43,7 @@ def play_game(seed: int):
             seat = decision.seat
             refuse_illegal(s, seat, rng)
             if rng.random() < 0.05 or (seat == silent and s.round >= silent_from):
-                o = RULES.adjudicate(s, seat)
+                o = GAME.adjudicate(s, seat)
             else:
                 o = bots[seat](s, seat, rng)
             text = RULES.format(o)
@@ -53,7 +54,7 @@ def play_game(seed: int):
         check_round(start, s, orders)
         for seat in list(s.order):
             if s.missed[seat] >= 2 and (seat == silent or rng.random() < 0.5) and not s.over:
-                s, _ = RULES.drop(s, seat)
+                s, _ = GAME.drop(s, seat)
                 log.append(("drop", seat, ""))
     return s, log, dealt, names
 
@@ -141,7 +142,7 @@ def replay(names, seed, log):
     s = RULES.new_game({}, names, seed)
     for kind, seat, text in log:
         if kind == "drop":
-            s, _ = RULES.drop(s, seat)
+            s, _ = GAME.drop(s, seat)
         else:
             [entry] = RULES.parse(text)
             s, _ = RULES.apply(s, seat, entry.alternatives[0])
@@ -161,11 +162,11 @@ def test_bot_games_keep_the_rules_and_replay_exactly(first):
 
 REPLAY_ELSEWHERE = """
 import json, sys
-from referee.rules.busboss import RULES
+from referee.busboss.engine import RULES
 job = json.load(sys.stdin)
 s = RULES.new_game({}, job["names"], job["seed"])
 for kind, seat, text in job["log"]:
-    s, _ = RULES.drop(s, seat) if kind == "drop" else RULES.apply(
+    s, _ = GAME.drop(s, seat) if kind == "drop" else RULES.apply(
         s, seat, RULES.parse(text)[0].alternatives[0])
 print(json.dumps(RULES.to_data(s)))
 """

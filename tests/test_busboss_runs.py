@@ -3,10 +3,10 @@ import random
 
 import pytest
 
-from referee.rules.busboss import RULES
-from referee.rules.busboss.journeys import network, resolve
-from referee.rules.busboss.map import CARDS, load_map
-from referee.rules.busboss.runs import DIE, award, deal_runs, race, share
+from referee.busboss.engine import RULES
+from referee.busboss.journeys import network, resolve
+from referee.busboss.map import CARDS, load_map
+from referee.busboss.runs import DIE, award, deal_runs, race, share
 
 from busboss_positions import ANN, BOB, CAT, DAN, at_round, new, order, owning, play, refusal
 

@@ -3,7 +3,7 @@ game master's commands (pause, replace, rollback), press. The clock is the test'
 from datetime import datetime, timedelta, timezone
 
 from referee import mailbot
-from referee.rules.bus import RULES
+from referee.bus.engine import RULES
 from referee.tick import tick
 
 from test_referee_by_mail import MailPlayer, mail_site

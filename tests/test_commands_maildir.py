@@ -7,7 +7,7 @@ from click.testing import CliRunner
 from referee import mailbot
 from referee.cli import main
 from referee.commands import run_as_gm
-from referee.rules.busboss import RULES as BUSBOSS
+from referee.busboss.engine import RULES as BUSBOSS
 from referee.tick import tick
 
 from sites import ADDRESSES, PLAYERS, Mailboxes, make_site, person_mail, text_of

@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from referee.maps import canvas, png
-from referee.maps.png import HEIGHT, WIDTH, head_centres, png_map, stroke_centre
-from referee.maps.scene import STYLES, build_scene
-from referee.rules.bus.board import BOARD
+from referee.maps import canvas
+from referee.bus import png_map as png
+from referee.bus.png_map import HEIGHT, WIDTH, head_centres, png_map, stroke_centre
+from referee.bus.scene import STYLES, build_scene
+from referee.bus.board import BOARD
 
 from map_views import POSITIONS, bot_views, stored, with_lines
 
@@ -40,8 +41,8 @@ def test_the_same_view_gives_the_same_bytes_in_any_process():
     # another interpreter with other string hashing draws the very same bytes
     script = ("import hashlib, json, sys; sys.path.insert(0, 'tests')\n"
               "from map_views import stored\n"
-              "from referee.maps.png import png_map\n"
-              "from referee.rules.bus.board import BOARD\n"
+              "from referee.bus.png_map import png_map\n"
+              "from referee.bus.board import BOARD\n"
               "print(hashlib.sha256(png_map(stored('middle'), BOARD)).hexdigest())")
     root = Path(__file__).resolve().parents[1]
     other = subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True,

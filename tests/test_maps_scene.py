@@ -1,6 +1,6 @@
 """What both maps show, worked out from the engine's view (referee/maps/scene.py)."""
-from referee.maps.scene import STYLES, build_scene, line_path
-from referee.rules.bus.board import BOARD
+from referee.bus.scene import STYLES, build_scene, line_path
+from referee.bus.board import BOARD
 
 from map_views import stored, with_lines
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from referee.maps.scene import STYLES, build_scene
-from referee.maps.text import WIDTH, street_cells, text_map
-from referee.rules.bus.board import BOARD
+from referee.bus.scene import STYLES, build_scene
+from referee.bus.text_map import WIDTH, street_cells, text_map
+from referee.bus.board import BOARD
 
 from map_views import POSITIONS, bot_views, stored, with_lines
 

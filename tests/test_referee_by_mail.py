@@ -11,7 +11,7 @@ from aiosmtpd.controller import Controller
 from mailrig.rig import MaildirDelivery, free_port
 from referee import mailbot
 from referee.config import load_config
-from referee.rules.bus import RULES
+from referee.bus.engine import RULES
 from referee.site import Site
 from referee.store import TickLock
 from referee.tick import tick

@@ -4,7 +4,7 @@ import json
 from click.testing import CliRunner
 
 from referee.cli import main
-from referee.rules.bus import RULES
+from referee.bus.engine import RULES
 from referee.simulate import play_game, replay
 
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..base import Entry, NotationError
+from ..contract import Entry, NotationError
 from .map import CARDS
 
 COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")   # by seat

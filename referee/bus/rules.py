@@ -11,7 +11,7 @@ from __future__ import annotations
 from .board import BOARD
 from .notation import ACTIONS, BUILDING_TYPES, Order
 from .state import BUS_CAP, SPACES, BusState
-from ..base import Decision, IllegalOrder
+from ..contract import Decision, IllegalOrder
 
 # the decision kind owed while an action resolves; actions missing here need no decision
 RESOLVE_KIND = {"line": "line", "passengers": "passengers", "buildings": "build",

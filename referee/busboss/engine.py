@@ -1,5 +1,5 @@
 """Bus Boss (David Watts' postal game, rules 1.1 with rulings K1-K8) as a pure rules engine:
-see ``base.py`` for the contract.
+see ``referee/contract.py`` for the contract.
 
 Decisions are simultaneous: each round every seat still in the game owes one decision, kind
 "build" (rounds 1-6) or "operate" (rounds 7-12), answered by one Order holding all of that
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
-from ..base import Decision, IllegalOrder, Result, check_setup, progress_view
+from ..contract import Decision, IllegalOrder, Result, check_setup, progress_view
 from . import game
 from .bots import BOTS
 from .map import DEFAULT_MAP, map_names
@@ -60,13 +60,6 @@ class BusBossRules:
             if refused.alternatives:
                 raise
             raise IllegalOrder(refused.reason, legal_orders(state, seat)) from None
-
-    def adjudicate(self, state: BusBossState, seat: int) -> Order | None:
-        return game.adjudicate(state, seat)
-
-    def drop(self, state: BusBossState, seat: int):
-        """Rule 40: (state, events) with the seat out of the game and its routes the bank's."""
-        return game.drop(state, seat)
 
     def bot(self, name: str = "default"):
         try:

@@ -1,10 +1,10 @@
-"""Bus (Splotter Spellen, 1999 and 2019 editions) as a pure rules engine: see ``base.py``."""
+"""Bus (Splotter Spellen, 1999 and 2019 editions) as a pure rules engine: see ``referee/contract.py``."""
 from __future__ import annotations
 
 import random
 from typing import Mapping, Sequence
 
-from ..base import Decision, IllegalOrder, Result, check_setup, progress_view
+from ..contract import Decision, IllegalOrder, Result, check_setup, progress_view
 from . import rules
 from .board import BOARD
 from .bot import BOTS
@@ -57,9 +57,6 @@ class BusRules:
         except KeyError:
             raise ValueError(f"no Bus bot {name!r}; the bots are {', '.join(BOTS)}") from None
 
-    def adjudicate(self, state: BusState, seat: int):
-        return None                    # Bus has no missed-order rule: the campaign's policy
-
     def to_data(self, state: BusState) -> dict:
         return state.to_data()
 
@@ -72,9 +69,6 @@ class BusRules:
         return Result(rules.END_REASONS[state.end_reason],
                       tuple(state.score(p) for p in range(state.n)),
                       tuple(tuple(place) for place in rules.ranking(state)))
-
-    def end_reason(self, state: BusState) -> str | None:
-        return state.end_reason
 
     def view(self, s: BusState) -> dict:
         result = self.result(s)

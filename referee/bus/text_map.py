@@ -8,8 +8,8 @@ from collections import Counter
 from functools import lru_cache
 
 from .scene import STYLES, Scene, build_scene
-from .textgrid import WIDTH  # noqa: F401 (the column limit, as this map's)
-from .textgrid import (blank, document, draw_edge, draw_labels, edge_cells, grid_text, wrap,
+from ..maps.textgrid import WIDTH  # noqa: F401 (the column limit, as this map's)
+from ..maps.textgrid import (blank, document, draw_edge, draw_labels, edge_cells, grid_text, wrap,
                        wrap_items)
 
 # Board positions run 0..100 both ways; a character cell is about twice as tall as wide.

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .styles import COLOUR_STYLES, PlayerStyle
+from ..maps.styles import COLOUR_STYLES, PlayerStyle
 
 BUILDING_TYPES = ("house", "office", "pub")  # the clock turns in this order (B3)
 

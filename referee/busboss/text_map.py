@@ -10,9 +10,9 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import combinations
 
-from ..rules.busboss.map import Map
-from .busboss_scene import BANK_STYLE, BossScene, RunFacts, build_scene
-from .textgrid import (WIDTH, Label, blank, document, draw_edge, draw_labels, edge_cells,
+from .map import Map
+from .scene import BANK_STYLE, BossScene, RunFacts, build_scene
+from ..maps.textgrid import (WIDTH, Label, blank, document, draw_edge, draw_labels, edge_cells,
                        grid_text, wrap, wrap_items)
 
 # Map positions run 0..100 both ways; a character cell is about twice as tall as wide.

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from ..base import Entry, NotAnOrder, NotationError
+from ..contract import Entry, NotAnOrder, NotationError
 
 BUILDING_TYPES = ("house", "office", "pub")
 ACTIONS = ("line", "buses", "passengers", "buildings", "clock", "vroom", "start")

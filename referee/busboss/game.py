@@ -2,7 +2,7 @@
 one is in (rules 2-40 with rulings K1-K8)."""
 from __future__ import annotations
 
-from ..base import Decision, IllegalOrder, Result
+from ..contract import Decision, IllegalOrder, Result
 from .building import execute_build, purchase_problem
 from .journeys import JourneyError, Plan, network, resolve
 from .map import load_map

@@ -11,11 +11,11 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..rules.busboss.map import Map
-from .busboss_scene import BANK_STYLE, BossScene, Company, RouteFacts, build_scene
-from .canvas import (Ground, Picture, Shapes, along, badge, fixed_palette, pattern_sample,
+from .map import Map
+from .scene import BANK_STYLE, BossScene, Company, RouteFacts, build_scene
+from ..maps.canvas import (Ground, Picture, Shapes, along, badge, fixed_palette, pattern_sample,
                      sprite_image, stroke, text_width)
-from .styles import COLOUR_STYLES, INK, WHITE
+from ..maps.styles import COLOUR_STYLES, INK, WHITE
 
 WIDTH, HEIGHT = 1580, 1090
 MAP_ORIGIN, MAP_SCALE = (46, 46), 10.0  # map position 0..100 -> 46..1046 pixels

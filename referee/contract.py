@@ -1,0 +1,225 @@
+"""The contract between the shared referee and each game.
+
+A game is one package (``referee.<name>``) exposing ``GAME``, a
+``GameDescriptor``: its pure rules engine (a ``Rules``), its renderers, and the few facts the
+shared code asks about it. The shared code names no game; ``referee.registry`` lists them.
+
+A rules engine is pure: state in, state out, no I/O, deterministic from the seed kept in the
+state. Players are seats 0..n-1 in the order given when the game was created; names are only
+for reports. The referee above the engine knows nothing of a game's rules: it asks who owes
+which decision, parses what players write, applies orders one by one and shows the state.
+
+Orders are small immutable values with a ``kind``; the accepted-order log stores them as text
+(``format``), so a game replays from (options, players, seed, log).
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Protocol, Sequence, TypedDict
+
+class IllegalOrder(Exception):
+    """An order the rules refuse. ``reason`` is written for the player; ``alternatives``
+    (orders) are the legal choices where listing them helps."""
+
+    def __init__(self, reason: str, alternatives: Sequence[Any] = ()):
+        super().__init__(reason)
+        self.reason = reason
+        self.alternatives = list(alternatives)
+
+
+class NotationError(ValueError):
+    """Text that is not an order of the game. ``line`` is the offending text."""
+
+    def __init__(self, reason: str, line: str = ""):
+        super().__init__(f"{reason}: {line!r}" if line else reason)
+        self.reason = reason
+        self.line = line
+
+
+class NotAnOrder(NotationError):
+    """A line that does not even start like an order of the game (a greeting, a remark).
+    The referee reports it and uses the mail's other orders; a line that starts like an order
+    but is malformed raises plain NotationError, and then nothing of the mail is used."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One parsed line: alternatives separated by `|`, the first legal one is used."""
+
+    alternatives: tuple
+    text: str = field(default="", compare=False)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A decision owed by one seat: its kind (matches the kind of the orders that answer it),
+    a sentence saying what it is about ('<title>: <details>'), and its stage: a number that
+    changes whenever the seat faces a new decision, so the referee prompts once per decision
+    (Bus: every order moves the game on; Bus Boss: one decision per round)."""
+
+    seat: int
+    kind: str
+    prompt: str
+    stage: int = 0
+
+
+@dataclass(frozen=True)
+class Result:
+    """The end of a game: why it ended, the final score per seat, and the ranking as a list
+    of lists of seats (ties share a place)."""
+
+    reason: str
+    scores: tuple
+    ranking: tuple
+
+
+Bot = Callable[[Any, int, random.Random], Any]
+"""A bot: (state, seat, rng) -> a legal order for the decision the seat owes."""
+
+
+def check_setup(rules, options: Mapping, players: Sequence[str]) -> None:
+    """The options a game knows and the number of players it is for, or ValueError."""
+    unknown = set(options) - set(rules.options)
+    if unknown:
+        raise ValueError(f"{rules.title} has no option {', '.join(sorted(unknown))}; "
+                         f"its options are: {', '.join(rules.options)}")
+    if not rules.min_players <= len(players) <= rules.max_players:
+        raise ValueError(f"{rules.title} is for {rules.min_players} to {rules.max_players} "
+                         f"players, not {len(players)}")
+
+
+def progress_view(decisions: Sequence[Decision], result: Result | None) -> dict:
+    """The part of every game's view that says who is awaited and how the game ended."""
+    return {
+        "awaiting": [{"seat": d.seat, "kind": d.kind, "prompt": d.prompt} for d in decisions],
+        "result": None if result is None else {
+            "reason": result.reason, "scores": list(result.scores),
+            "ranking": [list(place) for place in result.ranking]},
+    }
+
+
+class AwaitedView(TypedDict):
+    seat: int
+    kind: str
+    prompt: str
+
+
+class ResultView(TypedDict):
+    reason: str
+    scores: list[int]
+    ranking: list[list[int]]
+
+
+class View(TypedDict, total=False):
+    """The keys every game's view has (``Rules.view``); each game adds its own.
+
+    game: the game's name; round: the round in play (0 for the setup); phase: the game's
+    word for where the round stands; players: one dict a seat, with at least ``seat`` and
+    ``name`` and the figure the game's standings follow (``GameDescriptor.measure``);
+    awaiting: who owes a decision; result: how the game ended, or None while it runs."""
+
+    game: str
+    round: int
+    phase: str
+    players: list[dict[str, Any]]
+    awaiting: list[AwaitedView]
+    result: ResultView | None
+
+
+class Rules(Protocol):
+    """A game's pure rules engine."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    options: dict[str, tuple[str, Sequence[str]]]   # name -> (default, allowed values)
+    multiline_orders: bool     # one order spans several lines: a mail's lines parse together
+
+    def new_game(self, options: Mapping[str, Any], players: Sequence[str], seed: int) -> Any:
+        """A new game's state, or ValueError for options or players that make no game."""
+
+    def awaiting(self, state: Any) -> list[Decision]:
+        """Who must act now; empty once the game is over."""
+
+    def legal_orders(self, state: Any, seat: int) -> list[Any]:
+        """Every legal choice of the decision the seat owes."""
+
+    def prompt_lines(self, state: Any, seat: int) -> list[str]:
+        """The seat's choices as lines to copy into a reply ('#' starts a comment)."""
+
+    def referee_only(self, order: Any) -> bool:
+        """Orders only the referee may give (never taken from a mail)."""
+
+    def parse(self, text: str) -> list[Entry]:
+        """Text into entries; raises NotationError (with the line) on bad text."""
+
+    def format(self, order: Any) -> str:
+        """An order as text: parse(format(o)) == [Entry((o,))]."""
+
+    def apply(self, state: Any, seat: int, order: Any) -> tuple[Any, list[str]]:
+        """The state after the order and what happened; raises IllegalOrder."""
+
+    def view(self, state: Any) -> View:
+        """Plain data for reports and maps."""
+
+    def bot(self, name: str = "default") -> Bot:
+        """"default" plays sensibly, "random" uniformly; ValueError for others."""
+
+    def to_data(self, state: Any) -> dict[str, Any]:
+        """The state as JSON-able plain data (``from_data`` reads it back)."""
+
+    def from_data(self, data: dict[str, Any]) -> Any:
+        """The state from ``to_data``'s plain data."""
+
+    def result(self, state: Any) -> Result | None:
+        """None while the game runs."""
+
+
+def same_view(view: View, round_: int) -> View:
+    """A game whose view after its round's last order shows that round as it ended."""
+    return view
+
+
+@dataclass(frozen=True)
+class GameDescriptor:
+    """Everything the shared referee asks about one game.
+
+    rules          the pure engine
+    measure        the figure each player's standings, history and chart follow (a key of
+                   the view's players: "score", "cash")
+    text_map       view -> the plain-text map (for the mail body and turns/)
+    png_map        view -> PNG bytes, or None for a game drawn in text only
+    player_colour  a player of the view -> "#rrggbb", their colour on maps and the chart
+    round_end_view (view, round) -> the view of a round as it ended, for an engine that
+                   runs on into the next round by itself
+    drop           the game's own rule for a player who leaves: (state, seat) -> (state,
+                   events); None: the bot plays the seat from then on
+    drop_note      how the game master is told what a drop did
+    adjudicate     the game's own rule for a missed decision: (state, seat) -> an order, or
+                   None; None: the campaign's deadline policy decides alone
+    """
+
+    rules: Rules
+    measure: str
+    text_map: Callable[[View], str]
+    png_map: Callable[[View], bytes] | None = None
+    player_colour: Callable[[dict[str, Any]], str] = lambda player: "#000000"
+    round_end_view: Callable[[View, int], View] = same_view
+    drop: Callable[[Any, int], tuple[Any, list[str]]] | None = None
+    drop_note: str = "the bot plays their seat"
+    adjudicate: Callable[[Any, int], Any] | None = None
+
+    @property
+    def name(self) -> str:
+        return self.rules.name
+
+    @property
+    def title(self) -> str:
+        return self.rules.title
+
+    @property
+    def templates(self) -> str:
+        """The folder of the game's own templates (help, standings) under templates/."""
+        return self.name
