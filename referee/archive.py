@@ -46,7 +46,7 @@ def pages(table: Table) -> dict[str, str | bytes]:
     common = {
         "campaign": campaign, "title": table.rules.title,
         "records": len(table.steps),
-        "last_at": table.steps[-1].record.get("at") if table.steps else None,
+        "last_at": table.steps[-1].record.at if table.steps else None,
         "result": result_context(view, [p.name for p in campaign.players]),
     }
     files: dict[str, str | bytes] = {

@@ -3,7 +3,8 @@
     campaign.yaml   settings: game, options, seed, status, players with their tokens
     log.jsonl       the append-only log: one record per mail that changed the game, and one
                     per batch of orders the referee applied itself (forced moves, queued
-                    orders). The log is the source of truth: the game is rebuilt from it.
+                    orders); its format is ``records``. The log is the source of truth: the
+                    game is rebuilt from it.
     mailed.json     how far answers have been queued (so a crashed tick resends nothing twice)
     mail/in/        every mail received for this campaign, raw
     mail/out/       every mail the referee queued for its players, raw
@@ -13,6 +14,7 @@ Writes are atomic and the log is appended with fsync (see ``store``).
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import re
@@ -27,6 +29,7 @@ import yaml
 
 from . import registry
 from .contract import GameDescriptor, IllegalOrder, NotationError, Rules
+from .records import Drop, Record, RecordError, Rollback
 from .store import append_record, atomic_write, read_records
 
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)   # libyaml's, when installed
@@ -261,46 +264,27 @@ class Campaign:
         return None
 
     # the log -------------------------------------------------------------------------------
-    def records(self) -> list[dict]:
+    def records(self) -> list[Record]:
         if not self.log_path.exists():
             return []
-        records, _torn = read_records(self.log_path)   # a torn last line is not trusted
-        return records
+        lines, _torn = read_records(self.log_path)   # a torn last line is not trusted
+        try:
+            return [Record.from_json(line) for line in lines]
+        except RecordError as err:
+            raise CampaignError(f"{self.log_path}: {err}; the log was changed by hand, or "
+                                f"written by a newer referee") from None
 
-    def append(self, record: dict, n: int, previous_hash: str) -> dict:
+    def append(self, record: Record, n: int, previous_hash: str) -> Record:
         """Append ``record`` as the log's record number ``n`` (the table knows the count),
         chained to the record before it by ``hash`` (see ``record_hash``)."""
-        record = {"n": n, "at": now(), **record}
-        record["hash"] = record_hash(previous_hash, record)
-        append_record(self.log_path, record)
-        return record
+        numbered = dataclasses.replace(record, n=n, at=now())
+        data = numbered.to_json()
+        data["hash"] = record_hash(previous_hash, data)
+        append_record(self.log_path, data)
+        return dataclasses.replace(numbered, hash=data["hash"])
 
     def table(self) -> "Table":
         return Table.replay(self)
-
-
-def told(action: dict) -> list[str]:
-    """What a referee command puts on the record of the game, as its history tells it
-    (names as they were when it was given; a private message keeps its words private)."""
-    if "refused" in action:
-        return []
-    kind = action["action"]
-    if kind == "message":
-        who = action.get("from_name") or "The game master"
-        if action.get("everyone"):
-            return [f"{who} to everyone: {action['text']}"]
-        return [f"{who} wrote to {', '.join(action['to_names'])} (private)."]
-    return {
-        "pause": ["The game master pauses the campaign."],
-        "resume": ["The game master resumes the campaign."],
-        "extend": [f"The game master extends the deadlines by {action.get('hours', 0):g} "
-                   f"hours."],
-        "replace": [f"{action.get('new')} takes {action.get('old')}'s seat."],
-        "drop": [f"The game master drops {action.get('name')}."],
-        "rollback": [f"The game master undoes the last {len(action.get('undone', ()))} "
-                     f"order(s)."],
-        "adjudicate": ["The game master decides now for the players awaited."],
-    }.get(kind, [])
 
 
 @dataclass
@@ -308,7 +292,7 @@ class Step:
     """What one log record did: its orders' events, the round it happened in, and the view
     of the game after it."""
 
-    record: dict
+    record: Record
     round: int
     events: list[str]
     view: dict
@@ -334,52 +318,51 @@ class Table:
         table = cls(campaign)
         records = campaign.records()
         # a rollback marks earlier orders as undone: they stay in the log, and are passed over
-        table.undone = {(n, i) for r in records for a in r.get("actions", ())
-                        if a["action"] == "rollback" for n, i in a["undone"]}
+        table.undone = {(n, i) for r in records for c in r.commands
+                        if isinstance(c, Rollback) for n, i in c.undone}
         for record in records:
             table.follow(record)
         return table
 
-    def follow(self, record: dict) -> Step:
+    def follow(self, record: Record) -> Step:
         """Apply one log record read from the log: its commands first (as they ran), then
         its orders."""
         round_ = self.round
         events: list[str] = []
-        for action in record.get("actions", ()):
-            events += self.act(action) + told(action)
-        for index, (seat, text, *_how) in enumerate(record.get("orders", ())):
-            if (record.get("n"), index) in self.undone:
+        for command in record.commands:
+            events += self.act(command) + command.told()
+        for index, order in enumerate(record.orders):
+            if (record.n, index) in self.undone:
                 continue
             try:
-                for entry in self.rules.parse(text):
-                    self.state, ev = self.rules.apply(self.state, seat, entry.alternatives[0])
+                for entry in self.rules.parse(order.text):
+                    self.state, ev = self.rules.apply(self.state, order.seat,
+                                                      entry.alternatives[0])
                     events += ev
             except (IllegalOrder, NotationError) as err:
                 raise CampaignError(
-                    f"{self.campaign.log_path}: record {record.get('n')} holds the order "
-                    f"{text!r} for seat {seat}, which the game refuses ({err}); the log was "
-                    f"changed by hand or damaged") from None
-        for seat, queue in record.get("queues", {}).items():
-            self.queues[int(seat)] = list(queue)
+                    f"{self.campaign.log_path}: record {record.n} holds the order "
+                    f"{order.text!r} for seat {order.seat}, which the game refuses ({err}); "
+                    f"the log was changed by hand or damaged") from None
+        for seat, queue in record.queues.items():
+            self.queues[seat] = list(queue)
         return self.follow_applied(record, round_, events)
 
-    def act(self, action: dict) -> list[str]:
-        """A game master's action that changes the game itself (a drop, in a game with its
-        own rule for it)."""
-        if "refused" in action:
-            return []
+    def act(self, command) -> list[str]:
+        """What a command does to the game itself, as it ran and as replay does it again: a
+        drop by the game's own rule changes the state; a rollback empties the queues."""
         drop = self.descriptor.drop
-        if action["action"] == "drop" and drop is not None:
-            self.state, events = drop(self.state, action["seat"])
+        if isinstance(command, Drop) and drop is not None:
+            self.state, events = drop(self.state, command.seat)
             return events
-        if action["action"] == "rollback":
+        if isinstance(command, Rollback):
             self.queues = {}
         return []
 
-    def follow_applied(self, record: dict, round_: int, events: list[str]) -> Step:
+    def follow_applied(self, record: Record, round_: int, events: list[str]) -> Step:
         """Note a record whose orders the table has applied already (in round ``round_``)."""
-        if record.get("message_id"):
-            self.seen.add(record["message_id"])
+        if record.message_id:
+            self.seen.add(record.message_id)
         step = Step(record, round_, events, self.view())
         self.steps.append(step)
         return step
@@ -402,7 +385,7 @@ class Table:
 
     @property
     def last_hash(self) -> str:
-        return self.steps[-1].record.get("hash", GENESIS) if self.steps else GENESIS
+        return self.steps[-1].record.hash or GENESIS if self.steps else GENESIS
 
     @property
     def over(self) -> bool:

@@ -12,6 +12,7 @@ from . import registry
 from .campaign import CampaignError
 from .config import CONFIG_NAME, ConfigError, load_config, write_default_config
 from .deadlines import POLICIES, DeadlineError, Deadlines
+from .records import RefusedCommand
 from .simulate import simulate as run_simulation
 from .store import LockBusy
 
@@ -129,11 +130,11 @@ def gm(ctx, campaign_id, command) -> None:
     flushed = site.outbox.flush(site.config.make_sender())
     failed = False
     for action in actions:
-        if "refused" in action:
+        if isinstance(action, RefusedCommand):
             failed = True
-            click.echo(f"refused: {action['refused']}")
+            click.echo(f"refused: {action.reason}")
         else:
-            click.echo(action["said"])
+            click.echo(action.said)
     click.echo(f"mail: {len(flushed.sent)} sent, {len(site.outbox.pending())} queued")
     if failed:
         sys.exit(1)
@@ -222,14 +223,14 @@ def replay(ctx, campaign_id) -> None:
         table = site.campaign(campaign_id).table()
     except CampaignError as err:
         raise Failure(str(err)) from None
-    orders = sum(len(s.record.get("orders", ())) for s in table.steps)
+    orders = sum(len(s.record.orders) for s in table.steps)
     result = table.rules.result(table.state)
     click.echo(f"{campaign_id}: {len(table.steps)} log records, {orders} orders replayed, "
                f"round {table.round}, "
                + (f"finished: {result.reason}" if result else "in play"))
     for step in table.steps:
         for e in step.events:
-            click.echo(f"  [{step.record['n']}] {e}")
+            click.echo(f"  [{step.record.n}] {e}")
 
 
 @main.command()

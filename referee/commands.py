@@ -17,6 +17,9 @@ from . import timekeeping
 from .campaign import Campaign, CampaignError, Player, Table, new_token, parse_player
 from .deadlines import MAX_ABSENCE, DeadlineError, parse_day
 from .play import Outcome, adjudicate, decide_by_bot
+from .records import (Absence, Action, Adjudicate, Command, Drop, Extend, Help, History, Kind,
+                      Leave, Message, Pause, Record, RefusedCommand, Replace, Resume, Rollback,
+                      Start, TimeZone)
 
 PLAYER_VERBS = ("help", "history", "message", "absence", "timezone", "leave")
 GM_VERBS = ("help", "history", "message", "pause", "resume", "extend", "replace", "drop",
@@ -39,7 +42,7 @@ class Done:
     """What a batch of commands did: actions for the log record (also what the sender is
     told), and orders some of them applied (adjudication)."""
 
-    actions: list[dict] = field(default_factory=list)
+    actions: list[Action] = field(default_factory=list)
     outcome: Outcome | None = None
     rebuild: bool = False           # the table must be replayed (a rollback)
 
@@ -76,30 +79,27 @@ class Commands:
         # replays it): it runs first
         for command in sorted(commands, key=lambda c: c.verb != "drop"):
             try:
-                said = getattr(self, f"do_{command.verb}")(command.rest)
+                done = getattr(self, f"do_{command.verb}")(command.rest, command.line)
             except (CommandError, CampaignError, DeadlineError) as err:
-                self.done.actions.append({"action": command.verb, "line": command.line,
-                                          "refused": str(err)})
+                self.done.actions.append(RefusedCommand(command.verb, command.line, str(err)))
                 continue
-            said.setdefault("action", command.verb)
-            said.setdefault("line", command.line)
-            self.done.actions.append(said)
+            self.done.actions.append(done)
         return self.done
 
     # for everyone ----------------------------------------------------------------------------
-    def do_help(self, rest: str) -> dict:
-        return {"said": "The orders of the game and the referee's commands are below."}
+    def do_help(self, rest: str, line: str) -> Command:
+        return Help(line, "The orders of the game and the referee's commands are below.")
 
-    def do_history(self, rest: str) -> dict:
+    def do_history(self, rest: str, line: str) -> Command:
         words = rest.lower().split()
         turn = None
         if words[:1] == ["turn"] and len(words) == 2 and words[1].isdigit():
             turn = int(words[1])
         elif words:
             raise CommandError("write 'history' for the whole game or 'history turn 3'")
-        return {"turn": turn, "said": "The history you asked for is below."}
+        return History(line, "The history you asked for is below.", turn)
 
-    def do_message(self, rest: str) -> dict:
+    def do_message(self, rest: str, line: str) -> Command:
         # the addressee is "all" or a player's whole name (which may have spaces in it)
         addressees = ["all"] + sorted((p.name for p in self.campaign.players), key=len,
                                       reverse=True)
@@ -114,9 +114,8 @@ class Commands:
             seats = [self.campaign.seat_of_name(to)]
         names = [self.campaign.players[s].name for s in seats]
         sender = None if self.seat is None else self.campaign.players[self.seat].name
-        return {"from": self.seat, "from_name": sender, "to": seats, "to_names": names,
-                "everyone": to == "all", "text": text,
-                "said": f"Your message goes to {', '.join(names) or 'nobody'}."}
+        return Message(line, f"Your message goes to {', '.join(names) or 'nobody'}.",
+                       self.seat, sender, tuple(seats), tuple(names), to == "all", text)
 
     # players ---------------------------------------------------------------------------------
     def _player(self):
@@ -124,7 +123,7 @@ class Commands:
             raise CommandError("only a player can say this")
         return self.campaign.players[self.seat]
 
-    def do_absence(self, rest: str) -> dict:
+    def do_absence(self, rest: str, line: str) -> Command:
         player = self._player()
         words = rest.split()
         if len(words) != 2:
@@ -139,10 +138,10 @@ class Commands:
         player.absence = [a for a in player.absence
                           if parse_day(a[1]) + timedelta(days=1) >= self.now] + [words]
         self.campaign.save()
-        return {"said": f"Noted: you are away from {words[0]} to {words[1]}; your deadlines "
-                        f"move on by the days of it."}
+        return Absence(line, f"Noted: you are away from {words[0]} to {words[1]}; your "
+                             f"deadlines move on by the days of it.")
 
-    def do_timezone(self, rest: str) -> dict:
+    def do_timezone(self, rest: str, line: str) -> Command:
         player = self._player()
         try:
             ZoneInfo(rest.strip())
@@ -151,41 +150,41 @@ class Commands:
                                "Europe/Berlin or America/New_York") from None
         player.timezone = rest.strip()
         self.campaign.save()
-        return {"said": f"Times are shown to you in {player.timezone} from now on."}
+        return TimeZone(line, f"Times are shown to you in {player.timezone} from now on.")
 
-    def do_leave(self, rest: str) -> dict:
+    def do_leave(self, rest: str, line: str) -> Command:
         player = self._player()
         if self.campaign.status != "open":
             raise CommandError("the game has started: ask the game master to replace you")
         self.campaign.players.remove(player)
         self.campaign.save()
-        return {"said": f"You have left {self.campaign.id}."}
+        return Leave(line, f"You have left {self.campaign.id}.")
 
     # the game master -------------------------------------------------------------------------
     def _gm(self) -> None:
         if self.seat is not None:
             raise CommandError("only the game master can say this")
 
-    def do_pause(self, rest: str) -> dict:
+    def do_pause(self, rest: str, line: str) -> Command:
         self._gm()
         if self.campaign.status != "running":
             raise CommandError(f"the campaign is {self.campaign.status}, not running")
         self.campaign.status = "paused"
         self.campaign.save()
         timekeeping.pause(self.campaign, self.now)
-        return {"at": self.now.isoformat(), "said": "The campaign is paused: no orders are "
-                                                    "taken and the deadlines stand still."}
+        return Pause(line, "The campaign is paused: no orders are taken and the deadlines "
+                           "stand still.", self.now.isoformat())
 
-    def do_resume(self, rest: str) -> dict:
+    def do_resume(self, rest: str, line: str) -> Command:
         self._gm()
         if self.campaign.status != "paused":
             raise CommandError(f"the campaign is {self.campaign.status}, not paused")
         self.campaign.status = "running"
         self.campaign.save()
         timekeeping.resume(self.campaign, self.now)
-        return {"at": self.now.isoformat(), "said": "The campaign runs again."}
+        return Resume(line, "The campaign runs again.", self.now.isoformat())
 
-    def do_extend(self, rest: str) -> dict:
+    def do_extend(self, rest: str, line: str) -> Command:
         self._gm()
         hours = rest.split()[0] if rest.split() else "24"
         try:
@@ -195,10 +194,10 @@ class Commands:
         if not 0 < value <= 24 * 14:
             raise CommandError("an extension is between 1 hour and 14 days")
         timekeeping.extend(self.campaign, value)
-        return {"hours": value, "said": f"Every deadline now running moves on by "
-                                        f"{value:g} hours (at most 14 days in all)."}
+        return Extend(line, f"Every deadline now running moves on by {value:g} hours (at "
+                            f"most 14 days in all).", value)
 
-    def do_replace(self, rest: str) -> dict:
+    def do_replace(self, rest: str, line: str) -> Command:
         self._gm()
         name, sep, new = rest.partition(" with ")
         seat = self.campaign.seat_of_name(name)
@@ -210,45 +209,44 @@ class Commands:
             raise CommandError(f"{address} plays in {self.campaign.id} already")
         self.campaign.players[seat] = Player(new_name, address, new_token())
         self.campaign.save()
-        return {"seat": seat, "old": old.name, "new": new_name,
-                "said": f"{new_name} takes {old.name}'s seat; {old.name}'s token no longer "
-                        f"works, and {new_name} has been sent a welcome with a new one."}
+        return Replace(line, f"{new_name} takes {old.name}'s seat; {old.name}'s token no "
+                             f"longer works, and {new_name} has been sent a welcome with a new "
+                             f"one.", seat, old.name, new_name)
 
-    def do_drop(self, rest: str) -> dict:
+    def do_drop(self, rest: str, line: str) -> Command:
         self._gm()
         seat = self.campaign.seat_of_name(rest)
         if seat is None:
             raise CommandError(f"no player {rest!r} in {self.campaign.id}")
         name = self.campaign.players[seat].name
         table = self._table()
+        said = f"{name} is dropped: {table.descriptor.drop_note}."
         if table.descriptor.drop is not None:
-            events = table.act({"action": "drop", "seat": seat})
-            return {"seat": seat, "name": name, "events": events,
-                    "said": f"{name} is dropped: {table.descriptor.drop_note}."}
+            events = table.act(Drop(line, said, seat, name))
+            return Drop(line, said, seat, name, tuple(events))
         if seat not in self.campaign.robots:
             self.campaign.robots.append(seat)
             self.campaign.save()
-        return {"seat": seat, "name": name,
-                "said": f"{name} is dropped: the bot plays their seat."}
+        return Drop(line, said, seat, name)
 
-    def do_rollback(self, rest: str) -> dict:
+    def do_rollback(self, rest: str, line: str) -> Command:
         self._gm()
         if not rest.strip().isdigit() or int(rest) < 1:
             raise CommandError("write 'rollback 3' to undo the last three orders")
         count = int(rest)
         table = self._table()
-        applied = [(step.record["n"], i, o[1]) for step in table.steps
-                   for i, o in enumerate(step.record.get("orders", ()))
-                   if (step.record["n"], i) not in table.undone]
+        applied = [(step.record.n, i, o.text) for step in table.steps
+                   for i, o in enumerate(step.record.orders)
+                   if (step.record.n, i) not in table.undone]
         if count > len(applied):
             raise CommandError(f"only {len(applied)} orders can be undone")
         undone = applied[-count:]
         self.done.rebuild = True
-        return {"undone": [[n, i] for n, i, _ in undone],
-                "said": f"Undone: {', '.join(text for _, _, text in undone)}. The log keeps "
-                        f"them, marked as undone."}
+        return Rollback(line, f"Undone: {', '.join(text for _, _, text in undone)}. The log "
+                              f"keeps them, marked as undone.",
+                        tuple((n, i) for n, i, _ in undone))
 
-    def do_adjudicate(self, rest: str) -> dict:
+    def do_adjudicate(self, rest: str, line: str) -> Command:
         self._gm()
         table = self._table()
         outcome = self.done.outcome
@@ -259,9 +257,9 @@ class Commands:
             decided.append(self.campaign.players[due.seat].name)
         if not decided:
             raise CommandError("nobody owes a decision now")
-        return {"said": "Decided now for " + ", ".join(decided) + "."}
+        return Adjudicate(line, "Decided now for " + ", ".join(decided) + ".")
 
-    def do_start(self, rest: str) -> dict:
+    def do_start(self, rest: str, line: str) -> Command:
         self._gm()
         if self.campaign.status != "open":
             raise CommandError(f"the campaign is {self.campaign.status}: it started already")
@@ -270,10 +268,10 @@ class Commands:
             raise CommandError(f"{rules.title} needs {rules.min_players} players; "
                                f"{len(self.campaign.players)} have joined")
         self.site.start_campaign(self.campaign)
-        return {"said": "The game starts now; every player gets a welcome."}
+        return Start(line, "The game starts now; every player gets a welcome.")
 
 
-def run_as_gm(site, campaign_id: str, line: str, now: datetime) -> list[dict]:
+def run_as_gm(site, campaign_id: str, line: str, now: datetime) -> list[Action]:
     """A game master's command from the command line: logged, answered and sent as if it
     had come by mail (without a Message-ID)."""
     campaign = site.campaign(campaign_id)
@@ -284,7 +282,7 @@ def run_as_gm(site, campaign_id: str, line: str, now: datetime) -> list[dict]:
     table = campaign.table() if campaign.status != "open" else None
     done = Commands(site, campaign, table, None, now).run(commands)
     if table is not None:
-        site.commit(table, done.outcome, {"kind": "gm", "seat": None, "actions": done.actions})
+        site.commit(table, done.outcome, Record(Kind.GM, actions=tuple(done.actions)))
         if done.rebuild:
             table = site.campaign(campaign_id).table()
         site.answer(table)

@@ -62,7 +62,9 @@ class RobotPlayer:
             return None                          # the prompt is stale: nothing is owed
         order = table.rules.format(table.rules.bot("default")(table.state, self.seat,
                                                               self.rng))
-        return order if order in choices else None
+        # a one-line order is one of the mail's choices; a game whose order spans lines
+        # offers its parts, so its bot's whole order is sent as it is
+        return order if order in choices or table.rules.multiline_orders else None
 
 
 def run_demo(directory: Path, seed: int = 1, max_ticks: int = 3000,

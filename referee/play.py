@@ -8,18 +8,20 @@ exactly one legal choice is taken by the referee at once.
 """
 from __future__ import annotations
 
+import dataclasses
 import random
 from dataclasses import dataclass, field
 
 from .campaign import Table
 from .contract import Entry, IllegalOrder, NotAnOrder, NotationError
+from .records import AppliedOrder, How, Record, RefusedOrder
 
 
 @dataclass
 class Applied:
     seat: int
     text: str
-    how: str                      # "mail", "queue" or "forced"
+    how: How
     events: list[str]
 
 
@@ -41,12 +43,13 @@ class Outcome:
     queues: dict[int, list[str]] = field(default_factory=dict)   # queues changed
     round: int = 0                # the round the game was in when these orders began
 
-    def record(self) -> dict:
-        """The log record's share of this outcome (what replay needs)."""
-        record: dict = {"orders": [[a.seat, a.text, a.how] for a in self.applied]}
-        if self.queues:
-            record["queues"] = {str(seat): q for seat, q in self.queues.items()}
-        return record
+    def record(self, base: Record) -> Record:
+        """``base`` (who gave it, and what else it carries) with this outcome's share."""
+        return dataclasses.replace(
+            base, orders=tuple(AppliedOrder(a.seat, a.text, a.how) for a in self.applied),
+            queues={seat: tuple(q) for seat, q in self.queues.items()},
+            refused=tuple(RefusedOrder(r.seat, r.text, r.reason, tuple(r.dropped))
+                          for r in self.refusals))
 
 
 @dataclass
@@ -87,7 +90,7 @@ def submit(table: Table, seat: int, entries: list[str]) -> Outcome:
     """A player's new orders: they replace the queue, then as many as fit are applied now."""
     outcome = Outcome(round=table.round)
     table.queues[seat] = list(entries)
-    _drain(table, seat, "mail", outcome)
+    _drain(table, seat, How.MAIL, outcome)
     outcome.queues[seat] = list(table.queues[seat])
     return outcome
 
@@ -107,7 +110,7 @@ def advance(table: Table, robots: set[int] = frozenset()) -> Outcome:
                 break
             if table.queues.get(seat):
                 before = list(table.queues[seat])
-                if _drain(table, seat, "queue", outcome):
+                if _drain(table, seat, How.QUEUE, outcome):
                     progress = True
                 if table.queues[seat] != before:
                     outcome.queues[seat] = list(table.queues[seat])
@@ -115,7 +118,7 @@ def advance(table: Table, robots: set[int] = frozenset()) -> Outcome:
                     break
             legal = table.rules.legal_orders(table.state, seat)
             if len(legal) == 1:
-                _apply(table, seat, legal[0], "forced", outcome)
+                _apply(table, seat, legal[0], How.FORCED, outcome)
                 progress = True
                 break
     return outcome
@@ -125,7 +128,7 @@ def decide_by_bot(table: Table, seat: int, outcome: Outcome) -> None:
     """The default bot decides for the seat (a dropped player, a missed deadline)."""
     rng = random.Random(f"{table.campaign.seed}:{len(table.steps)}:{seat}")
     order = table.rules.bot("default")(table.state, seat, rng)
-    _apply(table, seat, order, "bot", outcome)
+    _apply(table, seat, order, How.BOT, outcome)
 
 
 def adjudicate(table: Table, seat: int, outcome: Outcome) -> bool:
@@ -134,7 +137,7 @@ def adjudicate(table: Table, seat: int, outcome: Outcome) -> bool:
     order = rule(table.state, seat) if rule else None
     if order is None:
         return False
-    _apply(table, seat, order, "missed", outcome)
+    _apply(table, seat, order, How.MISSED, outcome)
     return True
 
 
@@ -145,7 +148,7 @@ def _owed_kind(table: Table, seat: int) -> str | None:
     return None
 
 
-def _drain(table: Table, seat: int, how: str, outcome: Outcome) -> bool:
+def _drain(table: Table, seat: int, how: How, outcome: Outcome) -> bool:
     """Use the seat's queue while its head answers the decision the seat owes."""
     queue = table.queues.get(seat, [])
     used = False
@@ -175,6 +178,6 @@ def _drain(table: Table, seat: int, how: str, outcome: Outcome) -> bool:
     return used
 
 
-def _apply(table: Table, seat: int, order, how: str, outcome: Outcome) -> None:
+def _apply(table: Table, seat: int, order, how: How, outcome: Outcome) -> None:
     table.state, events = table.rules.apply(table.state, seat, order)
     outcome.applied.append(Applied(seat, table.rules.format(order), how, events))

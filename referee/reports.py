@@ -15,6 +15,7 @@ import jinja2
 from . import maps, registry
 from .campaign import Campaign, Player, Table
 from .mailout import Attachment, compose
+from .records import Help, Message, Record
 
 _ENV = jinja2.Environment(
     loader=jinja2.FunctionLoader(
@@ -136,45 +137,43 @@ def gm_welcome(identity: Identity, campaign: Campaign) -> EmailMessage:
                  message_id(identity, campaign.id, "gm-welcome"))
 
 
-def confirmation(identity: Identity, table: Table, record: dict, due: str | None = None,
+def confirmation(identity: Identity, table: Table, record: Record, due: str | None = None,
                  history: str = "") -> EmailMessage:
     """The answer to a mail: what was done with every order and command in it."""
     campaign = table.campaign
-    seat = record.get("seat")
+    seat = record.seat
     player = campaign.gm if seat is None else campaign.players[seat]
-    step = next(s for s in table.steps if s.record["n"] == record["n"])
-    applied = [{"text": text, "events": []} for _seat, text, _how in record.get("orders", ())]
+    step = next(s for s in table.steps if s.record.n == record.n)
+    applied = [{"text": order.text, "events": []} for order in record.orders]
     if applied:                       # the events of a mail's orders, under its last order
         applied[-1]["events"] = list(step.events)
     prompt, choices = decision_of(table, seat) if seat is not None else (None, [])
-    actions = record.get("actions", [])
-    wants_help = any(a["action"] == "help" and "refused" not in a for a in actions)
-    text = render("confirmation.txt", campaign=campaign, subject=record.get("subject", ""),
-                  applied=applied, bad_lines=record.get("bad_lines", []),
-                  ignored=record.get("ignored", []), actions=actions,
-                  refusals=[r for r in record.get("refused", []) if r["seat"] == seat],
-                  queue=record.get("queues", {}).get(str(seat), []),
+    wants_help = any(isinstance(c, Help) for c in record.commands)
+    text = render("confirmation.txt", campaign=campaign, subject=record.subject or "",
+                  applied=applied, bad_lines=record.bad_lines, ignored=record.ignored,
+                  actions=record.actions,
+                  refusals=[r for r in record.refused if r.seat == seat],
+                  queue=record.queues.get(seat, ()) if seat is not None else (),
                   awaited=awaited_lines(table, seat) if seat is not None else [], due=due,
                   prompt=prompt, choices=choices, gm=seat is None,
                   help=help_text(campaign.game) if wants_help else "", history=history)
-    sender = record.get("from", player.address)
+    sender = record.sender or player.address
     cc = [sender] if sender and sender != player.address else []
     return _mail(identity, campaign, player, "Orders received" if seat is not None
                  else "Game master's commands", text,
-                 message_id(identity, campaign.id, "confirm", record["n"]), cc=cc,
-                 in_reply_to=record.get("message_id"))
+                 message_id(identity, campaign.id, "confirm", record.n), cc=cc,
+                 in_reply_to=record.message_id)
 
 
-def press(identity: Identity, table: Table, record: dict, action: dict, seat: int
-          ) -> EmailMessage:
-    """A player's (or the game master's) message relayed to another player."""
+def press(identity: Identity, table: Table, record: Record, message: Message, index: int,
+          seat: int) -> EmailMessage:
+    """A player's (or the game master's) message, the record's action ``index``, relayed to
+    another player."""
     campaign = table.campaign
-    sender = action.get("from")
-    who = "the game master" if sender is None else campaign.players[sender].name
-    text = render("press.txt", campaign=campaign, who=who, text=action["text"])
+    who = "the game master" if message.sender is None else campaign.players[message.sender].name
+    text = render("press.txt", campaign=campaign, who=who, text=message.text)
     return _mail(identity, campaign, campaign.players[seat], f"Message from {who}", text,
-                 message_id(identity, campaign.id, "press", record["n"],
-                            action.get("index", 0), seat))
+                 message_id(identity, campaign.id, "press", record.n, index, seat))
 
 
 def reminder(identity: Identity, table: Table, seat: int, stage: int, due: str
@@ -201,17 +200,17 @@ def digest(identity: Identity, table: Table, seat: int, since: int, png: bytes |
     player = campaign.players[seat]
     events, notes = [], []
     for step in table.steps:
-        if step.record["n"] > since:
+        if step.record.n > since:
             events += step.events
-            for missed in step.record.get("missed", ()):
-                if missed["seat"] == seat:
-                    notes.append(f"your deadline passed: {missed['done']}")
-            for refusal in step.record.get("refused", ()):
-                if refusal["seat"] == seat:
-                    notes.append(f"your order {refusal['text']!r} was refused: "
-                                 f"{refusal['reason']}" + (
-                                     f" (dropped with it: {', '.join(refusal['dropped'])})"
-                                     if refusal.get("dropped") else ""))
+            for missed in step.record.missed:
+                if missed.seat == seat:
+                    notes.append(f"your deadline passed: {missed.done}")
+            for refusal in step.record.refused:
+                if refusal.seat == seat:
+                    notes.append(f"your order {refusal.text!r} was refused: "
+                                 f"{refusal.reason}" + (
+                                     f" (dropped with it: {', '.join(refusal.dropped)})"
+                                     if refusal.dropped else ""))
     prompt, choices = decision_of(table, seat)
     context = base_context(table)
     if context["result"]:
@@ -220,7 +219,7 @@ def digest(identity: Identity, table: Table, seat: int, since: int, png: bytes |
         when = f"Round {context['view']['round']}" if context["view"]["round"] else "Setup"
         subject = (f"{when}: your turn - {prompt.split(':')[0].lower()}" if choices
                    else f"{when}: report")
-    last = table.steps[-1].record["n"] if table.steps else 0
+    last = table.steps[-1].record.n if table.steps else 0
     mid = message_id(identity, campaign.id, "digest", last, seat)
     parts = dict(events=events, notes=notes, prompt=prompt, choices=choices, due=due,
                  seed=campaign.seed if context["result"] else None,

@@ -13,12 +13,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import maps, timekeeping
-from .campaign import Campaign, CampaignError, Table, check_id, told
+from .campaign import Campaign, CampaignError, Step, Table, check_id
 from .config import Config
 from .deadlines import Deadlines, show
 from .history import NoSuchTurn, history_text, turn_files
-from .play import advance
+from .play import Outcome, advance
 from .reports import Identity, confirmation, digest, gm_welcome, press, welcome
+from .records import History, Kind, Message, Record, Replace
 from .store import append_record, atomic_write, read_records
 
 
@@ -98,7 +99,7 @@ class Site:
         campaign.check_game()
         campaign.save()
         table = campaign.table()
-        self.commit(table, advance(table, set(campaign.robots)), {"kind": "referee"})
+        self.commit(table, advance(table, set(campaign.robots)), Record(Kind.REFEREE))
         for seat in range(len(campaign.players)):
             self.queue(campaign, welcome(self.identity, table, seat))
         seats = range(len(campaign.players))
@@ -108,19 +109,14 @@ class Site:
         return table
 
     # the log -------------------------------------------------------------------------------
-    def commit(self, table: Table, outcome, fields: dict):
-        """Append a record for ``outcome`` (and ``fields``) when it changed anything."""
-        record = {**fields, **outcome.record()}
-        if outcome.refusals:
-            record["refused"] = [{"seat": r.seat, "text": r.text,
-                                  "reason": r.reason, "dropped": r.dropped}
-                                 for r in outcome.refusals]
-        if not (record["orders"] or record.get("queues") or record.get("refused")
-                or record.get("message_id") or record.get("actions")):
+    def commit(self, table: Table, outcome: Outcome, base: Record) -> Step | None:
+        """Append ``base`` with ``outcome``'s orders as a record, when it changes anything."""
+        record = outcome.record(base)
+        if not record.changes_anything():
             return None
         record = table.campaign.append(record, len(table.steps) + 1, table.last_hash)
         # the same events, in the same order, as a replay of the record tells (Table.follow)
-        events = [e for a in record.get("actions", ()) for e in a.get("events", []) + told(a)]
+        events = [e for c in record.commands for e in c.effects() + c.told()]
         step = table.follow_applied(record, outcome.round,
                                     events + [e for a in outcome.applied for e in a.events])
         if table.over and table.campaign.status != "finished":
@@ -166,27 +162,25 @@ class Site:
         welcomes of replacement players, digests; then write the turn reports."""
         campaign = table.campaign
         marks = Watermarks.load(campaign)
-        last = table.steps[-1].record["n"] if table.steps else 0
+        last = table.steps[-1].record.n if table.steps else 0
         dues = self.dues(table)
         queued = 0
         for step in table.steps:
             record = step.record
-            if record["n"] <= marks.confirmed:
+            if record.n <= marks.confirmed:
                 continue
-            for index, action in enumerate(record.get("actions", ())):
-                if "refused" in action:
-                    continue
-                if action["action"] == "message":
-                    for seat in action["to"]:
-                        self.queue(campaign, press(self.identity, table, record,
-                                                   {**action, "index": index}, seat))
+            for index, action in enumerate(record.actions):
+                if isinstance(action, Message):
+                    for seat in action.to:
+                        self.queue(campaign, press(self.identity, table, record, action,
+                                                   index, seat))
                         queued += 1
-                elif action["action"] == "replace":
-                    self.queue(campaign, welcome(self.identity, table, action["seat"],
-                                                 key=str(record["n"])))
+                elif isinstance(action, Replace):
+                    self.queue(campaign, welcome(self.identity, table, action.seat,
+                                                 key=str(record.n)))
                     queued += 1
-            if record.get("kind") == "mail":
-                seat = record.get("seat")
+            if record.kind == Kind.MAIL:
+                seat = record.seat
                 self.queue(campaign, confirmation(
                     self.identity, table, record, dues.get(seat),
                     self.history_for(table, record)))
@@ -197,8 +191,8 @@ class Site:
         for seat in range(len(campaign.players)):
             key = str(seat)
             since = marks.digests.get(key, 0)
-            news = [s for s in table.steps if s.record["n"] > since
-                    and not (s.record.get("kind") == "mail" and s.record.get("seat") == seat)]
+            news = [s for s in table.steps if s.record.n > since
+                    and not (s.record.kind == Kind.MAIL and s.record.seat == seat)]
             due = awaiting.get(seat)
             final = table.over and marks.stages.get(key) != "over"   # everyone gets it once
             if not news and not final:
@@ -233,21 +227,20 @@ class Site:
                 shown[int(key)] = show(due, campaign.players[int(key)].timezone, settings.zone)
         return shown
 
-    def history_for(self, table: Table, record: dict) -> str:
+    def history_for(self, table: Table, record: Record) -> str:
         """The history a mail asked for with `history` (the whole game, or one turn)."""
-        asked = [a for a in record.get("actions", ())
-                 if a["action"] == "history" and "refused" not in a]
+        asked = [c for c in record.commands if isinstance(c, History)]
         if not asked:
             return ""
         try:
-            return history_text(table, asked[-1].get("turn"))
+            return history_text(table, asked[-1].turn)
         except NoSuchTurn as err:
             return str(err)
 
     def write_turns(self, table: Table, since: int) -> None:
         """The report and text map of every round touched since record ``since``, and the
         PNG map of each such round once it is over (the game at its end)."""
-        rounds = sorted({s.round for s in table.steps if s.record["n"] > since})
+        rounds = sorted({s.round for s in table.steps if s.record.n > since})
         folder = table.campaign.dir("turns")
         for round_ in rounds:
             for name, content in turn_files(table, round_).items():

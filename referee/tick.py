@@ -18,7 +18,7 @@ import os
 import re
 import secrets
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from datetime import datetime, timezone
 
@@ -30,6 +30,7 @@ from .deadlines import Deadlines, show, stamp
 from .mailin import InMail
 from .mailread import Incoming, command_lines, read_mail
 from .play import advance, read_orders, submit
+from .records import BadLine, Kind, MissedDeadline, Record, RefusedCommand
 from .reports import gm_notice, help_text, notice, reminder, render
 from .site import Site
 from .store import TickLock
@@ -183,30 +184,26 @@ class Tick:
             return
         commands, order_lines = split(where.lines, gm)
         done = Commands(site, campaign, table, seat, self.now).run(commands)
-        fields = {"kind": "mail", "message_id": mid, "from": mail.sender_address,
-                  "seat": seat, "subject": mail.subject}
-        if done.actions:
-            fields["actions"] = done.actions
+        record = Record(Kind.MAIL, message_id=mid, sender=mail.sender_address, seat=seat,
+                        subject=mail.subject, actions=tuple(done.actions))
         outcome = done.outcome
         if gm:
-            if order_lines:
-                fields["ignored"] = order_lines
+            record = replace(record, ignored=tuple(order_lines))
         elif campaign.status != "running":
             if order_lines:
-                fields["bad_lines"] = [["(all)", f"campaign {campaign.id} is "
-                                                 f"{campaign.status}: no orders are taken now"]]
+                record = replace(record, bad_lines=(BadLine(
+                    "(all)", f"campaign {campaign.id} is {campaign.status}: no orders are "
+                             f"taken now"),))
         else:
             reading = read_orders(table.rules, order_lines)
             if where.cut:
                 reading.ignored.append(f"... and {where.cut} more lines: a mail is read up "
                                        f"to {MAX_LINES} lines")
-            if reading.ignored:
-                fields["ignored"] = reading.ignored
-            if reading.errors:
-                fields["bad_lines"] = [list(e) for e in reading.errors]
-            elif reading.entries:
+            record = replace(record, ignored=tuple(reading.ignored),
+                             bad_lines=tuple(BadLine(*e) for e in reading.errors))
+            if reading.entries and not reading.errors:
                 outcome = submit(table, seat, reading.entries)
-        site.commit(table, outcome, fields)
+        site.commit(table, outcome, record)
         if done.rebuild:
             self.tables[campaign.id] = campaign.table()
         self.noted(mid, campaign.id, "applied")
@@ -216,7 +213,8 @@ class Tick:
         """A mail to a campaign still open for sign-up: commands only, answered at once."""
         commands, order_lines = split(where.lines, seat is None)
         done = Commands(self.site, campaign, None, seat, self.now).run(commands)
-        lines = [f"{a['line']}: {a.get('refused') or a['said']}" for a in done.actions]
+        lines = [f"{a.line}: {a.reason if isinstance(a, RefusedCommand) else a.said}"
+                 for a in done.actions]
         if order_lines:
             lines.append(f"{campaign.id} has not started yet: orders are taken once it has.")
         self.send_notice(mail, f"[{campaign.id}] Your mail", "\n".join(lines) or
@@ -368,9 +366,9 @@ class Tick:
                 table = self.table(campaign_id)
                 if table.campaign.status == "running":
                     robots = set(table.campaign.robots)
-                    self.site.commit(table, advance(table, robots), {"kind": "referee"})
+                    self.site.commit(table, advance(table, robots), Record(Kind.REFEREE))
                     if self.keep_time(table):          # a deadline's decision: go on from it
-                        self.site.commit(table, advance(table, robots), {"kind": "referee"})
+                        self.site.commit(table, advance(table, robots), Record(Kind.REFEREE))
                 self.report.answered += self.site.answer(table)
             except CampaignError as err:
                 self.report.errors.append(f"campaign {campaign_id}: {err}")
@@ -383,10 +381,9 @@ class Tick:
         if not settings.active:
             return False
         book, notices, outcome = timekeeping.check(table, self.now, settings)
-        missed = [{"seat": seat, "due": stamp(due), "done": done}
-                  for seat, due, done in notices.missed]
-        self.site.commit(table, outcome, {"kind": "referee", "missed": missed} if missed
-                         else {"kind": "referee"})
+        missed = tuple(MissedDeadline(seat, stamp(due), done)
+                       for seat, due, done in notices.missed)
+        self.site.commit(table, outcome, Record(Kind.REFEREE, missed=missed))
         for seat, due in notices.reminders:
             stage = book.seats[str(seat)].stage
             shown = show(due, campaign.players[seat].timezone, settings.zone)

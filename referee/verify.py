@@ -19,6 +19,7 @@ from pathlib import Path
 
 from .campaign import GENESIS, Campaign, CampaignError, Table, record_hash, seed_hash
 from .history import turn_files
+from .records import Record, RecordError
 from .store import CorruptRecord, read_records
 
 
@@ -152,15 +153,15 @@ def last_answered(campaign: Campaign) -> int:
 
 def replay(campaign: Campaign, records: list[dict], result: Verification) -> Table | None:
     table = Table(campaign)
-    for record in records:
+    for data in records:
         try:
-            table.follow(record)
-        except CampaignError as err:
+            table.follow(Record.from_json(data))
+        except (CampaignError, RecordError) as err:
             problem = str(err).removeprefix(f"{campaign.log_path}: ")
-            result.findings.append(Finding(f"log.jsonl record {record.get('n')}", problem))
+            result.findings.append(Finding(f"log.jsonl record {data.get('n')}", problem))
             result.notes.append("the turn reports are not checked: the log does not replay")
             return None
-    orders = sum(len(s.record.get("orders", ())) for s in table.steps)
+    orders = sum(len(s.record.orders) for s in table.steps)
     ended = table.rules.result(table.state)
     result.passed.append(f"the log replays: {orders} orders, all legal, to round "
                          f"{table.round}" + (f", the end ({ended.reason})" if ended else ""))

@@ -10,6 +10,7 @@ from pathlib import Path
 from referee.campaign import Table
 from referee.config import load_config
 from referee.play import advance, submit
+from referee.records import Kind, Record
 from referee.site import Site
 
 from sites import PLAYERS, make_site
@@ -31,10 +32,10 @@ def play(site: Site, table: Table, until_round: int | None = None, seed: int = 0
         round_ = table.round
         order = table.rules.format(bot(table.state, due.seat, rng))
         site.commit(table, submit(table, due.seat, [order]),
-                    {"kind": "mail", "message_id": f"<order.{number}@example.org>",
-                     "from": table.campaign.players[due.seat].address, "seat": due.seat,
-                     "subject": "Re: your turn"})
-        site.commit(table, advance(table), {"kind": "referee"})
+                    Record(Kind.MAIL, message_id=f"<order.{number}@example.org>",
+                           sender=table.campaign.players[due.seat].address, seat=due.seat,
+                           subject="Re: your turn"))
+        site.commit(table, advance(table), Record(Kind.REFEREE))
         if answer and table.round != round_:
             site.answer(table)
     if answer:

@@ -92,3 +92,8 @@ def run_tick(site: Site):
 
 def parse_raw(raw: bytes) -> EmailMessage:
     return BytesParser(policy=policy.default).parsebytes(raw)
+
+
+def logged(campaign) -> list[dict]:
+    """A campaign's log records as the log file holds them (JSON objects)."""
+    return [record.to_json() for record in campaign.records()]

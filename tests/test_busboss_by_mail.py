@@ -1,13 +1,14 @@
 """Bus Boss refereed by email against the real mail rig (Dovecot and SMTP on loopback)."""
+from sites import logged
+from test_referee_by_mail import game_by_mail, replayed
+
 from referee import mailbot
 from referee.busboss.engine import RULES as BUSBOSS
-
-from test_referee_by_mail import game_by_mail, replayed
 
 
 def test_a_three_player_game_of_bus_boss_played_to_its_end_by_email(mailrig, tmp_path):
     campaign, players = game_by_mail(mailrig, tmp_path, "busboss", "boss", 8, 60)
-    records = campaign.records()
+    records = logged(campaign)
     assert sum(1 for r in records if r.get("kind") == "mail" and r["orders"]) >= 36  # 12 x 3
     state = replayed(BUSBOSS, 8, records)
     assert BUSBOSS.to_data(state) == BUSBOSS.to_data(campaign.table().state)

@@ -2,11 +2,12 @@
 game master's commands (pause, replace, rollback), press. The clock is the test's."""
 from datetime import datetime, timedelta, timezone
 
+from sites import logged
+from test_referee_by_mail import MailPlayer, mail_site
+
 from referee import mailbot
 from referee.bus.engine import RULES
 from referee.tick import tick
-
-from test_referee_by_mail import MailPlayer, mail_site
 
 T0 = datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc)        # a Monday
 
@@ -95,7 +96,7 @@ def test_a_reminder_goes_out_once_and_the_bot_decides_after_the_deadline(mailrig
     assert len(reminders) == 1 and "due by Tue 24 Nov 2026 09:00 UTC" in reminders[0]
     assert subjects(bob) == []
     run(site, T0 + timedelta(hours=24, minutes=1))
-    records = site.campaign("dl").records()
+    records = logged(site.campaign("dl"))
     assert records[-1]["missed"] == [{"seat": 0, "due": "2026-11-24T09:00:00Z",
                                       "done": "the bot decided for them"}]
     assert [o[2] for o in records[-1]["orders"]] == ["bot"]
@@ -111,13 +112,13 @@ def test_a_pause_stops_the_deadlines(mailrig, tmp_path):
     run(site, T0 + timedelta(hours=1))
     assert site.campaign("dl").status == "paused"
     run(site, T0 + timedelta(hours=30))                 # long past the deadline: paused
-    assert not any(r.get("missed") for r in site.campaign("dl").records())
+    assert not any(r.get("missed") for r in logged(site.campaign("dl")))
     write(mailrig, gm, gm_address, "resume")
     run(site, T0 + timedelta(hours=30))
     run(site, T0 + timedelta(hours=40))                 # 24 h + the 29 h pause: not yet
-    assert not any(r.get("missed") for r in site.campaign("dl").records())
+    assert not any(r.get("missed") for r in logged(site.campaign("dl")))
     run(site, T0 + timedelta(hours=53, minutes=1))
-    assert [r["missed"] for r in site.campaign("dl").records() if r.get("missed")] == [
+    assert [r["missed"] for r in logged(site.campaign("dl")) if r.get("missed")] == [
         [{"seat": 0, "due": "2026-11-25T14:00:00Z", "done": "the bot decided for them"}]]
     confirmations = [mailbot.body(m) for m in gm.new_mail()
                      if "Game master" in str(m["Subject"])]
@@ -151,7 +152,7 @@ def test_the_game_master_replaces_a_player_and_the_old_token_is_refused(mailrig,
     answer = bob.new_mail()[-1]
     assert "could not match your mail to a player" in mailbot.body(answer)
     assert not any(r.get("from") == bob.account.address and r.get("orders")
-                   for r in campaign.records())
+                   for r in logged(campaign))
 
 
 def test_a_rollback_restores_the_earlier_state_exactly(mailrig, tmp_path):
@@ -162,7 +163,7 @@ def test_a_rollback_restores_the_earlier_state_exactly(mailrig, tmp_path):
             player.play()
         run(site, T0)
         table = site.campaign("dl").table()
-        states.append((sum(len(r.get("orders", ())) for r in table.campaign.records()),
+        states.append((sum(len(r.get("orders", ())) for r in logged(table.campaign)),
                        RULES.to_data(table.state)))
         if table.round == 1 and table.state.placed[table.state.start] >= 1:
             break
@@ -175,11 +176,11 @@ def test_a_rollback_restores_the_earlier_state_exactly(mailrig, tmp_path):
     report = tick(site, T0)
     assert not report.errors
     table = site.campaign("dl").table()
-    rollback = [r for r in table.campaign.records() if r.get("actions")][-1]
+    rollback = [r for r in logged(table.campaign) if r.get("actions")][-1]
     assert len(rollback["actions"][0]["undone"]) == undo
     assert RULES.to_data(table.state) == earlier
     # the log keeps the undone orders
-    assert sum(len(r.get("orders", ())) for r in table.campaign.records()) == states[-1][0]
+    assert sum(len(r.get("orders", ())) for r in logged(table.campaign)) == states[-1][0]
 
 
 def test_press_reaches_the_other_players_and_the_history(mailrig, tmp_path):
@@ -194,5 +195,5 @@ def test_press_reaches_the_other_players_and_the_history(mailrig, tmp_path):
     cid_mail = [mailbot.body(m) for m in cid.new_mail() if "Message from Ann" in str(m["Subject"])]
     assert len(bob_mail) == 2 and len(cid_mail) == 1
     assert "Good luck, everyone!" in cid_mail[0]
-    record = site.campaign("dl").records()[-1]
+    record = logged(site.campaign("dl"))[-1]
     assert [a["to"] for a in record["actions"]] == [[1, 2], [1]]

@@ -3,14 +3,13 @@ dropping a player, adjudicating, the game master's press, `referee gm` and `show
 from datetime import datetime, timedelta, timezone
 
 from click.testing import CliRunner
+from sites import ADDRESSES, PLAYERS, Mailboxes, logged, make_site, person_mail, text_of
 
 from referee import mailbot
+from referee.busboss.engine import RULES as BUSBOSS
 from referee.cli import main
 from referee.commands import run_as_gm
-from referee.busboss.engine import RULES as BUSBOSS
 from referee.tick import tick
-
-from sites import ADDRESSES, PLAYERS, Mailboxes, make_site, person_mail, text_of
 
 T0 = datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc)        # a Monday
 
@@ -60,28 +59,28 @@ def test_an_absence_moves_the_deadline_and_is_capped(tmp_path):
     text = text_of(say(site, boxes, 0, "absence 2026-12-01 2027-01-31"))
     assert "an absence is at most 21 days" in text
     report = tick(site, T0 + timedelta(hours=30))
-    assert not report.errors and not any(r.get("missed") for r in site.campaign("g1").records())
+    assert not report.errors and not any(r.get("missed") for r in logged(site.campaign("g1")))
 
 
 def test_extensions_are_capped(tmp_path):
     site, boxes = game(tmp_path)
     for _ in range(3):
         actions = run_as_gm(site, "g1", "extend 200", T0)
-        assert "moves on by 200 hours" in actions[0]["said"]
-    assert "between 1 hour and 14 days" in run_as_gm(site, "g1", "extend 500", T0)[0]["refused"]
+        assert "moves on by 200 hours" in actions[0].said
+    assert "between 1 hour and 14 days" in run_as_gm(site, "g1", "extend 500", T0)[0].reason
     # 600 hours asked for, 14 days given: due 24 h + 336 h after it was asked
     tick(site, T0 + timedelta(hours=24 + 335))
-    assert not any(r.get("missed") for r in site.campaign("g1").records())
+    assert not any(r.get("missed") for r in logged(site.campaign("g1")))
     tick(site, T0 + timedelta(hours=24 + 337))
-    assert any(r.get("missed") for r in site.campaign("g1").records())
+    assert any(r.get("missed") for r in logged(site.campaign("g1")))
 
 
 def test_dropping_a_bus_player_gives_the_seat_to_the_bot(tmp_path):
     site, boxes = game(tmp_path)
     actions = run_as_gm(site, "g1", "drop Ann", T0)
-    assert actions[0]["said"] == "Ann is dropped: the bot plays their seat."
+    assert actions[0].said == "Ann is dropped: the bot plays their seat."
     tick(site, T0)
-    orders = [o for r in site.campaign("g1").records() for o in r.get("orders", ())]
+    orders = [o for r in logged(site.campaign("g1")) for o in r.get("orders", ())]
     assert [(seat, how) for seat, _text, how in orders] == [(0, "bot"), (0, "bot")]
     table = site.campaign("g1").table()
     assert table.rules.awaiting(table.state)[0].seat == 1          # Bob builds now
@@ -90,7 +89,7 @@ def test_dropping_a_bus_player_gives_the_seat_to_the_bot(tmp_path):
 def test_dropping_a_bus_boss_player_gives_the_routes_to_the_bank(tmp_path):
     site, boxes = game(tmp_path, game="busboss")
     actions = run_as_gm(site, "g1", "drop Cid", T0)
-    assert "the bank takes their routes (rule 40)" in actions[0]["said"]
+    assert "the bank takes their routes (rule 40)" in actions[0].said
     table = site.campaign("g1").table()
     assert 2 not in [d.seat for d in BUSBOSS.awaiting(table.state)]
 
@@ -98,10 +97,10 @@ def test_dropping_a_bus_boss_player_gives_the_routes_to_the_bank(tmp_path):
 def test_adjudicate_decides_now_and_the_gm_messages_everyone(tmp_path):
     site, boxes = game(tmp_path, game="busboss")
     actions = run_as_gm(site, "g1", "adjudicate", T0)
-    assert actions[0]["said"] == "Decided now for Bob, Cid, Ann."
+    assert actions[0].said == "Decided now for Bob, Cid, Ann."
     table = site.campaign("g1").table()
     assert table.round == 2
-    assert [o[2] for o in site.campaign("g1").records()[-1]["orders"]] == ["missed"] * 3
+    assert [o[2] for o in logged(site.campaign("g1"))[-1]["orders"]] == ["missed"] * 3
     run_as_gm(site, "g1", "message all The next round is due on Friday.", T0)
     tick(site, T0)
     for address in ADDRESSES:

@@ -7,11 +7,12 @@ import subprocess
 import sys
 
 from aiosmtpd.controller import Controller
-
 from mailrig.rig import MaildirDelivery, free_port
+from sites import logged
+
 from referee import mailbot
-from referee.config import load_config
 from referee.bus.engine import RULES
+from referee.config import load_config
 from referee.site import Site
 from referee.store import TickLock
 from referee.tick import tick
@@ -106,7 +107,7 @@ def test_a_three_player_game_of_bus_played_to_its_end_by_email(mailrig, tmp_path
     campaign, players = game_by_mail(mailrig, tmp_path, "bus", "e2e", 5, 800)
     table = campaign.table()
     # every order came by mail, as a reply quoting the referee's report under a signature
-    records = campaign.records()
+    records = logged(campaign)
     mail_orders = [o for r in records if r.get("kind") == "mail" for o in r["orders"]]
     assert len(mail_orders) > 50
     raw_in = sorted((campaign.root / "mail" / "in").glob("*.eml"))
@@ -163,6 +164,7 @@ def test_two_ticks_at_once_the_second_exits_at_once_with_a_clear_message(tmp_pat
 
 def test_a_digest_read_back_over_imap_carries_the_map_as_png_and_inline_html(mailrig, tmp_path):
     import io
+
     from PIL import Image
     site = mail_site(tmp_path, mailrig)
     ann, bob = MailPlayer(mailrig, "Ann", 1), MailPlayer(mailrig, "Bob", 2)

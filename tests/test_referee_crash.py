@@ -7,12 +7,11 @@ import sys
 from collections import Counter
 
 import pytest
+from sites import PLAYERS, Mailboxes, logged, make_site, reply_to, run_tick
 
 from referee import mailbot
-from referee.site import Site
 from referee.config import load_config
-
-from sites import PLAYERS, Mailboxes, make_site, reply_to, run_tick
+from referee.site import Site
 
 CRASH_POINTS = ["fetched", "stored", "applied", "queued", "sent"]
 
@@ -52,7 +51,7 @@ def outcome(site_dir):
     """What a run leaves: the log without times, and every mail the players received."""
     site = Site(load_config(site_dir / "referee.yaml"))
     records = [{k: v for k, v in r.items() if k not in ("at", "hash")}
-               for r in site.campaign("bus1").records()]
+               for r in logged(site.campaign("bus1"))]
     mails = Mailboxes(site).sent()
     ids = Counter(str(m["Message-ID"]) for m in mails)
     bodies = sorted((str(m["To"]), str(m["Subject"]), mailbot.body(m)) for m in mails)

@@ -3,12 +3,20 @@ queues, answers, and every kind of mail people (and machines) send."""
 import json
 
 import pytest
+from sites import (
+    ADDRESSES,
+    PLAYERS,
+    Mailboxes,
+    logged,
+    make_site,
+    person_mail,
+    reply_to,
+    run_tick,
+    text_of,
+)
 
 from referee.campaign import CampaignError
 from referee.reports import Identity
-
-from sites import (ADDRESSES, PLAYERS, Mailboxes, make_site, person_mail, reply_to,
-                   run_tick, text_of)
 
 
 @pytest.fixture
@@ -27,7 +35,7 @@ def welcome_of(boxes, address):
 
 
 def log(site, campaign_id="bus1"):
-    return site.campaign(campaign_id).records()
+    return logged(site.campaign(campaign_id))
 
 
 def test_a_new_campaign_writes_its_folder_and_welcomes_every_player(game):
@@ -319,6 +327,7 @@ def test_html_only_latin1_and_crlf_mail(game):
 
 def test_status_json_and_replay_match_the_log(game, tmp_path):
     from click.testing import CliRunner
+
     from referee.cli import main
     site, boxes = game
     boxes.new()

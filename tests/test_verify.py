@@ -5,12 +5,13 @@ import random
 
 import yaml
 from click.testing import CliRunner
+from played import played_site
+from sites import logged
 
 from referee.campaign import Campaign, Table
 from referee.cli import main
+from referee.records import Record
 from referee.verify import verify
-
-from played import played_site
 
 
 def campaign_root(tmp_path, **kwargs):
@@ -90,7 +91,7 @@ def test_another_legal_order_breaks_the_chain_there_and_the_turn_reports_after_i
     """The order is changed to another legal one: the game replays, but differently."""
     root = campaign_root(tmp_path)
     campaign = Campaign.load(root)
-    records = campaign.records()
+    records = logged(campaign)
     table = Table(campaign)
     for record in records:
         orders = record.get("orders", ())
@@ -102,7 +103,7 @@ def test_another_legal_order_breaks_the_chain_there_and_the_turn_reports_after_i
                 orders[0][1] = random.Random(1).choice(others)
                 changed = record["n"]
                 break
-        table.follow(record)
+        table.follow(Record.from_json(record))
     write_log(root, [json.dumps(r) for r in records])
     result = verify(root)
     assert result.findings[0].place == f"log.jsonl record {changed}"

@@ -1,0 +1,423 @@
+"""The campaign log's record format: the one place that says what a line of log.jsonl holds.
+
+The log is the source of truth: a campaign is rebuilt from (campaign.yaml, log.jsonl). Each
+line is one JSON object, one ``Record``:
+
+    n, at, hash     its number (1, 2, ...), when it was written (UTC), and its link in the
+                    hash chain (see ``campaign.record_hash``)
+    v               the format version; absent in records written before version 2 (they
+                    read the same: version 2 only added the field)
+    kind            who gave it (``Kind``): a mail, the referee itself, the game master
+                    from the command line
+    orders          [seat, text, how]: the orders applied, in order (``How`` says how)
+    queues          {seat: [entry, ...]}: players' kept orders as they stand after it
+    refused         orders refused when their decision came, and the kept orders dropped
+                    with them
+    actions         the referee's commands it carried, as they ran (``Command`` and its
+                    kinds below), or as they were refused (``RefusedCommand``)
+    missed          deadlines that passed, and what the campaign's policy did
+    a mail's record also has: message_id, from, seat (None: the game master), subject,
+                    ignored (lines passed over) and bad_lines ([line, reason]: lines not
+                    understood, so none of the mail's orders were used)
+
+``Record.from_json(Record.to_json(r)) == r``, and ``to_json(from_json(d)) == d`` for every
+record a log holds, of either version, so the hash of a record read back still checks.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, ClassVar, Mapping
+
+FORMAT_VERSION = 2
+
+
+class RecordError(ValueError):
+    """A log line that is not a record of this format; the message says what is wrong."""
+
+
+class Kind(StrEnum):
+    """Who gave a record."""
+
+    MAIL = "mail"            # a mail from a player or the game master
+    REFEREE = "referee"      # the referee: kept orders, forced moves, bots, deadlines
+    GM = "gm"                # the game master from the command line (`referee gm`)
+
+
+class How(StrEnum):
+    """How an applied order came to be given."""
+
+    MAIL = "mail"            # in the mail of the record
+    QUEUE = "queue"          # kept from an earlier mail, used when its decision came
+    FORCED = "forced"        # the only legal choice, taken by the referee
+    BOT = "bot"              # the bot, for a dropped player or a missed deadline
+    MISSED = "missed"        # the game's own rule for a missed decision
+
+
+@dataclass(frozen=True)
+class AppliedOrder:
+    seat: int
+    text: str
+    how: How
+
+    def to_json(self) -> list:
+        return [self.seat, self.text, str(self.how)]
+
+    @classmethod
+    def from_json(cls, data: Any) -> "AppliedOrder":
+        seat, text, how = data
+        return cls(int(seat), str(text), How(how))
+
+
+@dataclass(frozen=True)
+class RefusedOrder:
+    """A kept order its decision refused, with the rest of that queue dropped."""
+
+    seat: int
+    text: str
+    reason: str
+    dropped: tuple[str, ...] = ()
+
+    def to_json(self) -> dict:
+        return {"seat": self.seat, "text": self.text, "reason": self.reason,
+                "dropped": list(self.dropped)}
+
+    @classmethod
+    def from_json(cls, data: Any) -> "RefusedOrder":
+        return cls(int(data["seat"]), str(data["text"]), str(data["reason"]),
+                   tuple(data.get("dropped", ())))
+
+
+@dataclass(frozen=True)
+class MissedDeadline:
+    seat: int
+    due: str            # when it was due, UTC
+    done: str           # what the campaign's policy did, for the reports
+
+    def to_json(self) -> dict:
+        return {"seat": self.seat, "due": self.due, "done": self.done}
+
+    @classmethod
+    def from_json(cls, data: Any) -> "MissedDeadline":
+        return cls(int(data["seat"]), str(data["due"]), str(data["done"]))
+
+
+@dataclass(frozen=True)
+class BadLine:
+    line: str
+    reason: str
+
+    def to_json(self) -> list:
+        return [self.line, self.reason]
+
+    @classmethod
+    def from_json(cls, data: Any) -> "BadLine":
+        line, reason = data
+        return cls(str(line), str(reason))
+
+
+# the referee's commands, as the log keeps them ------------------------------------------------
+
+@dataclass(frozen=True)
+class Command:
+    """A referee command that ran: the line it came from and what its sender was told.
+    Each kind adds what replay, the reports and the history need of it."""
+
+    verb: ClassVar[str] = ""
+    line: str
+    said: str
+
+    def told(self) -> list[str]:
+        """What it puts on the record of the game, as the history tells it."""
+        return []
+
+    def effects(self) -> list[str]:
+        """What it did to the game itself, as the game's events."""
+        return []
+
+    def to_json(self) -> dict:
+        data: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            if f.name not in ("line", "said"):
+                data[f.metadata.get("json", f.name)] = _plain(getattr(self, f.name))
+        return {**data, "said": self.said, "action": self.verb, "line": self.line}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "Command":
+        values = {f.name: _typed(f.type, data[f.metadata.get("json", f.name)])
+                  for f in dataclasses.fields(cls)}
+        return cls(**values)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _typed(annotation: Any, value: Any) -> Any:
+    """A JSON value as the field's type: lists become tuples (records are immutable)."""
+    if isinstance(value, list):
+        return tuple(_typed(None, v) for v in value)
+    return value
+
+
+@dataclass(frozen=True)
+class Help(Command):
+    verb = "help"
+
+
+@dataclass(frozen=True)
+class History(Command):
+    verb = "history"
+    turn: int | None = None
+
+
+@dataclass(frozen=True)
+class Message(Command):
+    """Press: a message from a player (or the game master, seat None) to other players."""
+
+    verb = "message"
+    sender: int | None = field(default=None, metadata={"json": "from"})
+    sender_name: str | None = field(default=None, metadata={"json": "from_name"})
+    to: tuple[int, ...] = ()
+    to_names: tuple[str, ...] = ()
+    everyone: bool = False
+    text: str = ""
+
+    def told(self) -> list[str]:
+        # names as they were when it was sent; a private message keeps its words private
+        who = self.sender_name or "The game master"
+        if self.everyone:
+            return [f"{who} to everyone: {self.text}"]
+        return [f"{who} wrote to {', '.join(self.to_names)} (private)."]
+
+
+@dataclass(frozen=True)
+class Absence(Command):
+    verb = "absence"
+
+
+@dataclass(frozen=True)
+class TimeZone(Command):
+    verb = "timezone"
+
+
+@dataclass(frozen=True)
+class Leave(Command):
+    verb = "leave"
+
+
+@dataclass(frozen=True)
+class Pause(Command):
+    verb = "pause"
+    at: str = ""
+
+    def told(self) -> list[str]:
+        return ["The game master pauses the campaign."]
+
+
+@dataclass(frozen=True)
+class Resume(Command):
+    verb = "resume"
+    at: str = ""
+
+    def told(self) -> list[str]:
+        return ["The game master resumes the campaign."]
+
+
+@dataclass(frozen=True)
+class Extend(Command):
+    verb = "extend"
+    hours: float = 0.0
+
+    def told(self) -> list[str]:
+        return [f"The game master extends the deadlines by {self.hours:g} hours."]
+
+
+@dataclass(frozen=True)
+class Replace(Command):
+    verb = "replace"
+    seat: int = 0
+    old: str = ""
+    new: str = ""
+
+    def told(self) -> list[str]:
+        return [f"{self.new} takes {self.old}'s seat."]
+
+
+@dataclass(frozen=True)
+class Drop(Command):
+    """A player dropped: by the game's own rule (``events`` is what it did; replay applies
+    it again), or the bot plays the seat from then on."""
+
+    verb = "drop"
+    seat: int = 0
+    name: str = ""
+    events: tuple[str, ...] | None = None
+
+    def told(self) -> list[str]:
+        return [f"The game master drops {self.name}."]
+
+    def effects(self) -> list[str]:
+        return list(self.events or ())
+
+    def to_json(self) -> dict:
+        data = super().to_json()
+        if self.events is None:         # a drop the bot takes over has no events of its own
+            del data["events"]
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "Command":
+        return super().from_json({"events": None, **data})
+
+
+@dataclass(frozen=True)
+class Rollback(Command):
+    """Earlier orders undone: (record number, index in its orders). They stay in the log."""
+
+    verb = "rollback"
+    undone: tuple[tuple[int, int], ...] = ()
+
+    def told(self) -> list[str]:
+        return [f"The game master undoes the last {len(self.undone)} order(s)."]
+
+
+@dataclass(frozen=True)
+class Adjudicate(Command):
+    verb = "adjudicate"
+
+    def told(self) -> list[str]:
+        return ["The game master decides now for the players awaited."]
+
+
+@dataclass(frozen=True)
+class Start(Command):
+    verb = "start"
+
+
+COMMANDS: dict[str, type[Command]] = {cls.verb: cls for cls in (
+    Help, History, Message, Absence, TimeZone, Leave, Pause, Resume, Extend, Replace, Drop,
+    Rollback, Adjudicate, Start)}
+
+
+@dataclass(frozen=True)
+class RefusedCommand:
+    """A command that could not be done, with the reason its sender was given. It changed
+    nothing, so replay passes over it."""
+
+    verb: str
+    line: str
+    reason: str
+
+    def told(self) -> list[str]:
+        return []
+
+    def to_json(self) -> dict:
+        return {"action": self.verb, "line": self.line, "refused": self.reason}
+
+
+Action = Command | RefusedCommand
+
+
+def action_from_json(data: Mapping[str, Any]) -> Action:
+    verb = str(data.get("action", ""))
+    if "refused" in data:
+        return RefusedCommand(verb, str(data.get("line", "")), str(data["refused"]))
+    try:
+        kind = COMMANDS[verb]
+    except KeyError:
+        raise RecordError(f"a command {verb!r} that this referee does not know") from None
+    try:
+        return kind.from_json(data)
+    except (KeyError, TypeError, ValueError) as err:
+        raise RecordError(f"a {verb} command without its {err}") from None
+
+
+# the record ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Record:
+    kind: Kind
+    orders: tuple[AppliedOrder, ...] = ()
+    queues: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
+    refused: tuple[RefusedOrder, ...] = ()
+    actions: tuple[Action, ...] = ()
+    missed: tuple[MissedDeadline, ...] = ()
+    # a mail's
+    message_id: str | None = None
+    sender: str | None = None         # the address it came from
+    seat: int | None = None           # the player it was for; None: the game master
+    subject: str | None = None
+    ignored: tuple[str, ...] = ()
+    bad_lines: tuple[BadLine, ...] = ()
+    # given when it is written
+    n: int = 0
+    at: str = ""
+    hash: str = ""
+    version: int = FORMAT_VERSION
+
+    @property
+    def commands(self) -> list[Command]:
+        """The commands that ran (refused ones left out)."""
+        return [a for a in self.actions if isinstance(a, Command)]
+
+    def changes_anything(self) -> bool:
+        """Worth a line in the log: it applied, kept, refused or said something, or it
+        marks a mail as read (a missed deadline alone is in the deadline book)."""
+        return bool(self.orders or self.queues or self.refused or self.message_id
+                    or self.actions)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {}
+        if self.n:
+            data["n"], data["at"] = self.n, self.at
+        if self.version >= 2:
+            data["v"] = self.version
+        data["kind"] = str(self.kind)
+        if self.kind == Kind.MAIL:
+            data.update({"message_id": self.message_id, "from": self.sender,
+                         "seat": self.seat, "subject": self.subject})
+        elif self.kind == Kind.GM:
+            data["seat"] = None
+        if self.actions:
+            data["actions"] = [a.to_json() for a in self.actions]
+        if self.ignored:
+            data["ignored"] = list(self.ignored)
+        if self.bad_lines:
+            data["bad_lines"] = [b.to_json() for b in self.bad_lines]
+        if self.missed:
+            data["missed"] = [m.to_json() for m in self.missed]
+        data["orders"] = [o.to_json() for o in self.orders]
+        if self.queues:
+            data["queues"] = {str(seat): list(q) for seat, q in self.queues.items()}
+        if self.refused:
+            data["refused"] = [r.to_json() for r in self.refused]
+        if self.hash:
+            data["hash"] = self.hash
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "Record":
+        """A record from its JSON object, or RecordError saying what is wrong with it."""
+        number = data.get("n") if isinstance(data, Mapping) else None
+        try:
+            return cls(
+                kind=Kind(data["kind"]),
+                orders=tuple(AppliedOrder.from_json(o) for o in data.get("orders", ())),
+                queues={int(seat): tuple(q) for seat, q in data.get("queues", {}).items()},
+                refused=tuple(RefusedOrder.from_json(r) for r in data.get("refused", ())),
+                actions=tuple(action_from_json(a) for a in data.get("actions", ())),
+                missed=tuple(MissedDeadline.from_json(m) for m in data.get("missed", ())),
+                message_id=data.get("message_id"), sender=data.get("from"),
+                seat=data.get("seat"), subject=data.get("subject"),
+                ignored=tuple(data.get("ignored", ())),
+                bad_lines=tuple(BadLine.from_json(b) for b in data.get("bad_lines", ())),
+                n=int(data.get("n", 0)), at=str(data.get("at", "")),
+                hash=str(data.get("hash", "")), version=int(data.get("v", 1)))
+        except RecordError as err:
+            raise RecordError(f"record {number} holds {err}") from None
+        except (KeyError, TypeError, ValueError, AttributeError) as err:
+            raise RecordError(f"record {number} is not a log record ({err!r})") from None
