@@ -1,7 +1,12 @@
-"""The referee's own commands, beside the games' orders: for players (help, history, press,
-absence, time zone, leaving a game before it starts) and for the game master (pause, resume,
-extend, replace, drop, rollback, adjudicate, start, a message to all). The same functions
-serve mail and the command line.
+"""The referee's own commands, beside the games' orders, in one registry.
+
+Each command is one small function registered with its verb, who may give it and where, and
+its help (the usage and a line saying what it does), so ``help`` is generated from the
+registry. Inside a campaign: for players (help, history, press, absence, time zone, leaving a
+game before it starts) and for the game master (pause, resume, extend, replace, drop,
+rollback, adjudicate, start, a message to all); the same functions serve mail and the command
+line (``run_as_gm``). Outside any campaign, in a mail that names no game: list, join, open,
+help. What a command says to its sender comes from templates/messages.txt.
 
 A command's effect on the campaign's settings (campaign.yaml) is written first, then the log
 record that carries the command: a crash between the two leaves the settings changed and the
@@ -9,29 +14,78 @@ mail unapplied, and the mail read again finds the change made (it then says so).
 """
 from __future__ import annotations
 
+import re
+import secrets
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from enum import Enum
+from typing import TYPE_CHECKING, Callable, Protocol
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from . import timekeeping
+from . import registry, timekeeping
 from .campaign import Campaign, CampaignError, Player, Table, new_token, parse_player
 from .deadlines import MAX_ABSENCE, DeadlineError, parse_day
 from .play import Outcome, adjudicate, decide_by_bot
 from .records import (Absence, Action, Adjudicate, Command, Drop, Extend, Help, History, Kind,
                       Leave, Message, Pause, Record, RefusedCommand, Replace, Resume, Rollback,
                       Start, TimeZone)
+from .reports import help_text, render, say
 
-PLAYER_VERBS = ("help", "history", "message", "absence", "timezone", "leave")
-GM_VERBS = ("help", "history", "message", "pause", "resume", "extend", "replace", "drop",
-            "rollback", "adjudicate", "start")
+if TYPE_CHECKING:
+    from .site import Site
 
 
 class CommandError(Exception):
     """A command that cannot be done; the message says why, for the sender."""
 
 
+class Who(Enum):
+    """Who may give a command inside a campaign."""
+
+    PLAYERS = "players"
+    GAME_MASTER = "game master"
+    EVERYONE = "everyone"
+
+
+@dataclass(frozen=True)
+class Verb:
+    """A registered command: its word, its help and the function that does it."""
+
+    name: str
+    usage: str             # as the help shows it, e.g. "extend 24"
+    summary: str           # what it does, in a line
+    run: Callable
+    who: Who = Who.EVERYONE
+
+    def allows(self, gm: bool) -> bool:
+        return self.who == Who.EVERYONE or (self.who == Who.GAME_MASTER) == gm
+
+
+CAMPAIGN_VERBS: dict[str, Verb] = {}
+"""Commands inside a campaign, in the order the help lists them."""
+SITE_VERBS: dict[str, Verb] = {}
+"""Commands in a mail for no campaign, in the order the help lists them."""
+
+
+def command(name: str, usage: str, summary: str, who: Who = Who.EVERYONE,
+            verbs: dict[str, Verb] = CAMPAIGN_VERBS) -> Callable[[Callable], Callable]:
+    def register(run: Callable) -> Callable:
+        verbs[name] = Verb(name, usage, summary, run, who)
+        return run
+    return register
+
+
+def help_lines(gm: bool) -> list[tuple[str, str]]:
+    """(usage, summary) of every campaign command the sender may give, for the help."""
+    return [(v.usage, v.summary) for v in CAMPAIGN_VERBS.values() if v.allows(gm)]
+
+
+# running commands inside a campaign ----------------------------------------------------------
+
 @dataclass
-class Command:
+class Line:
+    """A line of a mail that is a referee command."""
+
     verb: str
     rest: str
     line: str
@@ -47,14 +101,15 @@ class Done:
     rebuild: bool = False           # the table must be replayed (a rollback)
 
 
-def split(lines: list[str], gm: bool) -> tuple[list[Command], list[str]]:
-    """The lines that are referee commands, and the rest (the game's orders)."""
-    verbs = GM_VERBS if gm else PLAYER_VERBS
+def split(lines: list[str], gm: bool) -> tuple[list[Line], list[str]]:
+    """The lines that are referee commands the sender may give, and the rest (the game's
+    orders)."""
     commands, orders = [], []
     for line in lines:
         verb, _, rest = line.strip().partition(" ")
-        if verb.lower() in verbs:
-            commands.append(Command(verb.lower(), rest.strip(), line))
+        known = CAMPAIGN_VERBS.get(verb.lower())
+        if known is not None and known.allows(gm):
+            commands.append(Line(verb.lower(), rest.strip(), line))
         else:
             orders.append(line)
     return commands, orders
@@ -63,227 +118,383 @@ def split(lines: list[str], gm: bool) -> tuple[list[Command], list[str]]:
 class Commands:
     """Runs commands for one sender (a seat, or the game master when seat is None)."""
 
-    def __init__(self, site, campaign: Campaign, table: Table | None, seat: int | None,
+    def __init__(self, site: Site, campaign: Campaign, table: Table | None, seat: int | None,
                  now: datetime):
         self.site, self.table, self.seat, self.now = site, table, seat, now
         self.campaign = campaign
         self.done = Done(outcome=Outcome(round=table.round) if table else None)
 
-    def _table(self) -> Table:
-        if self.table is None:
-            raise CommandError(f"{self.campaign.id} has not started yet")
-        return self.table
-
-    def run(self, commands: list[Command]) -> Done:
+    def run(self, lines: list[Line]) -> Done:
         # a drop changes the game before the orders of the record apply (as Table.follow
         # replays it): it runs first
-        for command in sorted(commands, key=lambda c: c.verb != "drop"):
+        for line in sorted(lines, key=lambda c: c.verb != "drop"):
             try:
-                done = getattr(self, f"do_{command.verb}")(command.rest, command.line)
+                done = CAMPAIGN_VERBS[line.verb].run(self, line.rest, line.line)
             except (CommandError, CampaignError, DeadlineError) as err:
-                self.done.actions.append(RefusedCommand(command.verb, command.line, str(err)))
+                self.done.actions.append(RefusedCommand(line.verb, line.line, str(err)))
                 continue
             self.done.actions.append(done)
         return self.done
 
-    # for everyone ----------------------------------------------------------------------------
-    def do_help(self, rest: str, line: str) -> Command:
-        return Help(line, "The orders of the game and the referee's commands are below.")
+    def started(self) -> Table:
+        if self.table is None:
+            raise CommandError(say("not_started", campaign_id=self.campaign.id))
+        return self.table
 
-    def do_history(self, rest: str, line: str) -> Command:
-        words = rest.lower().split()
-        turn = None
-        if words[:1] == ["turn"] and len(words) == 2 and words[1].isdigit():
-            turn = int(words[1])
-        elif words:
-            raise CommandError("write 'history' for the whole game or 'history turn 3'")
-        return History(line, "The history you asked for is below.", turn)
-
-    def do_message(self, rest: str, line: str) -> Command:
-        # the addressee is "all" or a player's whole name (which may have spaces in it)
-        addressees = ["all"] + sorted((p.name for p in self.campaign.players), key=len,
-                                      reverse=True)
-        to = next((n for n in addressees if rest.lower().startswith(n.lower() + " ")), None)
-        text = rest[len(to):].strip() if to else ""
-        if not text:
-            raise CommandError("write 'message all <text>' or 'message <player> <text>'; the "
-                               "players are " + ", ".join(p.name for p in self.campaign.players))
-        if to == "all":
-            seats = [s for s in range(len(self.campaign.players)) if s != self.seat]
-        else:
-            seats = [self.campaign.seat_of_name(to)]
-        names = [self.campaign.players[s].name for s in seats]
-        sender = None if self.seat is None else self.campaign.players[self.seat].name
-        return Message(line, f"Your message goes to {', '.join(names) or 'nobody'}.",
-                       self.seat, sender, tuple(seats), tuple(names), to == "all", text)
-
-    # players ---------------------------------------------------------------------------------
-    def _player(self):
+    def player(self) -> Player:
         if self.seat is None:
-            raise CommandError("only a player can say this")
+            raise CommandError(say("players_only"))
         return self.campaign.players[self.seat]
 
-    def do_absence(self, rest: str, line: str) -> Command:
-        player = self._player()
-        words = rest.split()
-        if len(words) != 2:
-            raise CommandError("write 'absence 2026-12-24 2026-12-31' (first and last day)")
-        first, last = parse_day(words[0]), parse_day(words[1])
-        if last < first:
-            raise CommandError("the last day of an absence comes after the first")
-        if last + timedelta(days=1) - first > MAX_ABSENCE:
-            raise CommandError(f"an absence is at most {MAX_ABSENCE.days} days")
-        if last + timedelta(days=1) < self.now:
-            raise CommandError("that absence is over already")
-        player.absence = [a for a in player.absence
-                          if parse_day(a[1]) + timedelta(days=1) >= self.now] + [words]
-        self.campaign.save()
-        return Absence(line, f"Noted: you are away from {words[0]} to {words[1]}; your "
-                             f"deadlines move on by the days of it.")
-
-    def do_timezone(self, rest: str, line: str) -> Command:
-        player = self._player()
-        try:
-            ZoneInfo(rest.strip())
-        except (ZoneInfoNotFoundError, ValueError):
-            raise CommandError(f"{rest.strip()!r} is not a time zone; write one like "
-                               "Europe/Berlin or America/New_York") from None
-        player.timezone = rest.strip()
-        self.campaign.save()
-        return TimeZone(line, f"Times are shown to you in {player.timezone} from now on.")
-
-    def do_leave(self, rest: str, line: str) -> Command:
-        player = self._player()
-        if self.campaign.status != "open":
-            raise CommandError("the game has started: ask the game master to replace you")
-        self.campaign.players.remove(player)
-        self.campaign.save()
-        return Leave(line, f"You have left {self.campaign.id}.")
-
-    # the game master -------------------------------------------------------------------------
-    def _gm(self) -> None:
+    def game_master(self) -> None:
         if self.seat is not None:
-            raise CommandError("only the game master can say this")
-
-    def do_pause(self, rest: str, line: str) -> Command:
-        self._gm()
-        if self.campaign.status != "running":
-            raise CommandError(f"the campaign is {self.campaign.status}, not running")
-        self.campaign.status = "paused"
-        self.campaign.save()
-        timekeeping.pause(self.campaign, self.now)
-        return Pause(line, "The campaign is paused: no orders are taken and the deadlines "
-                           "stand still.", self.now.isoformat())
-
-    def do_resume(self, rest: str, line: str) -> Command:
-        self._gm()
-        if self.campaign.status != "paused":
-            raise CommandError(f"the campaign is {self.campaign.status}, not paused")
-        self.campaign.status = "running"
-        self.campaign.save()
-        timekeeping.resume(self.campaign, self.now)
-        return Resume(line, "The campaign runs again.", self.now.isoformat())
-
-    def do_extend(self, rest: str, line: str) -> Command:
-        self._gm()
-        hours = rest.split()[0] if rest.split() else "24"
-        try:
-            value = float(hours)
-        except ValueError:
-            raise CommandError("write 'extend 24' (hours)") from None
-        if not 0 < value <= 24 * 14:
-            raise CommandError("an extension is between 1 hour and 14 days")
-        timekeeping.extend(self.campaign, value)
-        return Extend(line, f"Every deadline now running moves on by {value:g} hours (at "
-                            f"most 14 days in all).", value)
-
-    def do_replace(self, rest: str, line: str) -> Command:
-        self._gm()
-        name, sep, new = rest.partition(" with ")
-        seat = self.campaign.seat_of_name(name)
-        if not sep or seat is None:
-            raise CommandError("write 'replace <player> with New Name <address>'")
-        new_name, address = parse_player(new)
-        old = self.campaign.players[seat]
-        if any(p.address == address for i, p in enumerate(self.campaign.players) if i != seat):
-            raise CommandError(f"{address} plays in {self.campaign.id} already")
-        self.campaign.players[seat] = Player(new_name, address, new_token())
-        self.campaign.save()
-        return Replace(line, f"{new_name} takes {old.name}'s seat; {old.name}'s token no "
-                             f"longer works, and {new_name} has been sent a welcome with a new "
-                             f"one.", seat, old.name, new_name)
-
-    def do_drop(self, rest: str, line: str) -> Command:
-        self._gm()
-        seat = self.campaign.seat_of_name(rest)
-        if seat is None:
-            raise CommandError(f"no player {rest!r} in {self.campaign.id}")
-        name = self.campaign.players[seat].name
-        table = self._table()
-        said = f"{name} is dropped: {table.descriptor.drop_note}."
-        if table.descriptor.drop is not None:
-            events = table.act(Drop(line, said, seat, name))
-            return Drop(line, said, seat, name, tuple(events))
-        if seat not in self.campaign.robots:
-            self.campaign.robots.append(seat)
-            self.campaign.save()
-        return Drop(line, said, seat, name)
-
-    def do_rollback(self, rest: str, line: str) -> Command:
-        self._gm()
-        if not rest.strip().isdigit() or int(rest) < 1:
-            raise CommandError("write 'rollback 3' to undo the last three orders")
-        count = int(rest)
-        table = self._table()
-        applied = [(step.record.n, i, o.text) for step in table.steps
-                   for i, o in enumerate(step.record.orders)
-                   if (step.record.n, i) not in table.undone]
-        if count > len(applied):
-            raise CommandError(f"only {len(applied)} orders can be undone")
-        undone = applied[-count:]
-        self.done.rebuild = True
-        return Rollback(line, f"Undone: {', '.join(text for _, _, text in undone)}. The log "
-                              f"keeps them, marked as undone.",
-                        tuple((n, i) for n, i, _ in undone))
-
-    def do_adjudicate(self, rest: str, line: str) -> Command:
-        self._gm()
-        table = self._table()
-        outcome = self.done.outcome
-        decided = []
-        for due in table.rules.awaiting(table.state):
-            if not adjudicate(table, due.seat, outcome):
-                decide_by_bot(table, due.seat, outcome)
-            decided.append(self.campaign.players[due.seat].name)
-        if not decided:
-            raise CommandError("nobody owes a decision now")
-        return Adjudicate(line, "Decided now for " + ", ".join(decided) + ".")
-
-    def do_start(self, rest: str, line: str) -> Command:
-        self._gm()
-        if self.campaign.status != "open":
-            raise CommandError(f"the campaign is {self.campaign.status}: it started already")
-        rules = self.campaign.rules
-        if len(self.campaign.players) < rules.min_players:
-            raise CommandError(f"{rules.title} needs {rules.min_players} players; "
-                               f"{len(self.campaign.players)} have joined")
-        self.site.start_campaign(self.campaign)
-        return Start(line, "The game starts now; every player gets a welcome.")
+            raise CommandError(say("gm_only"))
 
 
-def run_as_gm(site, campaign_id: str, line: str, now: datetime) -> list[Action]:
+# for everyone ---------------------------------------------------------------------------------
+
+@command("help", "help", "this text")
+def do_help(ctx: Commands, rest: str, line: str) -> Command:
+    return Help(line, say("help"))
+
+
+@command("history", "history | history turn 3", "the game so far, or one turn of it")
+def do_history(ctx: Commands, rest: str, line: str) -> Command:
+    words = rest.lower().split()
+    turn = None
+    if words[:1] == ["turn"] and len(words) == 2 and words[1].isdigit():
+        turn = int(words[1])
+    elif words:
+        raise CommandError(say("history_usage"))
+    return History(line, say("history"), turn)
+
+
+@command("message", "message all|<player> <text>", "a message to all, or to one player")
+def do_message(ctx: Commands, rest: str, line: str) -> Command:
+    players = ctx.campaign.players
+    # the addressee is "all" or a player's whole name (which may have spaces in it)
+    addressees = ["all"] + sorted((p.name for p in players), key=len, reverse=True)
+    to = next((n for n in addressees if rest.lower().startswith(n.lower() + " ")), None)
+    text = rest[len(to):].strip() if to else ""
+    if to is None or not text:
+        raise CommandError(say("message_usage", players=[p.name for p in players]))
+    if to == "all":
+        seats = [s for s in range(len(players)) if s != ctx.seat]
+    else:
+        seats = [s for s in range(len(players)) if players[s].name.lower() == to.lower()]
+    names = [players[s].name for s in seats]
+    sender = None if ctx.seat is None else players[ctx.seat].name
+    return Message(line, say("message_sent", names=names), ctx.seat, sender, tuple(seats),
+                   tuple(names), to == "all", text)
+
+
+# players ----------------------------------------------------------------------------------------
+
+@command("absence", "absence 2026-12-24 2026-12-31",
+         "away: your deadlines move on by those days", Who.PLAYERS)
+def do_absence(ctx: Commands, rest: str, line: str) -> Command:
+    player = ctx.player()
+    words = rest.split()
+    if len(words) != 2:
+        raise CommandError(say("absence_usage"))
+    first, last = parse_day(words[0]), parse_day(words[1])
+    if last < first:
+        raise CommandError(say("absence_backwards"))
+    if last + timedelta(days=1) - first > MAX_ABSENCE:
+        raise CommandError(say("absence_too_long", days=MAX_ABSENCE.days))
+    if last + timedelta(days=1) < ctx.now:
+        raise CommandError(say("absence_over"))
+    player.absence = [a for a in player.absence
+                      if parse_day(a[1]) + timedelta(days=1) >= ctx.now] + [words]
+    ctx.campaign.save()
+    return Absence(line, say("absence_noted", first=words[0], last=words[1]))
+
+
+@command("timezone", "timezone Europe/Berlin", "times shown to you in your own time zone",
+         Who.PLAYERS)
+def do_timezone(ctx: Commands, rest: str, line: str) -> Command:
+    player = ctx.player()
+    zone = rest.strip()
+    try:
+        ZoneInfo(zone)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise CommandError(say("no_such_zone", zone=zone)) from None
+    player.timezone = zone
+    ctx.campaign.save()
+    return TimeZone(line, say("timezone_set", zone=zone))
+
+
+@command("leave", "leave", "leave a game that has not started yet", Who.PLAYERS)
+def do_leave(ctx: Commands, rest: str, line: str) -> Command:
+    player = ctx.player()
+    if ctx.campaign.status != "open":
+        raise CommandError(say("leave_too_late"))
+    ctx.campaign.players.remove(player)
+    ctx.campaign.save()
+    return Leave(line, say("left", campaign_id=ctx.campaign.id))
+
+
+# the game master --------------------------------------------------------------------------------
+
+@command("pause", "pause", "stop the game and its deadlines", Who.GAME_MASTER)
+def do_pause(ctx: Commands, rest: str, line: str) -> Command:
+    ctx.game_master()
+    if ctx.campaign.status != "running":
+        raise CommandError(say("not_in_status", status=ctx.campaign.status, wanted="running"))
+    ctx.campaign.status = "paused"
+    ctx.campaign.save()
+    timekeeping.pause(ctx.campaign, ctx.now)
+    return Pause(line, say("paused"), ctx.now.isoformat())
+
+
+@command("resume", "resume", "go on again after a pause", Who.GAME_MASTER)
+def do_resume(ctx: Commands, rest: str, line: str) -> Command:
+    ctx.game_master()
+    if ctx.campaign.status != "paused":
+        raise CommandError(say("not_in_status", status=ctx.campaign.status, wanted="paused"))
+    ctx.campaign.status = "running"
+    ctx.campaign.save()
+    timekeeping.resume(ctx.campaign, ctx.now)
+    return Resume(line, say("resumed"), ctx.now.isoformat())
+
+
+@command("extend", "extend 24", "every running deadline moves on 24 hours",
+         Who.GAME_MASTER)
+def do_extend(ctx: Commands, rest: str, line: str) -> Command:
+    ctx.game_master()
+    hours = rest.split()[0] if rest.split() else "24"
+    try:
+        value = float(hours)
+    except ValueError:
+        raise CommandError(say("extend_usage")) from None
+    if not 0 < value <= 24 * 14:
+        raise CommandError(say("extend_range"))
+    timekeeping.extend(ctx.campaign, value)
+    return Extend(line, say("extended", hours=f"{value:g}"), value)
+
+
+@command("replace", "replace Bob with Ann Lee <ann@example.org>",
+         "a new player takes the seat", Who.GAME_MASTER)
+def do_replace(ctx: Commands, rest: str, line: str) -> Command:
+    ctx.game_master()
+    name, sep, new = rest.partition(" with ")
+    seat = ctx.campaign.seat_of_name(name)
+    if not sep or seat is None:
+        raise CommandError(say("replace_usage"))
+    new_name, address = parse_player(new)
+    old = ctx.campaign.players[seat]
+    if any(p.address == address for i, p in enumerate(ctx.campaign.players) if i != seat):
+        raise CommandError(say("plays_already", address=address, campaign_id=ctx.campaign.id))
+    ctx.campaign.players[seat] = Player(new_name, address, new_token())
+    ctx.campaign.save()
+    return Replace(line, say("replaced", old=old.name, new=new_name), seat, old.name,
+                   new_name)
+
+
+@command("drop", "drop Bob", "the game's rule for it, or a bot plays on",
+         Who.GAME_MASTER)
+def do_drop(ctx: Commands, rest: str, line: str) -> Command:
+    ctx.game_master()
+    seat = ctx.campaign.seat_of_name(rest)
+    if seat is None:
+        raise CommandError(say("no_such_player", name=rest, campaign_id=ctx.campaign.id))
+    name = ctx.campaign.players[seat].name
+    table = ctx.started()
+    said = say("dropped", name=name, note=table.descriptor.drop_note)
+    if table.descriptor.drop is not None:
+        events = table.act(Drop(line, said, seat, name))
+        return Drop(line, said, seat, name, tuple(events))
+    if seat not in ctx.campaign.robots:
+        ctx.campaign.robots.append(seat)
+        ctx.campaign.save()
+    return Drop(line, said, seat, name)
+
+
+@command("rollback", "rollback 3", "undo the last 3 orders (the log keeps them)",
+         Who.GAME_MASTER)
+def do_rollback(ctx: Commands, rest: str, line: str) -> Command:
+    ctx.game_master()
+    if not rest.strip().isdigit() or int(rest) < 1:
+        raise CommandError(say("rollback_usage"))
+    count = int(rest)
+    table = ctx.started()
+    applied = [(step.record.n, i, o.text) for step in table.steps
+               for i, o in enumerate(step.record.orders) if (step.record.n, i) not in table.undone]
+    if count > len(applied):
+        raise CommandError(say("rollback_too_many", count=len(applied)))
+    undone = applied[-count:]
+    ctx.done.rebuild = True
+    return Rollback(line, say("rolled_back", texts=[text for _, _, text in undone]),
+                    tuple((n, i) for n, i, _ in undone))
+
+
+@command("adjudicate", "adjudicate", "decide now for everyone awaited", Who.GAME_MASTER)
+def do_adjudicate(ctx: Commands, rest: str, line: str) -> Command:
+    ctx.game_master()
+    table = ctx.started()
+    outcome = ctx.done.outcome
+    assert outcome is not None                 # a started campaign's commands have one
+    decided = []
+    for due in table.rules.awaiting(table.state):
+        if not adjudicate(table, due.seat, outcome):
+            decide_by_bot(table, due.seat, outcome)
+        decided.append(ctx.campaign.players[due.seat].name)
+    if not decided:
+        raise CommandError(say("nobody_awaited"))
+    return Adjudicate(line, say("adjudicated", names=decided))
+
+
+@command("start", "start", "start an open game before it is full", Who.GAME_MASTER)
+def do_start(ctx: Commands, rest: str, line: str) -> Command:
+    ctx.game_master()
+    if ctx.campaign.status != "open":
+        raise CommandError(say("started_already", status=ctx.campaign.status))
+    rules = ctx.campaign.rules
+    if len(ctx.campaign.players) < rules.min_players:
+        raise CommandError(say("too_few", title=rules.title, needed=rules.min_players,
+                               joined=len(ctx.campaign.players)))
+    ctx.site.start_campaign(ctx.campaign)
+    return Start(line, say("started"))
+
+
+def run_as_gm(site: Site, campaign_id: str, line: str, now: datetime) -> list[Action]:
     """A game master's command from the command line: logged, answered and sent as if it
     had come by mail (without a Message-ID)."""
     campaign = site.campaign(campaign_id)
     commands, rest = split([line], gm=True)
     if rest:
-        raise CommandError(f"{line!r} is not a game master's command; they are: "
-                           + ", ".join(GM_VERBS))
+        raise CommandError(say("not_a_gm_command", line=line, verbs=[
+            v.name for v in CAMPAIGN_VERBS.values() if v.allows(gm=True)]))
     table = campaign.table() if campaign.status != "open" else None
     done = Commands(site, campaign, table, None, now).run(commands)
-    if table is not None:
+    if table is not None and done.outcome is not None:
         site.commit(table, done.outcome, Record(Kind.GM, actions=tuple(done.actions)))
         if done.rebuild:
             table = site.campaign(campaign_id).table()
         site.answer(table)
     return done.actions
+
+
+# outside any campaign -------------------------------------------------------------------------
+
+class Answer(Protocol):
+    """Sends the sender of a mail a short answer (a notice)."""
+
+    def __call__(self, subject: str, text: str, to: str | None = None,
+                 reply_to: str | None = None) -> None: ...
+
+
+@dataclass
+class Outside:
+    """A mail that names no campaign: who sent it, with which token, and how to answer."""
+
+    site: Site
+    sender_name: str
+    sender_address: str
+    token: str | None
+    answer: Answer
+
+
+def run_outside(ctx: Outside, lines: list[str]) -> None:
+    """The first site command of the mail (open before join before list before help, so a
+    mail that quotes the help text does the one thing asked for), or the notice that the
+    mail named no game."""
+    words = [line.lower().split() for line in lines]
+    for verb in SITE_VERBS.values():
+        line = next((line for line, w in zip(lines, words) if w[:1] == [verb.name]), None)
+        if line is not None:
+            verb.run(ctx, line.strip()[len(verb.name):].strip(), line)
+            return
+    ctx.answer(say("subject_no_game"), say("no_game_named"))
+
+
+def no_such_game(ctx: Outside, campaign_id: str) -> None:
+    """The mail named a campaign this site does not have."""
+    shown = campaign_id if re.fullmatch(r"[a-z0-9-]{1,32}", campaign_id) else ""
+    ctx.answer(say("subject_no_such_game"), say("no_such_game", campaign_id=shown))
+
+
+@command("open", "open <game> <id> <seats> [KEY=VALUE]",
+         "open a game for sign-up (game masters)", verbs=SITE_VERBS)
+def do_open(ctx: Outside, rest: str, line: str) -> None:
+    expected = ctx.site.config.game_master_token(ctx.sender_address)
+    if not (expected and ctx.token and secrets.compare_digest(expected, ctx.token)):
+        ctx.answer(say("subject_not_opened"), say("open_gm_only"))
+        return
+    words = rest.split()
+    try:
+        game, campaign_id, seats = words[0].lower(), words[1].lower(), int(words[2])
+        options = dict(w.split("=", 1) for w in words[3:])
+    except (IndexError, ValueError):
+        ctx.answer(say("subject_not_opened"), say("open_usage"))
+        return
+    try:
+        campaign = ctx.site.new_campaign(
+            game, campaign_id, [], options=options, seats=seats,
+            gm=f"{ctx.sender_name or 'Game master'} <{ctx.sender_address}>")
+    except CampaignError as err:
+        ctx.answer(say("subject_not_opened"), str(err))
+        return
+    assert campaign.gm is not None
+    identity = ctx.site.identity
+    ctx.answer(say("subject_opened", campaign_id=campaign.id), say(
+        "opened", campaign_id=campaign.id, title=campaign.rules.title, seats=seats,
+        referee=identity.address, gm_address=identity.plus(campaign.id, campaign.gm.token)))
+
+
+@command("join", "join <game> as <your name>", "take a seat in a game open for sign-up",
+         verbs=SITE_VERBS)
+def do_join(ctx: Outside, rest: str, line: str) -> None:
+    words = rest.split()
+    campaign_id = words[0].lower() if words else ""
+    name = " ".join(words[2:]) if len(words) > 2 and words[1].lower() == "as" else (
+        ctx.sender_name or ctx.sender_address.partition("@")[0])
+    campaign = ctx.site.campaign(campaign_id) if ctx.site.has_campaign(campaign_id) else None
+    if campaign is None or campaign.status != "open":
+        ctx.answer(say("subject_not_joined"), say("no_open_game", campaign_id=campaign_id)
+                   + "\n\n" + open_games(ctx.site))
+        return
+    existing = campaign.seat_of_address(ctx.sender_address)
+    try:
+        player = campaign.players[existing] if existing is not None else \
+            campaign.add_player(name, ctx.sender_address)
+    except CampaignError as err:
+        ctx.answer(say("subject_not_joined_game", campaign_id=campaign_id), str(err))
+        return
+    campaign.save()
+    address = ctx.site.identity.plus(campaign.id, player.token)
+    full = len(campaign.players) == campaign.seats
+    ctx.answer(say("subject_joined", campaign_id=campaign.id), say(
+        "joined", name=player.name, campaign_id=campaign.id, title=campaign.rules.title,
+        token=player.token, address=address, full=full, seats=campaign.seats,
+        joined=len(campaign.players)), reply_to=address)
+    if full:
+        ctx.site.start_campaign(campaign)
+
+
+@command("list", "list", "the games open for sign-up", verbs=SITE_VERBS)
+def do_list(ctx: Outside, rest: str, line: str) -> None:
+    ctx.answer(say("subject_open_games"), open_games(ctx.site))
+
+
+@command("help", "help", "how to play by mail", verbs=SITE_VERBS)
+def do_site_help(ctx: Outside, rest: str, line: str) -> None:
+    ctx.answer(say("subject_help"), help_outside())
+
+
+def open_games(site: Site) -> str:
+    games = []
+    for campaign_id in site.campaign_ids():
+        campaign = site.campaign(campaign_id)
+        if campaign.status == "open" and campaign.seats is not None:
+            games.append({"id": campaign.id, "title": campaign.rules.title,
+                          "free": campaign.seats - len(campaign.players),
+                          "seats": campaign.seats})
+    return say("open_games", games=games)
+
+
+def help_outside() -> str:
+    """The help for someone who plays no game yet: every game's and every command's."""
+    return render("help-outside.txt", titles=[registry.get(g).title for g in registry.names()],
+                  games=[help_text(g) for g in registry.names()],
+                  site_commands=[(v.usage, v.summary) for v in SITE_VERBS.values()]).rstrip()

@@ -26,8 +26,21 @@ _ENV = jinja2.Environment(
 )
 
 
+def _command_help(gm: bool) -> list[tuple[str, str]]:
+    from .commands import help_lines        # the command registry renders with this module
+    return help_lines(gm)
+
+
+_ENV.globals["command_help"] = _command_help
+
+
 def render(template: str, **context) -> str:
     return _ENV.get_template(template).render(**context)
+
+
+def say(message: str, **context) -> str:
+    """One of the referee's short messages (a macro of templates/messages.txt), as text."""
+    return str(getattr(_ENV.get_template("messages.txt").module, message)(**context)).strip()
 
 
 @dataclass(frozen=True)

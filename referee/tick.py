@@ -16,22 +16,20 @@ from __future__ import annotations
 
 import os
 import re
-import secrets
 import traceback
 from dataclasses import dataclass, field, replace
 
 from datetime import datetime, timezone
 
-from . import registry
 from . import timekeeping
 from .campaign import Campaign, CampaignError, Table
-from .commands import Commands, split
+from .commands import Commands, Outside, no_such_game, run_outside, split
 from .deadlines import Deadlines, show, stamp
 from .mailin import InMail
 from .mailread import Incoming, command_lines, read_mail
 from .play import advance, read_orders, submit
 from .records import BadLine, Kind, MissedDeadline, Record, RefusedCommand
-from .reports import gm_notice, help_text, notice, reminder, render
+from .reports import gm_notice, notice, reminder, say
 from .site import Site
 from .store import TickLock
 
@@ -160,7 +158,10 @@ class Tick:
             return
         if where.campaign_id is None or not site.has_campaign(where.campaign_id):
             site.keep_raw(site.state_dir / "unrouted", mid, raw)
-            self.answer_outside(mail, where)
+            if where.campaign_id is None:
+                run_outside(self.outside(mail, where), where.lines)
+            else:
+                no_such_game(self.outside(mail, where), where.campaign_id)
             self.noted(mid, "-", "answered outside any campaign")
             return
         campaign = self.campaign(where.campaign_id)
@@ -191,14 +192,12 @@ class Tick:
             record = replace(record, ignored=tuple(order_lines))
         elif campaign.status != "running":
             if order_lines:
-                record = replace(record, bad_lines=(BadLine(
-                    "(all)", f"campaign {campaign.id} is {campaign.status}: no orders are "
-                             f"taken now"),))
+                record = replace(record, bad_lines=(BadLine("(all)", say(
+                    "no_orders_now", campaign_id=campaign.id, status=campaign.status)),))
         else:
             reading = read_orders(table.rules, order_lines)
             if where.cut:
-                reading.ignored.append(f"... and {where.cut} more lines: a mail is read up "
-                                       f"to {MAX_LINES} lines")
+                reading.ignored.append(say("lines_unread", count=where.cut, limit=MAX_LINES))
             record = replace(record, ignored=tuple(reading.ignored),
                              bad_lines=tuple(BadLine(*e) for e in reading.errors))
             if reading.entries and not reading.errors:
@@ -216,9 +215,9 @@ class Tick:
         lines = [f"{a.line}: {a.reason if isinstance(a, RefusedCommand) else a.said}"
                  for a in done.actions]
         if order_lines:
-            lines.append(f"{campaign.id} has not started yet: orders are taken once it has.")
-        self.send_notice(mail, f"[{campaign.id}] Your mail", "\n".join(lines) or
-                         "There was nothing in it for the referee.")
+            lines.append(say("not_started_orders", campaign_id=campaign.id))
+        self.send_notice(mail, say("subject_your_mail", campaign_id=campaign.id),
+                         "\n".join(lines) or say("nothing_for_the_referee"))
         self.report.applied += 1
 
     def noted(self, message_id: str, where: str, outcome: str) -> None:
@@ -226,126 +225,24 @@ class Tick:
         self.received.add(message_id)
 
     # answers outside a player's game -------------------------------------------------------
-    def answer_outside(self, mail: Incoming, where: Route) -> None:
-        if where.campaign_id is not None:
-            shown = where.campaign_id if re.fullmatch(r"[a-z0-9-]{1,32}", where.campaign_id) \
-                else "that you named"
-            self.send_notice(mail, "No such game",
-                             f"There is no game {shown} on this referee. Check the "
-                             f"game's name in the mails you had from the referee, or send "
-                             f"'list' for the games open for sign-up.")
-            return
-        words = [line.lower().split() for line in where.lines]
-        join = next((line for line, w in zip(where.lines, words) if w[:1] == ["join"]), None)
-        opening = next((line for line, w in zip(where.lines, words) if w[:1] == ["open"]),
-                       None)
-        if opening:
-            self.open_by_mail(mail, where, opening)
-        elif join:
-            self.join(mail, join)
-        elif any(w[:1] == ["list"] for w in words):
-            self.send_notice(mail, "Games open for sign-up", self.open_games())
-        elif any(w[:1] == ["help"] for w in words):
-            self.send_notice(mail, "How to play by mail", help_outside())
-        else:
-            self.send_notice(mail, "About your mail to the referee",
-                             "This mail did not name a game. Players: reply to a mail from the "
-                             "referee, whose Reply-To address names your game and carries your "
-                             "token. Send 'list' for the games open for sign-up, 'help' for "
-                             "how to play.")
-
-    def open_by_mail(self, mail: Incoming, where: Route, line: str) -> None:
-        """A site game master opens a campaign for sign-up: `open <game> <id> <seats>
-        [KEY=VALUE ...]`, with their token in a `token` line."""
-        expected = self.site.config.game_master_token(mail.sender_address)
-        if not (expected and where.token and secrets.compare_digest(expected, where.token)):
-            self.send_notice(mail, "Not opened", "Only a game master of this referee, with "
-                             "their token, can open a game by mail.")
-            return
-        words = line.split()
-        try:
-            game, campaign_id, seats = words[1].lower(), words[2].lower(), int(words[3])
-            options = dict(w.split("=", 1) for w in words[4:])
-        except (IndexError, ValueError):
-            self.send_notice(mail, "Not opened", "Write: open <game> <id> <seats> "
-                             "[KEY=VALUE ...], e.g. open bus spring-cup 4 edition=1999")
-            return
-        try:
-            campaign = self.site.new_campaign(
-                game, campaign_id, [], options=options, seats=seats,
-                gm=f"{mail.sender_name or 'Game master'} <{mail.sender_address}>")
-        except CampaignError as err:
-            self.send_notice(mail, "Not opened", str(err))
-            return
-        self.send_notice(mail, f"[{campaign.id}] Opened for sign-up",
-                         f"{campaign.id} ({campaign.rules.title}) is open for sign-up with "
-                         f"{seats} seats. Players join with a mail to "
-                         f"{self.site.identity.address} saying: join {campaign.id} as "
-                         f"TheirName. Your commands for it go to "
-                         f"{self.site.identity.plus(campaign.id, campaign.gm.token)}.")
-
-    def open_games(self) -> str:
-        lines = []
-        for campaign_id in self.site.campaign_ids():
-            campaign = self.campaign(campaign_id)
-            if campaign.status == "open":
-                free = campaign.seats - len(campaign.players)
-                lines.append(f"  {campaign.id}: {campaign.rules.title}, {free} of "
-                             f"{campaign.seats} seats free. To join: join {campaign.id} as "
-                             f"YourName")
-        return ("Games open for sign-up:\n" + "\n".join(lines) if lines else
-                "No game is open for sign-up just now.")
-
-    def join(self, mail: Incoming, line: str) -> None:
-        words = line.split()
-        campaign_id = words[1].lower() if len(words) > 1 else ""
-        name = " ".join(words[3:]) if len(words) > 3 and words[2].lower() == "as" else (
-            mail.sender_name or mail.sender_address.partition("@")[0])
-        if not self.site.has_campaign(campaign_id) or \
-                self.campaign(campaign_id).status != "open":
-            self.send_notice(mail, "Not joined", f"There is no game open for sign-up named "
-                             f"{campaign_id or '(none given)'}.\n\n" + self.open_games())
-            return
-        campaign = self.campaign(campaign_id)
-        existing = campaign.seat_of_address(mail.sender_address)
-        try:
-            player = campaign.players[existing] if existing is not None else \
-                campaign.add_player(name, mail.sender_address)
-        except CampaignError as err:
-            self.send_notice(mail, f"Not joined {campaign_id}", str(err))
-            return
-        campaign.save()
-        address = self.site.identity.plus(campaign.id, player.token)
-        full = len(campaign.players) == campaign.seats
-        self.send_notice(
-            mail, f"[{campaign.id}] You have joined {campaign.id}",
-            f"Welcome, {player.name}: you have a seat in {campaign.id} "
-            f"({campaign.rules.title}). Your token is {player.token}; reply to this mail or "
-            f"write to {address} to play. "
-            + ("The game is full and starts now." if full else
-               f"The game starts when {campaign.seats} have joined "
-               f"({len(campaign.players)} so far)."),
-            reply_to=address)
-        if full:
-            self.site.start_campaign(campaign)
+    def outside(self, mail: Incoming, where: Route) -> Outside:
+        def answer(subject: str, text: str, to: str | None = None,
+                   reply_to: str | None = None) -> None:
+            self.send_notice(mail, subject, text, to, reply_to)
+        return Outside(self.site, mail.sender_name, mail.sender_address, where.token, answer)
 
     def answer_unknown_player(self, mail: Incoming, campaign, where: Route) -> None:
         registered = campaign.seat_of_address(mail.sender_address)
         if registered is None:
             # a stranger learns nothing about the game, not even that it exists
-            self.send_notice(mail, "Your mail to the referee",
-                             "This referee could not match your mail to a player. Players: "
-                             "reply to a mail from the referee; its Reply-To address carries "
-                             "your token. Send 'list' for the games open for sign-up.")
+            self.send_notice(mail, say("subject_stranger"), say("stranger"))
             return
         player = campaign.players[registered]
-        why = "a wrong token" if where.token else "no token"
-        self.send_notice(
-            mail, f"[{campaign.id}] Your orders were not used",
-            f"Your mail to campaign {campaign.id} had {why}, so its orders were not "
-            f"used. Reply to this mail (its Reply-To carries your token), or write to "
-            f"{self.site.identity.plus(campaign.id, player.token)}.",
-            to=player.address, reply_to=self.site.identity.plus(campaign.id, player.token))
+        address = self.site.identity.plus(campaign.id, player.token)
+        self.send_notice(mail, say("subject_not_used", campaign_id=campaign.id),
+                         say("wrong_token", campaign_id=campaign.id,
+                             had_token=bool(where.token), address=address),
+                         to=player.address, reply_to=address)
 
     def send_notice(self, mail: Incoming, subject: str, text: str, to: str | None = None,
                     reply_to: str | None = None) -> None:
@@ -394,20 +291,11 @@ class Tick:
                 stage = book.seats[str(seat)].stage
                 name = campaign.players[seat].name
                 self.site.queue(campaign, gm_notice(
-                    self.site.identity, campaign, f"{name} missed a deadline",
-                    f"{name}'s decision in {campaign.id} was due at {stamp(due)}: {done}.",
-                    f"missed.{seat}.{stage}"))
+                    self.site.identity, campaign, say("subject_missed", name=name),
+                    say("missed", name=name, campaign_id=campaign.id, due=stamp(due),
+                        done=done), f"missed.{seat}.{stage}"))
         book.save(campaign)
         return bool(outcome.applied)
-
-
-def help_outside() -> str:
-    return ("This is a play-by-email referee for " + " and ".join(
-        registry.get(g).title for g in registry.names()) + ".\n\n"
-        "Send 'list' for the games open for sign-up, and 'join <game> as <your name>' to "
-        "take a seat. Once in a game, reply to the referee's mails with your orders.\n\n"
-        + "\n\n".join(help_text(g) for g in registry.names()) + "\n\n"
-        + render("commands.txt"))
 
 
 def tick(site: Site, now: datetime | None = None) -> TickReport:
