@@ -27,8 +27,8 @@ from . import timekeeping
 from .campaign import Campaign, CampaignError, Table
 from .commands import Commands, split
 from .deadlines import Deadlines, show, stamp
-from .mailin import InMail
-from .mailread import Incoming, command_lines, read_mail
+from .mail.inbox import InMail
+from .mail.read import Incoming, command_lines, read_mail
 from .play import advance, read_orders, submit
 from .reports import gm_notice, help_text, notice, reminder, render
 from .site import Site

@@ -25,8 +25,8 @@ from email.utils import format_datetime, make_msgid
 from pathlib import Path
 from typing import Iterable, Mapping, Protocol, Sequence
 
-from .mailread import REFEREE_HEADER
-from .store import atomic_write, fsync_dir
+from ..store import atomic_write, fsync_dir
+from .read import REFEREE_HEADER
 
 Recipient = str | tuple[str, str]  # "addr", "Name <addr>" or (name, addr)
 

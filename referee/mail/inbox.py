@@ -17,7 +17,7 @@ from typing import Iterable, Protocol
 from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientError, LoginError
 
-from .store import atomic_write, fsync_dir
+from ..store import atomic_write, fsync_dir
 
 
 @dataclass(frozen=True)
