@@ -10,7 +10,8 @@ from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
 
 from mailrig.rig import MaildirDelivery, free_port
-from referee.mail.outbox import (Attachment, MaildirSender, Outbox, SendError, SmtpSender, compose)
+from referee.mail.compose import Attachment, compose
+from referee.mail.outbox import MaildirSender, Outbox, SendError, SmtpSender
 from referee.mail.read import read_mail
 
 REFEREE = "referee@example.test"

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from referee.mail.inbox import ImapInbox
-from referee.mail.outbox import Attachment, compose
+from referee.mail.compose import Attachment, compose
 from referee.mail.read import MAX_TEXT_BYTES, command_lines, read_mail
 
 REFEREE = "referee@example.test"

@@ -4,6 +4,6 @@
   and whether it is a machine's mail that must never be answered.
 - ``inbox``: where new mail comes from (a local Maildir or an IMAP folder), and marking it
   processed.
-- ``outbox``: composing the referee's mails, the on-disk queue, and the senders (a local
-  Maildir or SMTP).
+- ``compose``: a mail from the referee, with the headers that keep robots from answering it.
+- ``outbox``: the on-disk queue of mail to send, and the senders (a local Maildir or SMTP).
 """
