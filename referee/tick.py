@@ -28,13 +28,12 @@ from .campaign import Campaign, CampaignError, Table
 from .commands import Commands, split
 from .deadlines import Deadlines, show, stamp
 from .mail.inbox import InMail
-from .mail.read import Incoming, command_lines, read_mail
+from .mail.read import Incoming, read_mail
+from .mail.routing import MAX_LINES, Route, route
 from .play import advance, read_orders, submit
 from .reports import gm_notice, help_text, notice, reminder, render
 from .site import Site
 from .store import TickLock
-
-META = re.compile(r"^(token|game)\s*:?\s+(\S+)$", re.IGNORECASE)
 
 
 def crashpoint(name: str) -> None:
@@ -58,37 +57,6 @@ class TickReport:
         text = (f"fetched {self.fetched}, applied {self.applied}, ignored {self.ignored}, "
                 f"queued {self.answered}, sent {self.sent}, still queued {self.waiting}")
         return text + "".join(f"\nerror: {e}" for e in self.errors)
-
-
-@dataclass
-class Route:
-    campaign_id: str | None
-    token: str | None
-    lines: list[str]
-    cut: int = 0                  # lines past MAX_LINES, not read
-
-
-MAX_LINES = 100                   # a mail's command lines read; the rest is reported unread
-
-
-def route(mail: Incoming) -> Route:
-    """DESIGN "Routing": the plus-address, else a [game] subject tag, else a `game` line;
-    the token from the plus-address, else a `token` line."""
-    campaign_id = token = None
-    if mail.plus_tag:
-        campaign_id, _, token = mail.plus_tag.partition(".")
-    campaign_id = campaign_id or mail.subject_tag
-    lines = []
-    for line in command_lines(mail.text):
-        meta = META.match(line)
-        if meta and meta.group(1).lower() == "game":
-            campaign_id = campaign_id or meta.group(2).lower()
-        elif meta:
-            token = token or meta.group(2).lower()
-        else:
-            lines.append(line)
-    return Route(campaign_id or None, token or None, lines[:MAX_LINES],
-                 max(0, len(lines) - MAX_LINES))
 
 
 class Tick:
