@@ -14,10 +14,12 @@ Order of work, chosen so that a tick killed at any moment loses nothing and repe
 """
 from __future__ import annotations
 
+import logging
 import os
 import re
 import secrets
 import traceback
+from collections import Counter
 from dataclasses import dataclass, field
 
 from datetime import datetime, timezone
@@ -34,6 +36,8 @@ from .play import advance, read_orders, submit
 from .reports import gm_notice, help_text, notice, reminder, render
 from .site import Site
 from .store import TickLock
+
+log = logging.getLogger(__name__)
 
 
 def crashpoint(name: str) -> None:
@@ -67,6 +71,7 @@ class Tick:
         self.tables: dict[str, Table] = {}
         self.campaigns: dict[str, Campaign] = {}
         self.received = site.received_ids()
+        self.mails_in: Counter[str] = Counter()     # campaign id -> mails applied this tick
 
     def campaign(self, campaign_id: str) -> Campaign:
         """The campaign, read once a tick: every change goes through this one object."""
@@ -106,17 +111,22 @@ class Tick:
     # one mail ------------------------------------------------------------------------------
     def take(self, mail: InMail) -> bool:
         """Handle one mail; True when it may be marked processed."""
+        incoming = None
         try:
-            self.handle(read_mail(mail.raw, self.site.identity.address), mail.raw)
+            incoming = read_mail(mail.raw, self.site.identity.address)
+            self.handle(incoming, mail.raw)
             return True
         except Exception as err:              # one bad campaign must not stop the others
             detail = traceback.format_exc(limit=3) if not isinstance(err, CampaignError) else ""
             self.report.errors.append(f"mail {mail.key}: {err}\n{detail}".rstrip())
+            log.error("mail %s: %s (it stays in the inbox for the next tick)",
+                      incoming.message_id if incoming else mail.key, err)
             return False
 
     def handle(self, mail: Incoming, raw: bytes) -> None:
         site, mid = self.site, mail.message_id
         if mid in self.received:
+            log.info("mail %s: taken before, ignored", mid)
             self.report.ignored += 1
             return
         where = route(mail)
@@ -177,7 +187,8 @@ class Tick:
         site.commit(table, outcome, fields)
         if done.rebuild:
             self.tables[campaign.id] = campaign.table()
-        self.noted(mid, campaign.id, "applied")
+        self.noted(mid, campaign.id, "applied", effect(outcome, fields))
+        self.mails_in[campaign.id] += 1
         self.report.applied += 1
 
     def handle_open(self, mail: Incoming, campaign, seat: int | None, where: Route) -> None:
@@ -191,9 +202,11 @@ class Tick:
                          "There was nothing in it for the referee.")
         self.report.applied += 1
 
-    def noted(self, message_id: str, where: str, outcome: str) -> None:
+    def noted(self, message_id: str, where: str, outcome: str, detail: str = "") -> None:
         self.site.note_received(message_id, where, outcome)
         self.received.add(message_id)
+        log.info("mail %s to %s: %s%s", message_id,
+                 "no campaign" if where == "-" else f"campaign {where}", outcome, detail)
 
     # answers outside a player's game -------------------------------------------------------
     def answer_outside(self, mail: Incoming, where: Route) -> None:
@@ -334,14 +347,23 @@ class Tick:
                 if self.campaign(campaign_id).status == "open":
                     continue
                 table = self.table(campaign_id)
+                steps, answered = len(table.steps), self.report.answered
                 if table.campaign.status == "running":
                     robots = set(table.campaign.robots)
                     self.site.commit(table, advance(table, robots), {"kind": "referee"})
                     if self.keep_time(table):          # a deadline's decision: go on from it
                         self.site.commit(table, advance(table, robots), {"kind": "referee"})
                 self.report.answered += self.site.answer(table)
+                resolved = sum(len(s.record.get("orders", ())) for s in table.steps[steps:])
+                queued = self.report.answered - answered
+                mails = self.mails_in[campaign_id]
+                log.log(logging.INFO if mails or resolved or queued else logging.DEBUG,
+                        "campaign %s (%s): mails applied %d, orders resolved %d, "
+                        "mails queued %d", campaign_id, table.campaign.status, mails,
+                        resolved, queued)
             except CampaignError as err:
                 self.report.errors.append(f"campaign {campaign_id}: {err}")
+                log.error("campaign %s: %s", campaign_id, err)
 
     def keep_time(self, table: Table) -> bool:
         """Deadlines: one reminder before each, the campaign's policy after it. True when
@@ -361,6 +383,8 @@ class Tick:
             self.site.queue(campaign, reminder(self.site.identity, table, seat, stage, shown))
             self.report.answered += 1
         for seat, due, done in notices.missed:
+            log.info("campaign %s: %s missed the deadline of %s: %s", campaign.id,
+                     campaign.players[seat].name, stamp(due), done)
             if campaign.gm:
                 stage = book.seats[str(seat)].stage
                 name = campaign.players[seat].name
@@ -370,6 +394,17 @@ class Tick:
                     f"missed.{seat}.{stage}"))
         book.save(campaign)
         return bool(outcome.applied)
+
+
+def effect(outcome, fields: dict) -> str:
+    """What a mail did, for the log: its orders applied and refused, its commands, the lines
+    that were bad or passed over."""
+    counts = {"orders applied": len(outcome.applied), "refused": len(outcome.refusals),
+              "commands": len(fields.get("actions", ())),
+              "bad lines": len(fields.get("bad_lines", ())),
+              "lines passed over": len(fields.get("ignored", ()))}
+    shown = ", ".join(f"{what} {n}" for what, n in counts.items() if n)
+    return f" ({shown})" if shown else ""
 
 
 def help_outside() -> str:

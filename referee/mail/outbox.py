@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import logging
 import os
 import smtplib
 import socket
@@ -24,6 +25,8 @@ from pathlib import Path
 from typing import Iterable, Protocol
 
 from ..store import atomic_write, fsync_dir
+
+log = logging.getLogger(__name__)
 
 
 # --- senders -----------------------------------------------------------------------------
@@ -121,6 +124,7 @@ class SmtpSender:
         except (OSError, smtplib.SMTPException) as e:
             raise SendError(f"cannot reach {where}: {e}", stop=True) from e
         self._smtp = smtp
+        log.debug("connected to %s (%s)", where, self.security)
         return self
 
     def __exit__(self, *exc) -> None:
@@ -196,6 +200,8 @@ class Outbox:
         atomic_write(self.dir / file_name, msg.as_bytes())
         if name:
             atomic_write(self.names_dir / name, file_name)
+        log.debug("queued %s: %s to %s, %r", file_name, msg["Message-ID"], msg["To"],
+                  msg["Subject"])
         return file_name
 
     def contains(self, name: str) -> bool:
@@ -233,14 +239,22 @@ class Outbox:
             # the moves are made durable once, here: one lost by a crash only means a resend
             for d in (self.sent_dir, self.failed_dir, self.dir):
                 fsync_dir(d)
+        if report.error:
+            log.warning("sending stopped: %s (%d mails stay queued for the next try)",
+                        report.error, len(report.waiting))
+        log.info("sent %d, still queued %d, refused for good %d", len(report.sent),
+                 len(report.waiting), len(report.failed))
         return report
 
     def _send_all(self, sender: Sender, names: list[str], report: FlushReport) -> None:
         for i, name in enumerate(names):
+            msg = self.read(name)
             try:
-                refused = sender.send(self.read(name))
+                refused = sender.send(msg)
             except SendError as e:
                 if e.permanent:
+                    log.warning("%s to %s refused for good, moved to failed/: %s", name,
+                                msg["To"], e.reason)
                     self._move(name, self.failed_dir, "reason", e.reason)
                     report.failed.append((name, e.reason))
                 elif e.stop:  # this one and all after it wait for the next flush
@@ -248,11 +262,16 @@ class Outbox:
                     self._hold(names[i:], e.reason, report)
                     return
                 else:
+                    log.warning("%s to %s not sent, tried again next time: %s", name,
+                                msg["To"], e.reason)
                     self._hold([name], e.reason, report)
                 continue
             self._move(name, self.sent_dir, "refused", json.dumps(refused, indent=1) if refused else None)
             report.sent.append(name)
+            log.debug("sent %s: %s to %s", name, msg["Message-ID"], msg["To"])
             if refused:
+                log.warning("%s was sent, but not to %s", name, "; ".join(
+                    f"{rcpt} ({answer})" for rcpt, answer in refused.items()))
                 report.refused[name] = refused
 
     def _hold(self, names: Iterable[str], reason: str, report: FlushReport) -> None:
