@@ -14,6 +14,7 @@ from . import registry
 from .campaign import CampaignError
 from .config import CONFIG_NAME, ConfigError, load_config, write_default_config
 from .deadlines import POLICIES, DeadlineError, Deadlines
+from .mail.inbox import InboxError
 from .simulate import simulate as run_simulation
 from .store import LockBusy
 
@@ -270,7 +271,7 @@ def tick(ctx) -> None:
     except LockBusy as err:
         click.echo(f"referee tick: {err}", err=True)
         sys.exit(EX_TEMPFAIL)
-    except ConfigError as err:
+    except (ConfigError, InboxError) as err:     # the inbox is read again next tick
         raise Failure(str(err)) from None
     click.echo(report.summary())
     if report.errors:
