@@ -17,9 +17,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from mailrig.rig import MailRig  # noqa: E402
-from referee.mailin import ImapInbox  # noqa: E402
-from referee.mailout import Outbox, SmtpSender, compose  # noqa: E402
-from referee.mailread import read_mail  # noqa: E402
+from referee.mail.inbox import ImapInbox  # noqa: E402
+from referee.mail.compose import compose  # noqa: E402
+from referee.mail.outbox import Outbox, SmtpSender  # noqa: E402
+from referee.mail.read import read_mail  # noqa: E402
 
 
 def small_mail(n: int) -> bytes:

@@ -18,7 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from referee.config import load_config, write_default_config  # noqa: E402
-from referee.mailin import ImapInbox  # noqa: E402
+from referee.mail.inbox import ImapInbox  # noqa: E402
 from referee.site import Site  # noqa: E402
 from referee.tick import tick  # noqa: E402
 

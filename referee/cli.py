@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sys
+import time
 from pathlib import Path
 
 import click
@@ -12,11 +14,13 @@ from . import registry
 from .campaign import CampaignError
 from .config import CONFIG_NAME, ConfigError, load_config, write_default_config
 from .deadlines import POLICIES, DeadlineError, Deadlines
+from .mail.inbox import InboxError
 from .records import RefusedCommand
 from .simulate import simulate as run_simulation
 from .store import LockBusy
 
 EX_TEMPFAIL = 75      # sysexits: try again later (another tick holds the lock)
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 
 class Failure(click.ClickException):
@@ -41,10 +45,34 @@ def open_site(ctx: click.Context):
               default=lambda: os.environ.get("REFEREE_CONFIG", CONFIG_NAME),
               show_default=f"$REFEREE_CONFIG or ./{CONFIG_NAME}",
               help="the site configuration")
+@click.option("-v", "--verbose", count=True,
+              help="tell on stderr what happens: -v each mail and campaign, -vv the details")
+@click.option("-q", "--quiet", is_flag=True, help="tell only errors on stderr, not warnings")
 @click.pass_context
-def main(ctx: click.Context, config: Path) -> None:
+def main(ctx: click.Context, config: Path, verbose: int, quiet: bool) -> None:
     """A play-by-email referee for Bus and Bus Boss."""
     ctx.obj = {"config": config}
+    levels = [logging.WARNING, logging.INFO, logging.DEBUG]
+    log_to_stderr(ctx, logging.ERROR if quiet else levels[min(verbose, 2)])
+
+
+def log_to_stderr(ctx: click.Context, level: int) -> None:
+    """The referee's loggers write to stderr while this command runs, stamped in UTC as the
+    cron log is. The handler goes on the package's logger, not the root: the libraries below
+    stay quiet (imapclient logs the IMAP conversation at DEBUG), and it goes when the command
+    ends, so a next command in the same process (a test) logs to its own stderr."""
+    formatter = logging.Formatter(LOG_FORMAT, datefmt="%Y-%m-%dT%H:%M:%SZ")
+    formatter.converter = time.gmtime
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(formatter)
+    package = logging.getLogger("referee")
+    package.addHandler(handler)
+    package.setLevel(level)
+
+    def stop() -> None:
+        package.removeHandler(handler)
+        package.setLevel(logging.NOTSET)
+    ctx.call_on_close(stop)
 
 
 @main.command()
@@ -244,7 +272,7 @@ def tick(ctx) -> None:
     except LockBusy as err:
         click.echo(f"referee tick: {err}", err=True)
         sys.exit(EX_TEMPFAIL)
-    except ConfigError as err:
+    except (ConfigError, InboxError) as err:     # the inbox is read again next tick
         raise Failure(str(err)) from None
     click.echo(report.summary())
     if report.errors:

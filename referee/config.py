@@ -18,8 +18,8 @@ from typing import Any
 
 import yaml
 
-from .mailin import ImapInbox, MaildirInbox, create_maildir
-from .mailout import MaildirSender, Outbox, SmtpSender
+from .mail.inbox import ImapInbox, MaildirInbox, create_maildir
+from .mail.outbox import MaildirSender, Outbox, SmtpSender
 
 CONFIG_NAME = "referee.yaml"
 

@@ -11,7 +11,7 @@ from typing import Callable
 from . import mailbot, registry
 from .campaign import Campaign
 from .config import CONFIG_NAME, load_config, write_default_config
-from .mailout import MaildirSender
+from .mail.outbox import MaildirSender
 from .site import Site
 from .tick import tick
 

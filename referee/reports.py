@@ -1,7 +1,7 @@
 """What players read: every mail and turn report, rendered with Jinja2 from `templates/`.
 
 Nothing here decides anything: it turns a campaign's table (state, steps, queues) into text
-and into mail messages. The mails are composed by ``mailout.compose``.
+and into mail messages. The mails are composed by ``mail.compose``.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import jinja2
 
 from . import maps, registry
 from .campaign import Campaign, Player, Table
-from .mailout import Attachment, compose
+from .mail.compose import Attachment, compose
 from .records import Help, Message, Record
 
 _ENV = jinja2.Environment(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,6 +22,8 @@ from .play import Outcome, advance
 from .reports import Identity, confirmation, digest, gm_welcome, press, welcome
 from .records import History, Kind, Message, Record, Replace
 from .store import append_record, atomic_write, read_records
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -85,6 +88,7 @@ class Site:
         """A new campaign, started at once, or open for sign-up when ``seats`` is given."""
         campaign = Campaign.create(self.data_root, campaign_id, game, players, seed, options,
                                    seats, gm, settings)
+        log.info("campaign %s created: %s, %s", campaign.id, campaign.rules.title, campaign.status)
         if campaign.gm:
             self.queue(campaign, gm_welcome(self.identity, campaign))
         if campaign.status == "running":
@@ -106,6 +110,8 @@ class Site:
         marks = Watermarks(digests={str(s): len(table.steps) for s in seats},
                            digest_rounds={str(s): table.round for s in seats})
         marks.save(campaign)
+        log.info("campaign %s started: %s", campaign.id,
+                 ", ".join(p.name for p in campaign.players))
         return table
 
     # the log -------------------------------------------------------------------------------

@@ -14,9 +14,10 @@ Order of work, chosen so that a tick killed at any moment loses nothing and repe
 """
 from __future__ import annotations
 
+import logging
 import os
-import re
 import traceback
+from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from datetime import datetime, timezone
@@ -25,15 +26,16 @@ from . import timekeeping
 from .campaign import Campaign, CampaignError, Table
 from .commands import Commands, Outside, no_such_game, run_outside, split
 from .deadlines import Deadlines, show, stamp
-from .mailin import InMail
-from .mailread import Incoming, command_lines, read_mail
-from .play import advance, read_orders, submit
+from .mail.inbox import InMail
+from .mail.read import Incoming, read_mail
+from .mail.routing import MAX_LINES, Route, route
+from .play import Outcome, advance, read_orders, submit
 from .records import BadLine, Kind, MissedDeadline, Record, RefusedCommand
 from .reports import gm_notice, notice, reminder, say
 from .site import Site
 from .store import TickLock
 
-META = re.compile(r"^(token|game)\s*:?\s+(\S+)$", re.IGNORECASE)
+log = logging.getLogger(__name__)
 
 
 def crashpoint(name: str) -> None:
@@ -59,37 +61,6 @@ class TickReport:
         return text + "".join(f"\nerror: {e}" for e in self.errors)
 
 
-@dataclass
-class Route:
-    campaign_id: str | None
-    token: str | None
-    lines: list[str]
-    cut: int = 0                  # lines past MAX_LINES, not read
-
-
-MAX_LINES = 100                   # a mail's command lines read; the rest is reported unread
-
-
-def route(mail: Incoming) -> Route:
-    """DESIGN "Routing": the plus-address, else a [game] subject tag, else a `game` line;
-    the token from the plus-address, else a `token` line."""
-    campaign_id = token = None
-    if mail.plus_tag:
-        campaign_id, _, token = mail.plus_tag.partition(".")
-    campaign_id = campaign_id or mail.subject_tag
-    lines = []
-    for line in command_lines(mail.text):
-        meta = META.match(line)
-        if meta and meta.group(1).lower() == "game":
-            campaign_id = campaign_id or meta.group(2).lower()
-        elif meta:
-            token = token or meta.group(2).lower()
-        else:
-            lines.append(line)
-    return Route(campaign_id or None, token or None, lines[:MAX_LINES],
-                 max(0, len(lines) - MAX_LINES))
-
-
 class Tick:
     def __init__(self, site: Site, now: datetime | None = None):
         self.site = site
@@ -98,6 +69,7 @@ class Tick:
         self.tables: dict[str, Table] = {}
         self.campaigns: dict[str, Campaign] = {}
         self.received = site.received_ids()
+        self.mails_in: Counter[str] = Counter()     # campaign id -> mails applied this tick
 
     def campaign(self, campaign_id: str) -> Campaign:
         """The campaign, read once a tick: every change goes through this one object."""
@@ -137,17 +109,22 @@ class Tick:
     # one mail ------------------------------------------------------------------------------
     def take(self, mail: InMail) -> bool:
         """Handle one mail; True when it may be marked processed."""
+        incoming = None
         try:
-            self.handle(read_mail(mail.raw, self.site.identity.address), mail.raw)
+            incoming = read_mail(mail.raw, self.site.identity.address)
+            self.handle(incoming, mail.raw)
             return True
         except Exception as err:              # one bad campaign must not stop the others
             detail = traceback.format_exc(limit=3) if not isinstance(err, CampaignError) else ""
             self.report.errors.append(f"mail {mail.key}: {err}\n{detail}".rstrip())
+            log.error("mail %s: %s (it stays in the inbox for the next tick)",
+                      incoming.message_id if incoming else mail.key, err)
             return False
 
     def handle(self, mail: Incoming, raw: bytes) -> None:
         site, mid = self.site, mail.message_id
         if mid in self.received:
+            log.info("mail %s: taken before, ignored", mid)
             self.report.ignored += 1
             return
         where = route(mail)
@@ -205,7 +182,8 @@ class Tick:
         site.commit(table, outcome, record)
         if done.rebuild:
             self.tables[campaign.id] = campaign.table()
-        self.noted(mid, campaign.id, "applied")
+        self.noted(mid, campaign.id, "applied", effect(outcome, record))
+        self.mails_in[campaign.id] += 1
         self.report.applied += 1
 
     def handle_open(self, mail: Incoming, campaign, seat: int | None, where: Route) -> None:
@@ -220,9 +198,11 @@ class Tick:
                          "\n".join(lines) or say("nothing_for_the_referee"))
         self.report.applied += 1
 
-    def noted(self, message_id: str, where: str, outcome: str) -> None:
+    def noted(self, message_id: str, where: str, outcome: str, detail: str = "") -> None:
         self.site.note_received(message_id, where, outcome)
         self.received.add(message_id)
+        log.info("mail %s to %s: %s%s", message_id,
+                 "no campaign" if where == "-" else f"campaign {where}", outcome, detail)
 
     # answers outside a player's game -------------------------------------------------------
     def outside(self, mail: Incoming, where: Route) -> Outside:
@@ -261,14 +241,23 @@ class Tick:
                 if self.campaign(campaign_id).status == "open":
                     continue
                 table = self.table(campaign_id)
+                steps, answered = len(table.steps), self.report.answered
                 if table.campaign.status == "running":
                     robots = set(table.campaign.robots)
                     self.site.commit(table, advance(table, robots), Record(Kind.REFEREE))
                     if self.keep_time(table):          # a deadline's decision: go on from it
                         self.site.commit(table, advance(table, robots), Record(Kind.REFEREE))
                 self.report.answered += self.site.answer(table)
+                resolved = sum(len(s.record.get("orders", ())) for s in table.steps[steps:])
+                queued = self.report.answered - answered
+                mails = self.mails_in[campaign_id]
+                log.log(logging.INFO if mails or resolved or queued else logging.DEBUG,
+                        "campaign %s (%s): mails applied %d, orders resolved %d, "
+                        "mails queued %d", campaign_id, table.campaign.status, mails,
+                        resolved, queued)
             except CampaignError as err:
                 self.report.errors.append(f"campaign {campaign_id}: {err}")
+                log.error("campaign %s: %s", campaign_id, err)
 
     def keep_time(self, table: Table) -> bool:
         """Deadlines: one reminder before each, the campaign's policy after it. True when
@@ -287,6 +276,8 @@ class Tick:
             self.site.queue(campaign, reminder(self.site.identity, table, seat, stage, shown))
             self.report.answered += 1
         for seat, due, done in notices.missed:
+            log.info("campaign %s: %s missed the deadline of %s: %s", campaign.id,
+                     campaign.players[seat].name, stamp(due), done)
             if campaign.gm:
                 stage = book.seats[str(seat)].stage
                 name = campaign.players[seat].name
@@ -296,6 +287,16 @@ class Tick:
                         done=done), f"missed.{seat}.{stage}"))
         book.save(campaign)
         return bool(outcome.applied)
+
+
+def effect(outcome: Outcome, record: Record) -> str:
+    """What a mail did, for the log: its orders applied and refused, its commands, the lines
+    that were bad or passed over."""
+    counts = {"orders applied": len(outcome.applied), "refused": len(outcome.refusals),
+              "commands": len(record.actions), "bad lines": len(record.bad_lines),
+              "lines passed over": len(record.ignored)}
+    shown = ", ".join(f"{what} {n}" for what, n in counts.items() if n)
+    return f" ({shown})" if shown else ""
 
 
 def tick(site: Site, now: datetime | None = None) -> TickReport:

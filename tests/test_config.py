@@ -7,8 +7,9 @@ import pytest
 
 from referee.config import (DEFAULT_CONFIG, ConfigError, ImapSettings, MaildirInboxSettings,
                             SmtpSettings, load_config, write_default_config)
-from referee.mailin import ImapInbox, MaildirInbox
-from referee.mailout import MaildirSender, SmtpSender, compose
+from referee.mail.inbox import ImapInbox, MaildirInbox
+from referee.mail.compose import compose
+from referee.mail.outbox import MaildirSender, SmtpSender
 
 
 def write(tmp_path, text: str):

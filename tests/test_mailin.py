@@ -9,8 +9,8 @@ from imapclient import IMAPClient
 
 from mailrig.rig import free_port
 
-from referee.mailin import ImapInbox, InboxError, MaildirInbox, create_maildir
-from referee.mailread import read_mail
+from referee.mail.inbox import ImapInbox, InboxError, MaildirInbox, create_maildir
+from referee.mail.read import read_mail
 
 
 def sample(n: int, folder_tag: str = "bus1") -> bytes:

@@ -10,8 +10,9 @@ from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
 
 from mailrig.rig import MaildirDelivery, free_port
-from referee.mailout import (Attachment, MaildirSender, Outbox, SendError, SmtpSender, compose)
-from referee.mailread import read_mail
+from referee.mail.compose import Attachment, compose
+from referee.mail.outbox import MaildirSender, Outbox, SendError, SmtpSender
+from referee.mail.read import read_mail
 
 REFEREE = "referee@example.test"
 PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4

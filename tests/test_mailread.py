@@ -12,9 +12,9 @@ from datetime import datetime, timezone
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from referee.mailin import ImapInbox
-from referee.mailout import Attachment, compose
-from referee.mailread import MAX_TEXT_BYTES, command_lines, read_mail
+from referee.mail.inbox import ImapInbox
+from referee.mail.compose import Attachment, compose
+from referee.mail.read import MAX_TEXT_BYTES, command_lines, read_mail
 
 REFEREE = "referee@example.test"
 REPORT = """Round 3 of bus1. It is your decision: actions.

@@ -1,4 +1,4 @@
-"""Outgoing mail: composing a message, the on-disk outbox queue, and the two ways to send.
+"""Outgoing mail: the on-disk outbox queue, and the two ways to send.
 
 Nothing is sent straight away: ``Outbox.queue`` writes a message to disk first, and
 ``Outbox.flush`` sends what is queued, in order. A message that cannot be sent now stays
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import logging
 import os
 import smtplib
 import socket
@@ -18,77 +19,14 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from email import policy
-from email.headerregistry import Address
 from email.message import EmailMessage
 from email.parser import BytesParser
-from email.utils import format_datetime, make_msgid
 from pathlib import Path
-from typing import Iterable, Mapping, Protocol, Sequence
+from typing import Iterable, Protocol
 
-from .mailread import REFEREE_HEADER
-from .store import atomic_write, fsync_dir
+from ..store import atomic_write, fsync_dir
 
-Recipient = str | tuple[str, str]  # "addr", "Name <addr>" or (name, addr)
-
-
-@dataclass(frozen=True)
-class Attachment:
-    filename: str
-    data: bytes
-    mimetype: str = "image/png"
-
-
-def compose(*, from_address: str, from_name: str, to: Sequence[Recipient], subject: str,
-            text: str, cc: Sequence[Recipient] = (), reply_to: Recipient | None = None,
-            in_reply_to: str | None = None, references: Sequence[str] = (),
-            html: str | None = None, inline_images: Mapping[str, bytes] | None = None,
-            attachments: Sequence[Attachment] = (), marker: str = "referee",
-            message_id: str | None = None, date: datetime | None = None) -> EmailMessage:
-    """A mail from the referee. The plain text comes first (it is what players read and
-    quote); ``html`` is an alternative to it, and ``inline_images`` maps a content id used in
-    the HTML as ``cid:<id>`` to PNG bytes. Every mail carries ``Auto-Submitted: auto-replied``
-    (RFC 3834, so other robots do not answer it) and the ``X-Referee`` header (``marker``),
-    by which the referee recognises its own mail coming back."""
-    msg = EmailMessage(policy=policy.default)
-    msg["From"] = Address(from_name, addr_spec=from_address)
-    msg["To"] = [_address(r) for r in to]
-    if cc:
-        msg["Cc"] = [_address(r) for r in cc]
-    if reply_to:
-        msg["Reply-To"] = _address(reply_to)
-    msg["Subject"] = subject
-    msg["Date"] = format_datetime(date or datetime.now(timezone.utc))
-    msg["Message-ID"] = message_id or make_msgid(domain=from_address.rpartition("@")[2] or None)
-    if in_reply_to:
-        msg["In-Reply-To"] = in_reply_to
-    refs = list(dict.fromkeys([*references, *([in_reply_to] if in_reply_to else [])]))
-    if refs:
-        msg["References"] = " ".join(refs)
-    msg["Auto-Submitted"] = "auto-replied"
-    msg[REFEREE_HEADER] = marker
-    msg.set_content(text, cte=_text_cte(text))
-    if html is not None:
-        msg.add_alternative(html, subtype="html", cte=_text_cte(html))
-        html_part = msg.get_payload()[-1]
-        for content_id, png in (inline_images or {}).items():
-            html_part.add_related(png, "image", "png", cid=f"<{content_id}>",
-                                  filename=f"{content_id.partition('@')[0]}.png")
-    for attachment in attachments:
-        maintype, _, subtype = attachment.mimetype.partition("/")
-        msg.add_attachment(attachment.data, maintype, subtype, filename=attachment.filename)
-    return msg
-
-
-def _address(recipient: Recipient) -> Address | str:
-    if isinstance(recipient, tuple):
-        name, address = recipient
-        return Address(name, addr_spec=address)
-    return recipient
-
-
-def _text_cte(text: str) -> str | None:
-    # 8-bit bodies are not safe on every relay; ASCII keeps the package's own choice
-    return None if text.isascii() else "quoted-printable"
+log = logging.getLogger(__name__)
 
 
 # --- senders -----------------------------------------------------------------------------
@@ -186,6 +124,7 @@ class SmtpSender:
         except (OSError, smtplib.SMTPException) as e:
             raise SendError(f"cannot reach {where}: {e}", stop=True) from e
         self._smtp = smtp
+        log.debug("connected to %s (%s)", where, self.security)
         return self
 
     def __exit__(self, *exc) -> None:
@@ -261,6 +200,8 @@ class Outbox:
         atomic_write(self.dir / file_name, msg.as_bytes())
         if name:
             atomic_write(self.names_dir / name, file_name)
+        log.debug("queued %s: %s to %s, %r", file_name, msg["Message-ID"], msg["To"],
+                  msg["Subject"])
         return file_name
 
     def contains(self, name: str) -> bool:
@@ -298,14 +239,22 @@ class Outbox:
             # the moves are made durable once, here: one lost by a crash only means a resend
             for d in (self.sent_dir, self.failed_dir, self.dir):
                 fsync_dir(d)
+        if report.error:
+            log.warning("sending stopped: %s (%d mails stay queued for the next try)",
+                        report.error, len(report.waiting))
+        log.info("sent %d, still queued %d, refused for good %d", len(report.sent),
+                 len(report.waiting), len(report.failed))
         return report
 
     def _send_all(self, sender: Sender, names: list[str], report: FlushReport) -> None:
         for i, name in enumerate(names):
+            msg = self.read(name)
             try:
-                refused = sender.send(self.read(name))
+                refused = sender.send(msg)
             except SendError as e:
                 if e.permanent:
+                    log.warning("%s to %s refused for good, moved to failed/: %s", name,
+                                msg["To"], e.reason)
                     self._move(name, self.failed_dir, "reason", e.reason)
                     report.failed.append((name, e.reason))
                 elif e.stop:  # this one and all after it wait for the next flush
@@ -313,11 +262,16 @@ class Outbox:
                     self._hold(names[i:], e.reason, report)
                     return
                 else:
+                    log.warning("%s to %s not sent, tried again next time: %s", name,
+                                msg["To"], e.reason)
                     self._hold([name], e.reason, report)
                 continue
             self._move(name, self.sent_dir, "refused", json.dumps(refused, indent=1) if refused else None)
             report.sent.append(name)
+            log.debug("sent %s: %s to %s", name, msg["Message-ID"], msg["To"])
             if refused:
+                log.warning("%s was sent, but not to %s", name, "; ".join(
+                    f"{rcpt} ({answer})" for rcpt, answer in refused.items()))
                 report.refused[name] = refused
 
     def _hold(self, names: Iterable[str], reason: str, report: FlushReport) -> None:

@@ -8,6 +8,7 @@ as the orders a mail carried, so every mail is applied exactly once.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import ssl
 from dataclasses import dataclass
@@ -17,7 +18,9 @@ from typing import Iterable, Protocol
 from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientError, LoginError
 
-from .store import atomic_write, fsync_dir
+from ..store import atomic_write, fsync_dir
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -94,6 +97,7 @@ class MaildirInbox(_Closing):
                 mails.append(InMail(key, path.read_bytes()))
             except FileNotFoundError:
                 continue
+        _log_fetched(len(mails), str(self.path))
         return mails
 
     def mark_processed(self, keys: Iterable[str]) -> None:
@@ -109,6 +113,7 @@ class MaildirInbox(_Closing):
         fsync_dir(self.processed / "cur")
         for sub in ("new", "cur"):
             fsync_dir(self.path / sub)
+        log.info("marked %d processed (moved to %s)", len(keys), self.processed)
 
 
 FETCH_BATCH = 500  # UIDs per FETCH command: long enough to be fast, short for any server
@@ -146,6 +151,7 @@ class ImapInbox(_Closing):
             client = IMAPClient(self.host, self.port, ssl=self.security == "tls",
                                 ssl_context=self.ssl_context, timeout=self.timeout)
         except (OSError, IMAPClientError) as e:
+            log.warning("cannot reach %s: %s", where, e)
             raise InboxError(f"cannot reach {where}: {e}") from e
         step = "set up STARTTLS with"
         try:
@@ -157,13 +163,17 @@ class ImapInbox(_Closing):
             selected = client.select_folder(self.folder)
         except LoginError as e:
             _drop(client)
+            log.warning("%s refused the login of %r: %s", where, self.username, _text(e))
             raise InboxError(f"{where} refused the login of {self.username!r} ({_text(e)}); "
                              "check the inbox user and the password in its environment variable") from e
         except (OSError, IMAPClientError) as e:
             _drop(client)
+            log.warning("cannot %s %s: %s", step, where, _text(e))
             raise InboxError(f"cannot {step} {where}: {_text(e)}") from e
         self._client = client
         self._uidvalidity = int(selected[b"UIDVALIDITY"])
+        log.debug("connected to %s as %r, folder %r (UIDVALIDITY %d)", where, self.username,
+                  self.folder, self._uidvalidity)
         return client
 
     def close(self) -> None:
@@ -171,7 +181,9 @@ class ImapInbox(_Closing):
         if client is not None:
             try:
                 client.logout()
-            except (OSError, IMAPClientError):
+            except (OSError, IMAPClientError) as e:
+                log.debug("logging out of %s:%d failed (%s): connection dropped", self.host,
+                          self.port, _text(e))
                 _drop(client)
 
     # -- state --
@@ -195,6 +207,10 @@ class ImapInbox(_Closing):
     def fetch(self, limit: int | None = None) -> list[InMail]:
         client = self._connect()
         last = self._last_uid()
+        if not last and self.state_path.exists():    # a saved state always has a UID
+            log.warning("the saved state does not match %r on %s (the folder was recreated or "
+                        "the inbox settings changed): every mail in it is read again",
+                        self.folder, self.host)
         try:
             # "n:*" always matches the highest UID, even below n: filter
             uids = sorted(u for u in client.search(["UID", f"{last + 1}:*"]) if u > last)[:limit]
@@ -205,8 +221,11 @@ class ImapInbox(_Closing):
                 mails.extend(InMail(f"{self._uidvalidity}:{uid}", data[uid][b"BODY[]"])
                              for uid in batch if uid in data)  # gone meanwhile: skipped
         except (OSError, IMAPClientError) as e:
+            log.warning("reading %r on %s:%d failed: %s", self.folder, self.host, self.port,
+                        _text(e))
             self.close()
             raise InboxError(f"reading {self.folder!r} on {self.host}:{self.port} failed: {_text(e)}") from e
+        _log_fetched(len(mails), f"{self.folder!r} on {self.host}")
         return mails
 
     def mark_processed(self, keys: Iterable[str]) -> None:
@@ -230,10 +249,19 @@ class ImapInbox(_Closing):
                 else:
                     client.expunge()
         except (OSError, IMAPClientError) as e:
+            log.warning("moving processed mail to %r on %s:%d failed: %s",
+                        self.processed_folder, self.host, self.port, _text(e))
             self.close()
             raise InboxError(f"moving processed mail to {self.processed_folder!r} on "
                              f"{self.host}:{self.port} failed: {_text(e)}") from e
         self._save_last_uid(max(self._last_uid(), uids[-1]))
+        log.info("marked %d processed (moved to %r on %s)", len(uids),
+                 self.processed_folder, self.host)
+
+
+def _log_fetched(count: int, where: str) -> None:
+    # every quiet tick fetches nothing: that is worth a line only among the details
+    log.log(logging.INFO if count else logging.DEBUG, "fetched %d from %s", count, where)
 
 
 def _drop(client: IMAPClient) -> None:

@@ -1,0 +1,40 @@
+"""Routing a mail: the campaign it is for, the token it carries, and its command lines."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .read import Incoming, command_lines
+
+META = re.compile(r"^(token|game)\s*:?\s+(\S+)$", re.IGNORECASE)
+
+
+@dataclass
+class Route:
+    campaign_id: str | None
+    token: str | None
+    lines: list[str]
+    cut: int = 0                  # lines past MAX_LINES, not read
+
+
+MAX_LINES = 100                   # a mail's command lines read; the rest is reported unread
+
+
+def route(mail: Incoming) -> Route:
+    """DESIGN "Routing": the plus-address, else a [game] subject tag, else a `game` line;
+    the token from the plus-address, else a `token` line."""
+    campaign_id = token = None
+    if mail.plus_tag:
+        campaign_id, _, token = mail.plus_tag.partition(".")
+    campaign_id = campaign_id or mail.subject_tag
+    lines = []
+    for line in command_lines(mail.text):
+        meta = META.match(line)
+        if meta and meta.group(1).lower() == "game":
+            campaign_id = campaign_id or meta.group(2).lower()
+        elif meta:
+            token = token or meta.group(2).lower()
+        else:
+            lines.append(line)
+    return Route(campaign_id or None, token or None, lines[:MAX_LINES],
+                 max(0, len(lines) - MAX_LINES))
