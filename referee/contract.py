@@ -221,5 +221,7 @@ class GameDescriptor:
 
     @property
     def templates(self) -> str:
-        """The folder of the game's own templates (help, standings) under templates/."""
+        """The folder of the game's own templates (help, standings): ``<name>/help.txt`` is
+        read from ``templates/`` in the game's package, else from the referee's
+        ``templates/<name>/`` (``reports.template_source``)."""
         return self.name

@@ -22,11 +22,16 @@ def register(name: str, package: str) -> None:
     _PACKAGES[name] = package
 
 
-def get(name: str) -> GameDescriptor:
-    """The descriptor of a game, or ValueError naming the games there are."""
+def package(name: str) -> str:
+    """The package of a game (its own files, e.g. a templates/ folder, live in it), or
+    ValueError naming the games there are."""
     try:
-        package = _PACKAGES[name]
+        return _PACKAGES[name]
     except KeyError:
         raise ValueError(f"unknown game {name!r}; the games are: {', '.join(_PACKAGES)}") from None
-    game: GameDescriptor = import_module(package).GAME
+
+
+def get(name: str) -> GameDescriptor:
+    """The descriptor of a game, or ValueError naming the games there are."""
+    game: GameDescriptor = import_module(package(name)).GAME
     return game

@@ -17,9 +17,21 @@ from .campaign import Campaign, Player, Table
 from .mail.compose import Attachment, compose
 from .records import Help, Message, Record
 
+
+def template_source(name: str) -> str:
+    """A template's text. A game's own (``<game>/help.txt``) comes from a ``templates/``
+    folder in the game's package when it has one, so that a game kept outside the project
+    brings its own; else, as every other template, from the shared ``templates/``."""
+    folder, _, file = name.partition("/")
+    if file and folder in registry.names():
+        own = resources.files(registry.package(folder)).joinpath("templates", file)
+        if own.is_file():
+            return own.read_text("utf-8")
+    return resources.files("referee").joinpath("templates", name).read_text("utf-8")
+
+
 _ENV = jinja2.Environment(
-    loader=jinja2.FunctionLoader(
-        lambda name: resources.files("referee").joinpath("templates", name).read_text("utf-8")),
+    loader=jinja2.FunctionLoader(template_source),
     autoescape=jinja2.select_autoescape(enabled_extensions=("html",)),
     trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
     undefined=jinja2.StrictUndefined,
