@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Callable, Protocol
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from . import registry, timekeeping
+from .answers import answer
 from .campaign import Campaign, CampaignError, Player, Table, new_token, parse_player
 from .deadlines import MAX_ABSENCE, DeadlineError, parse_day
 from .play import Outcome, adjudicate, decide_by_bot
@@ -371,7 +372,7 @@ def run_as_gm(site: Site, campaign_id: str, line: str, now: datetime) -> list[Ac
         site.commit(table, done.outcome, Record(Kind.GM, actions=tuple(done.actions)))
         if done.rebuild:
             table = site.campaign(campaign_id).table()
-        site.answer(table)
+        answer(site, table)
     return done.actions
 
 

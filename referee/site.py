@@ -1,4 +1,5 @@
-"""A referee site: its configuration, its campaigns, and the answers it queues.
+"""A referee site: its configuration, its campaigns, the log's commits, the mail it has
+received and the mail it queues (what to answer is ``answers``).
 
 Site files beside referee.yaml:
     state/received.jsonl   every mail taken from the inbox: Message-ID, when, where it went
@@ -8,47 +9,18 @@ Site files beside referee.yaml:
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import maps, timekeeping
+from .answers import Watermarks
 from .campaign import Campaign, CampaignError, Step, Table, check_id
 from .config import Config
-from .deadlines import Deadlines, show
-from .history import NoSuchTurn, history_text, turn_files
 from .play import Outcome, advance
-from .reports import Identity, confirmation, digest, gm_welcome, press, welcome
-from .records import History, Kind, Message, Record, Replace
+from .records import Kind, Record
+from .reports import Identity, gm_welcome, welcome
 from .store import append_record, atomic_write, read_records
 
 log = logging.getLogger(__name__)
-
-
-@dataclass
-class Watermarks:
-    """How far a campaign's answers have been queued: kept in `mailed.json`."""
-
-    confirmed: int = 0                      # mail records confirmed up to this record
-    digests: dict = field(default_factory=dict)       # seat -> record reported up to
-    digest_rounds: dict = field(default_factory=dict)  # seat -> round of that report
-    turns: int = 0                          # turn reports written up to this record
-    stages: dict = field(default_factory=dict)  # seat -> stage of the decision last prompted
-
-    @classmethod
-    def load(cls, campaign: Campaign) -> "Watermarks":
-        path = campaign.root / "mailed.json"
-        if not path.exists():
-            return cls()
-        data = json.loads(path.read_text())
-        return cls(data["confirmed"], data["digests"], data["digest_rounds"], data["turns"],
-                   data.get("stages", {}))
-
-    def save(self, campaign: Campaign) -> None:
-        # derived: after a crash the answers are derived again and the outbox knows them
-        atomic_write(campaign.root / "mailed.json",
-                     json.dumps(self.__dict__, indent=1, sort_keys=True) + "\n", durable=False)
 
 
 class Site:
@@ -162,93 +134,3 @@ class Site:
             atomic_write(campaign.dir("mail", "out") / f"{name}.eml", msg.as_bytes(),
                          durable=False)           # the archive copy; the queue's is durable
         self.outbox.queue(msg, name=name)
-
-    def answer(self, table: Table) -> int:
-        """Queue the mails the campaign's log calls for: confirmations, relayed messages,
-        welcomes of replacement players, digests; then write the turn reports."""
-        campaign = table.campaign
-        marks = Watermarks.load(campaign)
-        last = table.steps[-1].record.n if table.steps else 0
-        dues = self.dues(table)
-        queued = 0
-        for step in table.steps:
-            record = step.record
-            if record.n <= marks.confirmed:
-                continue
-            for index, action in enumerate(record.actions):
-                if isinstance(action, Message):
-                    for seat in action.to:
-                        self.queue(campaign, press(self.identity, table, record, action,
-                                                   index, seat))
-                        queued += 1
-                elif isinstance(action, Replace):
-                    self.queue(campaign, welcome(self.identity, table, action.seat,
-                                                 key=str(record.n)))
-                    queued += 1
-            if record.kind == Kind.MAIL:
-                seat = record.seat
-                self.queue(campaign, confirmation(
-                    self.identity, table, record, dues.get(seat),
-                    self.history_for(table, record)))
-                queued += 1
-        marks.confirmed = last
-        png = None
-        awaiting = {d.seat: d for d in table.rules.awaiting(table.state)}
-        for seat in range(len(campaign.players)):
-            key = str(seat)
-            since = marks.digests.get(key, 0)
-            news = [s for s in table.steps if s.record.n > since
-                    and not (s.record.kind == Kind.MAIL and s.record.seat == seat)]
-            due = awaiting.get(seat)
-            final = table.over and marks.stages.get(key) != "over"   # everyone gets it once
-            if not news and not final:
-                marks.digests[key] = last
-                continue
-            new_decision = due is not None and marks.stages.get(key) != due.stage
-            new_round = marks.digest_rounds.get(key) != table.round
-            if new_decision or new_round or final:
-                png = png or maps.png_map(table.view())
-                self.queue(campaign, digest(self.identity, table, seat, since, png,
-                                            dues.get(seat)))
-                marks.digests[key] = last
-                marks.digest_rounds[key] = table.round
-                marks.stages[key] = "over" if table.over else due.stage if due else None
-                queued += 1
-        self.write_turns(table, marks.turns)
-        marks.turns = last
-        marks.save(campaign)
-        return queued
-
-    def dues(self, table: Table) -> dict[int, str]:
-        """When each awaited decision is due, as each player reads times."""
-        campaign = table.campaign
-        settings = Deadlines.from_settings(campaign.settings.get("deadlines"))
-        if not settings.active:
-            return {}
-        book = timekeeping.Book.load(campaign)
-        shown = {}
-        for key, entry in book.seats.items():
-            due = timekeeping.due_of(settings, campaign, int(key), entry)
-            if due is not None:
-                shown[int(key)] = show(due, campaign.players[int(key)].timezone, settings.zone)
-        return shown
-
-    def history_for(self, table: Table, record: Record) -> str:
-        """The history a mail asked for with `history` (the whole game, or one turn)."""
-        asked = [c for c in record.commands if isinstance(c, History)]
-        if not asked:
-            return ""
-        try:
-            return history_text(table, asked[-1].turn)
-        except NoSuchTurn as err:
-            return str(err)
-
-    def write_turns(self, table: Table, since: int) -> None:
-        """The report and text map of every round touched since record ``since``, and the
-        PNG map of each such round once it is over (the game at its end)."""
-        rounds = sorted({s.round for s in table.steps if s.record.n > since})
-        folder = table.campaign.dir("turns")
-        for round_ in rounds:
-            for name, content in turn_files(table, round_).items():
-                # derived from the log, so written again if a crash loses them
-                atomic_write(folder / name, content, durable=False)

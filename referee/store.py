@@ -14,6 +14,13 @@ import tempfile
 from datetime import datetime, timezone
 from pathlib import Path
 
+
+def crashpoint(name: str) -> None:
+    """Fault injection for the crash tests: REFEREE_CRASH_AT=<name> kills the process here,
+    as a power cut or `kill -9` would, with nothing flushed or cleaned up."""
+    if os.environ.get("REFEREE_CRASH_AT") == name:
+        os._exit(137)
+
 TORN_SUFFIX = ".torn"  # where append_record keeps a torn last line it cut off
 
 

@@ -8,13 +8,22 @@ whether the reminder went out and the policy was applied.
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from .campaign import Campaign, Table
-from .deadlines import MAX_EXTENSION, Deadlines, absent_days, parse_when, stamp
+from .deadlines import MAX_EXTENSION, Deadlines, absent_days, parse_when, show, stamp
 from .play import Outcome, adjudicate, decide_by_bot
+from .records import Kind, MissedDeadline, Record
+from .reports import gm_notice, reminder, say
 from .store import atomic_write
+
+if TYPE_CHECKING:
+    from .site import Site
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -128,3 +137,34 @@ def _apply_policy(table: Table, seat: int, policy: str, outcome: Outcome) -> str
     if policy == "rules" and adjudicate(table, seat, outcome):
         return "adjudicated by the game's missed-order rules"
     return "the game waits for the game master"
+
+
+def keep_time(site: Site, table: Table, now: datetime) -> tuple[bool, int]:
+    """One tick's deadlines for a running campaign: the reminders due, and the policy for
+    every decision missed (committed to the log, the game master told). Returns whether the
+    policy applied orders, and how many mails it queued."""
+    campaign = table.campaign
+    settings = Deadlines.from_settings(campaign.settings.get("deadlines"))
+    if not settings.active:
+        return False, 0
+    book, notices, outcome = check(table, now, settings)
+    missed = tuple(MissedDeadline(seat, stamp(due), done) for seat, due, done in notices.missed)
+    site.commit(table, outcome, Record(Kind.REFEREE, missed=missed))
+    queued = 0
+    for seat, due in notices.reminders:
+        stage = book.seats[str(seat)].stage
+        shown = show(due, campaign.players[seat].timezone, settings.zone)
+        site.queue(campaign, reminder(site.identity, table, seat, stage, shown))
+        queued += 1
+    for seat, due, done in notices.missed:
+        name = campaign.players[seat].name
+        log.info("campaign %s: %s missed the deadline of %s: %s", campaign.id, name,
+                 stamp(due), done)
+        if campaign.gm:
+            stage = book.seats[str(seat)].stage
+            site.queue(campaign, gm_notice(
+                site.identity, campaign, say("subject_missed", name=name),
+                say("missed", name=name, campaign_id=campaign.id, due=stamp(due), done=done),
+                f"missed.{seat}.{stage}"))
+    book.save(campaign)
+    return bool(outcome.applied), queued

@@ -7,6 +7,7 @@ import random
 import shutil
 from pathlib import Path
 
+from referee import answers
 from referee.campaign import Table
 from referee.config import load_config
 from referee.play import advance, submit
@@ -37,9 +38,9 @@ def play(site: Site, table: Table, until_round: int | None = None, seed: int = 0
                            subject="Re: your turn"))
         site.commit(table, advance(table), Record(Kind.REFEREE))
         if answer and table.round != round_:
-            site.answer(table)
+            answers.answer(site, table)
     if answer:
-        site.answer(table)
+        answers.answer(site, table)
     return table
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from sites import Mailboxes, make_site, reply_to, run_tick, text_of
+from sites import Mailboxes, logged, make_site, reply_to, run_tick, text_of
 
 from referee import registry
 from referee.cli import main
@@ -49,7 +49,7 @@ def answer(site, boxes: Mailboxes, mail, address: str, text: str) -> tuple[str, 
 
 
 def orders_in_log(site, campaign_id: str = "pile") -> list[list]:
-    return [o for r in site.campaign(campaign_id).records() for o in r.get("orders", ())]
+    return [o for r in logged(site.campaign(campaign_id)) for o in r.get("orders", ())]
 
 
 # the rules on their own ------------------------------------------------------------------------
@@ -168,7 +168,7 @@ def test_a_whole_campaign_by_mail_to_its_result_history_status_and_archive(takea
 
     # the history by mail, after the end
     history, _ = answer(site, boxes, bob_final, BOB, "history")
-    assert site.campaign("pile").records()[-1]["seat"] == 1
+    assert logged(site.campaign("pile"))[-1]["seat"] == 1
     assert "Round 1\n  - Ann takes 2; 5 left.\n  - Bob takes 3; 2 left.\n" in history
     assert "  Standings by taken: Ann 2, Bob 3" in history
     assert "Round 2\n  - Ann takes 1; 1 left.\n  - Bob takes 1; 0 left.\n" in history
@@ -225,7 +225,7 @@ def test_a_missed_deadline_lets_the_games_bot_take(takeaway, tmp_path):
     boxes = Mailboxes(site)
     boxes.new()
     assert not tick(site, T0 + timedelta(hours=25)).errors
-    [record] = [r for r in site.campaign("pile").records() if r.get("missed")]
+    [record] = [r for r in logged(site.campaign("pile")) if r.get("missed")]
     assert record["orders"] == [[0, "take 3", "bot"]]     # 15 left: it leaves Bob 12
     assert record["missed"][0]["done"] == "the bot decided for them"
     assert boxes.new(ANN) == []             # she hears of it with her next decision

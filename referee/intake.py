@@ -1,0 +1,217 @@
+"""One incoming mail, from its raw bytes to its one outcome: stored, routed, authenticated,
+and its commands and orders applied in one log record, or answered outside any campaign.
+
+The order of work keeps a crash harmless: the raw mail is stored first; the log record that
+carries the mail's Message-ID is the moment it counts as applied, and a mail already in a
+log is never applied again.
+"""
+from __future__ import annotations
+
+import logging
+import traceback
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+
+from .campaign import Campaign, CampaignError, Table
+from .commands import Commands, Outside, no_such_game, run_outside, split
+from .mail.inbox import InMail
+from .mail.read import Incoming, read_mail
+from .mail.routing import MAX_LINES, Route, route
+from .play import Outcome, read_orders, submit
+from .records import BadLine, Kind, Record, RefusedCommand
+from .reports import notice, say
+from .site import Site
+from .store import crashpoint
+
+log = logging.getLogger(__name__)
+
+
+class OpenCampaigns:
+    """The campaigns one tick has read, each once, and their tables, each replayed once:
+    every change a tick makes goes through these objects."""
+
+    def __init__(self, site: Site):
+        self.site = site
+        self.campaigns: dict[str, Campaign] = {}
+        self.tables: dict[str, Table] = {}
+
+    def campaign(self, campaign_id: str) -> Campaign:
+        if campaign_id not in self.campaigns:
+            self.campaigns[campaign_id] = self.site.campaign(campaign_id)
+        return self.campaigns[campaign_id]
+
+    def table(self, campaign_id: str) -> Table:
+        if campaign_id not in self.tables:
+            self.tables[campaign_id] = self.campaign(campaign_id).table()
+        return self.tables[campaign_id]
+
+    def replay(self, campaign_id: str) -> None:
+        """Rebuild a table from its log (after a rollback)."""
+        self.tables[campaign_id] = self.campaign(campaign_id).table()
+
+
+@dataclass
+class Counts:
+    """What the mails of one tick came to."""
+
+    applied: int = 0              # mails whose orders went into a campaign's log
+    ignored: int = 0              # machine mail, duplicates
+    answered: int = 0             # notices queued
+    errors: list[str] = field(default_factory=list)
+    by_campaign: Counter[str] = field(default_factory=Counter)   # mails applied, per campaign
+
+
+class Intake:
+    """Takes the mails of one tick, one at a time."""
+
+    def __init__(self, site: Site, open_campaigns: OpenCampaigns, now: datetime):
+        self.site, self.open, self.now = site, open_campaigns, now
+        self.received = site.received_ids()
+        self.counts = Counts()
+
+    def take(self, mail: InMail) -> bool:
+        """Handle one mail; True when it may be marked processed."""
+        incoming = None
+        try:
+            incoming = read_mail(mail.raw, self.site.identity.address)
+            self.handle(incoming, mail.raw)
+            return True
+        except Exception as err:              # one bad campaign must not stop the others
+            detail = traceback.format_exc(limit=3) if not isinstance(err, CampaignError) else ""
+            self.counts.errors.append(f"mail {mail.key}: {err}\n{detail}".rstrip())
+            log.error("mail %s: %s (it stays in the inbox for the next tick)",
+                      incoming.message_id if incoming else mail.key, err)
+            return False
+
+    def handle(self, mail: Incoming, raw: bytes) -> None:
+        site, mid = self.site, mail.message_id
+        if mid in self.received:
+            log.info("mail %s: taken before, ignored", mid)
+            self.counts.ignored += 1
+            return
+        where = route(mail)
+        if mail.automatic:
+            site.keep_raw(site.state_dir / "unrouted", mid, raw)
+            self.noted(mid, "-", f"ignored: {mail.automatic}")
+            self.counts.ignored += 1
+            return
+        if where.campaign_id is None or not site.has_campaign(where.campaign_id):
+            site.keep_raw(site.state_dir / "unrouted", mid, raw)
+            if where.campaign_id is None:
+                run_outside(self.outside(mail, where), where.lines)
+            else:
+                no_such_game(self.outside(mail, where), where.campaign_id)
+            self.noted(mid, "-", "answered outside any campaign")
+            return
+        campaign = self.open.campaign(where.campaign_id)
+        site.keep_raw(campaign.dir("mail", "in"), mid, raw)
+        crashpoint("stored")
+        gm = campaign.is_gm_token(where.token)
+        seat = None if gm else campaign.seat_of_token(where.token)
+        if seat is None and not gm:
+            self.answer_unknown_player(mail, campaign, where)
+            self.noted(mid, campaign.id, "no valid token")
+            return
+        if campaign.status == "open":
+            self.handle_open(mail, campaign, seat, where)
+            self.noted(mid, campaign.id, "applied")
+            return
+        table = self.open.table(campaign.id)
+        if mid in table.seen:
+            self.noted(mid, campaign.id, "applied before")
+            self.counts.ignored += 1
+            return
+        outcome, record = self.apply(mail, table, seat, where)
+        self.noted(mid, campaign.id, "applied", effect(outcome, record))
+        self.counts.by_campaign[campaign.id] += 1
+        self.counts.applied += 1
+
+    def apply(self, mail: Incoming, table: Table, seat: int | None, where: Route
+              ) -> tuple[Outcome, Record]:
+        """A player's (or the game master's, seat None) mail to a started campaign: its
+        commands, then its orders, in one log record."""
+        campaign = table.campaign
+        commands, order_lines = split(where.lines, seat is None)
+        done = Commands(self.site, campaign, table, seat, self.now).run(commands)
+        record = Record(Kind.MAIL, message_id=mail.message_id, sender=mail.sender_address,
+                        seat=seat, subject=mail.subject, actions=tuple(done.actions))
+        assert done.outcome is not None               # a started campaign's commands have one
+        outcome = done.outcome
+        if seat is None:
+            record = replace(record, ignored=tuple(order_lines))
+        elif campaign.status != "running":
+            if order_lines:
+                record = replace(record, bad_lines=(BadLine("(all)", say(
+                    "no_orders_now", campaign_id=campaign.id, status=campaign.status)),))
+        else:
+            reading = read_orders(table.rules, order_lines)
+            if where.cut:
+                reading.ignored.append(say("lines_unread", count=where.cut, limit=MAX_LINES))
+            record = replace(record, ignored=tuple(reading.ignored),
+                             bad_lines=tuple(BadLine(*e) for e in reading.errors))
+            if reading.entries and not reading.errors:
+                outcome = submit(table, seat, reading.entries)
+        self.site.commit(table, outcome, record)
+        if done.rebuild:
+            self.open.replay(campaign.id)
+        return outcome, record
+
+    def handle_open(self, mail: Incoming, campaign: Campaign, seat: int | None,
+                    where: Route) -> None:
+        """A mail to a campaign still open for sign-up: commands only, answered at once."""
+        commands, order_lines = split(where.lines, seat is None)
+        done = Commands(self.site, campaign, None, seat, self.now).run(commands)
+        lines = [f"{a.line}: {a.reason if isinstance(a, RefusedCommand) else a.said}"
+                 for a in done.actions]
+        if order_lines:
+            lines.append(say("not_started_orders", campaign_id=campaign.id))
+        self.send_notice(mail, say("subject_your_mail", campaign_id=campaign.id),
+                         "\n".join(lines) or say("nothing_for_the_referee"))
+        self.counts.applied += 1
+
+    def noted(self, message_id: str, where: str, outcome: str, detail: str = "") -> None:
+        self.site.note_received(message_id, where, outcome)
+        self.received.add(message_id)
+        log.info("mail %s to %s: %s%s", message_id,
+                 "no campaign" if where == "-" else f"campaign {where}", outcome, detail)
+
+    # answers outside a player's game -------------------------------------------------------
+    def outside(self, mail: Incoming, where: Route) -> Outside:
+        def answer(subject: str, text: str, to: str | None = None,
+                   reply_to: str | None = None) -> None:
+            self.send_notice(mail, subject, text, to, reply_to)
+        return Outside(self.site, mail.sender_name, mail.sender_address, where.token, answer)
+
+    def answer_unknown_player(self, mail: Incoming, campaign: Campaign, where: Route) -> None:
+        registered = campaign.seat_of_address(mail.sender_address)
+        if registered is None:
+            # a stranger learns nothing about the game, not even that it exists
+            self.send_notice(mail, say("subject_stranger"), say("stranger"))
+            return
+        player = campaign.players[registered]
+        address = self.site.identity.plus(campaign.id, player.token)
+        self.send_notice(mail, say("subject_not_used", campaign_id=campaign.id),
+                         say("wrong_token", campaign_id=campaign.id,
+                             had_token=bool(where.token), address=address),
+                         to=player.address, reply_to=address)
+
+    def send_notice(self, mail: Incoming, subject: str, text: str, to: str | None = None,
+                    reply_to: str | None = None) -> None:
+        to = to or mail.sender_address
+        if not to:
+            return
+        msg = notice(self.site.identity, to, subject, text, mail.message_id,
+                     key=mail.message_id, reply_to=reply_to)
+        self.site.queue(None, msg)
+        self.counts.answered += 1
+
+
+def effect(outcome: Outcome, record: Record) -> str:
+    """What a mail did, for the log: its orders applied and refused, its commands, the lines
+    that were bad or passed over."""
+    counts = {"orders applied": len(outcome.applied), "refused": len(outcome.refusals),
+              "commands": len(record.actions), "bad lines": len(record.bad_lines),
+              "lines passed over": len(record.ignored)}
+    shown = ", ".join(f"{what} {n}" for what, n in counts.items() if n)
+    return f" ({shown})" if shown else ""
