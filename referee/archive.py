@@ -21,7 +21,7 @@ from pathlib import Path
 from PIL import Image
 
 from . import maps
-from .campaign import Table
+from .campaign import Status, Table
 from .chart import player_colour, score_chart
 from .history import history_text, measure, standings, turns
 from .reports import render, result_context, turn_report, waiting_for
@@ -77,14 +77,14 @@ def state_line(table: Table) -> str:
     if ended:
         return f"Finished in round {view['round']}: {ended.reason}."
     where = f"round {view['round']}" if view["round"] else "the setup"
-    if table.campaign.status != "running":
+    if table.campaign.status != Status.RUNNING:
         return f"{table.campaign.status.capitalize()} in {where}."
     return f"In {where}; waiting for {waiting_for(table)}."
 
 
 def players_context(table: Table) -> dict:
     campaign, view = table.campaign, table.view()
-    over = table.over or campaign.status == "finished"
+    over = table.over or campaign.status == Status.FINISHED
     figures = dict(standings(view))
     options = {name: campaign.options.get(name, default)
                for name, (default, _allowed) in table.rules.options.items()}

@@ -20,6 +20,7 @@ import json
 import re
 import secrets
 from dataclasses import dataclass, field
+from enum import StrEnum
 from datetime import datetime, timezone
 from email.utils import parseaddr
 from pathlib import Path
@@ -34,12 +35,28 @@ from .store import append_record, atomic_write, read_records
 
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)   # libyaml's, when installed
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")
-STATUSES = ("open", "running", "paused", "finished")
 TOKEN_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"   # no 0/o, 1/l/i: read aloud, typed by hand
+
+
+class Status(StrEnum):
+    """Where a campaign stands."""
+
+    OPEN = "open"              # open for sign-up: players join by mail until it is full
+    RUNNING = "running"        # orders are taken and deadlines run
+    PAUSED = "paused"          # the game master stopped it: no orders, deadlines stand still
+    FINISHED = "finished"      # the game has ended
 
 
 class CampaignError(Exception):
     """Something about a campaign a game master must fix; the message says what."""
+
+
+def _status(value: object, path: Path) -> Status:
+    try:
+        return Status(str(value))
+    except ValueError:
+        raise CampaignError(f"{path}: status must be one of "
+                            f"{', '.join(s.value for s in Status)}, not {value!r}") from None
 
 
 def check_id(campaign_id: str) -> str:
@@ -113,7 +130,7 @@ class Campaign:
     game: str
     options: dict
     seed: int
-    status: str
+    status: Status
     players: list[Player]
     created: str
     gm: Player | None = None             # the game master: commands by mail with their token
@@ -156,7 +173,7 @@ class Campaign:
                                 f"{rules.max_players} players, not {seats}")
         seed = secrets.randbelow(2**31) if seed is None else seed
         campaign = cls(Path(data_root) / campaign_id, campaign_id, game, dict(options or {}),
-                       seed, "open" if seats else "running", [], now(),
+                       seed, Status.OPEN if seats else Status.RUNNING, [], now(),
                        Player(*parse_player(gm), new_token()) if gm else None, seats,
                        settings=dict(settings or {}))
         for name, address in parsed:
@@ -184,7 +201,7 @@ class Campaign:
         """The options (and, once it runs, the players) make a game of its kind."""
         rules = self.rules
         names = [p.name for p in self.players]
-        if self.status == "open":
+        if self.status == Status.OPEN:
             names = [f"Seat {i + 1}" for i in range(rules.min_players)]
         try:
             rules.new_game(self.options, names, self.seed)
@@ -205,7 +222,7 @@ class Campaign:
                      "seats", "robots"}
             campaign = cls(Path(root), check_id(str(data["id"])), str(data["game"]),
                            dict(data.get("options") or {}), int(data["seed"]),
-                           str(data.get("status", "running")),
+                           _status(data.get("status", "running"), path),
                            [Player.from_data(p) for p in data.get("players") or []],
                            str(data.get("created", "")),
                            Player.from_data(data["gm"]) if data.get("gm") else None,
@@ -214,14 +231,12 @@ class Campaign:
         except (KeyError, TypeError, ValueError) as err:
             raise CampaignError(f"{path} is damaged ({err!r}): compare it with another "
                                 f"campaign's file") from None
-        if campaign.status not in STATUSES:
-            raise CampaignError(f"{path}: status must be one of {', '.join(STATUSES)}")
         return campaign
 
     def save(self) -> None:
         data: dict[str, Any] = {
             "id": self.id, "game": self.game, "options": self.options, "seed": self.seed,
-            "status": self.status, "created": self.created,
+            "status": str(self.status), "created": self.created,
         }
         if self.seats is not None:
             data["seats"] = self.seats

@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from . import registry
-from .campaign import CampaignError
+from .campaign import CampaignError, Status
 from .config import CONFIG_NAME, ConfigError, load_config, write_default_config
 from .deadlines import POLICIES, DeadlineError, Deadlines
 from .mail.inbox import InboxError
@@ -135,7 +135,7 @@ def new(ctx, game, campaign_id, players, seats, gm, seed, options, hours, times,
         raise Failure(str(err)) from None
     flushed = site.outbox.flush(site.config.make_sender())
     who = ", ".join(p.name for p in campaign.players) or "nobody yet"
-    state = (f"open for sign-up ({seats} seats)" if campaign.status == "open" else "running")
+    state = (f"open for sign-up ({seats} seats)" if campaign.status == Status.OPEN else "running")
     click.echo(f"campaign {campaign_id}: {campaign.rules.title} for {who}, {state}, in "
                f"{campaign.root}")
     click.echo(f"mail: {len(flushed.sent)} sent, {len(site.outbox.pending())} queued")
@@ -170,7 +170,7 @@ def gm(ctx, campaign_id, command) -> None:
 
 def _status(site, campaign_id: str) -> dict:
     campaign = site.campaign(campaign_id)
-    if campaign.status == "open":
+    if campaign.status == Status.OPEN:
         return {"id": campaign.id, "game": campaign.game, "state": "open", "round": 0,
                 "awaiting": [], "scores": {}, "finished": False,
                 "seats": campaign.seats, "joined": [p.name for p in campaign.players]}

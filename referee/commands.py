@@ -24,7 +24,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from . import registry, timekeeping
 from .answers import answer
-from .campaign import Campaign, CampaignError, Player, Table, new_token, parse_player
+from .campaign import Campaign, CampaignError, Player, Status, Table, new_token, parse_player
 from .deadlines import MAX_ABSENCE, DeadlineError, parse_day
 from .play import Outcome, adjudicate, decide_by_bot
 from .records import (Absence, Action, Adjudicate, Command, Drop, Extend, Help, History, Kind,
@@ -228,7 +228,7 @@ def do_timezone(ctx: Commands, rest: str, line: str) -> Command:
 @command("leave", "leave", "leave a game that has not started yet", Who.PLAYERS)
 def do_leave(ctx: Commands, rest: str, line: str) -> Command:
     player = ctx.player()
-    if ctx.campaign.status != "open":
+    if ctx.campaign.status != Status.OPEN:
         raise CommandError(say("leave_too_late"))
     ctx.campaign.players.remove(player)
     ctx.campaign.save()
@@ -240,9 +240,9 @@ def do_leave(ctx: Commands, rest: str, line: str) -> Command:
 @command("pause", "pause", "stop the game and its deadlines", Who.GAME_MASTER)
 def do_pause(ctx: Commands, rest: str, line: str) -> Command:
     ctx.game_master()
-    if ctx.campaign.status != "running":
-        raise CommandError(say("not_in_status", status=ctx.campaign.status, wanted="running"))
-    ctx.campaign.status = "paused"
+    if ctx.campaign.status != Status.RUNNING:
+        raise CommandError(say("not_in_status", status=ctx.campaign.status, wanted=Status.RUNNING))
+    ctx.campaign.status = Status.PAUSED
     ctx.campaign.save()
     timekeeping.pause(ctx.campaign, ctx.now)
     return Pause(line, say("paused"), ctx.now.isoformat())
@@ -251,9 +251,9 @@ def do_pause(ctx: Commands, rest: str, line: str) -> Command:
 @command("resume", "resume", "go on again after a pause", Who.GAME_MASTER)
 def do_resume(ctx: Commands, rest: str, line: str) -> Command:
     ctx.game_master()
-    if ctx.campaign.status != "paused":
-        raise CommandError(say("not_in_status", status=ctx.campaign.status, wanted="paused"))
-    ctx.campaign.status = "running"
+    if ctx.campaign.status != Status.PAUSED:
+        raise CommandError(say("not_in_status", status=ctx.campaign.status, wanted=Status.PAUSED))
+    ctx.campaign.status = Status.RUNNING
     ctx.campaign.save()
     timekeeping.resume(ctx.campaign, ctx.now)
     return Resume(line, say("resumed"), ctx.now.isoformat())
@@ -348,7 +348,7 @@ def do_adjudicate(ctx: Commands, rest: str, line: str) -> Command:
 @command("start", "start", "start an open game before it is full", Who.GAME_MASTER)
 def do_start(ctx: Commands, rest: str, line: str) -> Command:
     ctx.game_master()
-    if ctx.campaign.status != "open":
+    if ctx.campaign.status != Status.OPEN:
         raise CommandError(say("started_already", status=ctx.campaign.status))
     rules = ctx.campaign.rules
     if len(ctx.campaign.players) < rules.min_players:
@@ -366,7 +366,7 @@ def run_as_gm(site: Site, campaign_id: str, line: str, now: datetime) -> list[Ac
     if rest:
         raise CommandError(say("not_a_gm_command", line=line, verbs=[
             v.name for v in CAMPAIGN_VERBS.values() if v.allows(gm=True)]))
-    table = campaign.table() if campaign.status != "open" else None
+    table = campaign.table() if campaign.status != Status.OPEN else None
     done = Commands(site, campaign, table, None, now).run(commands)
     if table is not None and done.outcome is not None:
         site.commit(table, done.outcome, Record(Kind.GM, actions=tuple(done.actions)))
@@ -451,7 +451,7 @@ def do_join(ctx: Outside, rest: str, line: str) -> None:
     name = " ".join(words[2:]) if len(words) > 2 and words[1].lower() == "as" else (
         ctx.sender_name or ctx.sender_address.partition("@")[0])
     campaign = ctx.site.campaign(campaign_id) if ctx.site.has_campaign(campaign_id) else None
-    if campaign is None or campaign.status != "open":
+    if campaign is None or campaign.status != Status.OPEN:
         ctx.answer(say("subject_not_joined"), say("no_open_game", campaign_id=campaign_id)
                    + "\n\n" + open_games(ctx.site))
         return
@@ -487,7 +487,7 @@ def open_games(site: Site) -> str:
     games = []
     for campaign_id in site.campaign_ids():
         campaign = site.campaign(campaign_id)
-        if campaign.status == "open" and campaign.seats is not None:
+        if campaign.status == Status.OPEN and campaign.seats is not None:
             games.append({"id": campaign.id, "title": campaign.rules.title,
                           "free": campaign.seats - len(campaign.players),
                           "seats": campaign.seats})

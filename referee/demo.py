@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Callable
 
 from . import mailbot, registry
-from .campaign import Campaign
+from .campaign import Campaign, Status
 from .config import CONFIG_NAME, load_config, write_default_config
 from .mail.outbox import MaildirSender
 from .site import Site
@@ -105,11 +105,11 @@ def run_demo(directory: Path, seed: int = 1, max_ticks: int = 3000,
         campaign = site.campaign(campaign_id)
         if ticks % 25 == 0:
             progress(f"tick {ticks}: {report.summary()}")
-        if campaign.status == "finished":
+        if campaign.status == Status.FINISHED:
             post = postman.new_mail()             # the final reports are read too
             for robot in robots:
                 robot.read += len(post.get(robot.address, []))
             break
     campaign = site.campaign(campaign_id)
     return DemoResult(campaign, ticks, sum(r.read for r in robots), replies,
-                      campaign.status == "finished")
+                      campaign.status == Status.FINISHED)

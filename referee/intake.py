@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-from .campaign import Campaign, CampaignError, Table
+from .campaign import Campaign, CampaignError, Status, Table
 from .commands import Commands, Outside, no_such_game, run_outside, split
 from .mail.inbox import InMail
 from .mail.read import Incoming, read_mail
@@ -113,7 +113,7 @@ class Intake:
             self.answer_unknown_player(mail, campaign, where)
             self.noted(mid, campaign.id, "no valid token")
             return
-        if campaign.status == "open":
+        if campaign.status == Status.OPEN:
             self.handle_open(mail, campaign, seat, where)
             self.noted(mid, campaign.id, "applied")
             return
@@ -140,7 +140,7 @@ class Intake:
         outcome = done.outcome
         if seat is None:
             record = replace(record, ignored=tuple(order_lines))
-        elif campaign.status != "running":
+        elif campaign.status != Status.RUNNING:
             if order_lines:
                 record = replace(record, bad_lines=(BadLine("(all)", say(
                     "no_orders_now", campaign_id=campaign.id, status=campaign.status)),))

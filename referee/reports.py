@@ -93,8 +93,7 @@ def awaited_lines(table: Table, seat: int) -> list[str]:
     prompt, _ = decision_of(table, seat)
     lines = [prompt] if prompt else []
     if table.queues.get(seat):
-        lines.append("your kept orders wait for their decisions: "
-                     + "; ".join(table.queues[seat]))
+        lines.append(say("kept_orders", entries=table.queues[seat]))
     return lines
 
 
@@ -150,15 +149,15 @@ def welcome(identity: Identity, table: Table, seat: int, key: str = "") -> Email
                   help=help_text(campaign.game), prompt=prompt, choices=choices,
                   waiting_for=waiting_for(table),
                   seed_hash=campaign.settings.get("seed_hash"))
-    return _mail(identity, campaign, player, f"Welcome to {table.rules.title}, {player.name}",
-                 text, message_id(identity, campaign.id, "welcome", seat, *([key] if key else [])))
+    return _mail(identity, campaign, player,
+                 say("subject_welcome", title=table.rules.title, name=player.name), text, message_id(identity, campaign.id, "welcome", seat, *([key] if key else [])))
 
 
 def gm_welcome(identity: Identity, campaign: Campaign) -> EmailMessage:
     gm = campaign.gm
     text = render("gm-welcome.txt", campaign=campaign, gm=gm,
                   reply_to=identity.plus(campaign.id, gm.token))
-    return _mail(identity, campaign, gm, f"You are the game master of {campaign.id}", text,
+    return _mail(identity, campaign, gm, say("subject_gm_welcome", campaign_id=campaign.id), text,
                  message_id(identity, campaign.id, "gm-welcome"))
 
 
@@ -184,8 +183,8 @@ def confirmation(identity: Identity, table: Table, record: Record, due: str | No
                   help=help_text(campaign.game) if wants_help else "", history=history)
     sender = record.sender or player.address
     cc = [sender] if sender and sender != player.address else []
-    return _mail(identity, campaign, player, "Orders received" if seat is not None
-                 else "Game master's commands", text,
+    return _mail(identity, campaign, player, say("subject_confirmation", gm=seat is None),
+                 text,
                  message_id(identity, campaign.id, "confirm", record.n), cc=cc,
                  in_reply_to=record.message_id)
 
@@ -195,9 +194,9 @@ def press(identity: Identity, table: Table, record: Record, message: Message, in
     """A player's (or the game master's) message, the record's action ``index``, relayed to
     another player."""
     campaign = table.campaign
-    who = "the game master" if message.sender is None else campaign.players[message.sender].name
+    who = say("the_gm") if message.sender is None else campaign.players[message.sender].name
     text = render("press.txt", campaign=campaign, who=who, text=message.text)
-    return _mail(identity, campaign, campaign.players[seat], f"Message from {who}", text,
+    return _mail(identity, campaign, campaign.players[seat], say("subject_press", who=who), text,
                  message_id(identity, campaign.id, "press", record.n, index, seat))
 
 
@@ -206,7 +205,8 @@ def reminder(identity: Identity, table: Table, seat: int, stage: int, due: str
     campaign = table.campaign
     prompt, choices = decision_of(table, seat)
     text = render("reminder.txt", campaign=campaign, due=due, prompt=prompt, choices=choices)
-    return _mail(identity, campaign, campaign.players[seat], f"Reminder: due by {due}", text,
+    return _mail(identity, campaign, campaign.players[seat], say("subject_reminder", due=due),
+                 text,
                  message_id(identity, campaign.id, "reminder", seat, stage))
 
 
@@ -227,23 +227,14 @@ def digest(identity: Identity, table: Table, seat: int, since: int, png: bytes |
     for step in table.steps:
         if step.record.n > since:
             events += step.events
-            for missed in step.record.missed:
-                if missed.seat == seat:
-                    notes.append(f"your deadline passed: {missed.done}")
-            for refusal in step.record.refused:
-                if refusal.seat == seat:
-                    notes.append(f"your order {refusal.text!r} was refused: "
-                                 f"{refusal.reason}" + (
-                                     f" (dropped with it: {', '.join(refusal.dropped)})"
-                                     if refusal.dropped else ""))
+            notes += [say("note_missed", done=m.done) for m in step.record.missed
+                      if m.seat == seat]
+            notes += [say("note_refused", text=r.text, reason=r.reason, dropped=r.dropped)
+                      for r in step.record.refused if r.seat == seat]
     prompt, choices = decision_of(table, seat)
     context = base_context(table)
-    if context["result"]:
-        subject = "The game is over"
-    else:
-        when = f"Round {context['view']['round']}" if context["view"]["round"] else "Setup"
-        subject = (f"{when}: your turn - {prompt.split(':')[0].lower()}" if choices
-                   else f"{when}: report")
+    subject = say("subject_digest", over=bool(context["result"]), round=context["view"]["round"],
+                  decision=prompt.split(":")[0].lower() if choices and prompt else None)
     last = table.steps[-1].record.n if table.steps else 0
     mid = message_id(identity, campaign.id, "digest", last, seat)
     parts = dict(events=events, notes=notes, prompt=prompt, choices=choices, due=due,

@@ -13,7 +13,7 @@ import logging
 from pathlib import Path
 
 from .answers import Watermarks
-from .campaign import Campaign, CampaignError, Step, Table, check_id
+from .campaign import Campaign, CampaignError, Status, Step, Table, check_id
 from .config import Config
 from .play import Outcome, advance
 from .records import Kind, Record
@@ -63,14 +63,14 @@ class Site:
         log.info("campaign %s created: %s, %s", campaign.id, campaign.rules.title, campaign.status)
         if campaign.gm:
             self.queue(campaign, gm_welcome(self.identity, campaign))
-        if campaign.status == "running":
+        if campaign.status == Status.RUNNING:
             self.start_campaign(campaign)
         return campaign
 
     def start_campaign(self, campaign: Campaign) -> Table:
         """The game begins: a welcome to every player with their token and the seed's
         fingerprint, and the first prompt to whoever acts first."""
-        campaign.status = "running"
+        campaign.status = Status.RUNNING
         campaign.seats = None
         campaign.check_game()
         campaign.save()
@@ -97,8 +97,8 @@ class Site:
         events = [e for c in record.commands for e in c.effects() + c.told()]
         step = table.follow_applied(record, outcome.round,
                                     events + [e for a in outcome.applied for e in a.events])
-        if table.over and table.campaign.status != "finished":
-            table.campaign.status = "finished"
+        if table.over and table.campaign.status != Status.FINISHED:
+            table.campaign.status = Status.FINISHED
             table.campaign.save()
         return step
 

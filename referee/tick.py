@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from .answers import answer
-from .campaign import CampaignError
+from .campaign import CampaignError, Status
 from .intake import Intake, OpenCampaigns
 from .play import advance
 from .records import Kind, Record
@@ -90,11 +90,11 @@ def resolve_and_answer(site: Site, open_campaigns: OpenCampaigns, campaign_id: s
                        now: datetime, mails: int) -> int:
     """A started campaign resolves what it can, keeps its deadlines and queues its answers;
     returns the number of mails queued."""
-    if open_campaigns.campaign(campaign_id).status == "open":
+    if open_campaigns.campaign(campaign_id).status == Status.OPEN:
         return 0
     table = open_campaigns.table(campaign_id)
     steps, queued = len(table.steps), 0
-    if table.campaign.status == "running":
+    if table.campaign.status == Status.RUNNING:
         robots = set(table.campaign.robots)
         site.commit(table, advance(table, robots), Record(Kind.REFEREE))
         applied, queued = keep_time(site, table, now)
