@@ -15,8 +15,10 @@ Orders are small immutable values with a ``kind``; the accepted-order log stores
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Protocol, Sequence, TypedDict
+from typing import Any, Protocol, TypedDict
+
 
 class IllegalOrder(Exception):
     """An order the rules refuse. ``reason`` is written for the player; ``alternatives``

@@ -1,8 +1,9 @@
-"""Bus (Splotter Spellen, 1999 and 2019 editions) as a pure rules engine: see ``referee/contract.py``."""
+"""Bus (Splotter Spellen, 1999 and 2019 editions) as a pure rules engine: see
+``referee/contract.py``."""
 from __future__ import annotations
 
 import random
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from ..contract import Decision, IllegalOrder, Result, check_setup, progress_view
 from . import rules

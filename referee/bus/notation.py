@@ -3,8 +3,8 @@
     build house 15          a building (setup and the Buildings action); house, office or pub
     line 15-21              a street from the head at 15 to 21 (setup and Line Expansion);
                             `line 15-21-22` lays a path, one order per street
-    action vroom            choose an action: line, buses, passengers, buildings, clock, vroom, start;
-                            `action line vroom` queues two choices
+    action vroom            choose an action: line, buses, passengers, buildings, clock, vroom,
+                            start; `action line vroom` queues two choices
     pass                    stop choosing actions this round
     passengers 11:2 26:1    new passengers at the stations (station:count)
     clock stop | clock go   stop time (take a clock stone) or let the clock turn

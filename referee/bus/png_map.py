@@ -12,9 +12,18 @@ import math
 import textwrap
 from functools import lru_cache
 
-from ..maps.canvas import Ground, Picture, Shapes, along, badge, fixed_palette, pattern_sample, stroke
-from .scene import BUILDING_TYPES, STYLES, CrossingFacts, Lot, Scene, build_scene, legend
+from ..maps.canvas import (
+    Ground,
+    Picture,
+    Shapes,
+    along,
+    badge,
+    fixed_palette,
+    pattern_sample,
+    stroke,
+)
 from ..maps.styles import INK, WHITE
+from .scene import BUILDING_TYPES, STYLES, CrossingFacts, Lot, Scene, build_scene, legend
 
 WIDTH, HEIGHT = 1460, 1020
 MAP_ORIGIN, MAP_SCALE = (60, 60), 9.0  # board position 0..100 -> 60..960 pixels

@@ -8,10 +8,10 @@ the state always waits for a real decision or is over.
 """
 from __future__ import annotations
 
+from ..contract import Decision, IllegalOrder
 from .board import BOARD
 from .notation import ACTIONS, BUILDING_TYPES, Order
 from .state import BUS_CAP, SPACES, BusState
-from ..contract import Decision, IllegalOrder
 
 # the decision kind owed while an action resolves; actions missing here need no decision
 RESOLVE_KIND = {"line": "line", "passengers": "passengers", "buildings": "build",

@@ -6,7 +6,8 @@ from .notation import ACTIONS, BUILDING_TYPES
 
 EDITIONS = ("2019", "1999")
 # B2: spaces per action; resolution order is the order of ACTIONS
-SPACES = {"line": 6, "buses": 1, "passengers": 6, "buildings": 6, "clock": 1, "vroom": 6, "start": 1}
+SPACES = {"line": 6, "buses": 1, "passengers": 6, "buildings": 6, "clock": 1, "vroom": 6,
+          "start": 1}
 ACTION_MARKERS = 20      # B3: both editions play 20 (1999: 21 stones, one is the first bus)
 BUS_CAP = {"2019": 5, "1999": None}
 PASSENGERS = 15          # B3: 4 start on the central crossings, 11 in supply
@@ -31,7 +32,7 @@ class BusState:
         "end_reason", "moves", "last_board",
     )
 
-    def copy(self) -> "BusState":
+    def copy(self) -> BusState:
         new = BusState.__new__(BusState)
         for name in self.__slots__:
             value = getattr(self, name)
@@ -90,7 +91,7 @@ class BusState:
         return _plain(data)
 
     @classmethod
-    def from_data(cls, data: dict) -> "BusState":
+    def from_data(cls, data: dict) -> BusState:
         state = cls.__new__(cls)
         for name in cls.__slots__:
             if name != "street_lines":

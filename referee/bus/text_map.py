@@ -7,10 +7,18 @@ from __future__ import annotations
 from collections import Counter
 from functools import lru_cache
 
+from ..maps.textgrid import WIDTH as WIDTH  # the column limit, as this map's
+from ..maps.textgrid import (
+    blank,
+    document,
+    draw_edge,
+    draw_labels,
+    edge_cells,
+    grid_text,
+    wrap,
+    wrap_items,
+)
 from .scene import STYLES, Scene, build_scene
-from ..maps.textgrid import WIDTH  # noqa: F401 (the column limit, as this map's)
-from ..maps.textgrid import (blank, document, draw_edge, draw_labels, edge_cells, grid_text, wrap,
-                       wrap_items)
 
 # Board positions run 0..100 both ways; a character cell is about twice as tall as wide.
 GRID_X, GRID_Y = 0.95, 0.46

@@ -7,7 +7,7 @@ round (see ``orders.py`` for the language). Applying the last seat's order resol
 """
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from ..contract import Decision, IllegalOrder, Result, check_setup, progress_view
 from . import game

@@ -9,7 +9,7 @@ from __future__ import annotations
 import heapq
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 
@@ -88,7 +88,7 @@ class Map:
         return _map_distance(self, self.card_destination[card_a], self.card_destination[card_b])
 
 
-@lru_cache(maxsize=None)
+@cache
 def _map_distance(m: Map, dest_a: str, dest_b: str) -> int | None:
     return shortest(m.destinations[dest_a], set(m.destinations[dest_b]),
                     lambda p: ((r.other_end(p), r.length) for r in m.routes_at[p]))
@@ -96,7 +96,7 @@ def _map_distance(m: Map, dest_a: str, dest_b: str) -> int | None:
 
 def shortest(starts, targets, neighbours) -> int | None:
     """Dijkstra from several start places to the nearest of ``targets``."""
-    best = {p: 0 for p in starts}
+    best = dict.fromkeys(starts, 0)
     heap = [(0, p) for p in sorted(starts)]
     while heap:
         d, p = heapq.heappop(heap)

@@ -11,11 +11,21 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ..maps.canvas import (
+    Ground,
+    Picture,
+    Shapes,
+    along,
+    badge,
+    fixed_palette,
+    pattern_sample,
+    sprite_image,
+    stroke,
+    text_width,
+)
+from ..maps.styles import COLOUR_STYLES, INK, WHITE
 from .map import Map
 from .scene import BANK_STYLE, BossScene, Company, RouteFacts, build_scene
-from ..maps.canvas import (Ground, Picture, Shapes, along, badge, fixed_palette, pattern_sample,
-                     sprite_image, stroke, text_width)
-from ..maps.styles import COLOUR_STYLES, INK, WHITE
 
 WIDTH, HEIGHT = 1580, 1090
 MAP_ORIGIN, MAP_SCALE = (46, 46), 10.0  # map position 0..100 -> 46..1046 pixels
@@ -224,7 +234,7 @@ class _Obstacles:
                          for r in m.routes for c in range(r.copies)]
         self.boxes: list[tuple[float, float, float, float]] = []
 
-    def near(self, region) -> "_Obstacles":
+    def near(self, region) -> _Obstacles:
         """The obstacles that may touch boxes within `region` (a box), for speed."""
         near = _Obstacles.__new__(_Obstacles)
         near.segments = [(ab, name) for ab, name in self.segments

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..maps.styles import COLOUR_STYLES, PlayerStyle
 from .map import Map, load_map
 from .orders import BANK
 from .runs import RUNS_PER_ROUND
 from .state import LAST_ROUND
-from ..maps.styles import COLOUR_STYLES, PlayerStyle
 
 # The bank (owner of a dropped player's routes, rule 40) is drawn as an owner too: grey,
 # and dashed on the PNG.

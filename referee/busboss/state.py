@@ -45,7 +45,7 @@ class BusBossState:
         self.last: dict | None = None                   # the record of the last round resolved
         self.end_reason: str | None = None
 
-    def copy(self) -> "BusBossState":
+    def copy(self) -> BusBossState:
         new = BusBossState.__new__(BusBossState)
         for name in self.__slots__:
             value = getattr(self, name)
@@ -112,7 +112,7 @@ class BusBossState:
         }
 
     @classmethod
-    def from_data(cls, data: dict) -> "BusBossState":
+    def from_data(cls, data: dict) -> BusBossState:
         s = cls(data["map"], data["players"], data["seed"], tuple(data["order"]))
         version, internal, gauss = data["rng"]
         s.rng.setstate((version, tuple(internal), gauss))

@@ -10,10 +10,20 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import combinations
 
+from ..maps.textgrid import (
+    WIDTH,
+    Label,
+    blank,
+    document,
+    draw_edge,
+    draw_labels,
+    edge_cells,
+    grid_text,
+    wrap,
+    wrap_items,
+)
 from .map import Map
 from .scene import BANK_STYLE, BossScene, RunFacts, build_scene
-from ..maps.textgrid import (WIDTH, Label, blank, document, draw_edge, draw_labels, edge_cells,
-                       grid_text, wrap, wrap_items)
 
 # Map positions run 0..100 both ways; a character cell is about twice as tall as wide.
 GRID_X, GRID_Y = 0.95, 0.47

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import io
 import math
-from functools import lru_cache
+from collections.abc import Callable
+from functools import cache, lru_cache
 from itertools import combinations
-from typing import Callable
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -24,7 +24,7 @@ SUPERSAMPLE = 2
 HALO = 2  # pixels round the letters of a text with a halo
 
 
-@lru_cache(maxsize=None)
+@cache
 def font(size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.load_default(size=size)
 
