@@ -20,13 +20,15 @@ from PIL import Image, ImageDraw, ImageFont
 
 from .styles import WHITE, PlayerStyle
 
+Point = tuple[float, float]  # (x, y) in output pixels
+
 SUPERSAMPLE = 2
 HALO = 2  # pixels round the letters of a text with a halo
 
 
 @cache
-def font(size: int) -> ImageFont.FreeTypeFont:
-    return ImageFont.load_default(size=size)
+def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    return ImageFont.load_default(size=size)  # a bitmap font only in a Pillow without FreeType
 
 
 @lru_cache(maxsize=4096)
@@ -258,6 +260,7 @@ def fixed_palette(flat_colours: tuple, text_colours: tuple) -> Image.Image:
     swatch.putdata(mixes)
     octree = swatch.quantize(256 - len(flat_colours), method=Image.Quantize.FASTOCTREE,
                              dither=Image.Dither.NONE).getpalette()
+    assert octree is not None  # a quantized image always has a palette
     extra = [v for r, g, b in (octree[i:i + 3] for i in range(0, len(octree), 3))
              if all((r - fr) ** 2 + (g - fg) ** 2 + (b - fb) ** 2 > 12
                     for fr, fg, fb in flat_colours)
