@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import math
 import textwrap
+from collections.abc import Callable
 from functools import lru_cache
 
 from ..maps.canvas import (
     Ground,
     Picture,
+    Point,
     Shapes,
     along,
     badge,
@@ -23,6 +25,8 @@ from ..maps.canvas import (
     stroke,
 )
 from ..maps.styles import INK, WHITE
+from .board import Board
+from .engine import BusView
 from .scene import BUILDING_TYPES, STYLES, CrossingFacts, Lot, Scene, build_scene, legend
 
 WIDTH, HEIGHT = 1460, 1020
@@ -47,7 +51,7 @@ STONE = (120, 170, 200)
 BUILDING_FILL = {"house": (241, 205, 160), "office": (186, 206, 228), "pub": (226, 200, 120)}
 
 
-def png_map(view: dict, board) -> bytes:
+def png_map(view: BusView, board: Board) -> bytes:
     """The PNG map (bytes) for the engine's `view(state)` of a Bus game on `board`."""
     scene = build_scene(view, board)
     picture = Picture(_ground(board))
@@ -58,7 +62,7 @@ def png_map(view: dict, board) -> bytes:
 
 # geometry (exposed for tests: where things are drawn) ---------------------------------------
 
-def crossing_centre(board, label: int) -> tuple[float, float]:
+def crossing_centre(board: Board, label: int) -> tuple[float, float]:
     x, y = board.crossings[label].pos
     return MAP_ORIGIN[0] + x * MAP_SCALE, MAP_ORIGIN[1] + y * MAP_SCALE
 
@@ -69,7 +73,8 @@ def stroke_offset(seats: tuple[int, ...], seat: int) -> float:
     return (seats.index(seat) - (len(seats) - 1) / 2) * STROKE_PITCH
 
 
-def stroke_centre(view: dict, board, street: tuple[int, int], seat: int) -> tuple[int, int]:
+def stroke_centre(view: BusView, board: Board, street: tuple[int, int],
+                  seat: int) -> tuple[int, int]:
     """The pixel at the middle of `seat`'s stroke on `street`: the stroke's own colour is
     there, whatever its pattern (patterns leave the middle clear)."""
     seats = build_scene(view, board).street_lines[street]
@@ -77,17 +82,17 @@ def stroke_centre(view: dict, board, street: tuple[int, int], seat: int) -> tupl
     return round((x0 + x1) / 2), round((y0 + y1) / 2)
 
 
-def head_centres(view: dict, board, seat: int) -> list[tuple[int, int]]:
+def head_centres(view: BusView, board: Board, seat: int) -> list[tuple[int, int]]:
     """The pixel centres of the discs that mark the heads of `seat`'s line."""
     scene = build_scene(view, board)
     return [(round(x), round(y)) for x, y in _head_marks(board, scene, scene.players[seat])]
 
 
-def _ends(board, street) -> tuple[tuple[float, float], tuple[float, float]]:
+def _ends(board: Board, street: tuple[int, int]) -> tuple[Point, Point]:
     return crossing_centre(board, street[0]), crossing_centre(board, street[1])
 
 
-def _offset(a, b, offset):
+def _offset(a: Point, b: Point, offset: float) -> tuple[Point, Point]:
     """The segment a-b moved `offset` pixels to its left."""
     (x0, y0), (x1, y1) = a, b
     length = math.hypot(x1 - x0, y1 - y0)
@@ -98,13 +103,13 @@ def _offset(a, b, offset):
 # the board ----------------------------------------------------------------------------------
 
 @lru_cache(maxsize=4)
-def _ground(board) -> Ground:
+def _ground(board: Board) -> Ground:
     """The board drawn at twice the size, the panel flat."""
     return Ground((WIDTH, HEIGHT), PAPER, lambda shapes: _draw_ground(shapes, board),
                   PANEL_LEFT, PANEL)
 
 
-def _draw_ground(canvas: Shapes, board) -> None:
+def _draw_ground(canvas: Shapes, board: Board) -> None:
     """What every map of `board` shows under the lines: the park and the plain roads."""
     park = [crossing_centre(board, c) for c in _park_corners(board)]
     canvas.polygon(park, fill=PARK)
@@ -114,7 +119,7 @@ def _draw_ground(canvas: Shapes, board) -> None:
         canvas.line([crossing_centre(board, c) for c in street], ROAD, _road_width(0))
 
 
-def _draw_board(picture: Picture, scene: Scene, board) -> None:
+def _draw_board(picture: Picture, scene: Scene, board: Board) -> None:
     roads, lines = Shapes(), Shapes()
     for street, seats in scene.street_lines.items():
         a, b = _ends(board, street)
@@ -133,7 +138,7 @@ def _draw_board(picture: Picture, scene: Scene, board) -> None:
         _draw_crossing(picture, board, reach, scene.crossings[label])
 
 
-def _node_radius(board, label: int) -> float:
+def _node_radius(board: Board, label: int) -> float:
     return STATION_HALF if board.crossings[label].station else NODE_RADIUS
 
 
@@ -141,7 +146,7 @@ def _road_width(lines: int) -> float:
     return max(STROKE, lines * STROKE_PITCH) + 4
 
 
-def _park_corners(board) -> list[int]:
+def _park_corners(board: Board) -> list[int]:
     """The central crossings in order round the park (by angle about their middle)."""
     points = {c: board.crossings[c].pos for c in board.centrals}
     mx = sum(p[0] for p in points.values()) / len(points)
@@ -149,7 +154,7 @@ def _park_corners(board) -> list[int]:
     return sorted(points, key=lambda c: math.atan2(points[c][1] - my, points[c][0] - mx))
 
 
-def _head_marks(board, scene: Scene, player) -> list[tuple[float, float]]:
+def _head_marks(board: Board, scene: Scene, player) -> list[tuple[float, float]]:
     """Where a line's heads are marked: a disc on the end street of each head, next to the
     crossing."""
     marks = []
@@ -162,8 +167,11 @@ def _head_marks(board, scene: Scene, player) -> list[tuple[float, float]]:
     return marks
 
 
-def _draw_crossing(picture, board, reach, facts: CrossingFacts) -> None:
-    items = [(_lot, lot, LOT_RADIUS * 2 + 6) for lot in facts.lots]
+def _draw_crossing(picture: Picture, board: Board, reach: dict[tuple[int, tuple[int, int]], float],
+                   facts: CrossingFacts) -> None:
+    # (how to draw it, what it is, how wide it is)
+    items: list[tuple[Callable[..., None], Lot | int, float]] = [
+        (_lot, lot, LOT_RADIUS * 2 + 6) for lot in facts.lots]
     if facts.waiting:
         items.append((_waiting, facts.waiting, _waiting_width(facts.waiting) + 8))
     places = _item_places(board, reach, facts.label, [span for _, _, span in items])
@@ -197,7 +205,7 @@ def _reach(scene: Scene) -> dict[tuple[int, tuple[int, int]], float]:
     return reach
 
 
-def _item_places(board, reach, label: int, spans: list[float]) -> list[tuple[float, float]]:
+def _item_places(board: Board, reach, label: int, spans: list[float]) -> list[tuple[float, float]]:
     """Where the things round a crossing go (each `span` pixels wide): in the gaps between
     its streets, narrowed by the lines and head marks on them (`reach`, see `_reach`). Each
     thing goes to the gap that can hold it closest to the crossing; the things of a gap

@@ -31,6 +31,38 @@ class BusState:
         "clock", "clock_stones", "board", "placed", "passed", "act", "slot", "todo",
         "end_reason", "moves", "last_board",
     )
+    edition: str
+    names: list[str]
+    seed: int
+    phase: str                        # setup, choose, resolve, over
+    round: int
+    start: int                        # the start player's seat
+    turn: int                         # the seat choosing an action
+    setup: list[tuple[int, str]]      # the setup steps left: (seat, decision kind)
+    markers: list[int]                # action markers left, by seat
+    buses: list[int]
+    points: list[int]
+    stones: list[int]                 # clock stones taken
+    reached: list[int]                # when each seat last scored (B13's tie-break)
+    score_seq: int
+    line_left: list[int]              # line markers left
+    streets: list[list[int]]          # each seat's streets in the order laid
+    heads: list[list[tuple[int, int]]]  # each seat's heads: (crossing, the street ending there)
+    street_lines: list[int]           # per street, a bit for each seat whose line runs on it
+    lots: list[str | None]            # the building on each lot
+    passengers: list[int]             # by crossing label
+    supply: int
+    clock: str
+    clock_stones: int
+    board: dict[str, list[int]]       # action -> the seats on its spaces, a first
+    placed: list[int]                 # markers placed this round
+    passed: list[bool]
+    act: int                          # the action resolving (an index of ACTIONS)
+    slot: int                         # the space of it resolving
+    todo: int | None                  # what the resolving space still does; None: not counted
+    end_reason: str | None
+    moves: int
+    last_board: dict[str, list[int]]
 
     def copy(self) -> BusState:
         new = BusState.__new__(BusState)
@@ -114,7 +146,9 @@ class BusState:
 
 def _street(name: str) -> int:
     a, b = (int(x) for x in name.split("-"))
-    return BOARD.street(a, b)
+    street = BOARD.street(a, b)
+    assert street is not None, f"no street {name} on the board"
+    return street
 
 
 def _plain(value):
