@@ -155,7 +155,9 @@ def check(net: Network, plan: Plan, cards: tuple[str, str]) -> None:
     if plan.paid > PAYMENT_CAP:
         raise JourneyError(f"the journey would pay {plan.paid} to other players; at most "
                            f"{PAYMENT_CAP} is allowed (rule 24)")
-    limit = DETOUR_FACTOR * net.shortest(cards)
+    shortest_spaces = net.shortest(cards)
+    assert shortest_spaces is not None  # the plan itself is a journey for the run
+    limit = DETOUR_FACTOR * shortest_spaces
     if plan.spaces > limit:
         raise JourneyError(f"the journey is {plan.spaces} spaces, more than twice the "
                            f"shortest journey of {limit // 2} (rule 25)")
@@ -173,8 +175,9 @@ def best_plan(net: Network, company: tuple[int, ...], cards: tuple[str, str]) ->
     adjacent = net.adjacent
     tie = count()
     # (distance, paid, tie, place, last colour, uses own route, path of (place, route, owner))
-    heap = [(0, 0, next(tie), p, None, False, ()) for p in m.places_of_card(cards[0])]
-    settled = set()
+    heap: list[tuple[int, int, int, str, int | None, bool, tuple[tuple[str, Route, int], ...]]] = [
+        (0, 0, next(tie), p, None, False, ()) for p in m.places_of_card(cards[0])]
+    settled: set[tuple[str, int | None, bool, int]] = set()
     while heap:
         dist, paid, _, place, colour, own, path = heapq.heappop(heap)
         if place in targets and own:

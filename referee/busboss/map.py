@@ -83,9 +83,12 @@ class Map:
     def places_of_card(self, card: str) -> tuple[str, ...]:
         return self.destinations[self.card_destination[card]]
 
-    def distance(self, card_a: str, card_b: str) -> int | None:
+    def distance(self, card_a: str, card_b: str) -> int:
         """Shortest spaces between two cards' destinations over every route of the map (K3)."""
-        return _map_distance(self, self.card_destination[card_a], self.card_destination[card_b])
+        spaces = _map_distance(self, self.card_destination[card_a],
+                               self.card_destination[card_b])
+        assert spaces is not None  # parse_map refuses a map that is not connected
+        return spaces
 
 
 @cache
@@ -225,11 +228,11 @@ def parse_map(text: str, key: str = "map", source: str = "map") -> Map:
         problems.append("routes must be a list of lines like 'leeds-york 9'")
     for number, line in enumerate(lines, 1):
         where = f"route {number} ({line!r})"
-        m = ROUTE_LINE.match(str(line).strip().lower())
-        if not m:
+        match = ROUTE_LINE.match(str(line).strip().lower())
+        if not match:
             problems.append(f"{where}: write a route as 'a-b N' or 'a-b N twice'")
             continue
-        a, b, length, twice = m.group(1), m.group(2), int(m.group(3)), m.group(4)
+        a, b, length, twice = match.group(1), match.group(2), int(match.group(3)), match.group(4)
         bad = [p for p in (a, b) if p not in places]
         if bad:
             problems.append(f"{where}: no place {' or '.join(map(repr, bad))} on the map")

@@ -14,6 +14,7 @@ from functools import lru_cache
 from ..maps.canvas import (
     Ground,
     Picture,
+    Point,
     Shapes,
     along,
     badge,
@@ -24,6 +25,7 @@ from ..maps.canvas import (
     text_width,
 )
 from ..maps.styles import COLOUR_STYLES, INK, WHITE
+from .engine import BusBossView
 from .map import Map
 from .scene import BANK_STYLE, BossScene, Company, RouteFacts, build_scene
 
@@ -51,7 +53,7 @@ PANEL = (238, 235, 226)
 CARD_RED = (176, 30, 56)  # hearts and diamonds, as on the cards
 
 
-def png_map(view: dict, m: Map) -> bytes:
+def png_map(view: BusBossView, m: Map) -> bytes:
     """The PNG map (bytes) for the engine's `view(state)` of a Bus Boss game on map `m`."""
     scene = build_scene(view)
     picture = Picture(_ground(m))
@@ -75,6 +77,7 @@ def copy_segment(m: Map, name: str, copy: int):
     """The two ends of one copy of a route: copies of a doubled route run side by side, the
     first to the left of the way from its first end to its second."""
     route = m.route(*name.split("-"))
+    assert route is not None, f"no route {name} on the map"
     (x0, y0), (x1, y1) = (place_centre(m, p) for p in route.ends)
     length = math.hypot(x1 - x0, y1 - y0)
     nx, ny = (y1 - y0) / length, -(x1 - x0) / length  # the left normal
@@ -269,7 +272,7 @@ def _layout(m: Map) -> Layout:
         w, h = _label_size(m, key)
         reach = radius + RINGS[-1] + max(w, h)
         near = obstacles.near((cx - reach, cy - reach, cx + reach, cy + reach))
-        best = None
+        best: tuple[float, Label] | None = None   # (cost, where)
         for ring, gap in enumerate(RINGS):
             for preference, degrees in enumerate(DIRECTIONS):
                 sx, sy = math.cos(math.radians(degrees)), math.sin(math.radians(degrees))
@@ -281,6 +284,7 @@ def _layout(m: Map) -> Layout:
                 if best is None or score < best[0]:
                     align = "l" if sx > 0.3 else "r" if sx < -0.3 else "m"
                     best = (score, Label(box, align))
+        assert best is not None  # there are places to try
         labels[key] = best[1]
         obstacles.boxes.append(best[1].box)
 
@@ -293,16 +297,17 @@ def _layout(m: Map) -> Layout:
         reach = (route.copies - 1) * ROUTE_PITCH / 2 + OWNED_WIDTH / 2 + r + 1.5
         mx, my = (x0 + x1) / 2, (y0 + y1) / 2
         near = obstacles.near((mx - 60, my - 60, mx + 60, my + 60))
-        best = None
+        best_centre: tuple[float, Point] | None = None   # (cost, where)
         for preference, (away, shift, side) in enumerate(
                 (a, t, s) for a in (0, 9) for t in (0, 9, -9, 18, -18, 27, -27)
                 for s in (1, -1)):
             cx = mx + uy * (reach + away) * side + ux * shift
             cy = my - ux * (reach + away) * side + uy * shift
             score = near.cost((cx - r, cy - r, cx + r, cy + r), route.name) + preference * 2
-            if best is None or score < best[0]:
-                best = (score, (cx, cy))
-        lengths[route.name] = cx, cy = best[1]
+            if best_centre is None or score < best_centre[0]:
+                best_centre = (score, (cx, cy))
+        assert best_centre is not None  # there are places to try
+        lengths[route.name] = cx, cy = best_centre[1]
         obstacles.boxes.append((cx - r, cy - r, cx + r, cy + r))
     return Layout(labels, lengths)
 

@@ -22,6 +22,7 @@ from ..maps.textgrid import (
     wrap,
     wrap_items,
 )
+from .engine import BusBossView
 from .map import Map
 from .scene import BANK_STYLE, BossScene, RunFacts, build_scene
 
@@ -31,7 +32,7 @@ GRID_COLS = round(100 * GRID_X) + 3  # a label is centred on its place
 GRID_ROWS = round(100 * GRID_Y) + 1
 
 
-def text_map(view: dict, m: Map) -> str:
+def text_map(view: BusBossView, m: Map) -> str:
     """The whole text map for the engine's `view(state)` of a Bus Boss game on map `m`."""
     scene = build_scene(view)
     parts = [
