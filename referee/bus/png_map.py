@@ -27,7 +27,16 @@ from ..maps.canvas import (
 from ..maps.styles import INK, WHITE
 from .board import Board
 from .engine import BusView
-from .scene import BUILDING_TYPES, STYLES, CrossingFacts, Lot, Scene, build_scene, legend
+from .scene import (
+    BUILDING_TYPES,
+    STYLES,
+    CrossingFacts,
+    Lot,
+    Player,
+    Scene,
+    build_scene,
+    legend,
+)
 
 WIDTH, HEIGHT = 1460, 1020
 MAP_ORIGIN, MAP_SCALE = (60, 60), 9.0  # board position 0..100 -> 60..960 pixels
@@ -49,6 +58,9 @@ PARK_INK = (92, 130, 70)
 PANEL = (238, 235, 226)
 STONE = (120, 170, 200)
 BUILDING_FILL = {"house": (241, 205, 160), "office": (186, 206, 228), "pub": (226, 200, 120)}
+
+# how far a street's road or head marks reach to either side, by (crossing, street)
+Reach = dict[tuple[int, tuple[int, int]], float]
 
 
 def png_map(view: BusView, board: Board) -> bytes:
@@ -154,7 +166,7 @@ def _park_corners(board: Board) -> list[int]:
     return sorted(points, key=lambda c: math.atan2(points[c][1] - my, points[c][0] - mx))
 
 
-def _head_marks(board: Board, scene: Scene, player) -> list[tuple[float, float]]:
+def _head_marks(board: Board, scene: Scene, player: Player) -> list[Point]:
     """Where a line's heads are marked: a disc on the end street of each head, next to the
     crossing."""
     marks = []
@@ -167,8 +179,7 @@ def _head_marks(board: Board, scene: Scene, player) -> list[tuple[float, float]]
     return marks
 
 
-def _draw_crossing(picture: Picture, board: Board, reach: dict[tuple[int, tuple[int, int]], float],
-                   facts: CrossingFacts) -> None:
+def _draw_crossing(picture: Picture, board: Board, reach: Reach, facts: CrossingFacts) -> None:
     # (how to draw it, what it is, how wide it is)
     items: list[tuple[Callable[..., None], Lot | int, float]] = [
         (_lot, lot, LOT_RADIUS * 2 + 6) for lot in facts.lots]
@@ -180,7 +191,7 @@ def _draw_crossing(picture: Picture, board: Board, reach: dict[tuple[int, tuple[
     picture.sprite(crossing_centre(board, facts.label), _crossing_mark, facts)
 
 
-def _crossing_mark(canvas, at, facts: CrossingFacts) -> None:
+def _crossing_mark(canvas: Shapes, at: Point, facts: CrossingFacts) -> None:
     if facts.station:
         x, y = at
         h = STATION_HALF
@@ -191,7 +202,7 @@ def _crossing_mark(canvas, at, facts: CrossingFacts) -> None:
         canvas.text(at, str(facts.label), 14, INK, "mm")
 
 
-def _reach(scene: Scene) -> dict[tuple[int, tuple[int, int]], float]:
+def _reach(scene: Scene) -> Reach:
     """How far each street with a line reaches to either side at each of its crossings
     (crossing, street): its road, or a head's disc on it there."""
     reach = {}
@@ -205,7 +216,7 @@ def _reach(scene: Scene) -> dict[tuple[int, tuple[int, int]], float]:
     return reach
 
 
-def _item_places(board: Board, reach, label: int, spans: list[float]) -> list[tuple[float, float]]:
+def _item_places(board: Board, reach: Reach, label: int, spans: list[float]) -> list[Point]:
     """Where the things round a crossing go (each `span` pixels wide): in the gaps between
     its streets, narrowed by the lines and head marks on them (`reach`, see `_reach`). Each
     thing goes to the gap that can hold it closest to the crossing; the things of a gap
@@ -245,7 +256,7 @@ def _item_places(board: Board, reach, label: int, spans: list[float]) -> list[tu
     return places
 
 
-def _lot(canvas, at, lot: Lot) -> None:
+def _lot(canvas: Shapes, at: Point, lot: Lot) -> None:
     if lot.building is None:
         canvas.circle(at, LOT_RADIUS, WHITE, outline=INK if lot.open else MUTED,
                       width=3 if lot.open else 1)
@@ -258,7 +269,7 @@ def _lot(canvas, at, lot: Lot) -> None:
                       outline=WHITE, width=2)
 
 
-def _building(canvas, at, building: str, s: float) -> None:
+def _building(canvas: Shapes, at: Point, building: str, s: float) -> None:
     """House: a roofed pentagon; office: a tall block; pub: a diamond."""
     x, y = at
     if building == "house":
@@ -277,7 +288,7 @@ def _waiting_width(count: int) -> float:
     return 12 * count if count <= 3 else 36
 
 
-def _waiting(canvas, at, count: int) -> None:
+def _waiting(canvas: Shapes, at: Point, count: int) -> None:
     """Standing figures, up to three; more are one figure and a count."""
     x, y = at
     shown = count if count <= 3 else 1
@@ -287,7 +298,7 @@ def _waiting(canvas, at, count: int) -> None:
         canvas.text((x + 1, y + 1), f"x{count}", 13, INK, "lm")
 
 
-def _figure(canvas, at) -> None:
+def _figure(canvas: Shapes, at: Point) -> None:
     x, y = at
     canvas.circle((x, y - 6.5), 3.8, INK)
     canvas.polygon([(x - 5, y + 8), (x + 5, y + 8), (x + 4, y - 1.5), (x - 4, y - 1.5)], INK)
@@ -295,7 +306,7 @@ def _figure(canvas, at) -> None:
 
 # the side panel -------------------------------------------------------------------------------
 
-def _draw_panel(picture, scene: Scene) -> None:
+def _draw_panel(picture: Picture, scene: Scene) -> None:
     x = PANEL_LEFT + 10
     picture.restore_ground(PANEL_BOX)  # over anything of the board that reaches under it
     picture.text((x, 36), scene.title, 26, INK, "ls")
@@ -310,7 +321,7 @@ def _draw_panel(picture, scene: Scene) -> None:
             picture.text((x, y), line, 15, INK, "ls")
 
 
-def _clock(picture, scene, x, y) -> float:
+def _clock(picture: Picture, scene: Scene, x: float, y: float) -> float:
     """A dial with the three building types, the hand on the current one; the stones left
     on the clock; the open zone and the passenger supply."""
     picture.sprite((x + 50, y + 52), _dial, scene.clock)
@@ -329,7 +340,7 @@ def _clock(picture, scene, x, y) -> float:
     return y + 116
 
 
-def _dial(canvas, centre, clock: str) -> None:
+def _dial(canvas: Shapes, centre: Point, clock: str) -> None:
     canvas.circle(centre, 48, WHITE, outline=INK, width=2)
     for i, kind in enumerate(BUILDING_TYPES):
         angle = math.radians(-90 + 120 * i)
@@ -340,7 +351,7 @@ def _dial(canvas, centre, clock: str) -> None:
             canvas.circle(centre, 4, INK)
 
 
-def _stone(canvas, at, filled: bool) -> None:
+def _stone(canvas: Shapes, at: Point, filled: bool) -> None:
     canvas.circle(at, 8, STONE if filled else WHITE, outline=INK, width=2 if filled else 1)
 
 
@@ -349,7 +360,7 @@ PLAYER_COLUMNS = (("Score", 200), ("Points", 246), ("Stones", 292), ("Buses", 33
                   ("action", 378), ("line", 414))
 
 
-def _players(picture, scene, x, y) -> float:
+def _players(picture: Picture, scene: Scene, x: float, y: float) -> float:
     picture.text((x + 392, y + 10), "markers left", 13, MUTED, "ms")
     for name, dx in PLAYER_COLUMNS:
         picture.text((x + dx, y + 26), name, 13, MUTED, "rs")
@@ -368,7 +379,7 @@ def _players(picture, scene, x, y) -> float:
     return y
 
 
-def _action_board(picture, scene, x, y) -> float:
+def _action_board(picture: Picture, scene: Scene, x: float, y: float) -> float:
     picture.text((x, y + 12), "Actions this round", 16, INK, "ls")
     for i, letter in enumerate("abcdef"):
         picture.text((x + 170 + i * 32, y + 12), letter, 13, MUTED, "ms")
@@ -386,11 +397,11 @@ def _action_board(picture, scene, x, y) -> float:
     return y
 
 
-def _free_space(canvas, at) -> None:
+def _free_space(canvas: Shapes, at: Point) -> None:
     canvas.circle(at, 12, WHITE, outline=MUTED, width=1)
 
 
-def _legend(picture, scene, x, y) -> float:
+def _legend(picture: Picture, scene: Scene, x: float, y: float) -> float:
     picture.text((x, y + 12), "Legend", 16, INK, "ls")
     y += 20
     icons = (_legend_buildings, _legend_lot, _legend_waiting, _legend_seated,
@@ -403,28 +414,28 @@ def _legend(picture, scene, x, y) -> float:
     return y
 
 
-def _legend_buildings(canvas, at, scene) -> None:
+def _legend_buildings(canvas: Shapes, at: Point, scene: Scene) -> None:
     for i, kind in enumerate(BUILDING_TYPES):
         _building(canvas, (at[0] - 18 + i * 17, at[1]), kind, 6.5)
 
 
-def _legend_lot(canvas, at, scene) -> None:
+def _legend_lot(canvas: Shapes, at: Point, scene: Scene) -> None:
     _lot(canvas, at, Lot(scene.open_zone or "A", None, False, True))
 
 
-def _legend_waiting(canvas, at, scene) -> None:
+def _legend_waiting(canvas: Shapes, at: Point, scene: Scene) -> None:
     _figure(canvas, at)
 
 
-def _legend_seated(canvas, at, scene) -> None:
+def _legend_seated(canvas: Shapes, at: Point, scene: Scene) -> None:
     _lot(canvas, at, Lot("A", scene.clock, True, False))
 
 
-def _legend_station(canvas, at, scene) -> None:
+def _legend_station(canvas: Shapes, at: Point, scene: Scene) -> None:
     canvas.rectangle((at[0] - 9, at[1] - 9, at[0] + 9, at[1] + 9), INK, radius=3)
 
 
-def _legend_head(canvas, at, scene) -> None:
+def _legend_head(canvas: Shapes, at: Point, scene: Scene) -> None:
     canvas.line([(at[0] - 22, at[1]), (at[0] + 4, at[1])], STYLES[0].colour, STROKE)
     badge(canvas, (at[0] + 8, at[1]), STYLES[0], BADGE_RADIUS)
 

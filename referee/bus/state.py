@@ -1,6 +1,8 @@
 """The state of a game of Bus: plain lists and ints, cheap to copy, plain data to store."""
 from __future__ import annotations
 
+from typing import Any
+
 from .board import BOARD
 from .notation import ACTIONS, BUILDING_TYPES
 
@@ -115,7 +117,7 @@ class BusState:
         return self.points[seat] - self.stones[seat]
 
     # plain data ----------------------------------------------------------------------------
-    def to_data(self) -> dict:
+    def to_data(self) -> dict[str, Any]:
         data = {name: getattr(self, name) for name in self.__slots__ if name != "street_lines"}
         data["streets"] = [[BOARD.street_name(s) for s in line] for line in self.streets]
         data["heads"] = [[[c, BOARD.street_name(t)] for c, t in h] for h in self.heads]
@@ -123,7 +125,7 @@ class BusState:
         return _plain(data)
 
     @classmethod
-    def from_data(cls, data: dict) -> BusState:
+    def from_data(cls, data: dict[str, Any]) -> BusState:
         state = cls.__new__(cls)
         for name in cls.__slots__:
             if name != "street_lines":
@@ -151,7 +153,7 @@ def _street(name: str) -> int:
     return street
 
 
-def _plain(value):
+def _plain(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):

@@ -8,6 +8,7 @@ each other's routes free and change between them without penalty.
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import count
@@ -63,7 +64,7 @@ class Plan:
     def _colour(self, owner: int) -> int:
         return self.company[0] if owner in self.company else owner
 
-    def journey(self, owners_of) -> Journey:
+    def journey(self, owners_of: Callable[[Route], tuple[int, ...]]) -> Journey:
         """The journey as a player writes it: owners named only where the rules would not
         pick the same one (``owners_of(route)`` gives a route's owners)."""
         named = tuple(None if default_owner(owners_of(r), self.company) == o else owner_name(o)

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import heapq
 import re
+from collections.abc import Callable, Collection, Container, Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -97,7 +99,8 @@ def _map_distance(m: Map, dest_a: str, dest_b: str) -> int | None:
                     lambda p: ((r.other_end(p), r.length) for r in m.routes_at[p]))
 
 
-def shortest(starts, targets, neighbours) -> int | None:
+def shortest(starts: Collection[str], targets: Container[str],
+             neighbours: Callable[[str], Iterable[tuple[str, int]]]) -> int | None:
     """Dijkstra from several start places to the nearest of ``targets``."""
     best = dict.fromkeys(starts, 0)
     heap = [(0, p) for p in sorted(starts)]
@@ -163,7 +166,8 @@ def parse_map(text: str, key: str = "map", source: str = "map") -> Map:
     destinations: dict[str, tuple[str, ...]] = {}
     card_owner: dict[str, str] = {}
 
-    def add_place(pkey, name, pos, destination, where):
+    def add_place(pkey: object, name: str, pos: Any, destination: str | None,
+                  where: str) -> None:
         pkey = str(pkey)
         if not KEY.match(pkey):
             problems.append(f"{where}: place key {pkey!r} must be lower-case letters and digits, "

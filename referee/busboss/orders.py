@@ -84,7 +84,7 @@ class Order:
     kind = "orders"                  # every round owes one decision of this one kind
 
 
-def run_name(cards) -> str:
+def run_name(cards: tuple[str, str]) -> str:
     return f"{cards[0]}-{cards[1]}"
 
 

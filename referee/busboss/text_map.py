@@ -23,7 +23,7 @@ from ..maps.textgrid import (
     wrap_items,
 )
 from .engine import BusBossView
-from .map import Map
+from .map import Map, Route
 from .scene import BANK_STYLE, BossScene, RunFacts, build_scene
 
 # Map positions run 0..100 both ways; a character cell is about twice as tall as wide.
@@ -132,7 +132,7 @@ def _schematic(scene: BossScene, m: Map) -> str:
 def _schematic_key(scene: BossScene, m: Map) -> str:
     short = abbreviations(m)
 
-    def route(r) -> str:
+    def route(r: Route) -> str:
         return f"{short[r.ends[0]]}-{short[r.ends[1]]} {r.length}"
 
     owners = "  ".join(f"{c.style.letter} {c.name}" for c in scene.companies)
