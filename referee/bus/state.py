@@ -56,12 +56,12 @@ class BusState:
     supply: int
     clock: str
     clock_stones: int
-    board: dict[str, list[int]]       # action -> the seats on its spaces, a first
+    board: dict[str, list[int]]       # action -> the seats on its spaces a, b, ...
     placed: list[int]                 # markers placed this round
     passed: list[bool]
     act: int                          # the action resolving (an index of ACTIONS)
     slot: int                         # the space of it resolving
-    todo: int | None                  # what the resolving space still does; None: not counted
+    todo: int | None                  # what the resolving space still does; None: not counted yet
     end_reason: str | None
     moves: int
     last_board: dict[str, list[int]]
