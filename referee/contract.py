@@ -15,8 +15,10 @@ Orders are small immutable values with a ``kind``; the accepted-order log stores
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Protocol, Sequence, TypedDict
+from typing import Any, Protocol, TypedDict
+
 
 class IllegalOrder(Exception):
     """An order the rules refuse. ``reason`` is written for the player; ``alternatives``
@@ -47,7 +49,7 @@ class NotAnOrder(NotationError):
 class Entry:
     """One parsed line: alternatives separated by `|`, the first legal one is used."""
 
-    alternatives: tuple
+    alternatives: tuple[Any, ...]
     text: str = field(default="", compare=False)
 
 
@@ -70,15 +72,15 @@ class Result:
     of lists of seats (ties share a place)."""
 
     reason: str
-    scores: tuple
-    ranking: tuple
+    scores: tuple[int, ...]
+    ranking: tuple[tuple[int, ...], ...]
 
 
 Bot = Callable[[Any, int, random.Random], Any]
 """A bot: (state, seat, rng) -> a legal order for the decision the seat owes."""
 
 
-def check_setup(rules, options: Mapping, players: Sequence[str]) -> None:
+def check_setup(rules: Rules, options: Mapping[str, Any], players: Sequence[str]) -> None:
     """The options a game knows and the number of players it is for, or ValueError."""
     unknown = set(options) - set(rules.options)
     if unknown:
@@ -89,7 +91,7 @@ def check_setup(rules, options: Mapping, players: Sequence[str]) -> None:
                          f"players, not {len(players)}")
 
 
-def progress_view(decisions: Sequence[Decision], result: Result | None) -> dict:
+def progress_view(decisions: Sequence[Decision], result: Result | None) -> Progress:
     """The part of every game's view that says who is awaited and how the game ended."""
     return {
         "awaiting": [{"seat": d.seat, "kind": d.kind, "prompt": d.prompt} for d in decisions],
@@ -111,8 +113,14 @@ class ResultView(TypedDict):
     ranking: list[list[int]]
 
 
+class Progress(TypedDict):
+    awaiting: list[AwaitedView]
+    result: ResultView | None
+
+
 class View(TypedDict, total=False):
-    """The keys every game's view has (``Rules.view``); each game adds its own.
+    """The keys every game's view has (``Rules.view``); each game adds its own in a
+    TypedDict derived from this one (``BusView``, ``BusBossView``).
 
     game: the game's name; round: the round in play (0 for the setup); phase: the game's
     word for where the round stands; players: one dict a seat, with at least ``seat`` and

@@ -2,23 +2,28 @@
 its text and PNG maps. ``GAME`` is what the shared referee knows of it."""
 from __future__ import annotations
 
+from typing import Any, cast
+
 from ..contract import GameDescriptor, View
 from .board import BOARD
-from .engine import RULES
+from .engine import RULES, BusView
 from .scene import STYLES
+
+# The descriptor hands this game's functions only views its own engine made: a fact of the
+# registry's dispatch on view["game"] that the View type cannot carry, hence the casts.
 
 
 def _text_map(view: View) -> str:
     from .text_map import text_map as draw
-    return draw(view, BOARD)
+    return draw(cast(BusView, view), BOARD)
 
 
 def _png_map(view: View) -> bytes:
-    from .png_map import png_map as draw     # Pillow is loaded when a map is drawn
-    return draw(view, BOARD)
+    from .png_map import png_map as draw  # Pillow is loaded when a map is drawn
+    return draw(cast(BusView, view), BOARD)
 
 
-def player_colour(player: dict) -> str:
+def player_colour(player: dict[str, Any]) -> str:
     return "#{:02x}{:02x}{:02x}".format(*STYLES[player["seat"]].colour)
 
 
@@ -27,9 +32,10 @@ def round_end_view(view: View, round_: int) -> View:
     ended, with that round's action board."""
     if view["round"] <= round_:
         return view
-    ended: dict = {**view, "round": round_, "phase": "ended", "awaiting": [],
-                   "actions": view["last_actions"]}       # type: ignore[typeddict-item]
-    return ended  # type: ignore[return-value]
+    bus_view = cast(BusView, view)
+    ended: BusView = {**bus_view, "round": round_, "phase": "ended", "awaiting": [],
+                      "actions": bus_view["last_actions"]}
+    return ended
 
 
 GAME = GameDescriptor(rules=RULES, measure="score", text_map=_text_map, png_map=_png_map,

@@ -47,8 +47,9 @@ class Board:
         lots = [(ZONES.index(z), c, z) for c, x in self.crossings.items() for z in x.lots]
         self.lots = [Lot(i, c, z) for i, (_, c, z) in enumerate(sorted(lots))]
         self.lots_at: dict[int, tuple[int, ...]] = {
-            c: tuple(l.index for l in self.lots if l.crossing == c) for c in self.crossings}
-        self.lots_in_zone = {z: tuple(l.index for l in self.lots if l.zone == z) for z in ZONES}
+            c: tuple(lot.index for lot in self.lots if lot.crossing == c) for c in self.crossings}
+        self.lots_in_zone = {z: tuple(lot.index for lot in self.lots if lot.zone == z)
+                             for z in ZONES}
         self.stations = tuple(c for c, x in self.crossings.items() if x.station)
         self.centrals = tuple(c for c, x in self.crossings.items() if x.central)
         self._check()

@@ -1,10 +1,21 @@
-"""Bus (Splotter Spellen, 1999 and 2019 editions) as a pure rules engine: see ``referee/contract.py``."""
+"""Bus (Splotter Spellen, 1999 and 2019 editions) as a pure rules engine: see
+``referee/contract.py``."""
 from __future__ import annotations
 
 import random
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from ..contract import Decision, IllegalOrder, Result, check_setup, progress_view
+from ..contract import (
+    Bot,
+    Decision,
+    Entry,
+    IllegalOrder,
+    Result,
+    View,
+    check_setup,
+    progress_view,
+)
 from . import rules
 from .board import BOARD
 from .bot import BOTS
@@ -12,14 +23,36 @@ from .notation import ACTIONS, Order, format_order, parse_orders
 from .state import EDITIONS, SPACES, BusState, new_state
 
 
+class BusView(View):
+    """What ``BusRules.view`` shows besides the keys of every game's view.
+
+    lots: {crossing, zone, building} per lot; passengers: {crossing, seated, waiting} per
+    crossing with any; actions, last_actions: action -> the seats on its spaces this round
+    and the round before; action_spaces: action -> its number of spaces."""
+
+    edition: str
+    start_player: int
+    clock: str
+    clock_stones: int
+    clock_stones_total: int
+    lots: list[dict[str, Any]]
+    open_zone: str | None
+    passengers: list[dict[str, Any]]
+    passenger_supply: int
+    actions: dict[str, list[int]]
+    last_actions: dict[str, list[int]]
+    action_spaces: dict[str, int]
+
+
 class BusRules:
     name = "bus"
     title = "Bus"
     min_players, max_players = 3, 5
     multiline_orders = False
-    options = {"edition": ("2019", EDITIONS)}
+    options: dict[str, tuple[str, Sequence[str]]] = {"edition": ("2019", EDITIONS)}
 
-    def new_game(self, options: Mapping, players: Sequence[str], seed: int) -> BusState:
+    def new_game(self, options: Mapping[str, Any], players: Sequence[str],
+                 seed: int) -> BusState:
         edition = str(options.get("edition", "2019"))
         if edition not in EDITIONS:
             raise ValueError(f"edition must be one of {', '.join(EDITIONS)}, not {edition!r}")
@@ -40,7 +73,7 @@ class BusRules:
     def referee_only(self, order: Order) -> bool:
         return False
 
-    def parse(self, text: str):
+    def parse(self, text: str) -> list[Entry]:
         return parse_orders(text, BOARD.stations)
 
     def format(self, order: Order) -> str:
@@ -51,26 +84,27 @@ class BusRules:
             raise IllegalOrder(f"{order!r} is not a Bus order.")
         return rules.apply(state, seat, order)
 
-    def bot(self, name: str = "default"):
+    def bot(self, name: str = "default") -> Bot:
         try:
             return BOTS[name]
         except KeyError:
             raise ValueError(f"no Bus bot {name!r}; the bots are {', '.join(BOTS)}") from None
 
-    def to_data(self, state: BusState) -> dict:
+    def to_data(self, state: BusState) -> dict[str, Any]:
         return state.to_data()
 
-    def from_data(self, data: dict) -> BusState:
+    def from_data(self, data: dict[str, Any]) -> BusState:
         return BusState.from_data(data)
 
     def result(self, state: BusState) -> Result | None:
         if state.phase != "over":
             return None
+        assert state.end_reason is not None  # set with the phase "over"
         return Result(rules.END_REASONS[state.end_reason],
                       tuple(state.score(p) for p in range(state.n)),
                       tuple(tuple(place) for place in rules.ranking(state)))
 
-    def view(self, s: BusState) -> dict:
+    def view(self, s: BusState) -> BusView:
         result = self.result(s)
         return {
             "game": "bus", "edition": s.edition, "round": s.round,

@@ -3,8 +3,8 @@
     build house 15          a building (setup and the Buildings action); house, office or pub
     line 15-21              a street from the head at 15 to 21 (setup and Line Expansion);
                             `line 15-21-22` lays a path, one order per street
-    action vroom            choose an action: line, buses, passengers, buildings, clock, vroom, start;
-                            `action line vroom` queues two choices
+    action vroom            choose an action: line, buses, passengers, buildings, clock, vroom,
+                            start; `action line vroom` queues two choices
     pass                    stop choosing actions this round
     passengers 11:2 26:1    new passengers at the stations (station:count)
     clock stop | clock go   stop time (take a clock stone) or let the clock turn
@@ -42,7 +42,7 @@ TYPE_NAMES = {"house": "house", "houses": "house", "h": "house", "office": "offi
 VROOM = re.compile(r"^vr+o+m+!*$")
 
 
-def format_order(order: Order, stations: tuple[int, int] = (11, 26)) -> str:
+def format_order(order: Order, stations: tuple[int, ...] = (11, 26)) -> str:
     kind, args = order
     if kind == "build":
         return f"build {args[1]} {args[0]}"
@@ -60,7 +60,7 @@ def format_order(order: Order, stations: tuple[int, int] = (11, 26)) -> str:
     raise ValueError(f"unknown order kind {kind!r}")
 
 
-def parse_orders(text: str, stations: tuple[int, int] = (11, 26)) -> list[Entry]:
+def parse_orders(text: str, stations: tuple[int, ...] = (11, 26)) -> list[Entry]:
     """Every non-empty line of ``text`` into entries; raises NotationError on the first bad line."""
     entries: list[Entry] = []
     for raw in text.splitlines():
@@ -93,7 +93,7 @@ def _number(word: str, line: str) -> int:
     return int(word)
 
 
-def _parse_line(line: str, stations: tuple[int, int]) -> list[Order]:
+def _parse_line(line: str, stations: tuple[int, ...]) -> list[Order]:
     words = _words(line)
     verb, rest = words[0], words[1:]
     if verb == "pass":
@@ -140,7 +140,7 @@ def _build(rest: list[str], line: str) -> Order:
 def _line(rest: list[str], line: str) -> list[Order]:
     if len(rest) > 1 and not any("-" in w for w in rest):
         rest = ["-".join(rest)]                   # "line 15 21 22" is a path too
-    orders = []
+    orders: list[Order] = []
     for word in rest:
         path = [_number(w, line) for w in word.split("-")]
         if len(path) < 2:
@@ -151,7 +151,7 @@ def _line(rest: list[str], line: str) -> list[Order]:
     return orders
 
 
-def _passengers(rest: list[str], line: str, stations: tuple[int, int]) -> Order:
+def _passengers(rest: list[str], line: str, stations: tuple[int, ...]) -> Order:
     counts = dict.fromkeys(stations, 0)
     for word in rest:
         if word == "none":

@@ -10,11 +10,33 @@ from __future__ import annotations
 
 import math
 import textwrap
+from collections.abc import Callable
 from functools import lru_cache
 
-from ..maps.canvas import Ground, Picture, Shapes, along, badge, fixed_palette, pattern_sample, stroke
-from .scene import BUILDING_TYPES, STYLES, CrossingFacts, Lot, Scene, build_scene, legend
+from ..maps.canvas import (
+    Ground,
+    Picture,
+    Point,
+    Shapes,
+    along,
+    badge,
+    fixed_palette,
+    pattern_sample,
+    stroke,
+)
 from ..maps.styles import INK, WHITE
+from .board import Board
+from .engine import BusView
+from .scene import (
+    BUILDING_TYPES,
+    STYLES,
+    CrossingFacts,
+    Lot,
+    Player,
+    Scene,
+    build_scene,
+    legend,
+)
 
 WIDTH, HEIGHT = 1460, 1020
 MAP_ORIGIN, MAP_SCALE = (60, 60), 9.0  # board position 0..100 -> 60..960 pixels
@@ -37,8 +59,11 @@ PANEL = (238, 235, 226)
 STONE = (120, 170, 200)
 BUILDING_FILL = {"house": (241, 205, 160), "office": (186, 206, 228), "pub": (226, 200, 120)}
 
+# how far a street's road or head marks reach to either side, by (crossing, street)
+Reach = dict[tuple[int, tuple[int, int]], float]
 
-def png_map(view: dict, board) -> bytes:
+
+def png_map(view: BusView, board: Board) -> bytes:
     """The PNG map (bytes) for the engine's `view(state)` of a Bus game on `board`."""
     scene = build_scene(view, board)
     picture = Picture(_ground(board))
@@ -49,7 +74,7 @@ def png_map(view: dict, board) -> bytes:
 
 # geometry (exposed for tests: where things are drawn) ---------------------------------------
 
-def crossing_centre(board, label: int) -> tuple[float, float]:
+def crossing_centre(board: Board, label: int) -> tuple[float, float]:
     x, y = board.crossings[label].pos
     return MAP_ORIGIN[0] + x * MAP_SCALE, MAP_ORIGIN[1] + y * MAP_SCALE
 
@@ -60,7 +85,8 @@ def stroke_offset(seats: tuple[int, ...], seat: int) -> float:
     return (seats.index(seat) - (len(seats) - 1) / 2) * STROKE_PITCH
 
 
-def stroke_centre(view: dict, board, street: tuple[int, int], seat: int) -> tuple[int, int]:
+def stroke_centre(view: BusView, board: Board, street: tuple[int, int],
+                  seat: int) -> tuple[int, int]:
     """The pixel at the middle of `seat`'s stroke on `street`: the stroke's own colour is
     there, whatever its pattern (patterns leave the middle clear)."""
     seats = build_scene(view, board).street_lines[street]
@@ -68,17 +94,17 @@ def stroke_centre(view: dict, board, street: tuple[int, int], seat: int) -> tupl
     return round((x0 + x1) / 2), round((y0 + y1) / 2)
 
 
-def head_centres(view: dict, board, seat: int) -> list[tuple[int, int]]:
+def head_centres(view: BusView, board: Board, seat: int) -> list[tuple[int, int]]:
     """The pixel centres of the discs that mark the heads of `seat`'s line."""
     scene = build_scene(view, board)
     return [(round(x), round(y)) for x, y in _head_marks(board, scene, scene.players[seat])]
 
 
-def _ends(board, street) -> tuple[tuple[float, float], tuple[float, float]]:
+def _ends(board: Board, street: tuple[int, int]) -> tuple[Point, Point]:
     return crossing_centre(board, street[0]), crossing_centre(board, street[1])
 
 
-def _offset(a, b, offset):
+def _offset(a: Point, b: Point, offset: float) -> tuple[Point, Point]:
     """The segment a-b moved `offset` pixels to its left."""
     (x0, y0), (x1, y1) = a, b
     length = math.hypot(x1 - x0, y1 - y0)
@@ -89,13 +115,13 @@ def _offset(a, b, offset):
 # the board ----------------------------------------------------------------------------------
 
 @lru_cache(maxsize=4)
-def _ground(board) -> Ground:
+def _ground(board: Board) -> Ground:
     """The board drawn at twice the size, the panel flat."""
     return Ground((WIDTH, HEIGHT), PAPER, lambda shapes: _draw_ground(shapes, board),
                   PANEL_LEFT, PANEL)
 
 
-def _draw_ground(canvas: Shapes, board) -> None:
+def _draw_ground(canvas: Shapes, board: Board) -> None:
     """What every map of `board` shows under the lines: the park and the plain roads."""
     park = [crossing_centre(board, c) for c in _park_corners(board)]
     canvas.polygon(park, fill=PARK)
@@ -105,7 +131,7 @@ def _draw_ground(canvas: Shapes, board) -> None:
         canvas.line([crossing_centre(board, c) for c in street], ROAD, _road_width(0))
 
 
-def _draw_board(picture: Picture, scene: Scene, board) -> None:
+def _draw_board(picture: Picture, scene: Scene, board: Board) -> None:
     roads, lines = Shapes(), Shapes()
     for street, seats in scene.street_lines.items():
         a, b = _ends(board, street)
@@ -124,7 +150,7 @@ def _draw_board(picture: Picture, scene: Scene, board) -> None:
         _draw_crossing(picture, board, reach, scene.crossings[label])
 
 
-def _node_radius(board, label: int) -> float:
+def _node_radius(board: Board, label: int) -> float:
     return STATION_HALF if board.crossings[label].station else NODE_RADIUS
 
 
@@ -132,7 +158,7 @@ def _road_width(lines: int) -> float:
     return max(STROKE, lines * STROKE_PITCH) + 4
 
 
-def _park_corners(board) -> list[int]:
+def _park_corners(board: Board) -> list[int]:
     """The central crossings in order round the park (by angle about their middle)."""
     points = {c: board.crossings[c].pos for c in board.centrals}
     mx = sum(p[0] for p in points.values()) / len(points)
@@ -140,7 +166,7 @@ def _park_corners(board) -> list[int]:
     return sorted(points, key=lambda c: math.atan2(points[c][1] - my, points[c][0] - mx))
 
 
-def _head_marks(board, scene: Scene, player) -> list[tuple[float, float]]:
+def _head_marks(board: Board, scene: Scene, player: Player) -> list[Point]:
     """Where a line's heads are marked: a disc on the end street of each head, next to the
     crossing."""
     marks = []
@@ -153,8 +179,10 @@ def _head_marks(board, scene: Scene, player) -> list[tuple[float, float]]:
     return marks
 
 
-def _draw_crossing(picture, board, reach, facts: CrossingFacts) -> None:
-    items = [(_lot, lot, LOT_RADIUS * 2 + 6) for lot in facts.lots]
+def _draw_crossing(picture: Picture, board: Board, reach: Reach, facts: CrossingFacts) -> None:
+    # (how to draw it, what it is, how wide it is)
+    items: list[tuple[Callable[..., None], Lot | int, float]] = [
+        (_lot, lot, LOT_RADIUS * 2 + 6) for lot in facts.lots]
     if facts.waiting:
         items.append((_waiting, facts.waiting, _waiting_width(facts.waiting) + 8))
     places = _item_places(board, reach, facts.label, [span for _, _, span in items])
@@ -163,7 +191,7 @@ def _draw_crossing(picture, board, reach, facts: CrossingFacts) -> None:
     picture.sprite(crossing_centre(board, facts.label), _crossing_mark, facts)
 
 
-def _crossing_mark(canvas, at, facts: CrossingFacts) -> None:
+def _crossing_mark(canvas: Shapes, at: Point, facts: CrossingFacts) -> None:
     if facts.station:
         x, y = at
         h = STATION_HALF
@@ -174,7 +202,7 @@ def _crossing_mark(canvas, at, facts: CrossingFacts) -> None:
         canvas.text(at, str(facts.label), 14, INK, "mm")
 
 
-def _reach(scene: Scene) -> dict[tuple[int, tuple[int, int]], float]:
+def _reach(scene: Scene) -> Reach:
     """How far each street with a line reaches to either side at each of its crossings
     (crossing, street): its road, or a head's disc on it there."""
     reach = {}
@@ -188,7 +216,7 @@ def _reach(scene: Scene) -> dict[tuple[int, tuple[int, int]], float]:
     return reach
 
 
-def _item_places(board, reach, label: int, spans: list[float]) -> list[tuple[float, float]]:
+def _item_places(board: Board, reach: Reach, label: int, spans: list[float]) -> list[Point]:
     """Where the things round a crossing go (each `span` pixels wide): in the gaps between
     its streets, narrowed by the lines and head marks on them (`reach`, see `_reach`). Each
     thing goes to the gap that can hold it closest to the crossing; the things of a gap
@@ -228,7 +256,7 @@ def _item_places(board, reach, label: int, spans: list[float]) -> list[tuple[flo
     return places
 
 
-def _lot(canvas, at, lot: Lot) -> None:
+def _lot(canvas: Shapes, at: Point, lot: Lot) -> None:
     if lot.building is None:
         canvas.circle(at, LOT_RADIUS, WHITE, outline=INK if lot.open else MUTED,
                       width=3 if lot.open else 1)
@@ -241,7 +269,7 @@ def _lot(canvas, at, lot: Lot) -> None:
                       outline=WHITE, width=2)
 
 
-def _building(canvas, at, building: str, s: float) -> None:
+def _building(canvas: Shapes, at: Point, building: str, s: float) -> None:
     """House: a roofed pentagon; office: a tall block; pub: a diamond."""
     x, y = at
     if building == "house":
@@ -260,7 +288,7 @@ def _waiting_width(count: int) -> float:
     return 12 * count if count <= 3 else 36
 
 
-def _waiting(canvas, at, count: int) -> None:
+def _waiting(canvas: Shapes, at: Point, count: int) -> None:
     """Standing figures, up to three; more are one figure and a count."""
     x, y = at
     shown = count if count <= 3 else 1
@@ -270,7 +298,7 @@ def _waiting(canvas, at, count: int) -> None:
         canvas.text((x + 1, y + 1), f"x{count}", 13, INK, "lm")
 
 
-def _figure(canvas, at) -> None:
+def _figure(canvas: Shapes, at: Point) -> None:
     x, y = at
     canvas.circle((x, y - 6.5), 3.8, INK)
     canvas.polygon([(x - 5, y + 8), (x + 5, y + 8), (x + 4, y - 1.5), (x - 4, y - 1.5)], INK)
@@ -278,7 +306,7 @@ def _figure(canvas, at) -> None:
 
 # the side panel -------------------------------------------------------------------------------
 
-def _draw_panel(picture, scene: Scene) -> None:
+def _draw_panel(picture: Picture, scene: Scene) -> None:
     x = PANEL_LEFT + 10
     picture.restore_ground(PANEL_BOX)  # over anything of the board that reaches under it
     picture.text((x, 36), scene.title, 26, INK, "ls")
@@ -293,7 +321,7 @@ def _draw_panel(picture, scene: Scene) -> None:
             picture.text((x, y), line, 15, INK, "ls")
 
 
-def _clock(picture, scene, x, y) -> float:
+def _clock(picture: Picture, scene: Scene, x: float, y: float) -> float:
     """A dial with the three building types, the hand on the current one; the stones left
     on the clock; the open zone and the passenger supply."""
     picture.sprite((x + 50, y + 52), _dial, scene.clock)
@@ -312,7 +340,7 @@ def _clock(picture, scene, x, y) -> float:
     return y + 116
 
 
-def _dial(canvas, centre, clock: str) -> None:
+def _dial(canvas: Shapes, centre: Point, clock: str) -> None:
     canvas.circle(centre, 48, WHITE, outline=INK, width=2)
     for i, kind in enumerate(BUILDING_TYPES):
         angle = math.radians(-90 + 120 * i)
@@ -323,7 +351,7 @@ def _dial(canvas, centre, clock: str) -> None:
             canvas.circle(centre, 4, INK)
 
 
-def _stone(canvas, at, filled: bool) -> None:
+def _stone(canvas: Shapes, at: Point, filled: bool) -> None:
     canvas.circle(at, 8, STONE if filled else WHITE, outline=INK, width=2 if filled else 1)
 
 
@@ -332,7 +360,7 @@ PLAYER_COLUMNS = (("Score", 200), ("Points", 246), ("Stones", 292), ("Buses", 33
                   ("action", 378), ("line", 414))
 
 
-def _players(picture, scene, x, y) -> float:
+def _players(picture: Picture, scene: Scene, x: float, y: float) -> float:
     picture.text((x + 392, y + 10), "markers left", 13, MUTED, "ms")
     for name, dx in PLAYER_COLUMNS:
         picture.text((x + dx, y + 26), name, 13, MUTED, "rs")
@@ -351,7 +379,7 @@ def _players(picture, scene, x, y) -> float:
     return y
 
 
-def _action_board(picture, scene, x, y) -> float:
+def _action_board(picture: Picture, scene: Scene, x: float, y: float) -> float:
     picture.text((x, y + 12), "Actions this round", 16, INK, "ls")
     for i, letter in enumerate("abcdef"):
         picture.text((x + 170 + i * 32, y + 12), letter, 13, MUTED, "ms")
@@ -369,11 +397,11 @@ def _action_board(picture, scene, x, y) -> float:
     return y
 
 
-def _free_space(canvas, at) -> None:
+def _free_space(canvas: Shapes, at: Point) -> None:
     canvas.circle(at, 12, WHITE, outline=MUTED, width=1)
 
 
-def _legend(picture, scene, x, y) -> float:
+def _legend(picture: Picture, scene: Scene, x: float, y: float) -> float:
     picture.text((x, y + 12), "Legend", 16, INK, "ls")
     y += 20
     icons = (_legend_buildings, _legend_lot, _legend_waiting, _legend_seated,
@@ -386,28 +414,28 @@ def _legend(picture, scene, x, y) -> float:
     return y
 
 
-def _legend_buildings(canvas, at, scene) -> None:
+def _legend_buildings(canvas: Shapes, at: Point, scene: Scene) -> None:
     for i, kind in enumerate(BUILDING_TYPES):
         _building(canvas, (at[0] - 18 + i * 17, at[1]), kind, 6.5)
 
 
-def _legend_lot(canvas, at, scene) -> None:
+def _legend_lot(canvas: Shapes, at: Point, scene: Scene) -> None:
     _lot(canvas, at, Lot(scene.open_zone or "A", None, False, True))
 
 
-def _legend_waiting(canvas, at, scene) -> None:
+def _legend_waiting(canvas: Shapes, at: Point, scene: Scene) -> None:
     _figure(canvas, at)
 
 
-def _legend_seated(canvas, at, scene) -> None:
+def _legend_seated(canvas: Shapes, at: Point, scene: Scene) -> None:
     _lot(canvas, at, Lot("A", scene.clock, True, False))
 
 
-def _legend_station(canvas, at, scene) -> None:
+def _legend_station(canvas: Shapes, at: Point, scene: Scene) -> None:
     canvas.rectangle((at[0] - 9, at[1] - 9, at[0] + 9, at[1] + 9), INK, radius=3)
 
 
-def _legend_head(canvas, at, scene) -> None:
+def _legend_head(canvas: Shapes, at: Point, scene: Scene) -> None:
     canvas.line([(at[0] - 22, at[1]), (at[0] + 4, at[1])], STYLES[0].colour, STROKE)
     badge(canvas, (at[0] + 8, at[1]), STYLES[0], BADGE_RADIUS)
 

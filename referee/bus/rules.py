@@ -8,10 +8,10 @@ the state always waits for a real decision or is over.
 """
 from __future__ import annotations
 
+from ..contract import Decision, IllegalOrder
 from .board import BOARD
 from .notation import ACTIONS, BUILDING_TYPES, Order
 from .state import BUS_CAP, SPACES, BusState
-from ..contract import Decision, IllegalOrder
 
 # the decision kind owed while an action resolves; actions missing here need no decision
 RESOLVE_KIND = {"line": "line", "passengers": "passengers", "buildings": "build",
@@ -92,6 +92,7 @@ def legal_orders(s: BusState, seat: int) -> list[Order]:
     if kind == "build":
         return [Order("build", (c, t)) for c in buildable_crossings(s) for t in BUILDING_TYPES]
     if kind == "passengers":
+        assert s.todo is not None  # counted when the decision came due
         return [Order("passengers", (k, s.todo - k)) for k in range(s.todo + 1)]
     if kind == "clock":
         return [Order("clock", ("stop",)), Order("clock", ("go",))]
@@ -110,7 +111,7 @@ def line_options(s: BusState, seat: int) -> list[tuple[int, int]]:
     """B7: the streets a line may grow by, as (head crossing, new crossing)."""
     if not s.streets[seat]:
         return list(BOARD.streets)        # the first marker goes on any street
-    options = []
+    options: list[tuple[int, int]] = []
     for crossing in sorted({c for c, _ in s.heads[seat]}):
         options.extend((crossing, BOARD.other_end(st, crossing))
                        for st in streets_open_at(s, seat, crossing))
@@ -243,6 +244,7 @@ def line_expansion(s: BusState, seat: int, args: tuple, events: list[str]) -> No
     """B7: the street joins the line at the head it starts from; that head moves on."""
     start, end = args
     street = BOARD.street(start, end)
+    assert street is not None  # a legal order lays a street of the board
     heads = s.heads[seat]
     if not heads:
         heads.extend([(start, street), (end, street)])
@@ -324,6 +326,7 @@ def _done_one(s: BusState) -> None:
     if s.phase == "setup":
         s.setup.pop(0)
     else:
+        assert s.todo is not None  # counted when the decision came due
         s.todo -= 1
 
 

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..contract import ResultView
 from ..maps.styles import COLOUR_STYLES, PlayerStyle
+from .board import Board
+from .engine import BusView
 
 BUILDING_TYPES = ("house", "office", "pub")  # the clock turns in this order (B3)
 
@@ -136,7 +139,7 @@ def next_type(building: str) -> str:
     return BUILDING_TYPES[(BUILDING_TYPES.index(building) + 1) % len(BUILDING_TYPES)]
 
 
-def build_scene(view: dict, board) -> Scene:
+def build_scene(view: BusView, board: Board) -> Scene:
     """Everything both maps show, from the engine's `view(state)` and the board."""
     players = tuple(_player(p, view["start_player"]) for p in view["players"])
     names = {p.seat: p.name for p in players}
@@ -175,7 +178,8 @@ def _player(p: dict, start_seat: int) -> Player:
         heads=tuple(p["heads"]), start=p["seat"] == start_seat)
 
 
-def _crossings(view, board, players, street_lines) -> dict[int, CrossingFacts]:
+def _crossings(view: BusView, board: Board, players: tuple[Player, ...],
+               street_lines: dict[tuple[int, int], list[int]]) -> dict[int, CrossingFacts]:
     passengers = {p["crossing"]: p for p in view["passengers"]}
     lots_at: dict[int, list[dict]] = {}
     for lot in view["lots"]:
@@ -199,7 +203,7 @@ def _crossings(view, board, players, street_lines) -> dict[int, CrossingFacts]:
     return facts
 
 
-def _result(result: dict | None, names: dict[int, str]) -> tuple[str, ...]:
+def _result(result: ResultView | None, names: dict[int, str]) -> tuple[str, ...]:
     if result is None:
         return ()
     lines = [f"Game over: {result['reason']}"]

@@ -1,12 +1,15 @@
 """The state of a game of Bus: plain lists and ints, cheap to copy, plain data to store."""
 from __future__ import annotations
 
+from typing import Any
+
 from .board import BOARD
 from .notation import ACTIONS, BUILDING_TYPES
 
 EDITIONS = ("2019", "1999")
 # B2: spaces per action; resolution order is the order of ACTIONS
-SPACES = {"line": 6, "buses": 1, "passengers": 6, "buildings": 6, "clock": 1, "vroom": 6, "start": 1}
+SPACES = {"line": 6, "buses": 1, "passengers": 6, "buildings": 6, "clock": 1, "vroom": 6,
+          "start": 1}
 ACTION_MARKERS = 20      # B3: both editions play 20 (1999: 21 stones, one is the first bus)
 BUS_CAP = {"2019": 5, "1999": None}
 PASSENGERS = 15          # B3: 4 start on the central crossings, 11 in supply
@@ -30,8 +33,40 @@ class BusState:
         "clock", "clock_stones", "board", "placed", "passed", "act", "slot", "todo",
         "end_reason", "moves", "last_board",
     )
+    edition: str
+    names: list[str]
+    seed: int
+    phase: str                        # setup, choose, resolve, over
+    round: int
+    start: int                        # the start player's seat
+    turn: int                         # the seat choosing an action
+    setup: list[tuple[int, str]]      # the setup steps left: (seat, decision kind)
+    markers: list[int]                # action markers left, by seat
+    buses: list[int]
+    points: list[int]
+    stones: list[int]                 # clock stones taken
+    reached: list[int]                # when each seat last scored (B13's tie-break)
+    score_seq: int
+    line_left: list[int]              # line markers left
+    streets: list[list[int]]          # each seat's streets in the order laid
+    heads: list[list[tuple[int, int]]]  # each seat's heads: (crossing, the street ending there)
+    street_lines: list[int]           # per street, a bit for each seat whose line runs on it
+    lots: list[str | None]            # the building on each lot
+    passengers: list[int]             # by crossing label
+    supply: int
+    clock: str
+    clock_stones: int
+    board: dict[str, list[int]]       # action -> the seats on its spaces a, b, ...
+    placed: list[int]                 # markers placed this round
+    passed: list[bool]
+    act: int                          # the action resolving (an index of ACTIONS)
+    slot: int                         # the space of it resolving
+    todo: int | None                  # what the resolving space still does; None: not counted yet
+    end_reason: str | None
+    moves: int
+    last_board: dict[str, list[int]]
 
-    def copy(self) -> "BusState":
+    def copy(self) -> BusState:
         new = BusState.__new__(BusState)
         for name in self.__slots__:
             value = getattr(self, name)
@@ -82,7 +117,7 @@ class BusState:
         return self.points[seat] - self.stones[seat]
 
     # plain data ----------------------------------------------------------------------------
-    def to_data(self) -> dict:
+    def to_data(self) -> dict[str, Any]:
         data = {name: getattr(self, name) for name in self.__slots__ if name != "street_lines"}
         data["streets"] = [[BOARD.street_name(s) for s in line] for line in self.streets]
         data["heads"] = [[[c, BOARD.street_name(t)] for c, t in h] for h in self.heads]
@@ -90,7 +125,7 @@ class BusState:
         return _plain(data)
 
     @classmethod
-    def from_data(cls, data: dict) -> "BusState":
+    def from_data(cls, data: dict[str, Any]) -> BusState:
         state = cls.__new__(cls)
         for name in cls.__slots__:
             if name != "street_lines":
@@ -113,10 +148,12 @@ class BusState:
 
 def _street(name: str) -> int:
     a, b = (int(x) for x in name.split("-"))
-    return BOARD.street(a, b)
+    street = BOARD.street(a, b)
+    assert street is not None, f"no street {name} on the board"
+    return street
 
 
-def _plain(value):
+def _plain(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):

@@ -7,10 +7,20 @@ from __future__ import annotations
 from collections import Counter
 from functools import lru_cache
 
+from ..maps.textgrid import WIDTH as WIDTH  # the column limit, as this map's
+from ..maps.textgrid import (
+    blank,
+    document,
+    draw_edge,
+    draw_labels,
+    edge_cells,
+    grid_text,
+    wrap,
+    wrap_items,
+)
+from .board import Board
+from .engine import BusView
 from .scene import STYLES, Scene, build_scene
-from ..maps.textgrid import WIDTH  # noqa: F401 (the column limit, as this map's)
-from ..maps.textgrid import (blank, document, draw_edge, draw_labels, edge_cells, grid_text, wrap,
-                       wrap_items)
 
 # Board positions run 0..100 both ways; a character cell is about twice as tall as wide.
 GRID_X, GRID_Y = 0.95, 0.46
@@ -18,7 +28,7 @@ GRID_COLS = round(100 * GRID_X) + 2  # room for a two-digit label at the right e
 GRID_ROWS = round(100 * GRID_Y) + 1
 
 
-def text_map(view: dict, board) -> str:
+def text_map(view: BusView, board: Board) -> str:
     """The whole text map for the engine's `view(state)` of a Bus game on `board`."""
     scene = build_scene(view, board)
     parts = [
@@ -46,7 +56,7 @@ def _header(scene: Scene) -> str:
     return "\n".join(lines)
 
 
-def _schematic(scene: Scene, board) -> str:
+def _schematic(scene: Scene, board: Board) -> str:
     grid = blank(GRID_ROWS, GRID_COLS)
     cells = street_cells(board)
     # empty streets first, so that the letters of lines win where two streets touch
@@ -57,20 +67,20 @@ def _schematic(scene: Scene, board) -> str:
     return grid_text(grid)
 
 
-def _labels(board) -> dict[int, tuple[int, int, str]]:
+def _labels(board: Board) -> dict[int, tuple[int, int, str]]:
     """(row, first column, text) of each crossing's label in the schematic."""
     return {c: (round(x.pos[1] * GRID_Y), round(x.pos[0] * GRID_X), str(c))
             for c, x in board.crossings.items()}
 
 
 @lru_cache(maxsize=4)
-def street_cells(board) -> dict[tuple[int, int], list[tuple[tuple[int, int], str]]]:
+def street_cells(board: Board) -> dict[tuple[int, int], list[tuple[tuple[int, int], str]]]:
     """For each street, the schematic's cells (row, column) it is drawn on, from its lower
     label to its higher, each with the character it has while no line runs there."""
     return edge_cells(_labels(board), board.streets)
 
 
-def _key(scene: Scene, board) -> str:
+def _key(scene: Scene, board: Board) -> str:
     players = "  ".join(f"{p.style.letter} {p.name}" for p in scene.players)
     stations = " and ".join(str(c) for c in board.stations)
     return "\n".join([

@@ -4,6 +4,7 @@ it expects to earn from."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from .building import MAX_ROUTES, SHARED_BUDGET, buyable
 from .game import entry_limit
@@ -15,7 +16,7 @@ from .runs import POINTS
 from .state import LAST_ROUND, BusBossState
 
 
-def _builds(s: BusBossState, seat: int, pick) -> tuple[Build, ...]:
+def _builds(s: BusBossState, seat: int, pick: Callable[[], Build]) -> tuple[Build, ...]:
     """One build, or two in the round after a missed building round (rule 38)."""
     return tuple(pick() for _ in range(2 if seat in s.extra_build else 1))
 
@@ -60,7 +61,7 @@ def default_bot(s: BusBossState, seat: int, rng: random.Random) -> Order:
     return Order("operate", runs=_chosen_runs(s, seat), builds=builds, round=s.round)
 
 
-def _chosen_runs(s: BusBossState, seat: int):
+def _chosen_runs(s: BusBossState, seat: int) -> tuple[RunEntry, ...]:
     """Runs worth entering: the place expected from the race lengths of everyone who could
     enter, its points, less what the journey pays to rivals."""
     net = network(s.map, s.owners)

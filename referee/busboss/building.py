@@ -93,10 +93,7 @@ def unconnected(network: set[str], routes: list[Route]) -> Route | None:
     second of the same purchase too, must touch the network at a town or junction. The
     routes of one purchase may be listed in any order. Returns a route that cannot join."""
     todo = list(routes)
-    if not network:
-        network = set(todo.pop(0).ends)
-    else:
-        network = set(network)
+    network = set(network) if network else set(todo.pop(0).ends)
     while todo:
         joining = next((r for r in todo if r.ends[0] in network or r.ends[1] in network), None)
         if joining is None:

@@ -7,9 +7,19 @@ round (see ``orders.py`` for the language). Applying the last seat's order resol
 """
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from ..contract import Decision, IllegalOrder, Result, check_setup, progress_view
+from ..contract import (
+    Bot,
+    Decision,
+    Entry,
+    IllegalOrder,
+    Result,
+    View,
+    check_setup,
+    progress_view,
+)
 from . import game
 from .bots import BOTS
 from .map import DEFAULT_MAP, map_names
@@ -18,15 +28,36 @@ from .prompts import legal_orders, prompt_lines
 from .state import BANK_SEAT, LAST_ROUND, BusBossState, owner_name
 
 
+class BusBossView(View):
+    """What ``BusBossRules.view`` shows besides the keys of every game's view.
+
+    map: the map's title; map_name: what the game's map option names (``load_map`` reads
+    it); places, routes, runs: one dict each, in the map's order and the order of offer;
+    bank_routes: names of the routes the bank holds; last_round: the record of the round
+    resolved last, None before the first."""
+
+    map: str
+    map_name: str
+    order_of_play: list[int]
+    entry_limit: int
+    cash: list[int]
+    places: list[dict[str, Any]]
+    routes: list[dict[str, Any]]
+    bank_routes: list[str]
+    runs: list[dict[str, Any]]
+    last_round: dict[str, Any] | None
+
+
 class BusBossRules:
     name = "busboss"
     title = "Bus Boss"
     min_players, max_players = 3, 6
     multiline_orders = True      # a round's order: run lines, build lines, alternatives
     # map: a map shipped in maps/ by name, or the path of a game master's own map file
-    options = {"map": (DEFAULT_MAP, map_names())}
+    options: dict[str, tuple[str, Sequence[str]]] = {"map": (DEFAULT_MAP, map_names())}
 
-    def new_game(self, options: Mapping, players: Sequence[str], seed: int) -> BusBossState:
+    def new_game(self, options: Mapping[str, Any], players: Sequence[str],
+                 seed: int) -> BusBossState:
         check_setup(self, options, players)
         return game.new_game(str(options.get("map", DEFAULT_MAP)), list(players), seed)
 
@@ -45,13 +76,14 @@ class BusBossRules:
         would claim the extra build of rule 38."""
         return bool(order.missed)
 
-    def parse(self, text: str):
+    def parse(self, text: str) -> list[Entry]:
         return parse_order(text)
 
     def format(self, order: Order) -> str:
         return format_order(order)
 
-    def apply(self, state: BusBossState, seat: int, order: Order):
+    def apply(self, state: BusBossState, seat: int,
+              order: Order) -> tuple[BusBossState, list[str]]:
         if not isinstance(order, Order):
             raise IllegalOrder(f"{order!r} is not a Bus Boss order.")
         try:
@@ -61,23 +93,23 @@ class BusBossRules:
                 raise
             raise IllegalOrder(refused.reason, legal_orders(state, seat)) from None
 
-    def bot(self, name: str = "default"):
+    def bot(self, name: str = "default") -> Bot:
         try:
             return BOTS[name]
         except KeyError:
             raise ValueError(f"no Bus Boss bot {name!r}; the bots are "
                              f"{', '.join(BOTS)}") from None
 
-    def to_data(self, state: BusBossState) -> dict:
+    def to_data(self, state: BusBossState) -> dict[str, Any]:
         return state.to_data()
 
-    def from_data(self, data: dict) -> BusBossState:
+    def from_data(self, data: dict[str, Any]) -> BusBossState:
         return BusBossState.from_data(data)
 
     def result(self, state: BusBossState) -> Result | None:
         return game.result(state)
 
-    def view(self, s: BusBossState) -> dict:
+    def view(self, s: BusBossState) -> BusBossView:
         m = s.map
         result = game.result(s)
         waiting = {d.seat for d in game.awaiting(s)}

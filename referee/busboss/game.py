@@ -2,6 +2,8 @@
 one is in (rules 2-40 with rulings K1-K8)."""
 from __future__ import annotations
 
+from typing import Any
+
 from ..contract import Decision, IllegalOrder, Result
 from .building import execute_build, purchase_problem
 from .journeys import JourneyError, Plan, network, resolve
@@ -166,7 +168,7 @@ def drop(s: BusBossState, seat: int) -> tuple[BusBossState, list[str]]:
 def resolve_round(s: BusBossState) -> list[str]:
     """All orders are in: runs (rounds 7-12), then building, then the next round. Mutates s."""
     events = [f"Round {s.round} is resolved."]
-    record: dict = {"round": s.round, "runs": [], "purchases": [], "events": events}
+    record: dict[str, Any] = {"round": s.round, "runs": [], "purchases": [], "events": events}
     start_cash = list(s.cash)
     carried: list[Offer] = []
     if s.kind == "operate":
@@ -228,7 +230,7 @@ def describe(s: BusBossState, offer: Offer) -> str:
 
 
 def entrants(s: BusBossState, offer: Offer, events: list[str],
-             record: dict) -> list[Plan]:
+             record: dict[str, Any]) -> list[Plan]:
     """The valid entrants of a run in play order: single players and joint companies (K6).
     Entries that fail are reported and left out (K4)."""
     net = network(s.map, s.owners)
@@ -237,9 +239,10 @@ def entrants(s: BusBossState, offer: Offer, events: list[str],
         entry = next((e for e in s.pending[seat].runs if set(e.cards) == set(offer.cards)), None)
         if entry is not None:
             entries[seat] = entry
-    plans, done = [], set()
+    plans: list[Plan] = []
+    done: set[int] = set()
 
-    def void(seats, reason):
+    def void(seats: tuple[int, ...], reason: str) -> None:
         names = " and ".join(s.label(x) for x in seats)
         events.append(f"  {names}: the entry is void, {reason}.")
         record["void"].append({"seats": list(seats), "reason": reason})
@@ -259,8 +262,9 @@ def entrants(s: BusBossState, offer: Offer, events: list[str],
             void(agreeing, f"{' and '.join(missing)} did not enter the joint run (rule 26)")
             continue
         try:
-            found = [resolve(net, company, offer.cards, entries[x].journey)
-                     for x in company if entries[x].journey is not None]
+            journeys = (entries[x].journey for x in company)
+            found = [resolve(net, company, offer.cards, journey)
+                     for journey in journeys if journey is not None]
         except JourneyError as e:
             void(company, str(e))
             continue
@@ -283,11 +287,12 @@ def _signature(plan: Plan) -> tuple:
     return min(forward, backward)
 
 
-def run_offer(s: BusBossState, offer: Offer, poorness: dict, events: list[str],
-              record: dict) -> bool:
+def run_offer(s: BusBossState, offer: Offer, poorness: dict[int, tuple[int, int]],
+              events: list[str], record: dict[str, Any]) -> bool:
     """Races one run if anyone can run it; False if it is not run (rule 21)."""
-    run_record = {"run": f"{offer.cards[0]}-{offer.cards[1]}", "since": offer.since,
-                  "entrants": [], "void": [], "payments": []}
+    run_record: dict[str, Any] = {
+        "run": f"{offer.cards[0]}-{offer.cards[1]}", "since": offer.since,
+        "entrants": [], "void": [], "payments": []}
     record["runs"].append(run_record)
     notes: list[str] = []
     plans = entrants(s, offer, notes, run_record)
@@ -355,7 +360,8 @@ def result(s: BusBossState) -> Result | None:
     """Rule 3: the richest player wins; players dropped (rule 40) rank after those left."""
     if not s.over:
         return None
-    ranking = []
+    assert s.end_reason is not None  # what "over" means
+    ranking: list[list[int]] = []
     for still_in in (True, False):
         seats = sorted((x for x in range(len(s.names)) if s.active[x] == still_in),
                        key=lambda x: -s.cash[x])

@@ -8,6 +8,7 @@ each other's routes free and change between them without penalty.
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import count
@@ -63,7 +64,7 @@ class Plan:
     def _colour(self, owner: int) -> int:
         return self.company[0] if owner in self.company else owner
 
-    def journey(self, owners_of) -> Journey:
+    def journey(self, owners_of: Callable[[Route], tuple[int, ...]]) -> Journey:
         """The journey as a player writes it: owners named only where the rules would not
         pick the same one (``owners_of(route)`` gives a route's owners)."""
         named = tuple(None if default_owner(owners_of(r), self.company) == o else owner_name(o)
@@ -155,7 +156,9 @@ def check(net: Network, plan: Plan, cards: tuple[str, str]) -> None:
     if plan.paid > PAYMENT_CAP:
         raise JourneyError(f"the journey would pay {plan.paid} to other players; at most "
                            f"{PAYMENT_CAP} is allowed (rule 24)")
-    limit = DETOUR_FACTOR * net.shortest(cards)
+    shortest_spaces = net.shortest(cards)
+    assert shortest_spaces is not None  # the plan itself is a journey for the run
+    limit = DETOUR_FACTOR * shortest_spaces
     if plan.spaces > limit:
         raise JourneyError(f"the journey is {plan.spaces} spaces, more than twice the "
                            f"shortest journey of {limit // 2} (rule 25)")
@@ -173,8 +176,9 @@ def best_plan(net: Network, company: tuple[int, ...], cards: tuple[str, str]) ->
     adjacent = net.adjacent
     tie = count()
     # (distance, paid, tie, place, last colour, uses own route, path of (place, route, owner))
-    heap = [(0, 0, next(tie), p, None, False, ()) for p in m.places_of_card(cards[0])]
-    settled = set()
+    heap: list[tuple[int, int, int, str, int | None, bool, tuple[tuple[str, Route, int], ...]]] = [
+        (0, 0, next(tie), p, None, False, ()) for p in m.places_of_card(cards[0])]
+    settled: set[tuple[str, int | None, bool, int]] = set()
     while heap:
         dist, paid, _, place, colour, own, path = heapq.heappop(heap)
         if place in targets and own:

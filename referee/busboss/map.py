@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import heapq
 import re
+from collections.abc import Callable, Collection, Container, Iterable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -83,20 +85,24 @@ class Map:
     def places_of_card(self, card: str) -> tuple[str, ...]:
         return self.destinations[self.card_destination[card]]
 
-    def distance(self, card_a: str, card_b: str) -> int | None:
+    def distance(self, card_a: str, card_b: str) -> int:
         """Shortest spaces between two cards' destinations over every route of the map (K3)."""
-        return _map_distance(self, self.card_destination[card_a], self.card_destination[card_b])
+        spaces = _map_distance(self, self.card_destination[card_a],
+                               self.card_destination[card_b])
+        assert spaces is not None  # parse_map refuses a map that is not connected
+        return spaces
 
 
-@lru_cache(maxsize=None)
+@cache
 def _map_distance(m: Map, dest_a: str, dest_b: str) -> int | None:
     return shortest(m.destinations[dest_a], set(m.destinations[dest_b]),
                     lambda p: ((r.other_end(p), r.length) for r in m.routes_at[p]))
 
 
-def shortest(starts, targets, neighbours) -> int | None:
+def shortest(starts: Collection[str], targets: Container[str],
+             neighbours: Callable[[str], Iterable[tuple[str, int]]]) -> int | None:
     """Dijkstra from several start places to the nearest of ``targets``."""
-    best = {p: 0 for p in starts}
+    best = dict.fromkeys(starts, 0)
     heap = [(0, p) for p in sorted(starts)]
     while heap:
         d, p = heapq.heappop(heap)
@@ -160,7 +166,8 @@ def parse_map(text: str, key: str = "map", source: str = "map") -> Map:
     destinations: dict[str, tuple[str, ...]] = {}
     card_owner: dict[str, str] = {}
 
-    def add_place(pkey, name, pos, destination, where):
+    def add_place(pkey: object, name: str, pos: Any, destination: str | None,
+                  where: str) -> None:
         pkey = str(pkey)
         if not KEY.match(pkey):
             problems.append(f"{where}: place key {pkey!r} must be lower-case letters and digits, "
@@ -225,11 +232,11 @@ def parse_map(text: str, key: str = "map", source: str = "map") -> Map:
         problems.append("routes must be a list of lines like 'leeds-york 9'")
     for number, line in enumerate(lines, 1):
         where = f"route {number} ({line!r})"
-        m = ROUTE_LINE.match(str(line).strip().lower())
-        if not m:
+        match = ROUTE_LINE.match(str(line).strip().lower())
+        if not match:
             problems.append(f"{where}: write a route as 'a-b N' or 'a-b N twice'")
             continue
-        a, b, length, twice = m.group(1), m.group(2), int(m.group(3)), m.group(4)
+        a, b, length, twice = match.group(1), match.group(2), int(match.group(3)), match.group(4)
         bad = [p for p in (a, b) if p not in places]
         if bad:
             problems.append(f"{where}: no place {' or '.join(map(repr, bad))} on the map")

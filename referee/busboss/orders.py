@@ -84,7 +84,7 @@ class Order:
     kind = "orders"                  # every round owes one decision of this one kind
 
 
-def run_name(cards) -> str:
+def run_name(cards: tuple[str, str]) -> str:
     return f"{cards[0]}-{cards[1]}"
 
 
@@ -187,7 +187,8 @@ def _parse_entry(rest: str, raw: str) -> RunEntry:
     words = head.replace(",", " ").split()
     if not words or words[0].count("-") != 1:
         raise NotationError("name the run by its two cards, e.g. 'run 7H-QS: hull-york'", raw)
-    cards = tuple(parse_card(c, raw) for c in words[0].split("-"))
+    first, second = words[0].split("-")
+    cards = (parse_card(first, raw), parse_card(second, raw))
     partners: tuple[str, ...] = ()
     if len(words) > 1:
         if words[1] != "with" or len(words) == 2:
@@ -200,7 +201,7 @@ def _parse_entry(rest: str, raw: str) -> RunEntry:
     if journey is None and not partners:
         raise NotationError("give the journey after a colon, e.g. 'run 7H-QS: hull-york-leeds'",
                             raw)
-    return RunEntry(cards, partners, journey)  # type: ignore[arg-type]
+    return RunEntry(cards, partners, journey)
 
 
 def _parse_journey(text: str, raw: str) -> Journey:

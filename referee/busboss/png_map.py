@@ -8,14 +8,29 @@ over it and fills in the panel. Coordinates in this module are output pixels.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ..maps.canvas import (
+    Box,
+    Ground,
+    Picture,
+    Point,
+    Shapes,
+    Sprite,
+    along,
+    badge,
+    fixed_palette,
+    pattern_sample,
+    sprite_image,
+    stroke,
+    text_width,
+)
+from ..maps.styles import COLOUR_STYLES, INK, WHITE
+from .engine import BusBossView
 from .map import Map
 from .scene import BANK_STYLE, BossScene, Company, RouteFacts, build_scene
-from ..maps.canvas import (Ground, Picture, Shapes, along, badge, fixed_palette, pattern_sample,
-                     sprite_image, stroke, text_width)
-from ..maps.styles import COLOUR_STYLES, INK, WHITE
 
 WIDTH, HEIGHT = 1580, 1090
 MAP_ORIGIN, MAP_SCALE = (46, 46), 10.0  # map position 0..100 -> 46..1046 pixels
@@ -41,7 +56,7 @@ PANEL = (238, 235, 226)
 CARD_RED = (176, 30, 56)  # hearts and diamonds, as on the cards
 
 
-def png_map(view: dict, m: Map) -> bytes:
+def png_map(view: BusBossView, m: Map) -> bytes:
     """The PNG map (bytes) for the engine's `view(state)` of a Bus Boss game on map `m`."""
     scene = build_scene(view)
     picture = Picture(_ground(m))
@@ -61,10 +76,11 @@ def place_centre(m: Map, key: str) -> tuple[float, float]:
     return MAP_ORIGIN[0] + x * MAP_SCALE, MAP_ORIGIN[1] + y * MAP_SCALE
 
 
-def copy_segment(m: Map, name: str, copy: int):
+def copy_segment(m: Map, name: str, copy: int) -> tuple[Point, Point]:
     """The two ends of one copy of a route: copies of a doubled route run side by side, the
     first to the left of the way from its first end to its second."""
     route = m.route(*name.split("-"))
+    assert route is not None, f"no route {name} on the map"
     (x0, y0), (x1, y1) = (place_centre(m, p) for p in route.ends)
     length = math.hypot(x1 - x0, y1 - y0)
     nx, ny = (y1 - y0) / length, -(x1 - x0) / length  # the left normal
@@ -100,7 +116,7 @@ def _draw_owned(shapes: Shapes, m: Map, route: RouteFacts) -> None:
             stroke(shapes, a, b, owner, OWNED_WIDTH, clear)
 
 
-def _dashes(shapes: Shapes, a, b, clear: float) -> None:
+def _dashes(shapes: Shapes, a: Point, b: Point, clear: float) -> None:
     """The bank's grey dashes, one centred on the middle, none within `clear` of the ends."""
     length = math.dist(a, b)
     middle = length / 2
@@ -130,7 +146,7 @@ def _ground(m: Map) -> Ground:
 
 
 @lru_cache(maxsize=8)
-def _places(m: Map):
+def _places(m: Map) -> Sprite:
     """Every place's marker, name and cards, and every route's length: a sprite of the
     whole map, to go over the routes."""
     shapes = Shapes()
@@ -171,7 +187,7 @@ def _label_size(m: Map, key: str) -> tuple[float, float]:
             NAME_LINE + CHIP_HEIGHT + 1)
 
 
-def _chips_width(cards) -> float:
+def _chips_width(cards: Sequence[str]) -> float:
     return sum(text_width(c, CARD_SIZE) + 2 * CHIP_PAD for c in cards) + \
         CHIP_GAP * (len(cards) - 1)
 
@@ -191,7 +207,7 @@ def _label(shapes: Shapes, m: Map, key: str, label: Label) -> None:
     _chips(shapes, (left, y0 + NAME_LINE + 1), cards)
 
 
-def _chips(shapes: Shapes, at, cards) -> None:
+def _chips(shapes: Shapes, at: Point, cards: Sequence[str]) -> None:
     """Cards as small white cards with their names, hearts and diamonds in red."""
     left, top = at
     for card in cards:
@@ -224,7 +240,7 @@ class _Obstacles:
                          for r in m.routes for c in range(r.copies)]
         self.boxes: list[tuple[float, float, float, float]] = []
 
-    def near(self, region) -> "_Obstacles":
+    def near(self, region: Box) -> _Obstacles:
         """The obstacles that may touch boxes within `region` (a box), for speed."""
         near = _Obstacles.__new__(_Obstacles)
         near.segments = [(ab, name) for ab, name in self.segments
@@ -234,7 +250,7 @@ class _Obstacles:
         near.boxes = [b for b in self.boxes if _touch(region, b)]
         return near
 
-    def cost(self, box, own_route: str | None = None) -> float:
+    def cost(self, box: Box, own_route: str | None = None) -> float:
         if box[0] < MAP_BOX[0] or box[1] < MAP_BOX[1] or box[2] > MAP_BOX[2] \
                 or box[3] > MAP_BOX[3]:
             return math.inf
@@ -259,7 +275,7 @@ def _layout(m: Map) -> Layout:
         w, h = _label_size(m, key)
         reach = radius + RINGS[-1] + max(w, h)
         near = obstacles.near((cx - reach, cy - reach, cx + reach, cy + reach))
-        best = None
+        best: tuple[float, Label] | None = None   # (cost, where)
         for ring, gap in enumerate(RINGS):
             for preference, degrees in enumerate(DIRECTIONS):
                 sx, sy = math.cos(math.radians(degrees)), math.sin(math.radians(degrees))
@@ -271,6 +287,7 @@ def _layout(m: Map) -> Layout:
                 if best is None or score < best[0]:
                     align = "l" if sx > 0.3 else "r" if sx < -0.3 else "m"
                     best = (score, Label(box, align))
+        assert best is not None  # there are places to try
         labels[key] = best[1]
         obstacles.boxes.append(best[1].box)
 
@@ -283,21 +300,22 @@ def _layout(m: Map) -> Layout:
         reach = (route.copies - 1) * ROUTE_PITCH / 2 + OWNED_WIDTH / 2 + r + 1.5
         mx, my = (x0 + x1) / 2, (y0 + y1) / 2
         near = obstacles.near((mx - 60, my - 60, mx + 60, my + 60))
-        best = None
+        best_centre: tuple[float, Point] | None = None   # (cost, where)
         for preference, (away, shift, side) in enumerate(
                 (a, t, s) for a in (0, 9) for t in (0, 9, -9, 18, -18, 27, -27)
                 for s in (1, -1)):
             cx = mx + uy * (reach + away) * side + ux * shift
             cy = my - ux * (reach + away) * side + uy * shift
             score = near.cost((cx - r, cy - r, cx + r, cy + r), route.name) + preference * 2
-            if best is None or score < best[0]:
-                best = (score, (cx, cy))
-        lengths[route.name] = cx, cy = best[1]
+            if best_centre is None or score < best_centre[0]:
+                best_centre = (score, (cx, cy))
+        assert best_centre is not None  # there are places to try
+        lengths[route.name] = cx, cy = best_centre[1]
         obstacles.boxes.append((cx - r, cy - r, cx + r, cy + r))
     return Layout(labels, lengths)
 
 
-def _segment_box(a, b) -> tuple[float, float, float, float]:
+def _segment_box(a: Point, b: Point) -> Box:
     return min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1])
 
 
@@ -306,24 +324,24 @@ def _cards(m: Map, key: str) -> tuple[str, ...]:
     return m.destination_cards[destination] if destination else ()
 
 
-def _overlap(a, b) -> float:
+def _overlap(a: Box, b: Box) -> float:
     """The area two boxes share."""
     return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * \
         max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
 
 
-def _touch(a, b) -> bool:
+def _touch(a: Box, b: Box) -> bool:
     """Whether two boxes meet at all."""
     return min(a[2], b[2]) >= max(a[0], b[0]) and min(a[3], b[3]) >= max(a[1], b[1])
 
 
-def _circle_hits(box, centre, radius) -> bool:
+def _circle_hits(box: Box, centre: Point, radius: float) -> bool:
     x = min(max(centre[0], box[0]), box[2])
     y = min(max(centre[1], box[1]), box[3])
     return math.hypot(centre[0] - x, centre[1] - y) < radius
 
 
-def _segment_hits(box, a, b, half: float) -> bool:
+def _segment_hits(box: Box, a: Point, b: Point, half: float) -> bool:
     """Whether the segment a-b, `half` pixels thick to either side, touches the box
     (Liang-Barsky clipping against the box grown by `half`)."""
     x0, y0, x1, y1 = box[0] - half, box[1] - half, box[2] + half, box[3] + half
@@ -446,32 +464,32 @@ def _legend(shapes: Shapes, x: float, y: float) -> None:
         shapes.text((x + 70, mid), sentence, 13, INK, "lm")
 
 
-def _legend_town(shapes: Shapes, at) -> None:
+def _legend_town(shapes: Shapes, at: Point) -> None:
     shapes.circle((at[0] - 18, at[1]), 6.5, WHITE, outline=INK, width=2.5)
     _chips(shapes, (at[0] - 7, at[1] - CHIP_HEIGHT / 2), ("KS",))
 
 
-def _legend_junction(shapes: Shapes, at) -> None:
+def _legend_junction(shapes: Shapes, at: Point) -> None:
     shapes.circle(at, JUNCTION_RADIUS, INK)
 
 
-def _legend_length(shapes: Shapes, at) -> None:
+def _legend_length(shapes: Shapes, at: Point) -> None:
     shapes.circle(at, LENGTH_RADIUS, WHITE, outline=MUTED, width=1)
     shapes.text((at[0], at[1] + 0.5), "4", 11, INK, "mm")
 
 
-def _legend_free(shapes: Shapes, at) -> None:
+def _legend_free(shapes: Shapes, at: Point) -> None:
     x, y = at
     shapes.line([(x - 24, y), (x - 6, y)], ROAD, FREE_WIDTH)
     for dy in (-ROUTE_PITCH / 2, ROUTE_PITCH / 2):
         shapes.line([(x + 4, y + dy), (x + 24, y + dy)], ROAD, FREE_WIDTH)
 
 
-def _legend_bank(shapes: Shapes, at) -> None:
+def _legend_bank(shapes: Shapes, at: Point) -> None:
     _dashes(shapes, (at[0] - 24, at[1]), (at[0] + 24, at[1]), 0)
 
 
-def _legend_owned(shapes: Shapes, at) -> None:
+def _legend_owned(shapes: Shapes, at: Point) -> None:
     stroke(shapes, (at[0] - 24, at[1]), (at[0] + 24, at[1]), COLOUR_STYLES["blue"],
            OWNED_WIDTH, 0)
 

@@ -3,6 +3,7 @@ points for places (rules 31-32)."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 
 from .map import CARDS, Map
 
@@ -29,7 +30,8 @@ def good_pair(m: Map, a: str, b: str, on_offer: frozenset = frozenset()) -> bool
     return m.distance(a, b) >= MIN_RUN
 
 
-def deal_runs(m: Map, rng: random.Random, on_offer=()) -> tuple[tuple[str, str], ...]:
+def deal_runs(m: Map, rng: random.Random,
+              on_offer: Iterable[tuple[str, str]] = ()) -> tuple[tuple[str, str], ...]:
     """K3: shuffle the 52 cards and deal them in pairs. When a pair is no run, its second
     card goes back and the next one is drawn; if the last cards cannot pair, deal again.
     ``on_offer``: card pairs of runs carried forward, not to be dealt again."""

@@ -8,12 +8,15 @@ map itself (places and routes) comes from the engine's loader.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
+from ..contract import ResultView
+from ..maps.styles import COLOUR_STYLES, PlayerStyle
+from .engine import BusBossView
 from .map import Map, load_map
 from .orders import BANK
 from .runs import RUNS_PER_ROUND
 from .state import LAST_ROUND
-from ..maps.styles import COLOUR_STYLES, PlayerStyle
 
 # The bank (owner of a dropped player's routes, rule 40) is drawn as an owner too: grey,
 # and dashed on the PNG.
@@ -72,7 +75,7 @@ class BossScene:
     over: bool
 
 
-def view_map(view: dict) -> Map:
+def view_map(view: BusBossView) -> Map:
     """The map the view's game is played on, as the engine loaded it."""
     return load_map(view["map_name"])
 
@@ -82,7 +85,7 @@ def owner_style(owner: str) -> PlayerStyle:
     return BANK_STYLE if owner == BANK else COLOUR_STYLES[owner]
 
 
-def build_scene(view: dict) -> BossScene:
+def build_scene(view: BusBossView) -> BossScene:
     """Everything both maps show, from the engine's `view(state)`."""
     routes = {r["name"]: RouteFacts(r["name"], tuple(r["ends"]), r["length"], r["copies"],
                                     tuple(owner_style(o) for o in r["owners"]))
@@ -101,21 +104,22 @@ def build_scene(view: dict) -> BossScene:
         over=over)
 
 
-def _status(view: dict) -> str:
+def _status(view: BusBossView) -> str:
     if view["phase"] == "over":
         return f"round {view['round']} of {LAST_ROUND}, the game is over"
     kind = "a building round" if view["phase"] == "building" else "an operating round"
     return f"round {view['round']} of {LAST_ROUND}, {kind}"
 
 
-def _no_runs(view: dict) -> str:
+def _no_runs(view: BusBossView) -> str:
     first = min(RUNS_PER_ROUND)
     if view["round"] < first:
         return f"No runs yet: the first are offered in round {first}."
     return "No runs on offer."
 
 
-def _company(view: dict, p: dict, routes: dict[str, RouteFacts], over: bool) -> Company:
+def _company(view: BusBossView, p: dict[str, Any], routes: dict[str, RouteFacts],
+             over: bool) -> Company:
     notes = []
     if not p["in_game"]:
         notes.append("dropped (rule 40)")
@@ -131,7 +135,7 @@ def _company(view: dict, p: dict, routes: dict[str, RouteFacts], over: bool) -> 
                    ", ".join(notes))
 
 
-def _awaiting(view: dict, companies: tuple[Company, ...]) -> tuple[str, ...]:
+def _awaiting(view: BusBossView, companies: tuple[Company, ...]) -> tuple[str, ...]:
     """One line a prompt, naming everyone it is for (most see the same one)."""
     seats_of: dict[str, list[int]] = {}
     for a in view["awaiting"]:
@@ -140,7 +144,7 @@ def _awaiting(view: dict, companies: tuple[Company, ...]) -> tuple[str, ...]:
                  for prompt, seats in seats_of.items())
 
 
-def _result(result: dict | None, companies: tuple[Company, ...]) -> tuple[str, ...]:
+def _result(result: ResultView | None, companies: tuple[Company, ...]) -> tuple[str, ...]:
     if result is None:
         return ()
     lines = [f"Result ({result['reason']}):"]

@@ -3,7 +3,7 @@ to store. Seats are 0..n-1; seat i plays in colour COLOURS[i]."""
 from __future__ import annotations
 
 import random
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .map import Map, load_map
 from .orders import BANK, COLOURS, Order, format_order, parse_order
@@ -42,10 +42,10 @@ class BusBossState:
         self.extra_build: tuple[int, ...] = ()          # seats with the extra build of rule 38
         self.offers: tuple[Offer, ...] = ()             # runs on offer this round
         self.deal: tuple[tuple[str, str], ...] = ()     # runs dealt for later rounds (K3)
-        self.last: dict | None = None                   # the record of the last round resolved
+        self.last: dict[str, Any] | None = None         # the record of the last round resolved
         self.end_reason: str | None = None
 
-    def copy(self) -> "BusBossState":
+    def copy(self) -> BusBossState:
         new = BusBossState.__new__(BusBossState)
         for name in self.__slots__:
             value = getattr(self, name)
@@ -93,7 +93,7 @@ class BusBossState:
         return sum(self.active)
 
     # plain data ------------------------------------------------------------------------------
-    def to_data(self) -> dict:
+    def to_data(self) -> dict[str, Any]:
         version, internal, gauss = self.rng.getstate()
         routes = self.map.routes
         return {
@@ -112,14 +112,14 @@ class BusBossState:
         }
 
     @classmethod
-    def from_data(cls, data: dict) -> "BusBossState":
+    def from_data(cls, data: dict[str, Any]) -> BusBossState:
         s = cls(data["map"], data["players"], data["seed"], tuple(data["order"]))
         version, internal, gauss = data["rng"]
         s.rng.setstate((version, tuple(internal), gauss))
         s.round = data["round"]
         s.cash = list(data["cash"])
         index = {r.name: r.index for r in s.map.routes}
-        owners = [()] * len(s.map.routes)
+        owners: list[tuple[int, ...]] = [()] * len(s.map.routes)
         for name, who in data["owners"].items():
             owners[index[name]] = tuple(owner_seat(o) for o in who)
         s.owners = tuple(owners)

@@ -10,10 +10,21 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import combinations
 
-from .map import Map
+from ..maps.textgrid import (
+    WIDTH,
+    Label,
+    blank,
+    document,
+    draw_edge,
+    draw_labels,
+    edge_cells,
+    grid_text,
+    wrap,
+    wrap_items,
+)
+from .engine import BusBossView
+from .map import Map, Route
 from .scene import BANK_STYLE, BossScene, RunFacts, build_scene
-from ..maps.textgrid import (WIDTH, Label, blank, document, draw_edge, draw_labels, edge_cells,
-                       grid_text, wrap, wrap_items)
 
 # Map positions run 0..100 both ways; a character cell is about twice as tall as wide.
 GRID_X, GRID_Y = 0.95, 0.47
@@ -21,7 +32,7 @@ GRID_COLS = round(100 * GRID_X) + 3  # a label is centred on its place
 GRID_ROWS = round(100 * GRID_Y) + 1
 
 
-def text_map(view: dict, m: Map) -> str:
+def text_map(view: BusBossView, m: Map) -> str:
     """The whole text map for the engine's `view(state)` of a Bus Boss game on map `m`."""
     scene = build_scene(view)
     parts = [
@@ -121,7 +132,7 @@ def _schematic(scene: BossScene, m: Map) -> str:
 def _schematic_key(scene: BossScene, m: Map) -> str:
     short = abbreviations(m)
 
-    def route(r) -> str:
+    def route(r: Route) -> str:
         return f"{short[r.ends[0]]}-{short[r.ends[1]]} {r.length}"
 
     owners = "  ".join(f"{c.style.letter} {c.name}" for c in scene.companies)

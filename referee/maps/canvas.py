@@ -12,21 +12,28 @@ from __future__ import annotations
 
 import io
 import math
-from functools import lru_cache
+from collections.abc import Callable, Iterable, Sequence
+from functools import cache, lru_cache
 from itertools import combinations
-from typing import Callable
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
 from .styles import WHITE, PlayerStyle
 
+Point = tuple[float, float]  # (x, y) in output pixels
+Box = tuple[float, float, float, float]  # (left, top, right, bottom)
+Colour = tuple[int, int, int]
+Shape = tuple[Any, ...]  # (kind, its arguments), as Shapes keeps a shape or a text
+Sprite = tuple[Image.Image, tuple[int, int]]  # an RGBA image and where its top left goes
+
 SUPERSAMPLE = 2
 HALO = 2  # pixels round the letters of a text with a halo
 
 
-@lru_cache(maxsize=None)
-def font(size: int) -> ImageFont.FreeTypeFont:
-    return ImageFont.load_default(size=size)
+@cache
+def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    return ImageFont.load_default(size=size)  # a bitmap font only in a Pillow without FreeType
 
 
 @lru_cache(maxsize=4096)
@@ -41,35 +48,39 @@ class Shapes:
 
     def __init__(self, origin: tuple[int, int] = (0, 0)):
         self.origin = origin
-        self.shapes: list[tuple] = []
-        self.texts: list[tuple] = []
+        self.shapes: list[Shape] = []
+        self.texts: list[Shape] = []
 
-    def _local(self, points) -> tuple:
+    def _local(self, points: Iterable[Point]) -> tuple[Point, ...]:
         ox, oy = self.origin
         return tuple((x - ox, y - oy) for x, y in points)
 
-    def line(self, points, fill, width) -> None:
+    def line(self, points: Iterable[Point], fill: Colour, width: float) -> None:
         points = self._local(points)
         self.shapes.append(("line", points, fill, width))
         for point in points:  # round the ends so that strokes meet cleanly
             self.shapes.append(("circle", point, width / 2, fill, None, 1))
 
-    def circle(self, centre, radius, fill, outline=None, width=1) -> None:
+    def circle(self, centre: Point, radius: float, fill: Colour, outline: Colour | None = None,
+               width: float = 1) -> None:
         self.shapes.append(("circle", *self._local([centre]), radius, fill, outline, width))
 
-    def polygon(self, points, fill, outline=None, width=1) -> None:
+    def polygon(self, points: Iterable[Point], fill: Colour, outline: Colour | None = None,
+                width: float = 1) -> None:
         self.shapes.append(("polygon", self._local(points), fill, outline, width))
 
-    def rectangle(self, box, fill, radius=0, outline=None, width=1) -> None:
+    def rectangle(self, box: Box, fill: Colour, radius: float = 0,
+                  outline: Colour | None = None, width: float = 1) -> None:
         corners = self._local([box[:2], box[2:]])
         self.shapes.append(("rectangle", corners[0] + corners[1], fill, radius, outline, width))
 
-    def text(self, at, text, size, fill, anchor, halo=None) -> None:
+    def text(self, at: Point, text: str, size: int, fill: Colour, anchor: str,
+             halo: Colour | None = None) -> None:
         """`halo`: a colour round the letters, to read them over lines."""
         self.texts.append((*self._local([at]), text, size, fill, anchor, halo))
 
 
-def extent(shapes) -> tuple[int, int, int, int]:
+def extent(shapes: Iterable[Shape]) -> tuple[int, int, int, int]:
     """The box of whole output pixels that `shapes` may touch."""
     xs, ys = [], []
     for kind, *args in shapes:
@@ -92,13 +103,13 @@ def extent(shapes) -> tuple[int, int, int, int]:
         math.ceil(max(ys)) + 1
 
 
-def draw(shapes, image: Image.Image, origin: tuple[int, int]) -> None:
+def draw(shapes: Iterable[Shape], image: Image.Image, origin: tuple[int, int]) -> None:
     """Draws `shapes` on `image`, which is SUPERSAMPLE times the size and shows the output
     from the pixel `origin` on."""
     pen = ImageDraw.Draw(image)
     ox, oy = origin
 
-    def xy(points):
+    def xy(points: Iterable[Point]) -> list[Point]:
         return [((x - ox) * SUPERSAMPLE, (y - oy) * SUPERSAMPLE) for x, y in points]
 
     for kind, *args in shapes:
@@ -126,8 +137,9 @@ class Ground:
     that is drawn over, the first `drawn_width` pixels from the left (all by default), at
     SUPERSAMPLE times the size (`big`). The rest is flat `background`."""
 
-    def __init__(self, size: tuple[int, int], paper, draw_ground: Callable[[Shapes], None],
-                 drawn_width: int | None = None, background=None):
+    def __init__(self, size: tuple[int, int], paper: Colour,
+                 draw_ground: Callable[[Shapes], None], drawn_width: int | None = None,
+                 background: Colour | None = None):
         shapes = Shapes()
         draw_ground(shapes)
         width, height = size
@@ -141,7 +153,7 @@ class Ground:
 
 
 @lru_cache(maxsize=1024)
-def sprite_image(shapes: tuple, texts: tuple) -> tuple[Image.Image, tuple[int, int]]:
+def sprite_image(shapes: tuple[Shape, ...], texts: tuple[Shape, ...]) -> Sprite:
     """What one thing draws: its shapes drawn on a transparent ground and reduced, its text
     over them (RGBA); and where its top left pixel goes."""
     placed = [(placed_text(at, text, size, anchor, grown), colour)
@@ -162,7 +174,8 @@ def sprite_image(shapes: tuple, texts: tuple) -> tuple[Image.Image, tuple[int, i
     return image, (x0, y0)
 
 
-def placed_text(at, text: str, size: int, anchor: str, halo: bool = False):
+def placed_text(at: Point, text: str, size: int, anchor: str,
+                halo: bool = False) -> tuple[Image.Image, tuple[int, int]]:
     """The coverage mask of `text` as ImageDraw.text draws it at `at` (with `halo`, of its
     letters grown by HALO pixels), and where the mask's top left pixel goes."""
     x, y = math.floor(at[0]), math.floor(at[1])
@@ -171,7 +184,8 @@ def placed_text(at, text: str, size: int, anchor: str, halo: bool = False):
 
 
 @lru_cache(maxsize=4096)
-def text_mask(text: str, size: int, anchor: str, start: tuple[float, float], halo: bool):
+def text_mask(text: str, size: int, anchor: str, start: Point,
+              halo: bool) -> tuple[Image.Image, tuple[int, int]]:
     """The coverage mask of `text` as ImageDraw.text draws it at a point whose fractional
     part is `start`, and where that point lies in the mask."""
     face = font(size)
@@ -207,24 +221,24 @@ class Picture:
         draw(shapes.shapes, big, (x0, y0))
         self.image.paste(big.reduce(SUPERSAMPLE), (x0, y0))
 
-    def sprite(self, at, paint, *args) -> None:
+    def sprite(self, at: Point, paint: Callable[..., None], *args: Any) -> None:
         """Pastes what `paint(shapes, at, *args)` draws, text and all. `at` is moved to the
         nearest 1/SUPERSAMPLE pixel, so that a thing drawn at many places is drawn once
         per process: the sprite is known by what it draws."""
-        at = tuple(round(v * SUPERSAMPLE) / SUPERSAMPLE for v in at)
+        at = (round(at[0] * SUPERSAMPLE) / SUPERSAMPLE, round(at[1] * SUPERSAMPLE) / SUPERSAMPLE)
         shapes = Shapes((math.floor(at[0]), math.floor(at[1])))
         paint(shapes, at, *args)
         self.layer(sprite_image(tuple(shapes.shapes), tuple(shapes.texts)), shapes.origin)
 
-    def layer(self, sprite: tuple[Image.Image, tuple[int, int]], origin=(0, 0)) -> None:
+    def layer(self, sprite: Sprite, origin: tuple[int, int] = (0, 0)) -> None:
         """Pastes a sprite made beforehand (see `sprite_image`) with its origin at `origin`."""
         image, (dx, dy) = sprite
         self.image.paste(image, (origin[0] + dx, origin[1] + dy), image)
 
-    def restore_ground(self, box) -> None:
+    def restore_ground(self, box: tuple[int, int, int, int]) -> None:
         self.image.paste(self.ground.image.crop(box), box[:2])
 
-    def text(self, at, text, size, fill, anchor) -> None:
+    def text(self, at: Point, text: str, size: int, fill: Colour, anchor: str) -> None:
         self.texts.append((at, text, size, fill, anchor, None))
 
     def png(self, palette: Image.Image) -> bytes:
@@ -243,7 +257,8 @@ class Picture:
 
 
 @lru_cache(maxsize=8)
-def fixed_palette(flat_colours: tuple, text_colours: tuple) -> Image.Image:
+def fixed_palette(flat_colours: tuple[Colour, ...], text_colours: tuple[Colour, ...]
+                  ) -> Image.Image:
     """At most 256 colours (a third of the bytes of RGB): every flat colour exactly, then
     what lies between them: each pair mixed at a quarter, a half and three quarters (the
     edges of shapes drawn at twice the size), and each text colour over each flat colour in
@@ -258,6 +273,7 @@ def fixed_palette(flat_colours: tuple, text_colours: tuple) -> Image.Image:
     swatch.putdata(mixes)
     octree = swatch.quantize(256 - len(flat_colours), method=Image.Quantize.FASTOCTREE,
                              dither=Image.Dither.NONE).getpalette()
+    assert octree is not None  # a quantized image always has a palette
     extra = [v for r, g, b in (octree[i:i + 3] for i in range(0, len(octree), 3))
              if all((r - fr) ** 2 + (g - fg) ** 2 + (b - fb) ** 2 > 12
                     for fr, fg, fb in flat_colours)
@@ -267,7 +283,7 @@ def fixed_palette(flat_colours: tuple, text_colours: tuple) -> Image.Image:
     return palette
 
 
-def _mix(a, b, t: float) -> tuple[int, int, int]:
+def _mix(a: Sequence[int], b: Sequence[int], t: float) -> tuple[int, ...]:
     return tuple(round(x + (y - x) * t) for x, y in zip(a, b))
 
 
@@ -276,13 +292,14 @@ def _mix(a, b, t: float) -> tuple[int, int, int]:
 PATTERN_PERIOD = 18  # between the marks of a stroke's pattern
 
 
-def along(a, b, distance):
+def along(a: Point, b: Point, distance: float) -> Point:
     """The point `distance` pixels from a towards b."""
     length = math.dist(a, b)
     return a[0] + (b[0] - a[0]) * distance / length, a[1] + (b[1] - a[1]) * distance / length
 
 
-def stroke(canvas, a, b, style: PlayerStyle, width: float, clear: float) -> None:
+def stroke(canvas: Shapes, a: Point, b: Point, style: PlayerStyle, width: float,
+           clear: float) -> None:
     """A player's stroke from a to b: their colour, with the marks of their pattern placed
     symmetrically about the middle, never on it (the colour always shows there), and none
     within `clear` pixels of either end."""
@@ -294,7 +311,8 @@ def stroke(canvas, a, b, style: PlayerStyle, width: float, clear: float) -> None
             pattern_mark(canvas, style, k, along(a, b, t), a, b, width)
 
 
-def pattern_mark(canvas, style: PlayerStyle, k: int, at, a, b, width: float) -> None:
+def pattern_mark(canvas: Shapes, style: PlayerStyle, k: int, at: Point, a: Point, b: Point,
+                 width: float) -> None:
     """The k-th mark of the pattern at `at` on a stroke from a to b."""
     ux, uy = (b[0] - a[0]) / math.dist(a, b), (b[1] - a[1]) / math.dist(a, b)
     x, y = at
@@ -311,7 +329,7 @@ def pattern_mark(canvas, style: PlayerStyle, k: int, at, a, b, width: float) -> 
                         ink, 1.6 if shift else 2)
 
 
-def pattern_sample(canvas, at, style: PlayerStyle, width: float) -> None:
+def pattern_sample(canvas: Shapes, at: Point, style: PlayerStyle, width: float) -> None:
     """A short stroke with the player's pattern, as on the map."""
     a, b = (at[0], at[1]), (at[0] + 28, at[1])
     canvas.line([a, b], style.colour, width)
@@ -319,7 +337,7 @@ def pattern_sample(canvas, at, style: PlayerStyle, width: float) -> None:
     pattern_mark(canvas, style, 1, (at[0] + 20, at[1]), a, b, width)
 
 
-def badge(canvas, at, style: PlayerStyle, radius: float) -> None:
+def badge(canvas: Shapes, at: Point, style: PlayerStyle, radius: float) -> None:
     """A disc in the player's colour with their letter."""
     canvas.circle(at, radius, style.colour, outline=WHITE, width=2)
     canvas.text(at, style.letter, round(radius * 1.5), style.ink, "mm")

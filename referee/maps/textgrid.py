@@ -4,22 +4,24 @@ from __future__ import annotations
 
 import math
 import textwrap
-from typing import Hashable, Iterable, Mapping
+from collections.abc import Hashable, Iterable, Iterator, Mapping
+from typing import TypeVar
 
 WIDTH = 100
 
 Cell = tuple[int, int]  # (row, column)
 Label = tuple[int, int, str]  # (row, first column, text)
+Key = TypeVar("Key", bound=Hashable)  # what labels are known by: a crossing, a place
 
 
-def edge_cells(labels: Mapping[Hashable, Label], edges: Iterable[tuple]) \
-        -> dict[tuple, list[tuple[Cell, str]]]:
+def edge_cells(labels: Mapping[Key, Label], edges: Iterable[tuple[Key, Key]]) \
+        -> dict[tuple[Key, Key], list[tuple[Cell, str]]]:
     """For each edge (a, b), the cells it is drawn on from the label of a to that of b, each
     with the character it has while no owner's letter is there. No cell of a label is
     among them."""
     taken = {(r, col + i) for r, col, text in labels.values() for i in range(len(text))}
 
-    def centre(key) -> tuple[float, float]:
+    def centre(key: Key) -> tuple[float, float]:
         r, col, text = labels[key]
         return r, col + (len(text) - 1) / 2
 
@@ -28,7 +30,8 @@ def edge_cells(labels: Mapping[Hashable, Label], edges: Iterable[tuple]) \
             for a, b in edges}
 
 
-def raster(start: tuple[float, float], end: tuple[float, float]):
+def raster(start: tuple[float, float], end: tuple[float, float]) \
+        -> Iterator[tuple[Cell, str]]:
     """The cells of a straight run between two points (row, column), each with the
     character that shows the step into it: - for sideways, | for up or down, / and \\ for
     both."""
