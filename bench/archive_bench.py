@@ -6,19 +6,22 @@ replay of the log that both begin with.
 Each game is played to its end by the default bot through the Site API on the Maildir
 default (tests/played.py), with the site's answers and turn reports after every round.
 """
+
 import argparse
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from referee.archive import write_archive  # noqa: E402
-from referee.history import history_text  # noqa: E402
-from referee.verify import verify  # noqa: E402
-from played import play, publish_seed_hash  # noqa: E402
-from sites import make_site  # noqa: E402
+from played import play, publish_seed_hash
+from sites import make_site
+
+from referee.archive import write_archive
+from referee.history import history_text
+from referee.verify import verify
 
 
 def timed(action):
@@ -35,21 +38,25 @@ def main() -> None:
     players = [f"P{i} <p{i}@bench.example>" for i in range(args.players)]
     with tempfile.TemporaryDirectory() as folder:
         site = make_site(Path(folder) / "site")
-        print(f"{'game':8s} {'rounds':>6s} {'records':>7s} {'play':>7s} {'replay':>7s} "
-              f"{'history':>7s} {'archive':>7s} {'files':>5s} {'verify':>7s}")
+        print(
+            f"{'game':8s} {'rounds':>6s} {'records':>7s} {'play':>7s} {'replay':>7s} "
+            f"{'history':>7s} {'archive':>7s} {'files':>5s} {'verify':>7s}"
+        )
         for seed in range(1, args.games + 1):
             table = site.new_campaign("bus", f"g{seed}", players, seed)
             publish_seed_hash(table.campaign)
-            _, played = timed(lambda: play(site, table, seed=seed))
+            _, played = timed(partial(play, site, table, seed=seed))
             campaign = site.campaign(f"g{seed}")
             table, replay = timed(campaign.table)
-            _, history = timed(lambda: history_text(table))
-            files, archive = timed(lambda: write_archive(table, campaign.root / "archive"))
-            result, checked = timed(lambda: verify(campaign.root))
+            _, history = timed(partial(history_text, table))
+            files, archive = timed(partial(write_archive, table, campaign.root / "archive"))
+            result, checked = timed(partial(verify, campaign.root))
             assert result.ok, result.summary()
-            print(f"g{seed:<7d} {table.round:6d} {len(table.steps):7d} {played:6.2f}s "
-                  f"{replay:6.3f}s {history:6.3f}s {archive:6.2f}s {len(files):5d} "
-                  f"{checked:6.2f}s")
+            print(
+                f"g{seed:<7d} {table.round:6d} {len(table.steps):7d} {played:6.2f}s "
+                f"{replay:6.3f}s {history:6.3f}s {archive:6.2f}s {len(files):5d} "
+                f"{checked:6.2f}s"
+            )
 
 
 if __name__ == "__main__":

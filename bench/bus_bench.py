@@ -5,6 +5,7 @@
 Goals (issue 'Bus rules engine'): median 4-player default-bot game under 50 ms, legal-move
 generation included; replay of a finished game's log under 20 ms.
 """
+
 import argparse
 import statistics
 import time
@@ -33,17 +34,22 @@ def main() -> None:
     for bot in ("default", "random"):
         times, decisions, logs = games(bot, count)
         total = sum(times)
-        print(f"{bot:8s} bot, 4 players: {count / total:7.1f} games/s, "
-              f"median game {statistics.median(times) * 1000:6.2f} ms, "
-              f"{total / decisions * 1e6:6.1f} us/decision ({decisions / count:.0f} per game)")
+        print(
+            f"{bot:8s} bot, 4 players: {count / total:7.1f} games/s, "
+            f"median game {statistics.median(times) * 1000:6.2f} ms, "
+            f"{total / decisions * 1e6:6.1f} us/decision ({decisions / count:.0f} per game)"
+        )
         if bot == "default":
             replays = []
             for seed, log in logs[:50]:
                 start = time.perf_counter()
                 replay(RULES, names, seed, log)
                 replays.append(time.perf_counter() - start)
-            print(f"replay of a finished game's log ({statistics.mean(len(l) for _, l in logs[:50]):.0f}"
-                  f" orders): median {statistics.median(replays) * 1000:.2f} ms")
+            print(
+                f"replay of a finished game's log "
+                f"({statistics.mean(len(orders) for _, orders in logs[:50]):.0f}"
+                f" orders): median {statistics.median(replays) * 1000:.2f} ms"
+            )
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ beats random ones.
 
 Goal (issue 'Bus Boss'): a whole 4-player game well under a second with either bot.
 """
+
 import argparse
 import random
 
@@ -34,12 +35,16 @@ def main() -> None:
         figures = simulate(RULES, 4, count, 1, bot)
         seconds = figures["seconds"]
         assert figures["illegal"] == 0 and figures["finished"] == count
-        print(f"{bot:8s} bot, 4 players: {count / seconds:6.1f} games/s, "
-              f"{seconds / count * 1000:6.1f} ms a game, "
-              f"{seconds / figures['decisions'] * 1e6:6.0f} us a decision, "
-              f"mean final cash {figures['mean_score']:.0f}")
-    print(f"one default bot against three random bots wins "
-          f"{default_against_random(count):.0%} of games")
+        print(
+            f"{bot:8s} bot, 4 players: {count / seconds:6.1f} games/s, "
+            f"{seconds / count * 1000:6.1f} ms a game, "
+            f"{seconds / figures['decisions'] * 1e6:6.0f} us a decision, "
+            f"mean final cash {figures['mean_score']:.0f}"
+        )
+    print(
+        f"one default bot against three random bots wins "
+        f"{default_against_random(count):.0%} of games"
+    )
 
 
 if __name__ == "__main__":

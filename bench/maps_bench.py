@@ -10,6 +10,7 @@ map of it: ground, fonts, palette and, for Bus Boss, the places' layout not yet 
 the others, the sprites and text masks this position adds) and the median time of the PNG
 and of the text map, and the PNG's size.
 """
+
 from __future__ import annotations
 
 import json
@@ -36,16 +37,20 @@ def timed(render, view, repeats: int) -> tuple[float, float, object]:
 
 def main() -> None:
     repeats = int(sys.argv[1]) if len(sys.argv) > 1 else 21
-    print(f"{'position':<18}{'png first':>10}{'png median':>11}{'png size':>10}"
-          f"{'text first':>11}{'text median':>12}  (ms, KB; {repeats} renders each)")
+    print(
+        f"{'position':<18}{'png first':>10}{'png median':>11}{'png size':>10}"
+        f"{'text first':>11}{'text median':>12}  (ms, KB; {repeats} renders each)"
+    )
     for game in ("bus", "busboss"):
         for path in sorted((ROOT / "tests" / "fixtures").glob(f"{game}_view_*.json")):
             view = json.loads(path.read_text(encoding="utf-8"))
             text_first, text_median, _ = timed(text_map, view, repeats)
             png_first, png_median, png = timed(png_map, view, repeats)
             name = f"{game} {path.stem.removeprefix(f'{game}_view_')}"
-            print(f"{name:<18}{png_first:>10.1f}{png_median:>11.1f}{len(png) / 1024:>10.1f}"
-                  f"{text_first:>11.1f}{text_median:>12.2f}")
+            print(
+                f"{name:<18}{png_first:>10.1f}{png_median:>11.1f}{len(png) / 1024:>10.1f}"
+                f"{text_first:>11.1f}{text_median:>12.2f}"
+            )
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ Each mail is a player's reply with orders (some applied at once, most kept for l
 decisions); the tick applies them, answers every one and sends the answers into a local
 Maildir. The Dovecot run needs dovecot-imapd (as the tests do) and root.
 """
+
 import argparse
 import sys
 import tempfile
@@ -17,14 +18,19 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from referee.config import load_config, write_default_config  # noqa: E402
-from referee.mail.inbox import ImapInbox  # noqa: E402
-from referee.site import Site  # noqa: E402
-from referee.tick import tick  # noqa: E402
+from referee.config import load_config, write_default_config
+from referee.mail.inbox import ImapInbox
+from referee.site import Site
+from referee.tick import tick
 
-ORDERS = ["build house 15\nbuild pub 16", "build office 21\nbuild office 22",
-          "action vroom\naction line", "line 26-27", "action buses\npass",
-          "build pub 10\nbuild house 20"]
+ORDERS = [
+    "build house 15\nbuild pub 16",
+    "build office 21\nbuild office 22",
+    "action vroom\naction line",
+    "line 26-27",
+    "action buses\npass",
+    "build pub 10\nbuild house 20",
+]
 
 
 def order_mails(site: Site, campaigns: int, mails: int) -> list[bytes]:
@@ -52,10 +58,17 @@ def new_site(root: Path, campaigns: int, inbox: str | None = None) -> Site:
         path.write_text(text[:start] + inbox + text[end:])
     site = Site(load_config(path))
     for c in range(campaigns):
-        site.new_campaign("bus", f"c{c:02d}", [
-            f"P{c}a <p{c}a@bench.example>", f"P{c}b <p{c}b@bench.example>",
-            f"P{c}c <p{c}c@bench.example>"], seed=c)
-    tick(site)                                     # send the welcomes: not part of the figure
+        site.new_campaign(
+            "bus",
+            f"c{c:02d}",
+            [
+                f"P{c}a <p{c}a@bench.example>",
+                f"P{c}b <p{c}b@bench.example>",
+                f"P{c}c <p{c}c@bench.example>",
+            ],
+            seed=c,
+        )
+    tick(site)  # send the welcomes: not part of the figure
     return site
 
 
@@ -74,14 +87,17 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         site = new_site(Path(tmp), args.campaigns)
         import mailbox
+
         box = mailbox.Maildir(site.config.inbox.path, create=False)
         for raw in order_mails(site, args.campaigns, args.mails):
             box.add(raw)
         seconds, report = timed_tick(site)
-        print(f"local Maildir: one tick of {report.fetched} order mails across "
-              f"{args.campaigns} campaigns: {seconds:.2f} s "
-              f"({seconds / max(report.fetched, 1) * 1000:.1f} ms a mail; "
-              f"{report.applied} applied, {report.answered} answers queued, {report.sent} sent)")
+        print(
+            f"local Maildir: one tick of {report.fetched} order mails across "
+            f"{args.campaigns} campaigns: {seconds:.2f} s "
+            f"({seconds / max(report.fetched, 1) * 1000:.1f} ms a mail; "
+            f"{report.applied} applied, {report.answered} answers queued, {report.sent} sent)"
+        )
 
     try:
         from mailrig.rig import MailRig
@@ -91,10 +107,13 @@ def main() -> None:
     with MailRig() as rig, tempfile.TemporaryDirectory() as tmp:
         referee = rig.new_account("referee")
         import os
+
         os.environ["REFEREE_BENCH_IMAP_PASSWORD"] = referee.password
-        inbox = (f"inbox:\n  type: imap\n  host: 127.0.0.1\n  port: {rig.imap_port}\n"
-                 f"  security: none\n  user: {referee.address}\n"
-                 f"  password_env: REFEREE_BENCH_IMAP_PASSWORD\n")
+        inbox = (
+            f"inbox:\n  type: imap\n  host: 127.0.0.1\n  port: {rig.imap_port}\n"
+            f"  security: none\n  user: {referee.address}\n"
+            f"  password_env: REFEREE_BENCH_IMAP_PASSWORD\n"
+        )
         site = new_site(Path(tmp), args.campaigns, inbox)
         text = site.config.path.read_text().replace("referee@localhost", referee.address)
         site.config.path.write_text(text)
@@ -103,16 +122,25 @@ def main() -> None:
         for raw in raws:
             rig.deliver(referee.address, raw)
         start = time.perf_counter()
-        with ImapInbox("127.0.0.1", rig.imap_port, referee.address, referee.password,
-                       security="none", state_path=Path(tmp) / "bare-state.json") as bare:
+        with ImapInbox(
+            "127.0.0.1",
+            rig.imap_port,
+            referee.address,
+            referee.password,
+            security="none",
+            state_path=Path(tmp) / "bare-state.json",
+        ) as bare:
             fetched = bare.fetch()
         bare_seconds = time.perf_counter() - start
         seconds, report = timed_tick(site)
-        print(f"Dovecot (IMAP): one tick of {report.fetched} order mails across "
-              f"{args.campaigns} campaigns: {seconds:.2f} s "
-              f"({report.applied} applied, {report.answered} answers queued, {report.sent} sent)")
-        print(f"Dovecot (IMAP): a bare fetch of the same {len(fetched)} mails: "
-              f"{bare_seconds:.2f} s")
+        print(
+            f"Dovecot (IMAP): one tick of {report.fetched} order mails across "
+            f"{args.campaigns} campaigns: {seconds:.2f} s "
+            f"({report.applied} applied, {report.answered} answers queued, {report.sent} sent)"
+        )
+        print(
+            f"Dovecot (IMAP): a bare fetch of the same {len(fetched)} mails: {bare_seconds:.2f} s"
+        )
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ Nothing here decides anything about the game. What was answered is kept as water
 (mailed.json); they are derived data: after a crash the answers are derived again, and the
 outbox recognises a mail it queued before by its Message-ID, so none goes out twice.
 """
+
 from __future__ import annotations
 
 import json
@@ -27,26 +28,33 @@ if TYPE_CHECKING:
 class Watermarks:
     """How far a campaign's answers have been queued: kept in `mailed.json`."""
 
-    confirmed: int = 0                      # mail records confirmed up to this record
-    digests: dict = field(default_factory=dict)       # seat -> record reported up to
+    confirmed: int = 0  # mail records confirmed up to this record
+    digests: dict = field(default_factory=dict)  # seat -> record reported up to
     digest_rounds: dict = field(default_factory=dict)  # seat -> round of that report
-    turns: int = 0                          # turn reports written up to this record
+    turns: int = 0  # turn reports written up to this record
     stages: dict = field(default_factory=dict)  # seat -> stage of the decision last prompted
 
     @classmethod
-    def load(cls, campaign: Campaign) -> "Watermarks":
+    def load(cls, campaign: Campaign) -> Watermarks:
         path = campaign.root / "mailed.json"
         if not path.exists():
             return cls()
         data = json.loads(path.read_text())
-        return cls(data["confirmed"], data["digests"], data["digest_rounds"], data["turns"],
-                   data.get("stages", {}))
+        return cls(
+            data["confirmed"],
+            data["digests"],
+            data["digest_rounds"],
+            data["turns"],
+            data.get("stages", {}),
+        )
 
     def save(self, campaign: Campaign) -> None:
         # derived: after a crash the answers are derived again and the outbox knows them
-        atomic_write(campaign.root / "mailed.json",
-                     json.dumps(self.__dict__, indent=1, sort_keys=True) + "\n", durable=False)
-
+        atomic_write(
+            campaign.root / "mailed.json",
+            json.dumps(self.__dict__, indent=1, sort_keys=True) + "\n",
+            durable=False,
+        )
 
 
 def answer(site: Site, table: Table) -> int:
@@ -64,18 +72,19 @@ def answer(site: Site, table: Table) -> int:
         for index, action in enumerate(record.actions):
             if isinstance(action, Message):
                 for seat in action.to:
-                    site.queue(campaign, press(site.identity, table, record, action,
-                                               index, seat))
+                    site.queue(campaign, press(site.identity, table, record, action, index, seat))
                     queued += 1
             elif isinstance(action, Replace):
-                site.queue(campaign, welcome(site.identity, table, action.seat,
-                                             key=str(record.n)))
+                site.queue(campaign, welcome(site.identity, table, action.seat, key=str(record.n)))
                 queued += 1
         if record.kind == Kind.MAIL:
             seat = record.seat
-            site.queue(campaign, confirmation(
-                site.identity, table, record, due_at.get(seat),
-                history_for(table, record)))
+            site.queue(
+                campaign,
+                confirmation(
+                    site.identity, table, record, due_at.get(seat), history_for(table, record)
+                ),
+            )
             queued += 1
     marks.confirmed = last
     png = None
@@ -83,10 +92,13 @@ def answer(site: Site, table: Table) -> int:
     for seat in range(len(campaign.players)):
         key = str(seat)
         since = marks.digests.get(key, 0)
-        news = [s for s in table.steps if s.record.n > since
-                and not (s.record.kind == Kind.MAIL and s.record.seat == seat)]
+        news = [
+            s
+            for s in table.steps
+            if s.record.n > since and not (s.record.kind == Kind.MAIL and s.record.seat == seat)
+        ]
         due = awaiting.get(seat)
-        final = table.over and marks.stages.get(key) != "over"   # everyone gets it once
+        final = table.over and marks.stages.get(key) != "over"  # everyone gets it once
         if not news and not final:
             marks.digests[key] = last
             continue
@@ -94,8 +106,7 @@ def answer(site: Site, table: Table) -> int:
         new_round = marks.digest_rounds.get(key) != table.round
         if new_decision or new_round or final:
             png = png or maps.png_map(table.view())
-            site.queue(campaign, digest(site.identity, table, seat, since, png,
-                                        due_at.get(seat)))
+            site.queue(campaign, digest(site.identity, table, seat, since, png, due_at.get(seat)))
             marks.digests[key] = last
             marks.digest_rounds[key] = table.round
             marks.stages[key] = "over" if table.over else due.stage if due else None
@@ -104,6 +115,7 @@ def answer(site: Site, table: Table) -> int:
     marks.turns = last
     marks.save(campaign)
     return queued
+
 
 def dues(table: Table) -> dict[int, str]:
     """When each awaited decision is due, as each player reads times."""
@@ -119,6 +131,7 @@ def dues(table: Table) -> dict[int, str]:
             shown[int(key)] = show(due, campaign.players[int(key)].timezone, settings.zone)
     return shown
 
+
 def history_for(table: Table, record: Record) -> str:
     """The history a mail asked for with `history` (the whole game, or one turn)."""
     asked = [c for c in record.commands if isinstance(c, History)]
@@ -128,6 +141,7 @@ def history_for(table: Table, record: Record) -> str:
         return history_text(table, asked[-1].turn)
     except NoSuchTurn as err:
         return str(err)
+
 
 def write_turns(table: Table, since: int) -> None:
     """The report and text map of every round touched since record ``since``, and the

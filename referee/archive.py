@@ -12,6 +12,7 @@ Every link is relative and nothing is fetched from elsewhere, so the folder can 
 anywhere, put on any web server, or opened as it is. Built from the log by replay, with the
 same reports and maps the players get by mail.
 """
+
 from __future__ import annotations
 
 from importlib import resources
@@ -34,7 +35,7 @@ def write_archive(table: Table, out: Path) -> list[Path]:
     files = pages(table)
     out.mkdir(parents=True, exist_ok=True)
     for name, content in files.items():
-        atomic_write(out / name, content, durable=False)   # made again from the log at will
+        atomic_write(out / name, content, durable=False)  # made again from the log at will
     return [out / name for name in files]
 
 
@@ -44,30 +45,40 @@ def pages(table: Table) -> dict[str, str | bytes]:
     played = turns(table)
     view = table.view()
     common = {
-        "campaign": campaign, "title": table.rules.title,
+        "campaign": campaign,
+        "title": table.rules.title,
         "records": len(table.steps),
         "last_at": table.steps[-1].record.at if table.steps else None,
         "result": result_context(view, [p.name for p in campaign.players]),
     }
     files: dict[str, str | bytes] = {
-        "style.css": resources.files("referee").joinpath("templates", "archive",
-                                                        "style.css").read_bytes(),
-        "index.html": render("archive/index.html", state=state_line(table), turns=played,
-                             chart=score_chart(played) if played else None, **common),
+        "style.css": resources.files("referee")
+        .joinpath("templates", "archive", "style.css")
+        .read_bytes(),
+        "index.html": render(
+            "archive/index.html",
+            state=state_line(table),
+            turns=played,
+            chart=score_chart(played) if played else None,
+            **common,
+        ),
         "players.html": render("archive/players.html", **players_context(table), **common),
         "history.txt": history_text(table),
     }
     for number, turn in enumerate(played):
-        png = maps.png_map(turn.view)          # None for a game drawn in text only
+        png = maps.png_map(turn.view)  # None for a game drawn in text only
         if png is not None:
             files[f"{turn.stem}.png"] = png
         files[f"{turn.stem}.html"] = render(
-            "archive/turn.html", turn=turn,
+            "archive/turn.html",
+            turn=turn,
             previous=played[number - 1] if number else None,
             next=played[number + 1] if number + 1 < len(played) else None,
             chart=score_chart(played, mark=turn.round),
             report=turn_report(table, turn.round, turn.view),
-            map_size=Image.open(BytesIO(png)).size if png else None, **common)
+            map_size=Image.open(BytesIO(png)).size if png else None,
+            **common,
+        )
     return files
 
 
@@ -86,13 +97,22 @@ def players_context(table: Table) -> dict:
     campaign, view = table.campaign, table.view()
     over = table.over or campaign.status == Status.FINISHED
     figures = dict(standings(view))
-    options = {name: campaign.options.get(name, default)
-               for name, (default, _allowed) in table.rules.options.items()}
+    options = {
+        name: campaign.options.get(name, default)
+        for name, (default, _allowed) in table.rules.options.items()
+    }
     return {
         "measure": measure(view),
-        "players": [{"seat": p["seat"], "name": p["name"], "colour": player_colour(view, p),
-                     "figure": figures[p["name"]]} for p in view["players"]],
+        "players": [
+            {
+                "seat": p["seat"],
+                "name": p["name"],
+                "colour": player_colour(view, p),
+                "figure": figures[p["name"]],
+            }
+            for p in view["players"]
+        ],
         "options": sorted(options.items()),
         "seed_hash": campaign.settings.get("seed_hash"),
-        "seed": campaign.seed if over else None,     # the seed is revealed at the end only
+        "seed": campaign.seed if over else None,  # the seed is revealed at the end only
     }

@@ -12,6 +12,7 @@
 
 Writes are atomic and the log is appended with fsync (see ``store``).
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -20,9 +21,9 @@ import json
 import re
 import secrets
 from dataclasses import dataclass, field
-from enum import StrEnum
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from email.utils import parseaddr
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -33,18 +34,18 @@ from .contract import GameDescriptor, IllegalOrder, NotationError, Rules
 from .records import Drop, Record, RecordError, Rollback
 from .store import append_record, atomic_write, read_records
 
-SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)   # libyaml's, when installed
+SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's, when installed
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")
-TOKEN_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"   # no 0/o, 1/l/i: read aloud, typed by hand
+TOKEN_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i: read aloud, typed by hand
 
 
 class Status(StrEnum):
     """Where a campaign stands."""
 
-    OPEN = "open"              # open for sign-up: players join by mail until it is full
-    RUNNING = "running"        # orders are taken and deadlines run
-    PAUSED = "paused"          # the game master stopped it: no orders, deadlines stand still
-    FINISHED = "finished"      # the game has ended
+    OPEN = "open"  # open for sign-up: players join by mail until it is full
+    RUNNING = "running"  # orders are taken and deadlines run
+    PAUSED = "paused"  # the game master stopped it: no orders, deadlines stand still
+    FINISHED = "finished"  # the game has ended
 
 
 class CampaignError(Exception):
@@ -55,14 +56,17 @@ def _status(value: object, path: Path) -> Status:
     try:
         return Status(str(value))
     except ValueError:
-        raise CampaignError(f"{path}: status must be one of "
-                            f"{', '.join(s.value for s in Status)}, not {value!r}") from None
+        raise CampaignError(
+            f"{path}: status must be one of {', '.join(s.value for s in Status)}, not {value!r}"
+        ) from None
 
 
 def check_id(campaign_id: str) -> str:
     if not ID_PATTERN.match(campaign_id or ""):
-        raise CampaignError(f"{campaign_id!r} is not a campaign id: use 1 to 32 lowercase "
-                            "letters, digits and dashes, starting with a letter or digit")
+        raise CampaignError(
+            f"{campaign_id!r} is not a campaign id: use 1 to 32 lowercase "
+            "letters, digits and dashes, starting with a letter or digit"
+        )
     return campaign_id
 
 
@@ -71,7 +75,7 @@ def new_token() -> str:
 
 
 def now() -> str:
-    return datetime.now(timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+    return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
 GENESIS = "0" * 16
@@ -80,8 +84,12 @@ GENESIS = "0" * 16
 def record_hash(previous_hash: str, record: dict) -> str:
     """A log record's link in the chain: its content with the hash of the record before it.
     A record changed by hand breaks the chain there (``referee verify`` names it)."""
-    content = json.dumps({k: v for k, v in record.items() if k != "hash"}, sort_keys=True,
-                         ensure_ascii=False, separators=(",", ":"))
+    content = json.dumps(
+        {k: v for k, v in record.items() if k != "hash"},
+        sort_keys=True,
+        ensure_ascii=False,
+        separators=(",", ":"),
+    )
     return hashlib.sha256(f"{previous_hash}\n{content}".encode()).hexdigest()[:16]
 
 
@@ -95,8 +103,8 @@ class Player:
     name: str
     address: str
     token: str
-    timezone: str | None = None          # shows times in this zone (the `timezone` command)
-    absence: list = field(default_factory=list)   # [[first day, last day]] (`absence`)
+    timezone: str | None = None  # shows times in this zone (the `timezone` command)
+    absence: list = field(default_factory=list)  # [[first day, last day]] (`absence`)
 
     def formatted(self) -> str:
         return f"{self.name} <{self.address}>"
@@ -110,9 +118,14 @@ class Player:
         return data
 
     @classmethod
-    def from_data(cls, data: dict) -> "Player":
-        return cls(str(data["name"]), str(data["address"]).lower(), str(data["token"]),
-                   data.get("timezone"), [list(a) for a in data.get("absence", [])])
+    def from_data(cls, data: dict) -> Player:
+        return cls(
+            str(data["name"]),
+            str(data["address"]).lower(),
+            str(data["token"]),
+            data.get("timezone"),
+            [list(a) for a in data.get("absence", [])],
+        )
 
 
 def parse_player(text: str) -> tuple[str, str]:
@@ -133,10 +146,10 @@ class Campaign:
     status: Status
     players: list[Player]
     created: str
-    gm: Player | None = None             # the game master: commands by mail with their token
-    seats: int | None = None             # an open campaign starts when this many have joined
-    robots: list[int] = field(default_factory=list)   # seats the bot plays (dropped players)
-    settings: dict = field(default_factory=dict)   # further settings, kept as written
+    gm: Player | None = None  # the game master: commands by mail with their token
+    seats: int | None = None  # an open campaign starts when this many have joined
+    robots: list[int] = field(default_factory=list)  # seats the bot plays (dropped players)
+    settings: dict = field(default_factory=dict)  # further settings, kept as written
 
     # files ---------------------------------------------------------------------------------
     @property
@@ -158,9 +171,18 @@ class Campaign:
 
     # creating and loading ------------------------------------------------------------------
     @classmethod
-    def create(cls, data_root: Path, campaign_id: str, game: str, players: list[str],
-               seed: int | None = None, options: dict | None = None, seats: int | None = None,
-               gm: str | None = None, settings: dict | None = None) -> "Campaign":
+    def create(
+        cls,
+        data_root: Path,
+        campaign_id: str,
+        game: str,
+        players: list[str],
+        seed: int | None = None,
+        options: dict | None = None,
+        seats: int | None = None,
+        gm: str | None = None,
+        settings: dict | None = None,
+    ) -> Campaign:
         """A new campaign: running at once, or open for sign-up when ``seats`` is given."""
         check_id(campaign_id)
         try:
@@ -169,13 +191,24 @@ class Campaign:
             raise CampaignError(str(err)) from None
         parsed = [parse_player(p) for p in players]
         if seats is not None and not rules.min_players <= seats <= rules.max_players:
-            raise CampaignError(f"{rules.title} is for {rules.min_players} to "
-                                f"{rules.max_players} players, not {seats}")
+            raise CampaignError(
+                f"{rules.title} is for {rules.min_players} to "
+                f"{rules.max_players} players, not {seats}"
+            )
         seed = secrets.randbelow(2**31) if seed is None else seed
-        campaign = cls(Path(data_root) / campaign_id, campaign_id, game, dict(options or {}),
-                       seed, Status.OPEN if seats else Status.RUNNING, [], now(),
-                       Player(*parse_player(gm), new_token()) if gm else None, seats,
-                       settings=dict(settings or {}))
+        campaign = cls(
+            Path(data_root) / campaign_id,
+            campaign_id,
+            game,
+            dict(options or {}),
+            seed,
+            Status.OPEN if seats else Status.RUNNING,
+            [],
+            now(),
+            Player(*parse_player(gm), new_token()) if gm else None,
+            seats,
+            settings=dict(settings or {}),
+        )
         for name, address in parsed:
             campaign.add_player(name, address)
         campaign.check_game()
@@ -209,7 +242,7 @@ class Campaign:
             raise CampaignError(str(err)) from None
 
     @classmethod
-    def load(cls, root: Path) -> "Campaign":
+    def load(cls, root: Path) -> Campaign:
         path = Path(root) / "campaign.yaml"
         try:
             data = yaml.load(path.read_text(encoding="utf-8"), Loader=SAFE_LOADER)
@@ -218,25 +251,46 @@ class Campaign:
         except yaml.YAMLError as err:
             raise CampaignError(f"{path} is not valid YAML: {err}") from None
         try:
-            known = {"id", "game", "options", "seed", "status", "players", "created", "gm",
-                     "seats", "robots"}
-            campaign = cls(Path(root), check_id(str(data["id"])), str(data["game"]),
-                           dict(data.get("options") or {}), int(data["seed"]),
-                           _status(data.get("status", "running"), path),
-                           [Player.from_data(p) for p in data.get("players") or []],
-                           str(data.get("created", "")),
-                           Player.from_data(data["gm"]) if data.get("gm") else None,
-                           data.get("seats"), [int(s) for s in data.get("robots") or []],
-                           {k: v for k, v in data.items() if k not in known})
+            known = {
+                "id",
+                "game",
+                "options",
+                "seed",
+                "status",
+                "players",
+                "created",
+                "gm",
+                "seats",
+                "robots",
+            }
+            campaign = cls(
+                Path(root),
+                check_id(str(data["id"])),
+                str(data["game"]),
+                dict(data.get("options") or {}),
+                int(data["seed"]),
+                _status(data.get("status", "running"), path),
+                [Player.from_data(p) for p in data.get("players") or []],
+                str(data.get("created", "")),
+                Player.from_data(data["gm"]) if data.get("gm") else None,
+                data.get("seats"),
+                [int(s) for s in data.get("robots") or []],
+                {k: v for k, v in data.items() if k not in known},
+            )
         except (KeyError, TypeError, ValueError) as err:
-            raise CampaignError(f"{path} is damaged ({err!r}): compare it with another "
-                                f"campaign's file") from None
+            raise CampaignError(
+                f"{path} is damaged ({err!r}): compare it with another campaign's file"
+            ) from None
         return campaign
 
     def save(self) -> None:
         data: dict[str, Any] = {
-            "id": self.id, "game": self.game, "options": self.options, "seed": self.seed,
-            "status": str(self.status), "created": self.created,
+            "id": self.id,
+            "game": self.game,
+            "options": self.options,
+            "seed": self.seed,
+            "status": str(self.status),
+            "created": self.created,
         }
         if self.seats is not None:
             data["seats"] = self.seats
@@ -246,13 +300,17 @@ class Campaign:
         if self.robots:
             data["robots"] = self.robots
         data.update(self.settings)
-        header = (f"# Campaign {self.id}: a game of {self.rules.title} refereed by email.\n"
-                  "# The order log (log.jsonl) is the source of truth; this file holds the\n"
-                  "# settings. Tokens are the players' passwords: keep this file private.\n"
-                  "# Deadlines (optional), e.g.:  deadlines: {hours: 48, policy: bot,\n"
-                  "#   timezone: Europe/London, remind_hours: 12, grace_minutes: 60}\n")
-        atomic_write(self.root / "campaign.yaml",
-                     header + yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
+        header = (
+            f"# Campaign {self.id}: a game of {self.rules.title} refereed by email.\n"
+            "# The order log (log.jsonl) is the source of truth; this file holds the\n"
+            "# settings. Tokens are the players' passwords: keep this file private.\n"
+            "# Deadlines (optional), e.g.:  deadlines: {hours: 48, policy: bot,\n"
+            "#   timezone: Europe/London, remind_hours: 12, grace_minutes: 60}\n"
+        )
+        atomic_write(
+            self.root / "campaign.yaml",
+            header + yaml.safe_dump(data, sort_keys=False, allow_unicode=True),
+        )
 
     # players -------------------------------------------------------------------------------
     def is_gm_token(self, token: str | None) -> bool:
@@ -282,12 +340,14 @@ class Campaign:
     def records(self) -> list[Record]:
         if not self.log_path.exists():
             return []
-        lines, _torn = read_records(self.log_path)   # a torn last line is not trusted
+        lines, _torn = read_records(self.log_path)  # a torn last line is not trusted
         try:
             return [Record.from_json(line) for line in lines]
         except RecordError as err:
-            raise CampaignError(f"{self.log_path}: {err}; the log was changed by hand, or "
-                                f"written by a newer referee") from None
+            raise CampaignError(
+                f"{self.log_path}: {err}; the log was changed by hand, or "
+                f"written by a newer referee"
+            ) from None
 
     def append(self, record: Record, n: int, previous_hash: str) -> Record:
         """Append ``record`` as the log's record number ``n`` (the table knows the count),
@@ -298,7 +358,7 @@ class Campaign:
         append_record(self.log_path, data)
         return dataclasses.replace(numbered, hash=data["hash"])
 
-    def table(self) -> "Table":
+    def table(self) -> Table:
         return Table.replay(self)
 
 
@@ -321,20 +381,26 @@ class Table:
         self.campaign = campaign
         self.descriptor = campaign.descriptor
         self.rules = self.descriptor.rules
-        self.state = self.rules.new_game(campaign.options, [p.name for p in campaign.players],
-                                         campaign.seed)
+        self.state = self.rules.new_game(
+            campaign.options, [p.name for p in campaign.players], campaign.seed
+        )
         self.queues: dict[int, list[str]] = {}
         self.seen: set[str] = set()
         self.steps: list[Step] = []
         self.undone: set[tuple[int, int]] = set()
 
     @classmethod
-    def replay(cls, campaign: Campaign) -> "Table":
+    def replay(cls, campaign: Campaign) -> Table:
         table = cls(campaign)
         records = campaign.records()
         # a rollback marks earlier orders as undone: they stay in the log, and are passed over
-        table.undone = {(n, i) for r in records for c in r.commands
-                        if isinstance(c, Rollback) for n, i in c.undone}
+        table.undone = {
+            (n, i)
+            for r in records
+            for c in r.commands
+            if isinstance(c, Rollback)
+            for n, i in c.undone
+        }
         for record in records:
             table.follow(record)
         return table
@@ -351,14 +417,14 @@ class Table:
                 continue
             try:
                 for entry in self.rules.parse(order.text):
-                    self.state, ev = self.rules.apply(self.state, order.seat,
-                                                      entry.alternatives[0])
+                    self.state, ev = self.rules.apply(self.state, order.seat, entry.alternatives[0])
                     events += ev
             except (IllegalOrder, NotationError) as err:
                 raise CampaignError(
                     f"{self.campaign.log_path}: record {record.n} holds the order "
                     f"{order.text!r} for seat {order.seat}, which the game refuses ({err}); "
-                    f"the log was changed by hand or damaged") from None
+                    f"the log was changed by hand or damaged"
+                ) from None
         for seat, queue in record.queues.items():
             self.queues[seat] = list(queue)
         return self.follow_applied(record, round_, events)

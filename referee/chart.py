@@ -4,24 +4,25 @@ at the end of every turn, as a line in the player's map colour.
 Only the geometry is worked out here; `templates/archive/_chart.html` draws it as inline
 SVG, so the pages need no script.
 """
+
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
 
-from .history import Turn, measure, standings
 from . import registry
+from .history import Turn, measure, standings
 
 WIDTH, HEIGHT = 720, 280
-LEFT, RIGHT, TOP, BOTTOM = 52, 16, 14, 44      # margins: the axes' labels live there
-DODGE = 2.0     # px between lines of equal figures, so that none hides another
+LEFT, RIGHT, TOP, BOTTOM = 52, 16, 14, 44  # margins: the axes' labels live there
+DODGE = 2.0  # px between lines of equal figures, so that none hides another
 
 
 @dataclass(frozen=True)
 class Line:
     name: str
-    colour: str                          # "#rrggbb"
-    values: tuple[int, ...]              # one per turn
+    colour: str  # "#rrggbb"
+    values: tuple[int, ...]  # one per turn
     points: tuple[tuple[float, float], ...]
 
     @property
@@ -35,7 +36,7 @@ class Line:
 
 @dataclass(frozen=True)
 class Tick:
-    at: float           # x for the round axis, y for the figure axis
+    at: float  # x for the round axis, y for the figure axis
     label: str
 
 
@@ -45,7 +46,7 @@ class Chart:
     lines: tuple[Line, ...]
     x_ticks: tuple[Tick, ...]
     y_ticks: tuple[Tick, ...]
-    mark: float | None                   # x of the turn a page is about
+    mark: float | None  # x of the turn a page is about
     width: int = WIDTH
     height: int = HEIGHT
     left: int = LEFT
@@ -87,20 +88,24 @@ def score_chart(turns: list[Turn], mark: int | None = None) -> Chart:
     first, last = rounds[0], rounds[-1]
 
     def x(round_: int) -> float:
-        return LEFT + (plot_w * (round_ - first) / (last - first) if last > first
-                       else plot_w / 2)
+        return LEFT + (plot_w * (round_ - first) / (last - first) if last > first else plot_w / 2)
 
     def y(figure: float) -> float:
         return TOP + plot_h * (high - figure) / (high - low)
 
     middle = (len(players) - 1) / 2
     lines = tuple(
-        Line(p["name"], player_colour(turns[-1].view, p), tuple(f[seat] for f in figures),
-             tuple((x(r), y(f[seat]) + DODGE * (seat - middle))
-                   for r, f in zip(rounds, figures)))
-        for seat, p in enumerate(players))
-    every = max(1, math.ceil(len(rounds) / 16))     # round labels that do not crowd
+        Line(
+            p["name"],
+            player_colour(turns[-1].view, p),
+            tuple(f[seat] for f in figures),
+            tuple((x(r), y(f[seat]) + DODGE * (seat - middle)) for r, f in zip(rounds, figures)),
+        )
+        for seat, p in enumerate(players)
+    )
+    every = max(1, math.ceil(len(rounds) / 16))  # round labels that do not crowd
     x_ticks = tuple(Tick(x(r), str(r) if r else "setup") for r in rounds[::every])
     y_ticks = tuple(Tick(y(v), str(v)) for v in range(low, high + 1, step))
-    return Chart(measure(turns[-1].view), lines, x_ticks, y_ticks,
-                 x(mark) if mark is not None else None)
+    return Chart(
+        measure(turns[-1].view), lines, x_ticks, y_ticks, x(mark) if mark is not None else None
+    )

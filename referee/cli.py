@@ -1,4 +1,5 @@
 """The `referee` command: thin wrappers that parse options, call the library and print."""
+
 from __future__ import annotations
 
 import json
@@ -6,6 +7,7 @@ import logging
 import os
 import sys
 import time
+from datetime import UTC
 from pathlib import Path
 
 import click
@@ -19,7 +21,7 @@ from .records import RefusedCommand
 from .simulate import simulate as run_simulation
 from .store import LockBusy
 
-EX_TEMPFAIL = 75      # sysexits: try again later (another tick holds the lock)
+EX_TEMPFAIL = 75  # sysexits: try again later (another tick holds the lock)
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 
@@ -29,24 +31,35 @@ class Failure(click.ClickException):
 
 def open_site(ctx: click.Context):
     from .site import Site
+
     path = ctx.obj["config"]
     try:
         return Site(load_config(path))
     except FileNotFoundError:
-        raise Failure(f"no site configuration at {path}: run `referee init` in the site's "
-                      f"folder, or give --config PATH (or set REFEREE_CONFIG)") from None
+        raise Failure(
+            f"no site configuration at {path}: run `referee init` in the site's "
+            f"folder, or give --config PATH (or set REFEREE_CONFIG)"
+        ) from None
     except ConfigError as err:
         raise Failure(str(err)) from None
 
 
 @click.group()
 @click.version_option(package_name="referee")
-@click.option("--config", "config", type=click.Path(dir_okay=False, path_type=Path),
-              default=lambda: os.environ.get("REFEREE_CONFIG", CONFIG_NAME),
-              show_default=f"$REFEREE_CONFIG or ./{CONFIG_NAME}",
-              help="the site configuration")
-@click.option("-v", "--verbose", count=True,
-              help="tell on stderr what happens: -v each mail and campaign, -vv the details")
+@click.option(
+    "--config",
+    "config",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=lambda: os.environ.get("REFEREE_CONFIG", CONFIG_NAME),
+    show_default=f"$REFEREE_CONFIG or ./{CONFIG_NAME}",
+    help="the site configuration",
+)
+@click.option(
+    "-v",
+    "--verbose",
+    count=True,
+    help="tell on stderr what happens: -v each mail and campaign, -vv the details",
+)
 @click.option("-q", "--quiet", is_flag=True, help="tell only errors on stderr, not warnings")
 @click.pass_context
 def main(ctx: click.Context, config: Path, verbose: int, quiet: bool) -> None:
@@ -72,6 +85,7 @@ def log_to_stderr(ctx: click.Context, level: int) -> None:
     def stop() -> None:
         package.removeHandler(handler)
         package.setLevel(logging.NOTSET)
+
     ctx.call_on_close(stop)
 
 
@@ -83,32 +97,63 @@ def init(directory: Path) -> None:
         path = write_default_config(directory)
     except (ConfigError, FileExistsError) as err:
         raise Failure(str(err)) from None
-    click.echo(f"wrote {path}; incoming mail goes to {directory / 'mail/inbox'}, "
-               f"outgoing mail to {directory / 'mail/outbox'}")
+    click.echo(
+        f"wrote {path}; incoming mail goes to {directory / 'mail/inbox'}, "
+        f"outgoing mail to {directory / 'mail/outbox'}"
+    )
 
 
 @main.command()
 @click.argument("game", type=click.Choice(registry.names()))
 @click.argument("campaign_id", metavar="ID")
-@click.option("--player", "players", multiple=True,
-              help='"Name <address>", once per player, in seat order')
-@click.option("--open", "seats", type=int,
-              help="open for sign-up by mail: the game starts when this many have joined")
+@click.option(
+    "--player", "players", multiple=True, help='"Name <address>", once per player, in seat order'
+)
+@click.option(
+    "--open",
+    "seats",
+    type=int,
+    help="open for sign-up by mail: the game starts when this many have joined",
+)
 @click.option("--gm", help='the game master, "Name <address>": commands by mail')
-@click.option("--seed", type=int, help="for a game that can be replayed exactly; random if not given")
-@click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
-              help="a game option, e.g. edition=1999")
+@click.option(
+    "--seed", type=int, help="for a game that can be replayed exactly; random if not given"
+)
+@click.option(
+    "--option",
+    "options",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="a game option, e.g. edition=1999",
+)
 @click.option("--hours", type=float, help="deadline: hours for each decision")
 @click.option("--times", help="deadline: times of day instead, e.g. 08:00,20:00")
 @click.option("--weekdays-only", is_flag=True, help="deadlines count weekdays only")
 @click.option("--grace", type=float, help="minutes after a deadline before the policy applies")
 @click.option("--timezone", help="the campaign's time zone, e.g. Europe/London")
-@click.option("--policy", type=click.Choice(POLICIES),
-              help="a missed deadline: wait for the game master, let the bot decide, or "
-                   "the game's own rules (Bus Boss 37-40)")
+@click.option(
+    "--policy",
+    type=click.Choice(POLICIES),
+    help="a missed deadline: wait for the game master, let the bot decide, or "
+    "the game's own rules (Bus Boss 37-40)",
+)
 @click.pass_context
-def new(ctx, game, campaign_id, players, seats, gm, seed, options, hours, times,
-        weekdays_only, grace, timezone, policy) -> None:
+def new(
+    ctx,
+    game,
+    campaign_id,
+    players,
+    seats,
+    gm,
+    seed,
+    options,
+    hours,
+    times,
+    weekdays_only,
+    grace,
+    timezone,
+    policy,
+) -> None:
     """Create campaign ID of GAME and mail every player a welcome with their token."""
     parsed = {}
     for option in options:
@@ -117,27 +162,45 @@ def new(ctx, game, campaign_id, players, seats, gm, seed, options, hours, times,
             raise click.BadParameter(f"{option!r}: write KEY=VALUE", param_hint="--option")
         parsed[key.strip()] = value.strip()
     if not players and not seats:
-        raise click.UsageError("name the players (--player, once each) or open the game for "
-                               "sign-up (--open N)")
-    deadlines = {k: v for k, v in {
-        "hours": hours, "times": times.split(",") if times else None,
-        "weekdays_only": weekdays_only or None, "grace_minutes": grace,
-        "timezone": timezone, "policy": policy}.items() if v is not None}
+        raise click.UsageError(
+            "name the players (--player, once each) or open the game for sign-up (--open N)"
+        )
+    deadlines = {
+        k: v
+        for k, v in {
+            "hours": hours,
+            "times": times.split(",") if times else None,
+            "weekdays_only": weekdays_only or None,
+            "grace_minutes": grace,
+            "timezone": timezone,
+            "policy": policy,
+        }.items()
+        if v is not None
+    }
     try:
         Deadlines.from_settings(deadlines)
     except DeadlineError as err:
         raise Failure(str(err)) from None
     site = open_site(ctx)
     try:
-        campaign = site.new_campaign(game, campaign_id, list(players), seed, parsed, seats, gm,
-                                     {"deadlines": deadlines} if deadlines else None)
+        campaign = site.new_campaign(
+            game,
+            campaign_id,
+            list(players),
+            seed,
+            parsed,
+            seats,
+            gm,
+            {"deadlines": deadlines} if deadlines else None,
+        )
     except CampaignError as err:
         raise Failure(str(err)) from None
     flushed = site.outbox.flush(site.config.make_sender())
     who = ", ".join(p.name for p in campaign.players) or "nobody yet"
-    state = (f"open for sign-up ({seats} seats)" if campaign.status == Status.OPEN else "running")
-    click.echo(f"campaign {campaign_id}: {campaign.rules.title} for {who}, {state}, in "
-               f"{campaign.root}")
+    state = f"open for sign-up ({seats} seats)" if campaign.status == Status.OPEN else "running"
+    click.echo(
+        f"campaign {campaign_id}: {campaign.rules.title} for {who}, {state}, in {campaign.root}"
+    )
     click.echo(f"mail: {len(flushed.sent)} sent, {len(site.outbox.pending())} queued")
 
 
@@ -148,11 +211,13 @@ def new(ctx, game, campaign_id, players, seats, gm, seed, options, hours, times,
 def gm(ctx, campaign_id, command) -> None:
     """Run a game master's COMMAND on campaign ID: pause, resume, extend HOURS, replace NAME
     with "New Name <address>", drop NAME, rollback N, adjudicate, start, message all TEXT."""
-    from datetime import datetime, timezone as tz
+    from datetime import datetime
+
     from .commands import CommandError, run_as_gm
+
     site = open_site(ctx)
     try:
-        actions = run_as_gm(site, campaign_id, " ".join(command), datetime.now(tz.utc))
+        actions = run_as_gm(site, campaign_id, " ".join(command), datetime.now(UTC))
     except (CampaignError, CommandError) as err:
         raise Failure(str(err)) from None
     flushed = site.outbox.flush(site.config.make_sender())
@@ -171,17 +236,29 @@ def gm(ctx, campaign_id, command) -> None:
 def _status(site, campaign_id: str) -> dict:
     campaign = site.campaign(campaign_id)
     if campaign.status == Status.OPEN:
-        return {"id": campaign.id, "game": campaign.game, "state": "open", "round": 0,
-                "awaiting": [], "scores": {}, "finished": False,
-                "seats": campaign.seats, "joined": [p.name for p in campaign.players]}
+        return {
+            "id": campaign.id,
+            "game": campaign.game,
+            "state": "open",
+            "round": 0,
+            "awaiting": [],
+            "scores": {},
+            "finished": False,
+            "seats": campaign.seats,
+            "joined": [p.name for p in campaign.players],
+        }
     table = campaign.table()
     view = table.view()
     scores = table.rules.result(table.state)
     return {
-        "id": campaign.id, "game": campaign.game, "state": campaign.status,
+        "id": campaign.id,
+        "game": campaign.game,
+        "state": campaign.status,
         "round": view["round"],
-        "awaiting": [{"player": campaign.players[d.seat].name, "decision": d.kind,
-                      "prompt": d.prompt} for d in table.rules.awaiting(table.state)],
+        "awaiting": [
+            {"player": campaign.players[d.seat].name, "decision": d.kind, "prompt": d.prompt}
+            for d in table.rules.awaiting(table.state)
+        ],
         "scores": {p["name"]: p[table.descriptor.measure] for p in view["players"]},
         "finished": scores is not None,
     }
@@ -207,20 +284,27 @@ def status(ctx, campaign_id, as_json) -> None:
     for row in rows:
         waiting = "; ".join(f"{a['player']} ({a['decision']})" for a in row["awaiting"])
         scores = ", ".join(f"{n} {s}" for n, s in row["scores"].items())
-        click.echo(f"{row['id']:20s} {row['game']:8s} {row['state']:9s} round {row['round']:<3d}"
-                   f" waiting for: {waiting or '-'}   scores: {scores}")
+        click.echo(
+            f"{row['id']:20s} {row['game']:8s} {row['state']:9s} round {row['round']:<3d}"
+            f" waiting for: {waiting or '-'}   scores: {scores}"
+        )
 
 
 @main.command()
 @click.argument("campaign_id", metavar="ID")
 @click.option("--player", help="show the game as this player's report shows it")
-@click.option("--png", "png", type=click.Path(dir_okay=False, path_type=Path),
-              help="also write the PNG map to this file")
+@click.option(
+    "--png",
+    "png",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="also write the PNG map to this file",
+)
 @click.pass_context
 def show(ctx, campaign_id, player, png) -> None:
     """Print the map, the scores and what the game waits for."""
     from . import maps
     from .reports import position_text
+
     site = open_site(ctx)
     try:
         table = site.campaign(campaign_id).table()
@@ -230,8 +314,10 @@ def show(ctx, campaign_id, player, png) -> None:
     if player:
         seat = table.campaign.seat_of_name(player)
         if seat is None:
-            raise Failure(f"no player {player!r} in {campaign_id}; the players are "
-                          + ", ".join(p.name for p in table.campaign.players))
+            raise Failure(
+                f"no player {player!r} in {campaign_id}; the players are "
+                + ", ".join(p.name for p in table.campaign.players)
+            )
     click.echo(position_text(table, seat), nl=False)
     if png:
         picture = maps.png_map(table.view())
@@ -253,9 +339,10 @@ def replay(ctx, campaign_id) -> None:
         raise Failure(str(err)) from None
     orders = sum(len(s.record.orders) for s in table.steps)
     result = table.rules.result(table.state)
-    click.echo(f"{campaign_id}: {len(table.steps)} log records, {orders} orders replayed, "
-               f"round {table.round}, "
-               + (f"finished: {result.reason}" if result else "in play"))
+    click.echo(
+        f"{campaign_id}: {len(table.steps)} log records, {orders} orders replayed, "
+        f"round {table.round}, " + (f"finished: {result.reason}" if result else "in play")
+    )
     for step in table.steps:
         for e in step.events:
             click.echo(f"  [{step.record.n}] {e}")
@@ -266,13 +353,14 @@ def replay(ctx, campaign_id) -> None:
 def tick(ctx) -> None:
     """One pass: read new mail, apply orders, resolve, answer and send (run it from cron)."""
     from .tick import tick as run_tick
+
     site = open_site(ctx)
     try:
         report = run_tick(site)
     except LockBusy as err:
         click.echo(f"referee tick: {err}", err=True)
         sys.exit(EX_TEMPFAIL)
-    except (ConfigError, InboxError) as err:     # the inbox is read again next tick
+    except (ConfigError, InboxError) as err:  # the inbox is read again next tick
         raise Failure(str(err)) from None
     click.echo(report.summary())
     if report.errors:
@@ -280,25 +368,38 @@ def tick(ctx) -> None:
 
 
 @main.command()
-@click.option("--dir", "directory", type=click.Path(file_okay=False, path_type=Path),
-              default="demo", show_default=True, help="the demo site's folder")
+@click.option(
+    "--dir",
+    "directory",
+    type=click.Path(file_okay=False, path_type=Path),
+    default="demo",
+    show_default=True,
+    help="the demo site's folder",
+)
 @click.option("--seed", type=int, default=1, show_default=True)
-@click.option("--game", type=click.Choice(registry.names()), default=registry.names()[0],
-              show_default=True)
+@click.option(
+    "--game", type=click.Choice(registry.names()), default=registry.names()[0], show_default=True
+)
 def demo(directory: Path, seed: int, game: str) -> None:
     """Play a 4-player game by mail with robot players on local Maildirs."""
     from .demo import run_demo
-    click.echo(f"A demo site in {directory}: four robot players read the referee's mail and "
-               f"answer it by mail; a tick runs after each round of answers.")
+
+    click.echo(
+        f"A demo site in {directory}: four robot players read the referee's mail and "
+        f"answer it by mail; a tick runs after each round of answers."
+    )
     result = run_demo(directory, seed, progress=click.echo, game=game)
     campaign = result.campaign
     table = campaign.table()
-    click.echo(f"\n{'The game ended' if result.finished else 'The demo stopped'} after "
-               f"{result.ticks} ticks: {result.replies} orders sent by mail, "
-               f"{result.mails_read} mails read by the players.")
+    click.echo(
+        f"\n{'The game ended' if result.finished else 'The demo stopped'} after "
+        f"{result.ticks} ticks: {result.replies} orders sent by mail, "
+        f"{result.mails_read} mails read by the players."
+    )
     measure = table.descriptor.measure
-    click.echo("Final scores: " + ", ".join(f"{p['name']} {p[measure]}"
-                                            for p in table.view()["players"]))
+    click.echo(
+        "Final scores: " + ", ".join(f"{p['name']} {p[measure]}" for p in table.view()["players"])
+    )
     click.echo(f"\nCampaign folder: {campaign.root}")
     click.echo(f"  turn reports and maps: {campaign.root / 'turns'}")
     click.echo(f"  the order log:         {campaign.log_path}")
@@ -311,44 +412,58 @@ def demo(directory: Path, seed: int, game: str) -> None:
 @main.command()
 @click.argument("game", type=click.Choice(registry.names()))
 @click.option("--players", "-p", type=int, default=4, show_default=True)
-@click.option("--games", "-g", "count", type=click.IntRange(min=1), default=100,
-              show_default=True)
+@click.option("--games", "-g", "count", type=click.IntRange(min=1), default=100, show_default=True)
 @click.option("--seed", "-s", type=int, default=1, show_default=True)
-@click.option("--bot", default="default", show_default=True,
-              help="default plays sensibly; random picks uniformly among legal choices")
+@click.option(
+    "--bot",
+    default="default",
+    show_default=True,
+    help="default plays sensibly; random picks uniformly among legal choices",
+)
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object")
 def simulate(game: str, players: int, count: int, seed: int, bot: str, as_json: bool) -> None:
     """Play bot-against-bot games of GAME and report what happened."""
     rules = registry.get(game).rules
     if not rules.min_players <= players <= rules.max_players:
-        raise click.BadParameter(f"{rules.title} is for {rules.min_players} to "
-                                 f"{rules.max_players} players", param_hint="--players")
+        raise click.BadParameter(
+            f"{rules.title} is for {rules.min_players} to {rules.max_players} players",
+            param_hint="--players",
+        )
     try:
         rules.bot(bot)
     except ValueError as err:
         raise click.BadParameter(str(err), param_hint="--bot") from None
-    with click.progressbar(length=count, label=f"{rules.title} games", file=sys.stderr,
-                           hidden=not sys.stderr.isatty()) as bar:
+    with click.progressbar(
+        length=count, label=f"{rules.title} games", file=sys.stderr, hidden=not sys.stderr.isatty()
+    ) as bar:
         report = run_simulation(rules, players, count, seed, bot, bar.update)
     if as_json:
         click.echo(json.dumps(report))
         return
-    click.echo(f"{report['finished']} of {report['games']} games of {rules.title} finished "
-               f"in {report['seconds']} s ({players} players, bot {bot}, seed {seed})")
-    click.echo(f"mean rounds {report['mean_rounds']}, mean score {report['mean_score']}, "
-               f"{report['decisions']} decisions, {report['illegal']} illegal")
+    click.echo(
+        f"{report['finished']} of {report['games']} games of {rules.title} finished "
+        f"in {report['seconds']} s ({players} players, bot {bot}, seed {seed})"
+    )
+    click.echo(
+        f"mean rounds {report['mean_rounds']}, mean score {report['mean_score']}, "
+        f"{report['decisions']} decisions, {report['illegal']} illegal"
+    )
     for reason, n in report["end_reasons"].items():
         click.echo(f"  {n:5d}  {reason}")
 
 
 @main.command()
 @click.argument("campaign_id", metavar="ID")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path),
-              help="where to write the site  [default: the campaign's archive/ folder]")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="where to write the site  [default: the campaign's archive/ folder]",
+)
 @click.pass_context
 def archive(ctx, campaign_id, out) -> None:
     """Write campaign ID as a static web site that opens from the file system."""
     from .archive import write_archive
+
     site = open_site(ctx)
     try:
         table = site.campaign(campaign_id).table()
@@ -365,6 +480,7 @@ def verify(directory: Path) -> None:
     """Check the campaign in DIRECTORY: its seed against the published seed hash, the hash
     chain of its log, the replay of every order, and its turn reports against the replay."""
     from .verify import verify as run_verify
+
     report = run_verify(directory)
     click.echo(report.summary())
     if not report.ok:

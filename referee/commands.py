@@ -12,14 +12,16 @@ A command's effect on the campaign's settings (campaign.yaml) is written first, 
 record that carries the command: a crash between the two leaves the settings changed and the
 mail unapplied, and the mail read again finds the change made (it then says so).
 """
+
 from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import Enum
-from typing import TYPE_CHECKING, Callable, Protocol
+from typing import TYPE_CHECKING, Protocol
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from . import registry, timekeeping
@@ -27,9 +29,27 @@ from .answers import answer
 from .campaign import Campaign, CampaignError, Player, Status, Table, new_token, parse_player
 from .deadlines import MAX_ABSENCE, DeadlineError, parse_day
 from .play import Outcome, adjudicate, decide_by_bot
-from .records import (Absence, Action, Adjudicate, Command, Drop, Extend, Help, History, Kind,
-                      Leave, Message, Pause, Record, RefusedCommand, Replace, Resume, Rollback,
-                      Start, TimeZone)
+from .records import (
+    Absence,
+    Action,
+    Adjudicate,
+    Command,
+    Drop,
+    Extend,
+    Help,
+    History,
+    Kind,
+    Leave,
+    Message,
+    Pause,
+    Record,
+    RefusedCommand,
+    Replace,
+    Resume,
+    Rollback,
+    Start,
+    TimeZone,
+)
 from .reports import help_text, render, say
 
 if TYPE_CHECKING:
@@ -53,8 +73,8 @@ class Verb:
     """A registered command: its word, its help and the function that does it."""
 
     name: str
-    usage: str             # as the help shows it, e.g. "extend 24"
-    summary: str           # what it does, in a line
+    usage: str  # as the help shows it, e.g. "extend 24"
+    summary: str  # what it does, in a line
     run: Callable
     who: Who = Who.EVERYONE
 
@@ -68,11 +88,17 @@ SITE_VERBS: dict[str, Verb] = {}
 """Commands in a mail for no campaign, in the order the help lists them."""
 
 
-def command(name: str, usage: str, summary: str, who: Who = Who.EVERYONE,
-            verbs: dict[str, Verb] = CAMPAIGN_VERBS) -> Callable[[Callable], Callable]:
+def command(
+    name: str,
+    usage: str,
+    summary: str,
+    who: Who = Who.EVERYONE,
+    verbs: dict[str, Verb] = CAMPAIGN_VERBS,
+) -> Callable[[Callable], Callable]:
     def register(run: Callable) -> Callable:
         verbs[name] = Verb(name, usage, summary, run, who)
         return run
+
     return register
 
 
@@ -82,6 +108,7 @@ def help_lines(gm: bool) -> list[tuple[str, str]]:
 
 
 # running commands inside a campaign ----------------------------------------------------------
+
 
 @dataclass
 class Line:
@@ -99,7 +126,7 @@ class Done:
 
     actions: list[Action] = field(default_factory=list)
     outcome: Outcome | None = None
-    rebuild: bool = False           # the table must be replayed (a rollback)
+    rebuild: bool = False  # the table must be replayed (a rollback)
 
 
 def split(lines: list[str], gm: bool) -> tuple[list[Line], list[str]]:
@@ -119,8 +146,9 @@ def split(lines: list[str], gm: bool) -> tuple[list[Line], list[str]]:
 class Commands:
     """Runs commands for one sender (a seat, or the game master when seat is None)."""
 
-    def __init__(self, site: Site, campaign: Campaign, table: Table | None, seat: int | None,
-                 now: datetime):
+    def __init__(
+        self, site: Site, campaign: Campaign, table: Table | None, seat: int | None, now: datetime
+    ):
         self.site, self.table, self.seat, self.now = site, table, seat, now
         self.campaign = campaign
         self.done = Done(outcome=Outcome(round=table.round) if table else None)
@@ -154,6 +182,7 @@ class Commands:
 
 # for everyone ---------------------------------------------------------------------------------
 
+
 @command("help", "help", "this text")
 def do_help(ctx: Commands, rest: str, line: str) -> Command:
     return Help(line, say("help"))
@@ -176,7 +205,7 @@ def do_message(ctx: Commands, rest: str, line: str) -> Command:
     # the addressee is "all" or a player's whole name (which may have spaces in it)
     addressees = ["all"] + sorted((p.name for p in players), key=len, reverse=True)
     to = next((n for n in addressees if rest.lower().startswith(n.lower() + " ")), None)
-    text = rest[len(to):].strip() if to else ""
+    text = rest[len(to) :].strip() if to else ""
     if to is None or not text:
         raise CommandError(say("message_usage", players=[p.name for p in players]))
     if to == "all":
@@ -185,14 +214,27 @@ def do_message(ctx: Commands, rest: str, line: str) -> Command:
         seats = [s for s in range(len(players)) if players[s].name.lower() == to.lower()]
     names = [players[s].name for s in seats]
     sender = None if ctx.seat is None else players[ctx.seat].name
-    return Message(line, say("message_sent", names=names), ctx.seat, sender, tuple(seats),
-                   tuple(names), to == "all", text)
+    return Message(
+        line,
+        say("message_sent", names=names),
+        ctx.seat,
+        sender,
+        tuple(seats),
+        tuple(names),
+        to == "all",
+        text,
+    )
 
 
 # players ----------------------------------------------------------------------------------------
 
-@command("absence", "absence 2026-12-24 2026-12-31",
-         "away: your deadlines move on by those days", Who.PLAYERS)
+
+@command(
+    "absence",
+    "absence 2026-12-24 2026-12-31",
+    "away: your deadlines move on by those days",
+    Who.PLAYERS,
+)
 def do_absence(ctx: Commands, rest: str, line: str) -> Command:
     player = ctx.player()
     words = rest.split()
@@ -205,14 +247,16 @@ def do_absence(ctx: Commands, rest: str, line: str) -> Command:
         raise CommandError(say("absence_too_long", days=MAX_ABSENCE.days))
     if last + timedelta(days=1) < ctx.now:
         raise CommandError(say("absence_over"))
-    player.absence = [a for a in player.absence
-                      if parse_day(a[1]) + timedelta(days=1) >= ctx.now] + [words]
+    player.absence = [
+        a for a in player.absence if parse_day(a[1]) + timedelta(days=1) >= ctx.now
+    ] + [words]
     ctx.campaign.save()
     return Absence(line, say("absence_noted", first=words[0], last=words[1]))
 
 
-@command("timezone", "timezone Europe/Berlin", "times shown to you in your own time zone",
-         Who.PLAYERS)
+@command(
+    "timezone", "timezone Europe/Berlin", "times shown to you in your own time zone", Who.PLAYERS
+)
 def do_timezone(ctx: Commands, rest: str, line: str) -> Command:
     player = ctx.player()
     zone = rest.strip()
@@ -237,6 +281,7 @@ def do_leave(ctx: Commands, rest: str, line: str) -> Command:
 
 # the game master --------------------------------------------------------------------------------
 
+
 @command("pause", "pause", "stop the game and its deadlines", Who.GAME_MASTER)
 def do_pause(ctx: Commands, rest: str, line: str) -> Command:
     ctx.game_master()
@@ -259,8 +304,7 @@ def do_resume(ctx: Commands, rest: str, line: str) -> Command:
     return Resume(line, say("resumed"), ctx.now.isoformat())
 
 
-@command("extend", "extend 24", "every running deadline moves on 24 hours",
-         Who.GAME_MASTER)
+@command("extend", "extend 24", "every running deadline moves on 24 hours", Who.GAME_MASTER)
 def do_extend(ctx: Commands, rest: str, line: str) -> Command:
     ctx.game_master()
     hours = rest.split()[0] if rest.split() else "24"
@@ -274,8 +318,12 @@ def do_extend(ctx: Commands, rest: str, line: str) -> Command:
     return Extend(line, say("extended", hours=f"{value:g}"), value)
 
 
-@command("replace", "replace Bob with Ann Lee <ann@example.org>",
-         "a new player takes the seat", Who.GAME_MASTER)
+@command(
+    "replace",
+    "replace Bob with Ann Lee <ann@example.org>",
+    "a new player takes the seat",
+    Who.GAME_MASTER,
+)
 def do_replace(ctx: Commands, rest: str, line: str) -> Command:
     ctx.game_master()
     name, sep, new = rest.partition(" with ")
@@ -288,12 +336,10 @@ def do_replace(ctx: Commands, rest: str, line: str) -> Command:
         raise CommandError(say("plays_already", address=address, campaign_id=ctx.campaign.id))
     ctx.campaign.players[seat] = Player(new_name, address, new_token())
     ctx.campaign.save()
-    return Replace(line, say("replaced", old=old.name, new=new_name), seat, old.name,
-                   new_name)
+    return Replace(line, say("replaced", old=old.name, new=new_name), seat, old.name, new_name)
 
 
-@command("drop", "drop Bob", "the game's rule for it, or a bot plays on",
-         Who.GAME_MASTER)
+@command("drop", "drop Bob", "the game's rule for it, or a bot plays on", Who.GAME_MASTER)
 def do_drop(ctx: Commands, rest: str, line: str) -> Command:
     ctx.game_master()
     seat = ctx.campaign.seat_of_name(rest)
@@ -311,22 +357,28 @@ def do_drop(ctx: Commands, rest: str, line: str) -> Command:
     return Drop(line, said, seat, name)
 
 
-@command("rollback", "rollback 3", "undo the last 3 orders (the log keeps them)",
-         Who.GAME_MASTER)
+@command("rollback", "rollback 3", "undo the last 3 orders (the log keeps them)", Who.GAME_MASTER)
 def do_rollback(ctx: Commands, rest: str, line: str) -> Command:
     ctx.game_master()
     if not rest.strip().isdigit() or int(rest) < 1:
         raise CommandError(say("rollback_usage"))
     count = int(rest)
     table = ctx.started()
-    applied = [(step.record.n, i, o.text) for step in table.steps
-               for i, o in enumerate(step.record.orders) if (step.record.n, i) not in table.undone]
+    applied = [
+        (step.record.n, i, o.text)
+        for step in table.steps
+        for i, o in enumerate(step.record.orders)
+        if (step.record.n, i) not in table.undone
+    ]
     if count > len(applied):
         raise CommandError(say("rollback_too_many", count=len(applied)))
     undone = applied[-count:]
     ctx.done.rebuild = True
-    return Rollback(line, say("rolled_back", texts=[text for _, _, text in undone]),
-                    tuple((n, i) for n, i, _ in undone))
+    return Rollback(
+        line,
+        say("rolled_back", texts=[text for _, _, text in undone]),
+        tuple((n, i) for n, i, _ in undone),
+    )
 
 
 @command("adjudicate", "adjudicate", "decide now for everyone awaited", Who.GAME_MASTER)
@@ -334,7 +386,7 @@ def do_adjudicate(ctx: Commands, rest: str, line: str) -> Command:
     ctx.game_master()
     table = ctx.started()
     outcome = ctx.done.outcome
-    assert outcome is not None                 # a started campaign's commands have one
+    assert outcome is not None  # a started campaign's commands have one
     decided = []
     for due in table.rules.awaiting(table.state):
         if not adjudicate(table, due.seat, outcome):
@@ -352,8 +404,14 @@ def do_start(ctx: Commands, rest: str, line: str) -> Command:
         raise CommandError(say("started_already", status=ctx.campaign.status))
     rules = ctx.campaign.rules
     if len(ctx.campaign.players) < rules.min_players:
-        raise CommandError(say("too_few", title=rules.title, needed=rules.min_players,
-                               joined=len(ctx.campaign.players)))
+        raise CommandError(
+            say(
+                "too_few",
+                title=rules.title,
+                needed=rules.min_players,
+                joined=len(ctx.campaign.players),
+            )
+        )
     ctx.site.start_campaign(ctx.campaign)
     return Start(line, say("started"))
 
@@ -364,8 +422,13 @@ def run_as_gm(site: Site, campaign_id: str, line: str, now: datetime) -> list[Ac
     campaign = site.campaign(campaign_id)
     commands, rest = split([line], gm=True)
     if rest:
-        raise CommandError(say("not_a_gm_command", line=line, verbs=[
-            v.name for v in CAMPAIGN_VERBS.values() if v.allows(gm=True)]))
+        raise CommandError(
+            say(
+                "not_a_gm_command",
+                line=line,
+                verbs=[v.name for v in CAMPAIGN_VERBS.values() if v.allows(gm=True)],
+            )
+        )
     table = campaign.table() if campaign.status != Status.OPEN else None
     done = Commands(site, campaign, table, None, now).run(commands)
     if table is not None and done.outcome is not None:
@@ -378,11 +441,13 @@ def run_as_gm(site: Site, campaign_id: str, line: str, now: datetime) -> list[Ac
 
 # outside any campaign -------------------------------------------------------------------------
 
+
 class Answer(Protocol):
     """Sends the sender of a mail a short answer (a notice)."""
 
-    def __call__(self, subject: str, text: str, to: str | None = None,
-                 reply_to: str | None = None) -> None: ...
+    def __call__(
+        self, subject: str, text: str, to: str | None = None, reply_to: str | None = None
+    ) -> None: ...
 
 
 @dataclass
@@ -404,7 +469,7 @@ def run_outside(ctx: Outside, lines: list[str]) -> None:
     for verb in SITE_VERBS.values():
         line = next((line for line, w in zip(lines, words) if w[:1] == [verb.name]), None)
         if line is not None:
-            verb.run(ctx, line.strip()[len(verb.name):].strip(), line)
+            verb.run(ctx, line.strip()[len(verb.name) :].strip(), line)
             return
     ctx.answer(say("subject_no_game"), say("no_game_named"))
 
@@ -415,8 +480,12 @@ def no_such_game(ctx: Outside, campaign_id: str) -> None:
     ctx.answer(say("subject_no_such_game"), say("no_such_game", campaign_id=shown))
 
 
-@command("open", "open <game> <id> <seats> [KEY=VALUE]",
-         "open a game for sign-up (game masters)", verbs=SITE_VERBS)
+@command(
+    "open",
+    "open <game> <id> <seats> [KEY=VALUE]",
+    "open a game for sign-up (game masters)",
+    verbs=SITE_VERBS,
+)
 def do_open(ctx: Outside, rest: str, line: str) -> None:
     expected = ctx.site.config.game_master_token(ctx.sender_address)
     if not (expected and ctx.token and secrets.compare_digest(expected, ctx.token)):
@@ -431,44 +500,77 @@ def do_open(ctx: Outside, rest: str, line: str) -> None:
         return
     try:
         campaign = ctx.site.new_campaign(
-            game, campaign_id, [], options=options, seats=seats,
-            gm=f"{ctx.sender_name or 'Game master'} <{ctx.sender_address}>")
+            game,
+            campaign_id,
+            [],
+            options=options,
+            seats=seats,
+            gm=f"{ctx.sender_name or 'Game master'} <{ctx.sender_address}>",
+        )
     except CampaignError as err:
         ctx.answer(say("subject_not_opened"), str(err))
         return
     assert campaign.gm is not None
     identity = ctx.site.identity
-    ctx.answer(say("subject_opened", campaign_id=campaign.id), say(
-        "opened", campaign_id=campaign.id, title=campaign.rules.title, seats=seats,
-        referee=identity.address, gm_address=identity.plus(campaign.id, campaign.gm.token)))
+    ctx.answer(
+        say("subject_opened", campaign_id=campaign.id),
+        say(
+            "opened",
+            campaign_id=campaign.id,
+            title=campaign.rules.title,
+            seats=seats,
+            referee=identity.address,
+            gm_address=identity.plus(campaign.id, campaign.gm.token),
+        ),
+    )
 
 
-@command("join", "join <game> as <your name>", "take a seat in a game open for sign-up",
-         verbs=SITE_VERBS)
+@command(
+    "join", "join <game> as <your name>", "take a seat in a game open for sign-up", verbs=SITE_VERBS
+)
 def do_join(ctx: Outside, rest: str, line: str) -> None:
     words = rest.split()
     campaign_id = words[0].lower() if words else ""
-    name = " ".join(words[2:]) if len(words) > 2 and words[1].lower() == "as" else (
-        ctx.sender_name or ctx.sender_address.partition("@")[0])
+    name = (
+        " ".join(words[2:])
+        if len(words) > 2 and words[1].lower() == "as"
+        else (ctx.sender_name or ctx.sender_address.partition("@")[0])
+    )
     campaign = ctx.site.campaign(campaign_id) if ctx.site.has_campaign(campaign_id) else None
     if campaign is None or campaign.status != Status.OPEN:
-        ctx.answer(say("subject_not_joined"), say("no_open_game", campaign_id=campaign_id)
-                   + "\n\n" + open_games(ctx.site))
+        ctx.answer(
+            say("subject_not_joined"),
+            say("no_open_game", campaign_id=campaign_id) + "\n\n" + open_games(ctx.site),
+        )
         return
     existing = campaign.seat_of_address(ctx.sender_address)
     try:
-        player = campaign.players[existing] if existing is not None else \
-            campaign.add_player(name, ctx.sender_address)
+        player = (
+            campaign.players[existing]
+            if existing is not None
+            else campaign.add_player(name, ctx.sender_address)
+        )
     except CampaignError as err:
         ctx.answer(say("subject_not_joined_game", campaign_id=campaign_id), str(err))
         return
     campaign.save()
     address = ctx.site.identity.plus(campaign.id, player.token)
     full = len(campaign.players) == campaign.seats
-    ctx.answer(say("subject_joined", campaign_id=campaign.id), say(
-        "joined", name=player.name, campaign_id=campaign.id, title=campaign.rules.title,
-        token=player.token, address=address, full=full, seats=campaign.seats,
-        joined=len(campaign.players)), reply_to=address)
+    ctx.answer(
+        say("subject_joined", campaign_id=campaign.id),
+        say(
+            "joined",
+            name=player.name,
+            campaign_id=campaign.id,
+            title=campaign.rules.title,
+            token=player.token,
+            address=address,
+            full=full,
+            seats=campaign.seats,
+            joined=len(campaign.players),
+        ),
+        reply_to=address,
+    )
     if full:
         ctx.site.start_campaign(campaign)
 
@@ -488,14 +590,22 @@ def open_games(site: Site) -> str:
     for campaign_id in site.campaign_ids():
         campaign = site.campaign(campaign_id)
         if campaign.status == Status.OPEN and campaign.seats is not None:
-            games.append({"id": campaign.id, "title": campaign.rules.title,
-                          "free": campaign.seats - len(campaign.players),
-                          "seats": campaign.seats})
+            games.append(
+                {
+                    "id": campaign.id,
+                    "title": campaign.rules.title,
+                    "free": campaign.seats - len(campaign.players),
+                    "seats": campaign.seats,
+                }
+            )
     return say("open_games", games=games)
 
 
 def help_outside() -> str:
     """The help for someone who plays no game yet: every game's and every command's."""
-    return render("help-outside.txt", titles=[registry.get(g).title for g in registry.names()],
-                  games=[help_text(g) for g in registry.names()],
-                  site_commands=[(v.usage, v.summary) for v in SITE_VERBS.values()]).rstrip()
+    return render(
+        "help-outside.txt",
+        titles=[registry.get(g).title for g in registry.names()],
+        games=[help_text(g) for g in registry.names()],
+        site_commands=[(v.usage, v.summary) for v in SITE_VERBS.values()],
+    ).rstrip()

@@ -5,6 +5,7 @@ Secrets never live in the file: it names environment variables (``password_env``
 when a mailbox is opened. Every mistake in the file is reported at once, each with what is
 wrong and how to put it right. Relative paths are relative to the file's folder.
 """
+
 from __future__ import annotations
 
 import difflib
@@ -139,18 +140,26 @@ class Config:
         s = self.inbox
         if isinstance(s, MaildirInboxSettings):
             return MaildirInbox(s.path, s.processed_folder)
-        return ImapInbox(s.host, s.port, s.user, self._secret(s.password_env, "inbox"),
-                         folder=s.folder, processed_folder=s.processed_folder,
-                         security=s.security, state_path=s.state,
-                         ssl_context=_ssl_context(s.ca_file))
+        return ImapInbox(
+            s.host,
+            s.port,
+            s.user,
+            self._secret(s.password_env, "inbox"),
+            folder=s.folder,
+            processed_folder=s.processed_folder,
+            security=s.security,
+            state_path=s.state,
+            ssl_context=_ssl_context(s.ca_file),
+        )
 
     def make_sender(self) -> MaildirSender | SmtpSender:
         s = self.outbox
         if isinstance(s, MaildirOutboxSettings):
             return MaildirSender(s.path)
         password = self._secret(s.password_env, "outbox") if s.user else None
-        return SmtpSender(s.host, s.port, s.security, s.user, password,
-                          ssl_context=_ssl_context(s.ca_file))
+        return SmtpSender(
+            s.host, s.port, s.security, s.user, password, ssl_context=_ssl_context(s.ca_file)
+        )
 
     def make_outbox(self) -> Outbox:
         return Outbox(self.queue_dir)
@@ -160,7 +169,8 @@ class Config:
         if not value:
             raise ConfigError(
                 f"the environment variable {env_name} (named by {section}.password_env in "
-                f"{self.path}) is not set; export {env_name}=<the password> where the referee runs")
+                f"{self.path}) is not set; export {env_name}=<the password> where the referee runs"
+            )
         return value
 
 
@@ -190,18 +200,24 @@ def load_config(path: str | os.PathLike) -> Config:
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise ConfigError(f"{path} does not exist; `referee init` writes one for local Maildirs") from None
+        raise ConfigError(
+            f"{path} does not exist; `referee init` writes one for local Maildirs"
+        ) from None
     except (OSError, UnicodeDecodeError) as e:
         raise ConfigError(f"cannot read {path}: {e}") from None
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        raise ConfigError(f"{path} is not valid YAML{where}: {getattr(e, 'problem', None) or e}") from None
+        raise ConfigError(
+            f"{path} is not valid YAML{where}: {getattr(e, 'problem', None) or e}"
+        ) from None
     reader = _Reader(path)
     config = reader.config(data)
     if reader.errors:
-        raise ConfigError(f"{path} has {len(reader.errors)} problem(s):\n" +
-                          "\n".join(f"  - {e}" for e in reader.errors))
+        raise ConfigError(
+            f"{path} has {len(reader.errors)} problem(s):\n"
+            + "\n".join(f"  - {e}" for e in reader.errors)
+        )
     return config
 
 
@@ -218,8 +234,9 @@ class _Reader:
 
     def config(self, data: Any) -> Config | None:
         top = self.section(data, "", {"data_root", "referee", "inbox", "outbox"})
-        referee = self.section(self.get(top, "referee", "", {}), "referee",
-                               {"address", "name", "game_masters"})
+        referee = self.section(
+            self.get(top, "referee", "", {}), "referee", {"address", "name", "game_masters"}
+        )
         address = self.string(referee, "address", "referee")
         if address is not None:
             self.check_address(address)
@@ -232,9 +249,16 @@ class _Reader:
         game_masters = self.game_masters(self.get(referee, "game_masters", "referee", []))
         if self.errors:
             return None
-        return Config(path=self.path, data_root=data_root, referee_address=address.lower(),
-                      referee_name=name, inbox=inbox, outbox=outbox, queue_dir=queue,
-                      game_masters=game_masters)
+        return Config(
+            path=self.path,
+            data_root=data_root,
+            referee_address=address.lower(),
+            referee_name=name,
+            inbox=inbox,
+            outbox=outbox,
+            queue_dir=queue,
+            game_masters=game_masters,
+        )
 
     def game_masters(self, data: Any) -> tuple:
         """referee.game_masters: who may open campaigns by mail, each with the environment
@@ -249,8 +273,12 @@ class _Reader:
             address = self.string(entry, "address", where)
             token_env = self.string(entry, "token_env", where, None)
             if token_env is None or not ENV_NAME.match(token_env):
-                self.error(where, "token_env", "name the environment variable that holds this "
-                           "game master's token, e.g. token_env: REFEREE_GM_TOKEN")
+                self.error(
+                    where,
+                    "token_env",
+                    "name the environment variable that holds this "
+                    "game master's token, e.g. token_env: REFEREE_GM_TOKEN",
+                )
                 token_env = None
             if address and token_env:
                 self.check_address(address)
@@ -260,35 +288,58 @@ class _Reader:
     def inbox(self, data: Any):
         kind = self.choice(data, "type", "inbox", ("maildir", "imap"), "maildir")
         if kind == "imap":
-            s = self.section(data, "inbox", {"type", "host", "port", "security", "user", "password_env",
-                                             "folder", "processed_folder", "state", "ca_file"})
+            s = self.section(
+                data,
+                "inbox",
+                {
+                    "type",
+                    "host",
+                    "port",
+                    "security",
+                    "user",
+                    "password_env",
+                    "folder",
+                    "processed_folder",
+                    "state",
+                    "ca_file",
+                },
+            )
             security = self.choice(s, "security", "inbox", ("tls", "starttls", "none"), "tls")
             return ImapSettings(
                 host=self.string(s, "host", "inbox"),
                 port=self.port(s, "inbox", 993 if security == "tls" else 143),
-                security=security, user=self.string(s, "user", "inbox"),
+                security=security,
+                user=self.string(s, "user", "inbox"),
                 password_env=self.env_name(s, "inbox", required=True),
                 folder=self.string(s, "folder", "inbox", "INBOX"),
                 processed_folder=self.string(s, "processed_folder", "inbox", "processed"),
                 state=self.path_value(s, "state", "inbox", "mail/imap-state.json"),
-                ca_file=self.existing_file(s, "ca_file", "inbox"))
+                ca_file=self.existing_file(s, "ca_file", "inbox"),
+            )
         s = self.section(data, "inbox", {"type", "path", "processed_folder"})
-        return MaildirInboxSettings(path=self.path_value(s, "path", "inbox", "mail/inbox"),
-                                    processed_folder=self.string(s, "processed_folder", "inbox", "processed"))
+        return MaildirInboxSettings(
+            path=self.path_value(s, "path", "inbox", "mail/inbox"),
+            processed_folder=self.string(s, "processed_folder", "inbox", "processed"),
+        )
 
     def outbox(self, data: Any):
         kind = self.choice(data, "type", "outbox", ("maildir", "smtp"), "maildir")
         if kind == "smtp":
-            s = self.section(data, "outbox", {"type", "host", "port", "security", "user",
-                                              "password_env", "queue", "ca_file"})
+            s = self.section(
+                data,
+                "outbox",
+                {"type", "host", "port", "security", "user", "password_env", "queue", "ca_file"},
+            )
             security = self.choice(s, "security", "outbox", ("starttls", "tls", "none"), "starttls")
             user = self.string(s, "user", "outbox", None)
             return SmtpSettings(
                 host=self.string(s, "host", "outbox"),
                 port=self.port(s, "outbox", {"tls": 465, "starttls": 587}.get(security, 25)),
-                security=security, user=user,
+                security=security,
+                user=user,
                 password_env=self.env_name(s, "outbox", required=user is not None),
-                ca_file=self.existing_file(s, "ca_file", "outbox"))
+                ca_file=self.existing_file(s, "ca_file", "outbox"),
+            )
         s = self.section(data, "outbox", {"type", "path", "queue"})
         return MaildirOutboxSettings(path=self.path_value(s, "path", "outbox", "mail/outbox"))
 
@@ -300,17 +351,27 @@ class _Reader:
         if data is None:
             return {}
         if not isinstance(data, dict):
-            self.errors.append(f"{where or 'the file'}: expected a section of `key: value` lines, "
-                               f"found {_kind(data)}")
+            self.errors.append(
+                f"{where or 'the file'}: expected a section of `key: value` lines, "
+                f"found {_kind(data)}"
+            )
             return {}
         for key in data:
             if str(key).lower() in SECRET_KEYS:
-                self.error(where, key, "passwords are not kept in the config file; write "
-                           f"`password_env: {_suggested_env(where)}` instead and "
-                           "set that environment variable where the referee runs")
+                self.error(
+                    where,
+                    key,
+                    "passwords are not kept in the config file; write "
+                    f"`password_env: {_suggested_env(where)}` instead and "
+                    "set that environment variable where the referee runs",
+                )
             elif key not in known:
                 close = difflib.get_close_matches(str(key), sorted(known), n=1)
-                hint = f"did you mean `{close[0]}`?" if close else f"known settings: {', '.join(sorted(known))}"
+                hint = (
+                    f"did you mean `{close[0]}`?"
+                    if close
+                    else f"known settings: {', '.join(sorted(known))}"
+                )
                 self.error(where, key, f"unknown setting; {hint}")
         return data
 
@@ -326,12 +387,18 @@ class _Reader:
         value = self.get(data, key, where, default)
         if value is None or value is default:
             return value
-        if not isinstance(value, (str, int, float)) or isinstance(value, bool) or not str(value).strip():
+        if (
+            not isinstance(value, (str, int, float))
+            or isinstance(value, bool)
+            or not str(value).strip()
+        ):
             self.error(where, key, f"expected a text value, found {_kind(value)}")
             return None
         return str(value).strip()
 
-    def choice(self, data: dict, key: str, where: str, options: tuple[str, ...], default: str) -> str:
+    def choice(
+        self, data: dict, key: str, where: str, options: tuple[str, ...], default: str
+    ) -> str:
         value = self.string(data, key, where, default)
         if value is not None and value not in options:
             self.error(where, key, f"{value!r} is not one of: {', '.join(options)}")
@@ -352,15 +419,21 @@ class _Reader:
     def existing_file(self, data: dict, key: str, where: str) -> Path | None:
         path = self.path_value(data, key, where, None)
         if path is not None and not path.is_file():
-            self.error(where, key, f"{path} does not exist; give the path of the certificate file (PEM)")
+            self.error(
+                where, key, f"{path} does not exist; give the path of the certificate file (PEM)"
+            )
             return None
         return path
 
     def env_name(self, data: dict, where: str, required: bool) -> str | None:
         value = self.string(data, "password_env", where, _MISSING if required else None)
         if value is not None and not ENV_NAME.match(value):
-            self.error(where, "password_env", "names the environment variable that holds the password "
-                       f"(letters, digits and _, e.g. {_suggested_env(where)}), not the password itself")
+            self.error(
+                where,
+                "password_env",
+                "names the environment variable that holds the password "
+                f"(letters, digits and _, e.g. {_suggested_env(where)}), not the password itself",
+            )
             return None
         return value
 
@@ -371,14 +444,22 @@ class _Reader:
         except (ValueError, IndexError):
             valid = False
         if not valid:
-            self.error("referee", "address", f"{address!r} is not a mail address like referee@example.org")
+            self.error(
+                "referee", "address", f"{address!r} is not a mail address like referee@example.org"
+            )
         elif "+" in parsed.username:
-            self.error("referee", "address", f"{address!r} contains '+', which the referee uses for "
-                       "its plus-addresses (referee+<game>.<token>@...); use the address without it")
+            self.error(
+                "referee",
+                "address",
+                f"{address!r} contains '+', which the referee uses for "
+                "its plus-addresses (referee+<game>.<token>@...); use the address without it",
+            )
 
 
 def _suggested_env(section: str) -> str:
-    return {"inbox": "REFEREE_IMAP_PASSWORD", "outbox": "REFEREE_SMTP_PASSWORD"}.get(section, "REFEREE_PASSWORD")
+    return {"inbox": "REFEREE_IMAP_PASSWORD", "outbox": "REFEREE_SMTP_PASSWORD"}.get(
+        section, "REFEREE_PASSWORD"
+    )
 
 
 def _kind(value: Any) -> str:

@@ -12,6 +12,7 @@ which decision, parses what players write, applies orders one by one and shows t
 Orders are small immutable values with a ``kind``; the accepted-order log stores them as text
 (``format``), so a game replays from (options, players, seed, log).
 """
+
 from __future__ import annotations
 
 import random
@@ -84,20 +85,28 @@ def check_setup(rules: Rules, options: Mapping[str, Any], players: Sequence[str]
     """The options a game knows and the number of players it is for, or ValueError."""
     unknown = set(options) - set(rules.options)
     if unknown:
-        raise ValueError(f"{rules.title} has no option {', '.join(sorted(unknown))}; "
-                         f"its options are: {', '.join(rules.options)}")
+        raise ValueError(
+            f"{rules.title} has no option {', '.join(sorted(unknown))}; "
+            f"its options are: {', '.join(rules.options)}"
+        )
     if not rules.min_players <= len(players) <= rules.max_players:
-        raise ValueError(f"{rules.title} is for {rules.min_players} to {rules.max_players} "
-                         f"players, not {len(players)}")
+        raise ValueError(
+            f"{rules.title} is for {rules.min_players} to {rules.max_players} "
+            f"players, not {len(players)}"
+        )
 
 
 def progress_view(decisions: Sequence[Decision], result: Result | None) -> Progress:
     """The part of every game's view that says who is awaited and how the game ended."""
     return {
         "awaiting": [{"seat": d.seat, "kind": d.kind, "prompt": d.prompt} for d in decisions],
-        "result": None if result is None else {
-            "reason": result.reason, "scores": list(result.scores),
-            "ranking": [list(place) for place in result.ranking]},
+        "result": None
+        if result is None
+        else {
+            "reason": result.reason,
+            "scores": list(result.scores),
+            "ranking": [list(place) for place in result.ranking],
+        },
     }
 
 
@@ -142,8 +151,8 @@ class Rules(Protocol):
     title: str
     min_players: int
     max_players: int
-    options: dict[str, tuple[str, Sequence[str]]]   # name -> (default, allowed values)
-    multiline_orders: bool     # one order spans several lines: a mail's lines parse together
+    options: dict[str, tuple[str, Sequence[str]]]  # name -> (default, allowed values)
+    multiline_orders: bool  # one order spans several lines: a mail's lines parse together
 
     def new_game(self, options: Mapping[str, Any], players: Sequence[str], seed: int) -> Any:
         """A new game's state, or ValueError for options or players that make no game."""
@@ -173,7 +182,7 @@ class Rules(Protocol):
         """Plain data for reports and maps."""
 
     def bot(self, name: str = "default") -> Bot:
-        """"default" plays sensibly, "random" uniformly; ValueError for others."""
+        """ "default" plays sensibly, "random" uniformly; ValueError for others."""
 
     def to_data(self, state: Any) -> dict[str, Any]:
         """The state as JSON-able plain data (``from_data`` reads it back)."""

@@ -14,15 +14,16 @@ A campaign's `deadlines` settings (campaign.yaml), all optional:
 
 Everything here is pure: times in, times out.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, time, timedelta, timezone
+from datetime import UTC, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 POLICIES = ("wait", "bot", "rules")
-MAX_EXTENSION = timedelta(days=14)        # a game master's extensions, in all, per decision
-MAX_ABSENCE = timedelta(days=21)          # one player's announced absence
+MAX_EXTENSION = timedelta(days=14)  # a game master's extensions, in all, per decision
+MAX_ABSENCE = timedelta(days=21)  # one player's announced absence
 
 
 class DeadlineError(ValueError):
@@ -45,13 +46,15 @@ class Deadlines:
         return self.hours is not None or bool(self.times)
 
     @classmethod
-    def from_settings(cls, data: dict | None) -> "Deadlines":
+    def from_settings(cls, data: dict | None) -> Deadlines:
         data = dict(data or {})
         try:
             zone = ZoneInfo(str(data.get("timezone", "UTC")))
         except (ZoneInfoNotFoundError, ValueError):
-            raise DeadlineError(f"deadlines.timezone: {data.get('timezone')!r} is not a time "
-                                f"zone; use a name like Europe/London or UTC") from None
+            raise DeadlineError(
+                f"deadlines.timezone: {data.get('timezone')!r} is not a time "
+                f"zone; use a name like Europe/London or UTC"
+            ) from None
         policy = str(data.get("policy", "wait"))
         if policy not in POLICIES:
             raise DeadlineError(f"deadlines.policy must be one of {', '.join(POLICIES)}")
@@ -59,11 +62,16 @@ class Deadlines:
         hours = data.get("hours")
         if hours is not None and (not isinstance(hours, (int, float)) or hours <= 0):
             raise DeadlineError("deadlines.hours must be a positive number of hours")
-        return cls(hours=hours, times=times, min_hours=float(data.get("min_hours", 12)),
-                   weekdays_only=bool(data.get("weekdays_only", False)),
-                   grace=timedelta(minutes=float(data.get("grace_minutes", 0))),
-                   remind=timedelta(hours=float(data.get("remind_hours", 12))),
-                   zone=zone, policy=policy)
+        return cls(
+            hours=hours,
+            times=times,
+            min_hours=float(data.get("min_hours", 12)),
+            weekdays_only=bool(data.get("weekdays_only", False)),
+            grace=timedelta(minutes=float(data.get("grace_minutes", 0))),
+            remind=timedelta(hours=float(data.get("remind_hours", 12))),
+            zone=zone,
+            policy=policy,
+        )
 
     def due(self, asked: datetime, extra: timedelta = timedelta(0)) -> datetime | None:
         """When a decision asked for at ``asked`` is due (aware UTC), or None without
@@ -78,7 +86,7 @@ class Deadlines:
         due += extra
         if self.weekdays_only:
             due = self._skip_weekend(due)
-        return due.astimezone(timezone.utc)
+        return due.astimezone(UTC)
 
     def _add_hours(self, start: datetime, hours: float) -> datetime:
         if not self.weekdays_only:
@@ -102,8 +110,7 @@ class Deadlines:
         for _ in range(15):
             for t in sorted(self.times):
                 candidate = datetime.combine(day, t, earliest.tzinfo)
-                if candidate >= earliest and not (self.weekdays_only and
-                                                   candidate.weekday() >= 5):
+                if candidate >= earliest and not (self.weekdays_only and candidate.weekday() >= 5):
                     return candidate
             day += timedelta(days=1)
         raise DeadlineError("no deadline time found in two weeks")
@@ -119,7 +126,7 @@ def parse_time(text: str) -> time:
 
 def parse_day(text: str) -> datetime:
     try:
-        return datetime.strptime(text, "%Y-%m-%d").replace(tzinfo=timezone.utc)
+        return datetime.strptime(text, "%Y-%m-%d").replace(tzinfo=UTC)
     except ValueError:
         raise DeadlineError(f"{text!r} is not a date; write it like 2026-12-24") from None
 
@@ -151,5 +158,4 @@ def parse_when(text: str) -> datetime:
 
 
 def stamp(moment: datetime) -> str:
-    return moment.astimezone(timezone.utc).replace(microsecond=0).isoformat().replace(
-        "+00:00", "Z")
+    return moment.astimezone(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")

@@ -1,12 +1,13 @@
 """`referee demo`: a four-player game of Bus on the embedded default (local Maildirs), whose
 players are robots that read the referee's mail and answer it by mail."""
+
 from __future__ import annotations
 
 import mailbox
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from . import mailbot, registry
 from .campaign import Campaign, Status
@@ -15,8 +16,12 @@ from .mail.outbox import MaildirSender
 from .site import Site
 from .tick import tick
 
-PLAYERS = [("Ada", "ada@demo.invalid"), ("Ben", "ben@demo.invalid"),
-           ("Cleo", "cleo@demo.invalid"), ("Dan", "dan@demo.invalid")]
+PLAYERS = [
+    ("Ada", "ada@demo.invalid"),
+    ("Ben", "ben@demo.invalid"),
+    ("Cleo", "cleo@demo.invalid"),
+    ("Dan", "dan@demo.invalid"),
+]
 
 
 @dataclass
@@ -49,8 +54,7 @@ class RobotPlayer:
     """Answers its mail with the choice the game's default bot would make among those the
     mail offers."""
 
-    def __init__(self, seat: int, name: str, address: str, site: Site, campaign_id: str,
-                 seed: int):
+    def __init__(self, seat: int, name: str, address: str, site: Site, campaign_id: str, seed: int):
         self.seat, self.name, self.address = seat, name, address
         self.site, self.campaign_id = site, campaign_id
         self.rng = random.Random(seed * 31 + seat)
@@ -59,17 +63,20 @@ class RobotPlayer:
     def choose(self, choices: list[str]) -> str | None:
         table = self.site.campaign(self.campaign_id).table()
         if not any(d.seat == self.seat for d in table.rules.awaiting(table.state)):
-            return None                          # the prompt is stale: nothing is owed
-        order = table.rules.format(table.rules.bot("default")(table.state, self.seat,
-                                                              self.rng))
+            return None  # the prompt is stale: nothing is owed
+        order = table.rules.format(table.rules.bot("default")(table.state, self.seat, self.rng))
         # a one-line order is one of the mail's choices; a game whose order spans lines
         # offers its parts, so its bot's whole order is sent as it is
         return order if order in choices or table.rules.multiline_orders else None
 
 
-def run_demo(directory: Path, seed: int = 1, max_ticks: int = 3000,
-             progress: Callable[[str], None] = lambda line: None,
-             game: str | None = None) -> DemoResult:
+def run_demo(
+    directory: Path,
+    seed: int = 1,
+    max_ticks: int = 3000,
+    progress: Callable[[str], None] = lambda line: None,
+    game: str | None = None,
+) -> DemoResult:
     """Play a game (the registry's first, unless named) to its end by mail."""
     directory = Path(directory)
     config_path = directory / CONFIG_NAME
@@ -81,12 +88,15 @@ def run_demo(directory: Path, seed: int = 1, max_ticks: int = 3000,
     while site.has_campaign(campaign_id):
         number += 1
         campaign_id = f"demo-{number}"
-    site.new_campaign(game or registry.names()[0], campaign_id, [f"{n} <{a}>" for n, a in PLAYERS], seed)
+    site.new_campaign(
+        game or registry.names()[0], campaign_id, [f"{n} <{a}>" for n, a in PLAYERS], seed
+    )
     site.outbox.flush(site.config.make_sender())
     postman = Postman(site.config.outbox.path)
     inbox = MaildirSender(site.config.inbox.path)
-    robots = [RobotPlayer(seat, n, a, site, campaign_id, seed)
-              for seat, (n, a) in enumerate(PLAYERS)]
+    robots = [
+        RobotPlayer(seat, n, a, site, campaign_id, seed) for seat, (n, a) in enumerate(PLAYERS)
+    ]
     replies = ticks = 0
     while ticks < max_ticks:
         post = postman.new_mail()
@@ -106,10 +116,11 @@ def run_demo(directory: Path, seed: int = 1, max_ticks: int = 3000,
         if ticks % 25 == 0:
             progress(f"tick {ticks}: {report.summary()}")
         if campaign.status == Status.FINISHED:
-            post = postman.new_mail()             # the final reports are read too
+            post = postman.new_mail()  # the final reports are read too
             for robot in robots:
                 robot.read += len(post.get(robot.address, []))
             break
     campaign = site.campaign(campaign_id)
-    return DemoResult(campaign, ticks, sum(r.read for r in robots), replies,
-                      campaign.status == Status.FINISHED)
+    return DemoResult(
+        campaign, ticks, sum(r.read for r in robots), replies, campaign.status == Status.FINISHED
+    )

@@ -4,6 +4,7 @@ One place decides what a turn is and what is kept of it: the files of the turns/
 (written by the site, checked by ``referee verify``), the figures of the score chart, the
 HTML archive, and the text history players ask for by mail.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -11,6 +12,7 @@ from dataclasses import dataclass
 from . import maps, registry
 from .campaign import Table
 from .reports import render, result_context, turn_report
+
 
 class NoSuchTurn(ValueError):
     """A turn the campaign has not played; the message says which turns there are."""
@@ -20,8 +22,8 @@ class NoSuchTurn(ValueError):
 class Turn:
     round: int
     events: list[str]
-    view: dict          # the game at the turn's end (or now, for the turn in play)
-    closed: bool        # the game has moved past this turn, or has ended
+    view: dict  # the game at the turn's end (or now, for the turn in play)
+    closed: bool  # the game has moved past this turn, or has ended
 
     @property
     def title(self) -> str:
@@ -40,8 +42,12 @@ def turns(table: Table) -> list[Turn]:
 
 
 def turn_at(table: Table, round_: int) -> Turn:
-    return Turn(round_, [e for s in table.steps if s.round == round_ for e in s.events],
-                table.view_after_round(round_), round_ < table.round or table.over)
+    return Turn(
+        round_,
+        [e for s in table.steps if s.round == round_ for e in s.events],
+        table.view_after_round(round_),
+        round_ < table.round or table.over,
+    )
 
 
 def turn_files(table: Table, round_: int) -> dict[str, str | bytes]:
@@ -78,11 +84,16 @@ def history_text(table: Table, turn: int | None = None) -> str:
         for t in played:
             if t.round == turn:
                 return turn_report(table, t.round, t.view)
-        known = (f"turns {played[0].round} to {played[-1].round}" if played
-                 else "no turns yet")
-        raise NoSuchTurn(f"campaign {table.campaign.id} has no turn {turn}: it has "
-                         f"{known} (turn 0 is the setup)")
+        known = f"turns {played[0].round} to {played[-1].round}" if played else "no turns yet"
+        raise NoSuchTurn(
+            f"campaign {table.campaign.id} has no turn {turn}: it has {known} (turn 0 is the setup)"
+        )
     view = table.view()
-    return render("history.txt", campaign=table.campaign, title=table.rules.title,
-                  turns=[(t, standings(t.view)) for t in played], measure=measure(view),
-                  result=result_context(view, [p.name for p in table.campaign.players]))
+    return render(
+        "history.txt",
+        campaign=table.campaign,
+        title=table.rules.title,
+        turns=[(t, standings(t.view)) for t in played],
+        measure=measure(view),
+        result=result_context(view, [p.name for p in table.campaign.players]),
+    )

@@ -5,6 +5,7 @@ The order of work keeps a crash harmless: the raw mail is stored first; the log 
 carries the mail's Message-ID is the moment it counts as applied, and a mail already in a
 log is never applied again.
 """
+
 from __future__ import annotations
 
 import logging
@@ -55,11 +56,11 @@ class OpenCampaigns:
 class Counts:
     """What the mails of one tick came to."""
 
-    applied: int = 0              # mails whose orders went into a campaign's log
-    ignored: int = 0              # machine mail, duplicates
-    answered: int = 0             # notices queued
+    applied: int = 0  # mails whose orders went into a campaign's log
+    ignored: int = 0  # machine mail, duplicates
+    answered: int = 0  # notices queued
     errors: list[str] = field(default_factory=list)
-    by_campaign: Counter[str] = field(default_factory=Counter)   # mails applied, per campaign
+    by_campaign: Counter[str] = field(default_factory=Counter)  # mails applied, per campaign
 
 
 class Intake:
@@ -77,11 +78,14 @@ class Intake:
             incoming = read_mail(mail.raw, self.site.identity.address)
             self.handle(incoming, mail.raw)
             return True
-        except Exception as err:              # one bad campaign must not stop the others
+        except Exception as err:  # one bad campaign must not stop the others
             detail = traceback.format_exc(limit=3) if not isinstance(err, CampaignError) else ""
             self.counts.errors.append(f"mail {mail.key}: {err}\n{detail}".rstrip())
-            log.error("mail %s: %s (it stays in the inbox for the next tick)",
-                      incoming.message_id if incoming else mail.key, err)
+            log.error(
+                "mail %s: %s (it stays in the inbox for the next tick)",
+                incoming.message_id if incoming else mail.key,
+                err,
+            )
             return False
 
     def handle(self, mail: Incoming, raw: bytes) -> None:
@@ -127,29 +131,46 @@ class Intake:
         self.counts.by_campaign[campaign.id] += 1
         self.counts.applied += 1
 
-    def apply(self, mail: Incoming, table: Table, seat: int | None, where: Route
-              ) -> tuple[Outcome, Record]:
+    def apply(
+        self, mail: Incoming, table: Table, seat: int | None, where: Route
+    ) -> tuple[Outcome, Record]:
         """A player's (or the game master's, seat None) mail to a started campaign: its
         commands, then its orders, in one log record."""
         campaign = table.campaign
         commands, order_lines = split(where.lines, seat is None)
         done = Commands(self.site, campaign, table, seat, self.now).run(commands)
-        record = Record(Kind.MAIL, message_id=mail.message_id, sender=mail.sender_address,
-                        seat=seat, subject=mail.subject, actions=tuple(done.actions))
-        assert done.outcome is not None               # a started campaign's commands have one
+        record = Record(
+            Kind.MAIL,
+            message_id=mail.message_id,
+            sender=mail.sender_address,
+            seat=seat,
+            subject=mail.subject,
+            actions=tuple(done.actions),
+        )
+        assert done.outcome is not None  # a started campaign's commands have one
         outcome = done.outcome
         if seat is None:
             record = replace(record, ignored=tuple(order_lines))
         elif campaign.status != Status.RUNNING:
             if order_lines:
-                record = replace(record, bad_lines=(BadLine("(all)", say(
-                    "no_orders_now", campaign_id=campaign.id, status=campaign.status)),))
+                record = replace(
+                    record,
+                    bad_lines=(
+                        BadLine(
+                            "(all)",
+                            say("no_orders_now", campaign_id=campaign.id, status=campaign.status),
+                        ),
+                    ),
+                )
         else:
             reading = read_orders(table.rules, order_lines)
             if where.cut:
                 reading.ignored.append(say("lines_unread", count=where.cut, limit=MAX_LINES))
-            record = replace(record, ignored=tuple(reading.ignored),
-                             bad_lines=tuple(BadLine(*e) for e in reading.errors))
+            record = replace(
+                record,
+                ignored=tuple(reading.ignored),
+                bad_lines=tuple(BadLine(*e) for e in reading.errors),
+            )
             if reading.entries and not reading.errors:
                 outcome = submit(table, seat, reading.entries)
         self.site.commit(table, outcome, record)
@@ -157,30 +178,43 @@ class Intake:
             self.open.replay(campaign.id)
         return outcome, record
 
-    def handle_open(self, mail: Incoming, campaign: Campaign, seat: int | None,
-                    where: Route) -> None:
+    def handle_open(
+        self, mail: Incoming, campaign: Campaign, seat: int | None, where: Route
+    ) -> None:
         """A mail to a campaign still open for sign-up: commands only, answered at once."""
         commands, order_lines = split(where.lines, seat is None)
         done = Commands(self.site, campaign, None, seat, self.now).run(commands)
-        lines = [f"{a.line}: {a.reason if isinstance(a, RefusedCommand) else a.said}"
-                 for a in done.actions]
+        lines = [
+            f"{a.line}: {a.reason if isinstance(a, RefusedCommand) else a.said}"
+            for a in done.actions
+        ]
         if order_lines:
             lines.append(say("not_started_orders", campaign_id=campaign.id))
-        self.send_notice(mail, say("subject_your_mail", campaign_id=campaign.id),
-                         "\n".join(lines) or say("nothing_for_the_referee"))
+        self.send_notice(
+            mail,
+            say("subject_your_mail", campaign_id=campaign.id),
+            "\n".join(lines) or say("nothing_for_the_referee"),
+        )
         self.counts.applied += 1
 
     def noted(self, message_id: str, where: str, outcome: str, detail: str = "") -> None:
         self.site.note_received(message_id, where, outcome)
         self.received.add(message_id)
-        log.info("mail %s to %s: %s%s", message_id,
-                 "no campaign" if where == "-" else f"campaign {where}", outcome, detail)
+        log.info(
+            "mail %s to %s: %s%s",
+            message_id,
+            "no campaign" if where == "-" else f"campaign {where}",
+            outcome,
+            detail,
+        )
 
     # answers outside a player's game -------------------------------------------------------
     def outside(self, mail: Incoming, where: Route) -> Outside:
-        def answer(subject: str, text: str, to: str | None = None,
-                   reply_to: str | None = None) -> None:
+        def answer(
+            subject: str, text: str, to: str | None = None, reply_to: str | None = None
+        ) -> None:
             self.send_notice(mail, subject, text, to, reply_to)
+
         return Outside(self.site, mail.sender_name, mail.sender_address, where.token, answer)
 
     def answer_unknown_player(self, mail: Incoming, campaign: Campaign, where: Route) -> None:
@@ -191,18 +225,36 @@ class Intake:
             return
         player = campaign.players[registered]
         address = self.site.identity.plus(campaign.id, player.token)
-        self.send_notice(mail, say("subject_not_used", campaign_id=campaign.id),
-                         say("wrong_token", campaign_id=campaign.id,
-                             had_token=bool(where.token), address=address),
-                         to=player.address, reply_to=address)
+        self.send_notice(
+            mail,
+            say("subject_not_used", campaign_id=campaign.id),
+            say(
+                "wrong_token", campaign_id=campaign.id, had_token=bool(where.token), address=address
+            ),
+            to=player.address,
+            reply_to=address,
+        )
 
-    def send_notice(self, mail: Incoming, subject: str, text: str, to: str | None = None,
-                    reply_to: str | None = None) -> None:
+    def send_notice(
+        self,
+        mail: Incoming,
+        subject: str,
+        text: str,
+        to: str | None = None,
+        reply_to: str | None = None,
+    ) -> None:
         to = to or mail.sender_address
         if not to:
             return
-        msg = notice(self.site.identity, to, subject, text, mail.message_id,
-                     key=mail.message_id, reply_to=reply_to)
+        msg = notice(
+            self.site.identity,
+            to,
+            subject,
+            text,
+            mail.message_id,
+            key=mail.message_id,
+            reply_to=reply_to,
+        )
         self.site.queue(None, msg)
         self.counts.answered += 1
 
@@ -210,8 +262,12 @@ class Intake:
 def effect(outcome: Outcome, record: Record) -> str:
     """What a mail did, for the log: its orders applied and refused, its commands, the lines
     that were bad or passed over."""
-    counts = {"orders applied": len(outcome.applied), "refused": len(outcome.refusals),
-              "commands": len(record.actions), "bad lines": len(record.bad_lines),
-              "lines passed over": len(record.ignored)}
+    counts = {
+        "orders applied": len(outcome.applied),
+        "refused": len(outcome.refusals),
+        "commands": len(record.actions),
+        "bad lines": len(record.bad_lines),
+        "lines passed over": len(record.ignored),
+    }
     shown = ", ".join(f"{what} {n}" for what, n in counts.items() if n)
     return f" ({shown})" if shown else ""

@@ -3,14 +3,15 @@
 Used by `referee demo` and by the end-to-end tests. It replies the way people do: the choice
 on top, the whole mail quoted below an "On ... wrote:" line, and a signature.
 """
+
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
 from email.utils import formatdate, make_msgid, parseaddr
-from typing import Callable
 
 DECISION = re.compile(r"^YOUR DECISION: (.*)$", re.MULTILINE)
 CHOICE = re.compile(r"^    (\S.*)$")
@@ -32,7 +33,7 @@ def choices_in(text: str) -> list[str]:
     if not match:
         return []
     found, started = [], False
-    for line in text[match.end():].splitlines():
+    for line in text[match.end() :].splitlines():
         choice = CHOICE.match(line)
         if not choice:
             if started and line.strip():
@@ -57,13 +58,18 @@ def reply(msg: EmailMessage, name: str, address: str, orders: list[str]) -> Emai
     answer["In-Reply-To"] = str(msg["Message-ID"])
     quoted = "\n".join(f"> {line}" if line else ">" for line in body(msg).splitlines())
     sender = parseaddr(str(msg["From"]))[0] or "the referee"
-    answer.set_content("\n".join(orders) + f"\n\nOn {msg['Date']}, {sender} wrote:\n"
-                       + quoted + f"\n\n-- \n{name}\nsent by a robot player\n")
+    answer.set_content(
+        "\n".join(orders)
+        + f"\n\nOn {msg['Date']}, {sender} wrote:\n"
+        + quoted
+        + f"\n\n-- \n{name}\nsent by a robot player\n"
+    )
     return answer
 
 
-def answer_latest(mails: list[EmailMessage], name: str, address: str,
-                  choose: Callable[[list[str]], str | None]) -> EmailMessage | None:
+def answer_latest(
+    mails: list[EmailMessage], name: str, address: str, choose: Callable[[list[str]], str | None]
+) -> EmailMessage | None:
     """Answer the newest mail that asks for a decision (older prompts are stale)."""
     for msg in reversed(mails):
         choices = choices_in(body(msg))

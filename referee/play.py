@@ -6,6 +6,7 @@ alternatives that is legal then. When the order at the head of a queue is refuse
 that queue is dropped (it was planned on top of it) and the player is told why. A decision with
 exactly one legal choice is taken by the referee at once.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -31,7 +32,7 @@ class Refusal:
     text: str
     reason: str
     alternatives: list[str] = field(default_factory=list)
-    dropped: list[str] = field(default_factory=list)   # queued orders dropped with it
+    dropped: list[str] = field(default_factory=list)  # queued orders dropped with it
 
 
 @dataclass
@@ -40,16 +41,19 @@ class Outcome:
 
     applied: list[Applied] = field(default_factory=list)
     refusals: list[Refusal] = field(default_factory=list)
-    queues: dict[int, list[str]] = field(default_factory=dict)   # queues changed
-    round: int = 0                # the round the game was in when these orders began
+    queues: dict[int, list[str]] = field(default_factory=dict)  # queues changed
+    round: int = 0  # the round the game was in when these orders began
 
     def record(self, base: Record) -> Record:
         """``base`` (who gave it, and what else it carries) with this outcome's share."""
         return dataclasses.replace(
-            base, orders=tuple(AppliedOrder(a.seat, a.text, a.how) for a in self.applied),
+            base,
+            orders=tuple(AppliedOrder(a.seat, a.text, a.how) for a in self.applied),
             queues={seat: tuple(q) for seat, q in self.queues.items()},
-            refused=tuple(RefusedOrder(r.seat, r.text, r.reason, tuple(r.dropped))
-                          for r in self.refusals))
+            refused=tuple(
+                RefusedOrder(r.seat, r.text, r.reason, tuple(r.dropped)) for r in self.refusals
+            ),
+        )
 
 
 @dataclass
@@ -65,7 +69,7 @@ class Reading:
 def read_orders(rules, lines: list[str]) -> Reading:
     """One order a line, or, for a game whose orders span lines, the lines as one order."""
     reading = Reading()
-    for chunk in (["\n".join(lines)] if rules.multiline_orders and lines else lines):
+    for chunk in ["\n".join(lines)] if rules.multiline_orders and lines else lines:
         try:
             entries = rules.parse(chunk)
         except NotAnOrder:
@@ -157,7 +161,7 @@ def _drain(table: Table, seat: int, how: How, outcome: Outcome) -> bool:
         entry = table.rules.parse(queue[0])[0]
         options = [o for o in entry.alternatives if o.kind == kind]
         if not options:
-            break                                 # its decision has not come yet
+            break  # its decision has not come yet
         errors = []
         for order in options:
             try:
@@ -167,9 +171,15 @@ def _drain(table: Table, seat: int, how: How, outcome: Outcome) -> bool:
                 errors.append(err)
         else:
             err = errors[0]
-            outcome.refusals.append(Refusal(
-                seat, queue[0], err.reason, [table.rules.format(o) for o in err.alternatives],
-                dropped=queue[1:]))
+            outcome.refusals.append(
+                Refusal(
+                    seat,
+                    queue[0],
+                    err.reason,
+                    [table.rules.format(o) for o in err.alternatives],
+                    dropped=queue[1:],
+                )
+            )
             queue.clear()
             break
         queue.pop(0)

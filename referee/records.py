@@ -23,12 +23,14 @@ line is one JSON object, one ``Record``:
 ``Record.from_json(Record.to_json(r)) == r``, and ``to_json(from_json(d)) == d`` for every
 record a log holds, of either version, so the hash of a record read back still checks.
 """
+
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, ClassVar, Mapping
+from typing import Any, ClassVar
 
 FORMAT_VERSION = 2
 
@@ -40,19 +42,19 @@ class RecordError(ValueError):
 class Kind(StrEnum):
     """Who gave a record."""
 
-    MAIL = "mail"            # a mail from a player or the game master
-    REFEREE = "referee"      # the referee: kept orders, forced moves, bots, deadlines
-    GM = "gm"                # the game master from the command line (`referee gm`)
+    MAIL = "mail"  # a mail from a player or the game master
+    REFEREE = "referee"  # the referee: kept orders, forced moves, bots, deadlines
+    GM = "gm"  # the game master from the command line (`referee gm`)
 
 
 class How(StrEnum):
     """How an applied order came to be given."""
 
-    MAIL = "mail"            # in the mail of the record
-    QUEUE = "queue"          # kept from an earlier mail, used when its decision came
-    FORCED = "forced"        # the only legal choice, taken by the referee
-    BOT = "bot"              # the bot, for a dropped player or a missed deadline
-    MISSED = "missed"        # the game's own rule for a missed decision
+    MAIL = "mail"  # in the mail of the record
+    QUEUE = "queue"  # kept from an earlier mail, used when its decision came
+    FORCED = "forced"  # the only legal choice, taken by the referee
+    BOT = "bot"  # the bot, for a dropped player or a missed deadline
+    MISSED = "missed"  # the game's own rule for a missed decision
 
 
 @dataclass(frozen=True)
@@ -65,7 +67,7 @@ class AppliedOrder:
         return [self.seat, self.text, str(self.how)]
 
     @classmethod
-    def from_json(cls, data: Any) -> "AppliedOrder":
+    def from_json(cls, data: Any) -> AppliedOrder:
         seat, text, how = data
         return cls(int(seat), str(text), How(how))
 
@@ -80,26 +82,34 @@ class RefusedOrder:
     dropped: tuple[str, ...] = ()
 
     def to_json(self) -> dict:
-        return {"seat": self.seat, "text": self.text, "reason": self.reason,
-                "dropped": list(self.dropped)}
+        return {
+            "seat": self.seat,
+            "text": self.text,
+            "reason": self.reason,
+            "dropped": list(self.dropped),
+        }
 
     @classmethod
-    def from_json(cls, data: Any) -> "RefusedOrder":
-        return cls(int(data["seat"]), str(data["text"]), str(data["reason"]),
-                   tuple(data.get("dropped", ())))
+    def from_json(cls, data: Any) -> RefusedOrder:
+        return cls(
+            int(data["seat"]),
+            str(data["text"]),
+            str(data["reason"]),
+            tuple(data.get("dropped", ())),
+        )
 
 
 @dataclass(frozen=True)
 class MissedDeadline:
     seat: int
-    due: str            # when it was due, UTC
-    done: str           # what the campaign's policy did, for the reports
+    due: str  # when it was due, UTC
+    done: str  # what the campaign's policy did, for the reports
 
     def to_json(self) -> dict:
         return {"seat": self.seat, "due": self.due, "done": self.done}
 
     @classmethod
-    def from_json(cls, data: Any) -> "MissedDeadline":
+    def from_json(cls, data: Any) -> MissedDeadline:
         return cls(int(data["seat"]), str(data["due"]), str(data["done"]))
 
 
@@ -112,12 +122,13 @@ class BadLine:
         return [self.line, self.reason]
 
     @classmethod
-    def from_json(cls, data: Any) -> "BadLine":
+    def from_json(cls, data: Any) -> BadLine:
         line, reason = data
         return cls(str(line), str(reason))
 
 
 # the referee's commands, as the log keeps them ------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Command:
@@ -144,9 +155,11 @@ class Command:
         return {**data, "said": self.said, "action": self.verb, "line": self.line}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "Command":
-        values = {f.name: _typed(f.type, data[f.metadata.get("json", f.name)])
-                  for f in dataclasses.fields(cls)}
+    def from_json(cls, data: Mapping[str, Any]) -> Command:
+        values = {
+            f.name: _typed(f.type, data[f.metadata.get("json", f.name)])
+            for f in dataclasses.fields(cls)
+        }
         return cls(**values)
 
 
@@ -265,12 +278,12 @@ class Drop(Command):
 
     def to_json(self) -> dict:
         data = super().to_json()
-        if self.events is None:         # a drop the bot takes over has no events of its own
+        if self.events is None:  # a drop the bot takes over has no events of its own
             del data["events"]
         return data
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "Command":
+    def from_json(cls, data: Mapping[str, Any]) -> Command:
         return super().from_json({"events": None, **data})
 
 
@@ -298,9 +311,25 @@ class Start(Command):
     verb = "start"
 
 
-COMMANDS: dict[str, type[Command]] = {cls.verb: cls for cls in (
-    Help, History, Message, Absence, TimeZone, Leave, Pause, Resume, Extend, Replace, Drop,
-    Rollback, Adjudicate, Start)}
+COMMANDS: dict[str, type[Command]] = {
+    cls.verb: cls
+    for cls in (
+        Help,
+        History,
+        Message,
+        Absence,
+        TimeZone,
+        Leave,
+        Pause,
+        Resume,
+        Extend,
+        Replace,
+        Drop,
+        Rollback,
+        Adjudicate,
+        Start,
+    )
+}
 
 
 @dataclass(frozen=True)
@@ -338,6 +367,7 @@ def action_from_json(data: Mapping[str, Any]) -> Action:
 
 # the record ---------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Record:
     kind: Kind
@@ -348,8 +378,8 @@ class Record:
     missed: tuple[MissedDeadline, ...] = ()
     # a mail's
     message_id: str | None = None
-    sender: str | None = None         # the address it came from
-    seat: int | None = None           # the player it was for; None: the game master
+    sender: str | None = None  # the address it came from
+    seat: int | None = None  # the player it was for; None: the game master
     subject: str | None = None
     ignored: tuple[str, ...] = ()
     bad_lines: tuple[BadLine, ...] = ()
@@ -367,8 +397,7 @@ class Record:
     def changes_anything(self) -> bool:
         """Worth a line in the log: it applied, kept, refused or said something, or it
         marks a mail as read (a missed deadline alone is in the deadline book)."""
-        return bool(self.orders or self.queues or self.refused or self.message_id
-                    or self.actions)
+        return bool(self.orders or self.queues or self.refused or self.message_id or self.actions)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {}
@@ -378,8 +407,14 @@ class Record:
             data["v"] = self.version
         data["kind"] = str(self.kind)
         if self.kind == Kind.MAIL:
-            data.update({"message_id": self.message_id, "from": self.sender,
-                         "seat": self.seat, "subject": self.subject})
+            data.update(
+                {
+                    "message_id": self.message_id,
+                    "from": self.sender,
+                    "seat": self.seat,
+                    "subject": self.subject,
+                }
+            )
         elif self.kind == Kind.GM:
             data["seat"] = None
         if self.actions:
@@ -400,7 +435,7 @@ class Record:
         return data
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "Record":
+    def from_json(cls, data: Mapping[str, Any]) -> Record:
         """A record from its JSON object, or RecordError saying what is wrong with it."""
         number = data.get("n") if isinstance(data, Mapping) else None
         try:
@@ -411,12 +446,17 @@ class Record:
                 refused=tuple(RefusedOrder.from_json(r) for r in data.get("refused", ())),
                 actions=tuple(action_from_json(a) for a in data.get("actions", ())),
                 missed=tuple(MissedDeadline.from_json(m) for m in data.get("missed", ())),
-                message_id=data.get("message_id"), sender=data.get("from"),
-                seat=data.get("seat"), subject=data.get("subject"),
+                message_id=data.get("message_id"),
+                sender=data.get("from"),
+                seat=data.get("seat"),
+                subject=data.get("subject"),
                 ignored=tuple(data.get("ignored", ())),
                 bad_lines=tuple(BadLine.from_json(b) for b in data.get("bad_lines", ())),
-                n=int(data.get("n", 0)), at=str(data.get("at", "")),
-                hash=str(data.get("hash", "")), version=int(data.get("v", 1)))
+                n=int(data.get("n", 0)),
+                at=str(data.get("at", "")),
+                hash=str(data.get("hash", "")),
+                version=int(data.get("v", 1)),
+            )
         except RecordError as err:
             raise RecordError(f"record {number} holds {err}") from None
         except (KeyError, TypeError, ValueError, AttributeError) as err:

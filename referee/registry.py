@@ -4,6 +4,7 @@ Each name leads to a package that exposes ``GAME``, its ``GameDescriptor`` (see
 ``contract.py``). Adding a game is adding its package, its templates folder and one line here
 (or, for a game kept outside this project, one call of ``register``).
 """
+
 from __future__ import annotations
 
 from importlib import import_module

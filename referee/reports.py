@@ -3,6 +3,7 @@
 Nothing here decides anything: it turns a campaign's table (state, steps, queues) into text
 and into mail messages. The mails are composed by ``mail.compose``.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -33,13 +34,16 @@ def template_source(name: str) -> str:
 _ENV = jinja2.Environment(
     loader=jinja2.FunctionLoader(template_source),
     autoescape=jinja2.select_autoescape(enabled_extensions=("html",)),
-    trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
+    trim_blocks=True,
+    lstrip_blocks=True,
+    keep_trailing_newline=True,
     undefined=jinja2.StrictUndefined,
 )
 
 
 def _command_help(gm: bool) -> list[tuple[str, str]]:
-    from .commands import help_lines        # the command registry renders with this module
+    from .commands import help_lines  # the command registry renders with this module
+
     return help_lines(gm)
 
 
@@ -70,6 +74,7 @@ class Identity:
 
 # pieces of every report ------------------------------------------------------------------------
 
+
 def help_text(game: str) -> str:
     """The game's own help (its templates folder), for players."""
     return render(f"{registry.get(game).templates}/help.txt").rstrip()
@@ -84,8 +89,10 @@ def decision_of(table: Table, seat: int) -> tuple[str | None, list[str]]:
 
 
 def waiting_for(table: Table) -> str:
-    names = [f"{table.campaign.players[d.seat].name} ({d.prompt.split(':')[0].lower()})"
-             for d in table.rules.awaiting(table.state)]
+    names = [
+        f"{table.campaign.players[d.seat].name} ({d.prompt.split(':')[0].lower()})"
+        for d in table.rules.awaiting(table.state)
+    ]
     return ", ".join(names) or "nobody"
 
 
@@ -103,35 +110,58 @@ def result_context(view: dict, names: list[str]) -> dict | None:
         return None
     places, rank = [], 1
     for place in result["ranking"]:
-        places.append({"rank": rank, "names": [names[s] for s in place],
-                       "score": result["scores"][place[0]]})
+        places.append(
+            {"rank": rank, "names": [names[s] for s in place], "score": result["scores"][place[0]]}
+        )
         rank += len(place)
     return {"reason": result["reason"], "places": places}
 
 
 def base_context(table: Table, view: dict | None = None) -> dict:
     view = view or table.view()
-    return {"campaign": table.campaign, "title": table.rules.title, "view": view,
-            "map": maps.text_map(view),
-            "result": result_context(view, [p.name for p in table.campaign.players]),
-            "waiting_for": waiting_for(table)}
+    return {
+        "campaign": table.campaign,
+        "title": table.rules.title,
+        "view": view,
+        "map": maps.text_map(view),
+        "result": result_context(view, [p.name for p in table.campaign.players]),
+        "waiting_for": waiting_for(table),
+    }
 
 
 # mails ---------------------------------------------------------------------------------------
 
-def _mail(identity: Identity, campaign: Campaign, player: Player, subject: str, text: str,
-          message_id: str, cc: list[str] = (), in_reply_to: str | None = None,
-          png: bytes | None = None, html: str | None = None,
-          map_cid: str | None = None) -> EmailMessage:
+
+def _mail(
+    identity: Identity,
+    campaign: Campaign,
+    player: Player,
+    subject: str,
+    text: str,
+    message_id: str,
+    cc: list[str] = (),
+    in_reply_to: str | None = None,
+    png: bytes | None = None,
+    html: str | None = None,
+    map_cid: str | None = None,
+) -> EmailMessage:
     """A mail to one player. With ``png``, the map goes along as an attachment, and inline
     in ``html`` (an alternative to the plain text, which comes first) as ``cid:map_cid``."""
     attachments = [Attachment(f"{campaign.id}-map.png", png)] if png else []
-    return compose(from_address=identity.address, from_name=identity.name,
-                   to=[(player.name, player.address)], cc=list(cc),
-                   reply_to=identity.plus(campaign.id, player.token),
-                   subject=f"[{campaign.id}] {subject}", text=text, message_id=message_id,
-                   in_reply_to=in_reply_to, attachments=attachments, html=html,
-                   inline_images={map_cid: png} if html and png else None)
+    return compose(
+        from_address=identity.address,
+        from_name=identity.name,
+        to=[(player.name, player.address)],
+        cc=list(cc),
+        reply_to=identity.plus(campaign.id, player.token),
+        subject=f"[{campaign.id}] {subject}",
+        text=text,
+        message_id=message_id,
+        in_reply_to=in_reply_to,
+        attachments=attachments,
+        html=html,
+        inline_images={map_cid: png} if html and png else None,
+    )
 
 
 def message_id(identity: Identity, campaign_id: str, *parts) -> str:
@@ -144,81 +174,137 @@ def welcome(identity: Identity, table: Table, seat: int, key: str = "") -> Email
     campaign = table.campaign
     player = campaign.players[seat]
     prompt, choices = decision_of(table, seat)
-    text = render("welcome.txt", campaign=campaign, player=player, title=table.rules.title,
-                  reply_to=identity.plus(campaign.id, player.token),
-                  help=help_text(campaign.game), prompt=prompt, choices=choices,
-                  waiting_for=waiting_for(table),
-                  seed_hash=campaign.settings.get("seed_hash"))
-    return _mail(identity, campaign, player,
-                 say("subject_welcome", title=table.rules.title, name=player.name), text, message_id(identity, campaign.id, "welcome", seat, *([key] if key else [])))
+    text = render(
+        "welcome.txt",
+        campaign=campaign,
+        player=player,
+        title=table.rules.title,
+        reply_to=identity.plus(campaign.id, player.token),
+        help=help_text(campaign.game),
+        prompt=prompt,
+        choices=choices,
+        waiting_for=waiting_for(table),
+        seed_hash=campaign.settings.get("seed_hash"),
+    )
+    return _mail(
+        identity,
+        campaign,
+        player,
+        say("subject_welcome", title=table.rules.title, name=player.name),
+        text,
+        message_id(identity, campaign.id, "welcome", seat, *([key] if key else [])),
+    )
 
 
 def gm_welcome(identity: Identity, campaign: Campaign) -> EmailMessage:
     gm = campaign.gm
-    text = render("gm-welcome.txt", campaign=campaign, gm=gm,
-                  reply_to=identity.plus(campaign.id, gm.token))
-    return _mail(identity, campaign, gm, say("subject_gm_welcome", campaign_id=campaign.id), text,
-                 message_id(identity, campaign.id, "gm-welcome"))
+    text = render(
+        "gm-welcome.txt", campaign=campaign, gm=gm, reply_to=identity.plus(campaign.id, gm.token)
+    )
+    return _mail(
+        identity,
+        campaign,
+        gm,
+        say("subject_gm_welcome", campaign_id=campaign.id),
+        text,
+        message_id(identity, campaign.id, "gm-welcome"),
+    )
 
 
-def confirmation(identity: Identity, table: Table, record: Record, due: str | None = None,
-                 history: str = "") -> EmailMessage:
+def confirmation(
+    identity: Identity, table: Table, record: Record, due: str | None = None, history: str = ""
+) -> EmailMessage:
     """The answer to a mail: what was done with every order and command in it."""
     campaign = table.campaign
     seat = record.seat
     player = campaign.gm if seat is None else campaign.players[seat]
     step = next(s for s in table.steps if s.record.n == record.n)
     applied = [{"text": order.text, "events": []} for order in record.orders]
-    if applied:                       # the events of a mail's orders, under its last order
+    if applied:  # the events of a mail's orders, under its last order
         applied[-1]["events"] = list(step.events)
     prompt, choices = decision_of(table, seat) if seat is not None else (None, [])
     wants_help = any(isinstance(c, Help) for c in record.commands)
-    text = render("confirmation.txt", campaign=campaign, subject=record.subject or "",
-                  applied=applied, bad_lines=record.bad_lines, ignored=record.ignored,
-                  actions=record.actions,
-                  refusals=[r for r in record.refused if r.seat == seat],
-                  queue=record.queues.get(seat, ()) if seat is not None else (),
-                  awaited=awaited_lines(table, seat) if seat is not None else [], due=due,
-                  prompt=prompt, choices=choices, gm=seat is None,
-                  help=help_text(campaign.game) if wants_help else "", history=history)
+    text = render(
+        "confirmation.txt",
+        campaign=campaign,
+        subject=record.subject or "",
+        applied=applied,
+        bad_lines=record.bad_lines,
+        ignored=record.ignored,
+        actions=record.actions,
+        refusals=[r for r in record.refused if r.seat == seat],
+        queue=record.queues.get(seat, ()) if seat is not None else (),
+        awaited=awaited_lines(table, seat) if seat is not None else [],
+        due=due,
+        prompt=prompt,
+        choices=choices,
+        gm=seat is None,
+        help=help_text(campaign.game) if wants_help else "",
+        history=history,
+    )
     sender = record.sender or player.address
     cc = [sender] if sender and sender != player.address else []
-    return _mail(identity, campaign, player, say("subject_confirmation", gm=seat is None),
-                 text,
-                 message_id(identity, campaign.id, "confirm", record.n), cc=cc,
-                 in_reply_to=record.message_id)
+    return _mail(
+        identity,
+        campaign,
+        player,
+        say("subject_confirmation", gm=seat is None),
+        text,
+        message_id(identity, campaign.id, "confirm", record.n),
+        cc=cc,
+        in_reply_to=record.message_id,
+    )
 
 
-def press(identity: Identity, table: Table, record: Record, message: Message, index: int,
-          seat: int) -> EmailMessage:
+def press(
+    identity: Identity, table: Table, record: Record, message: Message, index: int, seat: int
+) -> EmailMessage:
     """A player's (or the game master's) message, the record's action ``index``, relayed to
     another player."""
     campaign = table.campaign
     who = say("the_gm") if message.sender is None else campaign.players[message.sender].name
     text = render("press.txt", campaign=campaign, who=who, text=message.text)
-    return _mail(identity, campaign, campaign.players[seat], say("subject_press", who=who), text,
-                 message_id(identity, campaign.id, "press", record.n, index, seat))
+    return _mail(
+        identity,
+        campaign,
+        campaign.players[seat],
+        say("subject_press", who=who),
+        text,
+        message_id(identity, campaign.id, "press", record.n, index, seat),
+    )
 
 
-def reminder(identity: Identity, table: Table, seat: int, stage: int, due: str
-             ) -> EmailMessage:
+def reminder(identity: Identity, table: Table, seat: int, stage: int, due: str) -> EmailMessage:
     campaign = table.campaign
     prompt, choices = decision_of(table, seat)
     text = render("reminder.txt", campaign=campaign, due=due, prompt=prompt, choices=choices)
-    return _mail(identity, campaign, campaign.players[seat], say("subject_reminder", due=due),
-                 text,
-                 message_id(identity, campaign.id, "reminder", seat, stage))
+    return _mail(
+        identity,
+        campaign,
+        campaign.players[seat],
+        say("subject_reminder", due=due),
+        text,
+        message_id(identity, campaign.id, "reminder", seat, stage),
+    )
 
 
-def gm_notice(identity: Identity, campaign: Campaign, subject: str, text: str, key: str
-              ) -> EmailMessage:
+def gm_notice(
+    identity: Identity, campaign: Campaign, subject: str, text: str, key: str
+) -> EmailMessage:
     body = render("notice.txt", text=text, referee=identity.address)
-    return _mail(identity, campaign, campaign.gm, subject, body,
-                 message_id(identity, campaign.id, "gm", key))
+    return _mail(
+        identity, campaign, campaign.gm, subject, body, message_id(identity, campaign.id, "gm", key)
+    )
 
 
-def digest(identity: Identity, table: Table, seat: int, since: int, png: bytes | None = None,
-           due: str | None = None) -> EmailMessage:
+def digest(
+    identity: Identity,
+    table: Table,
+    seat: int,
+    since: int,
+    png: bytes | None = None,
+    due: str | None = None,
+) -> EmailMessage:
     """The report for one player: everything since record ``since``, the map, the scores and
     their decision."""
     campaign = table.campaign
@@ -227,34 +313,57 @@ def digest(identity: Identity, table: Table, seat: int, since: int, png: bytes |
     for step in table.steps:
         if step.record.n > since:
             events += step.events
-            notes += [say("note_missed", done=m.done) for m in step.record.missed
-                      if m.seat == seat]
-            notes += [say("note_refused", text=r.text, reason=r.reason, dropped=r.dropped)
-                      for r in step.record.refused if r.seat == seat]
+            notes += [say("note_missed", done=m.done) for m in step.record.missed if m.seat == seat]
+            notes += [
+                say("note_refused", text=r.text, reason=r.reason, dropped=r.dropped)
+                for r in step.record.refused
+                if r.seat == seat
+            ]
     prompt, choices = decision_of(table, seat)
     context = base_context(table)
-    subject = say("subject_digest", over=bool(context["result"]), round=context["view"]["round"],
-                  decision=prompt.split(":")[0].lower() if choices and prompt else None)
+    subject = say(
+        "subject_digest",
+        over=bool(context["result"]),
+        round=context["view"]["round"],
+        decision=prompt.split(":")[0].lower() if choices and prompt else None,
+    )
     last = table.steps[-1].record.n if table.steps else 0
     mid = message_id(identity, campaign.id, "digest", last, seat)
-    parts = dict(events=events, notes=notes, prompt=prompt, choices=choices, due=due,
-                 seed=campaign.seed if context["result"] else None,
-                 seed_hash=campaign.settings.get("seed_hash"), **context)
+    parts = dict(
+        events=events,
+        notes=notes,
+        prompt=prompt,
+        choices=choices,
+        due=due,
+        seed=campaign.seed if context["result"] else None,
+        seed_hash=campaign.settings.get("seed_hash"),
+        **context,
+    )
     text = render("digest.txt", **parts)
     html = map_cid = None
     if png:
         map_cid = f"map.{mid.strip('<>')}"
         html = render("digest.html", subject=subject, map_cid=map_cid, **parts)
-    return _mail(identity, campaign, player, subject, text, mid, png=png, html=html,
-                 map_cid=map_cid)
+    return _mail(
+        identity, campaign, player, subject, text, mid, png=png, html=html, map_cid=map_cid
+    )
 
 
 def position_text(table: Table, seat: int | None = None) -> str:
     """The game now, as a report shows it (with the seat's decision when one is given)."""
     prompt, choices = decision_of(table, seat) if seat is not None else (None, [])
     context = base_context(table)
-    return render("digest.txt", events=[], notes=[], prompt=prompt, choices=choices, due=None,
-                  seed=None, seed_hash=None, **context)
+    return render(
+        "digest.txt",
+        events=[],
+        notes=[],
+        prompt=prompt,
+        choices=choices,
+        due=None,
+        seed=None,
+        seed_hash=None,
+        **context,
+    )
 
 
 def turn_report(table: Table, round_: int, view: dict) -> str:
@@ -265,11 +374,25 @@ def turn_report(table: Table, round_: int, view: dict) -> str:
     return render("turn.txt", round=round_, events=events, **context)
 
 
-def notice(identity: Identity, to: str, subject: str, text: str, in_reply_to: str | None,
-           key: str, reply_to: str | None = None) -> EmailMessage:
+def notice(
+    identity: Identity,
+    to: str,
+    subject: str,
+    text: str,
+    in_reply_to: str | None,
+    key: str,
+    reply_to: str | None = None,
+) -> EmailMessage:
     """A short answer outside a player's game (unknown game, unknown sender, no token)."""
     body = render("notice.txt", text=text, referee=identity.address)
     digest_of_key = hashlib.sha256(key.encode()).hexdigest()[:16]
-    return compose(from_address=identity.address, from_name=identity.name, to=[to],
-                   subject=subject, text=body, in_reply_to=in_reply_to, reply_to=reply_to,
-                   message_id=message_id(identity, "notice", digest_of_key))
+    return compose(
+        from_address=identity.address,
+        from_name=identity.name,
+        to=[to],
+        subject=subject,
+        text=body,
+        in_reply_to=in_reply_to,
+        reply_to=reply_to,
+        message_id=message_id(identity, "notice", digest_of_key),
+    )

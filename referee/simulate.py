@@ -1,11 +1,12 @@
 """Bot-against-bot games of any game the registry knows, with figures for a report."""
+
 from __future__ import annotations
 
 import random
 import statistics
 import time
 from collections import Counter
-from typing import Callable
+from collections.abc import Callable
 
 from .contract import IllegalOrder
 
@@ -24,7 +25,7 @@ def play_game(rules, players: int, seed: int, bot: str = "default"):
             state, _ = rules.apply(state, seat, order)
         except IllegalOrder:
             illegal += 1
-            break                  # a bot that errs ends its game unfinished, and is counted
+            break  # a bot that errs ends its game unfinished, and is counted
         log.append((seat, rules.format(order)))
     return state, log, illegal
 
@@ -38,8 +39,14 @@ def replay(rules, players: list[str], seed: int, log: list[tuple[int, str]], opt
     return state
 
 
-def simulate(rules, players: int, games: int, seed: int, bot: str = "default",
-             progress: Callable[[int], None] | None = None) -> dict:
+def simulate(
+    rules,
+    players: int,
+    games: int,
+    seed: int,
+    bot: str = "default",
+    progress: Callable[[int], None] | None = None,
+) -> dict:
     started = time.perf_counter()
     finished = decisions = illegal = 0
     rounds, scores, reasons = [], [], Counter()
@@ -56,11 +63,16 @@ def simulate(rules, players: int, games: int, seed: int, bot: str = "default",
         if progress:
             progress(1)
     return {
-        "game": rules.name, "players": players, "bot": bot, "seed": seed,
-        "games": games, "finished": finished,
+        "game": rules.name,
+        "players": players,
+        "bot": bot,
+        "seed": seed,
+        "games": games,
+        "finished": finished,
         "seconds": round(time.perf_counter() - started, 3),
         "mean_rounds": round(statistics.fmean(rounds), 3) if rounds else 0,
         "end_reasons": dict(sorted(reasons.items())),
         "mean_score": round(statistics.fmean(scores), 3) if scores else 0,
-        "decisions": decisions, "illegal": illegal,
+        "decisions": decisions,
+        "illegal": illegal,
     }

@@ -6,6 +6,7 @@ Site files beside referee.yaml:
     state/unrouted/        the raw mail that belongs to no campaign
     state/tick.lock        held while a tick runs
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -36,8 +37,7 @@ class Site:
 
     # campaigns -----------------------------------------------------------------------------
     def campaign_ids(self) -> list[str]:
-        return sorted(p.name for p in self.data_root.iterdir()
-                      if (p / "campaign.yaml").exists())
+        return sorted(p.name for p in self.data_root.iterdir() if (p / "campaign.yaml").exists())
 
     def campaign(self, campaign_id: str) -> Campaign:
         check_id(campaign_id)
@@ -54,12 +54,21 @@ class Site:
             return False
         return (self.data_root / campaign_id / "campaign.yaml").exists()
 
-    def new_campaign(self, game: str, campaign_id: str, players: list[str], seed=None,
-                     options=None, seats: int | None = None, gm: str | None = None,
-                     settings: dict | None = None) -> Campaign:
+    def new_campaign(
+        self,
+        game: str,
+        campaign_id: str,
+        players: list[str],
+        seed=None,
+        options=None,
+        seats: int | None = None,
+        gm: str | None = None,
+        settings: dict | None = None,
+    ) -> Campaign:
         """A new campaign, started at once, or open for sign-up when ``seats`` is given."""
-        campaign = Campaign.create(self.data_root, campaign_id, game, players, seed, options,
-                                   seats, gm, settings)
+        campaign = Campaign.create(
+            self.data_root, campaign_id, game, players, seed, options, seats, gm, settings
+        )
         log.info("campaign %s created: %s, %s", campaign.id, campaign.rules.title, campaign.status)
         if campaign.gm:
             self.queue(campaign, gm_welcome(self.identity, campaign))
@@ -79,11 +88,14 @@ class Site:
         for seat in range(len(campaign.players)):
             self.queue(campaign, welcome(self.identity, table, seat))
         seats = range(len(campaign.players))
-        marks = Watermarks(digests={str(s): len(table.steps) for s in seats},
-                           digest_rounds={str(s): table.round for s in seats})
+        marks = Watermarks(
+            digests={str(s): len(table.steps) for s in seats},
+            digest_rounds={str(s): table.round for s in seats},
+        )
         marks.save(campaign)
-        log.info("campaign %s started: %s", campaign.id,
-                 ", ".join(p.name for p in campaign.players))
+        log.info(
+            "campaign %s started: %s", campaign.id, ", ".join(p.name for p in campaign.players)
+        )
         return table
 
     # the log -------------------------------------------------------------------------------
@@ -95,8 +107,9 @@ class Site:
         record = table.campaign.append(record, len(table.steps) + 1, table.last_hash)
         # the same events, in the same order, as a replay of the record tells (Table.follow)
         events = [e for c in record.commands for e in c.effects() + c.told()]
-        step = table.follow_applied(record, outcome.round,
-                                    events + [e for a in outcome.applied for e in a.events])
+        step = table.follow_applied(
+            record, outcome.round, events + [e for a in outcome.applied for e in a.events]
+        )
         if table.over and table.campaign.status != Status.FINISHED:
             table.campaign.status = Status.FINISHED
             table.campaign.save()
@@ -111,8 +124,10 @@ class Site:
         return {r["message_id"] for r in records}
 
     def note_received(self, message_id: str, where: str, outcome: str) -> None:
-        append_record(self.state_dir / "received.jsonl",
-                      {"message_id": message_id, "where": where, "outcome": outcome})
+        append_record(
+            self.state_dir / "received.jsonl",
+            {"message_id": message_id, "where": where, "outcome": outcome},
+        )
 
     def keep_raw(self, folder: Path, message_id: str, raw: bytes) -> Path:
         """The raw mail, stored before it counts as processed (named by its Message-ID)."""
@@ -131,6 +146,7 @@ class Site:
         if self.outbox.contains(name):
             return
         if campaign is not None:
-            atomic_write(campaign.dir("mail", "out") / f"{name}.eml", msg.as_bytes(),
-                         durable=False)           # the archive copy; the queue's is durable
+            atomic_write(
+                campaign.dir("mail", "out") / f"{name}.eml", msg.as_bytes(), durable=False
+            )  # the archive copy; the queue's is durable
         self.outbox.queue(msg, name=name)

@@ -5,13 +5,15 @@ a temporary file and renamed over the old one, so a reader sees the old or the n
 never half of it; logs are appended one JSON object a line with fsync, and a last line that a
 crash cut short is detected, never trusted, and kept aside for the game master to look at.
 """
+
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import os
 import tempfile
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 
@@ -20,6 +22,7 @@ def crashpoint(name: str) -> None:
     as a power cut or `kill -9` would, with nothing flushed or cleaned up."""
     if os.environ.get("REFEREE_CRASH_AT") == name:
         os._exit(137)
+
 
 TORN_SUFFIX = ".torn"  # where append_record keeps a torn last line it cut off
 
@@ -47,8 +50,12 @@ def fsync_dir(directory: str | os.PathLike) -> None:
         os.close(fd)
 
 
-def atomic_write(path: str | os.PathLike, data: bytes | str, temp_dir: str | os.PathLike | None = None,
-                 durable: bool = True) -> None:
+def atomic_write(
+    path: str | os.PathLike,
+    data: bytes | str,
+    temp_dir: str | os.PathLike | None = None,
+    durable: bool = True,
+) -> None:
     """Replace ``path`` by ``data`` (str is written as UTF-8) all at once.
 
     The temporary file lives in ``temp_dir`` (default: the target's directory; it must be on the
@@ -73,10 +80,8 @@ def atomic_write(path: str | os.PathLike, data: bytes | str, temp_dir: str | os.
                 os.fsync(f.fileno())
         os.replace(temp, path)
     except BaseException:
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(temp)
-        except FileNotFoundError:
-            pass
         raise
     if durable:
         fsync_dir(path.parent)
@@ -178,14 +183,21 @@ def read_records(path: str | os.PathLike) -> tuple[list[dict], str | None]:
         record = _parse_line(line)
         if record is None:
             if number == len(complete) and not tail:
-                torn = f"{path}: line {number} is not a complete record and was not used: {_preview(line)}"
+                torn = (
+                    f"{path}: line {number} is not a complete record and was not used: "
+                    f"{_preview(line)}"
+                )
                 break
             raise CorruptRecord(
                 f"{path}: line {number} is not a JSON object: {_preview(line)}. "
-                "Only the last line may be damaged by a crash; repair or remove this line by hand.")
+                "Only the last line may be damaged by a crash; repair or remove this line by hand."
+            )
         records.append(record)
     if tail.strip():
-        torn = f"{path}: line {len(complete) + 1} was cut short (no line end) and was not used: {_preview(tail)}"
+        torn = (
+            f"{path}: line {len(complete) + 1} was cut short (no line end) and was not used: "
+            f"{_preview(tail)}"
+        )
     return records, torn
 
 
@@ -203,7 +215,7 @@ class TickLock:
         self.path = Path(path)
         self._fd: int | None = None
 
-    def __enter__(self) -> "TickLock":
+    def __enter__(self) -> TickLock:
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -212,10 +224,16 @@ class TickLock:
             os.close(fd)
             pid = int(holder[0]) if holder and holder[0].isdigit() else None
             since = holder[1] if len(holder) > 1 else None
-            who = f"pid {pid}, since {since}" if pid else "a process that has not written its pid yet"
-            raise LockBusy(f"another tick is running ({who}; lock file {self.path}); "
-                           "this one does nothing, the next run will catch up", pid, since) from None
-        stamp = datetime.now(timezone.utc).isoformat(timespec="seconds")
+            who = (
+                f"pid {pid}, since {since}" if pid else "a process that has not written its pid yet"
+            )
+            raise LockBusy(
+                f"another tick is running ({who}; lock file {self.path}); "
+                "this one does nothing, the next run will catch up",
+                pid,
+                since,
+            ) from None
+        stamp = datetime.now(UTC).isoformat(timespec="seconds")
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()} {stamp}\n".encode(), 0)
         self._fd = fd

@@ -15,11 +15,12 @@ Order of work, chosen so that a tick killed at any moment loses nothing and repe
 
 This module only orchestrates those parts.
 """
+
 from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from .answers import answer
 from .campaign import CampaignError, Status
@@ -36,21 +37,23 @@ log = logging.getLogger(__name__)
 @dataclass
 class TickReport:
     fetched: int = 0
-    applied: int = 0              # mails whose orders went into a campaign's log
-    ignored: int = 0              # machine mail, duplicates
-    answered: int = 0             # mails queued
+    applied: int = 0  # mails whose orders went into a campaign's log
+    ignored: int = 0  # machine mail, duplicates
+    answered: int = 0  # mails queued
     sent: int = 0
-    waiting: int = 0              # still queued after sending
+    waiting: int = 0  # still queued after sending
     errors: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
-        text = (f"fetched {self.fetched}, applied {self.applied}, ignored {self.ignored}, "
-                f"queued {self.answered}, sent {self.sent}, still queued {self.waiting}")
+        text = (
+            f"fetched {self.fetched}, applied {self.applied}, ignored {self.ignored}, "
+            f"queued {self.answered}, sent {self.sent}, still queued {self.waiting}"
+        )
         return text + "".join(f"\nerror: {e}" for e in self.errors)
 
 
 def tick(site: Site, now: datetime | None = None) -> TickReport:
-    now = now or datetime.now(timezone.utc)
+    now = now or datetime.now(UTC)
     report = TickReport()
     with TickLock(site.state_dir / "tick.lock"):
         open_campaigns = OpenCampaigns(site)
@@ -70,8 +73,9 @@ def tick(site: Site, now: datetime | None = None) -> TickReport:
         report.answered, report.errors = counts.answered, list(counts.errors)
         for campaign_id in site.campaign_ids():
             try:
-                report.answered += resolve_and_answer(site, open_campaigns, campaign_id, now,
-                                                      counts.by_campaign[campaign_id])
+                report.answered += resolve_and_answer(
+                    site, open_campaigns, campaign_id, now, counts.by_campaign[campaign_id]
+                )
             except CampaignError as err:
                 report.errors.append(f"campaign {campaign_id}: {err}")
                 log.error("campaign %s: %s", campaign_id, err)
@@ -80,14 +84,16 @@ def tick(site: Site, now: datetime | None = None) -> TickReport:
         report.sent = len(flushed.sent)
         report.waiting = len(site.outbox.pending())
         if flushed.error:
-            report.errors.append(f"sending stopped: {flushed.error} "
-                                 f"(the mail stays queued for the next tick)")
+            report.errors.append(
+                f"sending stopped: {flushed.error} (the mail stays queued for the next tick)"
+            )
         crashpoint("sent")
     return report
 
 
-def resolve_and_answer(site: Site, open_campaigns: OpenCampaigns, campaign_id: str,
-                       now: datetime, mails: int) -> int:
+def resolve_and_answer(
+    site: Site, open_campaigns: OpenCampaigns, campaign_id: str, now: datetime, mails: int
+) -> int:
     """A started campaign resolves what it can, keeps its deadlines and queues its answers;
     returns the number of mails queued."""
     if open_campaigns.campaign(campaign_id).status == Status.OPEN:
@@ -98,11 +104,17 @@ def resolve_and_answer(site: Site, open_campaigns: OpenCampaigns, campaign_id: s
         robots = set(table.campaign.robots)
         site.commit(table, advance(table, robots), Record(Kind.REFEREE))
         applied, queued = keep_time(site, table, now)
-        if applied:                          # a deadline's decision: go on from it
+        if applied:  # a deadline's decision: go on from it
             site.commit(table, advance(table, robots), Record(Kind.REFEREE))
     queued += answer(site, table)
     resolved = sum(len(s.record.orders) for s in table.steps[steps:])
-    log.log(logging.INFO if mails or resolved or queued else logging.DEBUG,
-            "campaign %s (%s): mails applied %d, orders resolved %d, mails queued %d",
-            campaign_id, table.campaign.status, mails, resolved, queued)
+    log.log(
+        logging.INFO if mails or resolved or queued else logging.DEBUG,
+        "campaign %s (%s): mails applied %d, orders resolved %d, mails queued %d",
+        campaign_id,
+        table.campaign.status,
+        mails,
+        resolved,
+        queued,
+    )
     return queued

@@ -5,6 +5,7 @@ The book (`deadlines.json` in the campaign folder) is the only state: per seat, 
 the decision it owes, when it was asked for, the time added to it (extensions, pauses) and
 whether the reminder went out and the policy was applied.
 """
+
 from __future__ import annotations
 
 import json
@@ -32,19 +33,19 @@ class Due:
 
     stage: int
     asked: str
-    extended: float = 0.0          # seconds the game master added (capped)
-    paused: float = 0.0            # seconds the campaign stood paused
+    extended: float = 0.0  # seconds the game master added (capped)
+    paused: float = 0.0  # seconds the campaign stood paused
     reminded: bool = False
     missed: bool = False
 
 
 @dataclass
 class Book:
-    seats: dict = field(default_factory=dict)      # seat (str) -> Due
+    seats: dict = field(default_factory=dict)  # seat (str) -> Due
     paused_at: str | None = None
 
     @classmethod
-    def load(cls, campaign: Campaign) -> "Book":
+    def load(cls, campaign: Campaign) -> Book:
         path = campaign.root / "deadlines.json"
         if not path.exists():
             return cls()
@@ -52,8 +53,10 @@ class Book:
         return cls({k: Due(**v) for k, v in data["seats"].items()}, data.get("paused_at"))
 
     def save(self, campaign: Campaign) -> None:
-        data = {"paused_at": self.paused_at,
-                "seats": {k: v.__dict__ for k, v in sorted(self.seats.items())}}
+        data = {
+            "paused_at": self.paused_at,
+            "seats": {k: v.__dict__ for k, v in sorted(self.seats.items())},
+        }
         atomic_write(campaign.root / "deadlines.json", json.dumps(data, indent=1) + "\n")
 
 
@@ -61,8 +64,8 @@ class Book:
 class Notices:
     """What the timekeeper wants said: reminders (seat, due) and missed deadlines."""
 
-    reminders: list = field(default_factory=list)     # (seat, due)
-    missed: list = field(default_factory=list)        # (seat, due, what was done)
+    reminders: list = field(default_factory=list)  # (seat, due)
+    missed: list = field(default_factory=list)  # (seat, due, what was done)
 
 
 def due_of(rules: Deadlines, campaign: Campaign, seat: int, entry: Due) -> datetime | None:
@@ -122,8 +125,9 @@ def check(table: Table, now: datetime, settings: Deadlines) -> tuple[Book, Notic
             continue
         if now >= due + settings.grace:
             entry.missed = True
-            notices.missed.append((decision.seat, due, _apply_policy(
-                table, decision.seat, settings.policy, outcome)))
+            notices.missed.append(
+                (decision.seat, due, _apply_policy(table, decision.seat, settings.policy, outcome))
+            )
         elif not entry.reminded and now >= due - settings.remind:
             entry.reminded = True
             notices.reminders.append((decision.seat, due))
@@ -158,13 +162,20 @@ def keep_time(site: Site, table: Table, now: datetime) -> tuple[bool, int]:
         queued += 1
     for seat, due, done in notices.missed:
         name = campaign.players[seat].name
-        log.info("campaign %s: %s missed the deadline of %s: %s", campaign.id, name,
-                 stamp(due), done)
+        log.info(
+            "campaign %s: %s missed the deadline of %s: %s", campaign.id, name, stamp(due), done
+        )
         if campaign.gm:
             stage = book.seats[str(seat)].stage
-            site.queue(campaign, gm_notice(
-                site.identity, campaign, say("subject_missed", name=name),
-                say("missed", name=name, campaign_id=campaign.id, due=stamp(due), done=done),
-                f"missed.{seat}.{stage}"))
+            site.queue(
+                campaign,
+                gm_notice(
+                    site.identity,
+                    campaign,
+                    say("subject_missed", name=name),
+                    say("missed", name=name, campaign_id=campaign.id, due=stamp(due), done=done),
+                    f"missed.{seat}.{stage}",
+                ),
+            )
     book.save(campaign)
     return bool(outcome.applied), queued

@@ -11,6 +11,7 @@ Four checks, each naming the place where it fails:
 
 Nothing is written: a campaign folder copied off the server can be verified as it is.
 """
+
 from __future__ import annotations
 
 import json
@@ -25,7 +26,7 @@ from .store import CorruptRecord, read_records
 
 @dataclass(frozen=True)
 class Finding:
-    place: str          # a file, with the record or line where it matters
+    place: str  # a file, with the record or line where it matters
     problem: str
 
     def __str__(self) -> str:
@@ -36,8 +37,8 @@ class Finding:
 class Verification:
     campaign_id: str
     findings: list[Finding] = field(default_factory=list)
-    passed: list[str] = field(default_factory=list)    # what was checked and held
-    notes: list[str] = field(default_factory=list)     # what could not be checked, and why
+    passed: list[str] = field(default_factory=list)  # what was checked and held
+    notes: list[str] = field(default_factory=list)  # what could not be checked, and why
 
     @property
     def ok(self) -> bool:
@@ -48,8 +49,10 @@ class Verification:
             lines = [f"campaign {self.campaign_id}: verified"]
         else:
             count = len(self.findings)
-            lines = [f"campaign {self.campaign_id}: {count} problem{'s' * (count != 1)} "
-                     f"(in the order found: later ones may follow from earlier ones)"]
+            lines = [
+                f"campaign {self.campaign_id}: {count} problem{'s' * (count != 1)} "
+                f"(in the order found: later ones may follow from earlier ones)"
+            ]
             lines += [f"  FAILED {f}" for f in self.findings]
         lines += [f"  ok     {p}" for p in self.passed]
         lines += [f"  note   {n}" for n in self.notes]
@@ -79,13 +82,19 @@ def verify(root: Path) -> Verification:
 def check_seed(campaign: Campaign, result: Verification) -> None:
     published = campaign.settings.get("seed_hash")
     if published is None:
-        result.notes.append("campaign.yaml has no seed_hash (the campaign was made before "
-                            "seeds were published): the seed is not checked")
+        result.notes.append(
+            "campaign.yaml has no seed_hash (the campaign was made before "
+            "seeds were published): the seed is not checked"
+        )
     elif str(published) != seed_hash(campaign.id, campaign.seed):
-        result.findings.append(Finding(
-            "campaign.yaml", f"the seed does not match the seed_hash {published} "
-            f"published at the start: the seed or its hash was changed"))
-    else:                           # the seed itself is not shown: it is secret until the end
+        result.findings.append(
+            Finding(
+                "campaign.yaml",
+                f"the seed does not match the seed_hash {published} "
+                f"published at the start: the seed or its hash was changed",
+            )
+        )
+    else:  # the seed itself is not shown: it is secret until the end
         result.passed.append("the seed matches the published seed_hash")
 
 
@@ -109,27 +118,45 @@ def check_chain(campaign: Campaign, records: list[dict], result: Verification) -
         number = record.get("n")
         place = f"log.jsonl record {number}"
         if not isinstance(number, int) or number <= previous:
-            result.findings.append(Finding(
-                f"log.jsonl after record {previous}", f"a record numbered {number!r} comes "
-                f"next: records were copied, reordered or slipped in by hand"))
+            result.findings.append(
+                Finding(
+                    f"log.jsonl after record {previous}",
+                    f"a record numbered {number!r} comes "
+                    f"next: records were copied, reordered or slipped in by hand",
+                )
+            )
         elif number > previous + 1:
-            missing = (f"record {previous + 1} is" if number == previous + 2
-                       else f"records {previous + 1} to {number - 1} are")
-            result.findings.append(Finding(place, f"{missing} missing before it (it comes "
-                                                  f"right after record {previous})"))
+            missing = (
+                f"record {previous + 1} is"
+                if number == previous + 2
+                else f"records {previous + 1} to {number - 1} are"
+            )
+            result.findings.append(
+                Finding(
+                    place, f"{missing} missing before it (it comes right after record {previous})"
+                )
+            )
         elif "hash" not in record:
             result.findings.append(Finding(place, "has no hash, so it cannot be checked"))
         elif record["hash"] != record_hash(previous_hash, record):
-            result.findings.append(Finding(
-                place, f"its content does not match its hash {record['hash']}: it was "
-                f"changed after it was written (it now reads: {describe(record)})"))
+            result.findings.append(
+                Finding(
+                    place,
+                    f"its content does not match its hash {record['hash']}: it was "
+                    f"changed after it was written (it now reads: {describe(record)})",
+                )
+            )
         previous_hash = record.get("hash", previous_hash)
         previous = max(previous, number) if isinstance(number, int) else previous
     answered = last_answered(campaign)
     if answered > previous:
-        result.findings.append(Finding(
-            "log.jsonl", f"ends at record {previous}, but mailed.json shows that "
-            f"record {answered} was answered: records were removed from the end"))
+        result.findings.append(
+            Finding(
+                "log.jsonl",
+                f"ends at record {previous}, but mailed.json shows that "
+                f"record {answered} was answered: records were removed from the end",
+            )
+        )
     if len(result.findings) == before:
         result.passed.append(f"the hash chain of {len(records)} log records holds")
 
@@ -145,8 +172,9 @@ def last_answered(campaign: Campaign) -> int:
     path = campaign.root / "mailed.json"
     try:
         marks = json.loads(path.read_text())
-        return max([marks.get("confirmed", 0), marks.get("turns", 0),
-                    *marks.get("digests", {}).values()])
+        return max(
+            [marks.get("confirmed", 0), marks.get("turns", 0), *marks.get("digests", {}).values()]
+        )
     except (FileNotFoundError, ValueError, TypeError, AttributeError):
         return 0
 
@@ -163,15 +191,20 @@ def replay(campaign: Campaign, records: list[dict], result: Verification) -> Tab
             return None
     orders = sum(len(s.record.orders) for s in table.steps)
     ended = table.rules.result(table.state)
-    result.passed.append(f"the log replays: {orders} orders, all legal, to round "
-                         f"{table.round}" + (f", the end ({ended.reason})" if ended else ""))
+    result.passed.append(
+        f"the log replays: {orders} orders, all legal, to round "
+        f"{table.round}" + (f", the end ({ended.reason})" if ended else "")
+    )
     return table
 
 
 def check_turns(campaign: Campaign, table: Table, result: Verification) -> None:
     folder = campaign.root / "turns"
-    expected = {name: content for round_ in sorted({s.round for s in table.steps})
-                for name, content in turn_files(table, round_).items()}
+    expected = {
+        name: content
+        for round_ in sorted({s.round for s in table.steps})
+        for name, content in turn_files(table, round_).items()
+    }
     present = {p.name for p in folder.glob("round-*")} if folder.is_dir() else set()
     before = len(result.findings)
     for name, content in expected.items():
@@ -186,8 +219,7 @@ def check_turns(campaign: Campaign, table: Table, result: Verification) -> None:
     for name in sorted(present - expected.keys()):
         result.findings.append(Finding(f"turns/{name}", "is no file the log's replay writes"))
     if len(result.findings) == before:
-        result.passed.append(f"the {len(expected)} files in turns/ are what the replay "
-                             f"writes")
+        result.passed.append(f"the {len(expected)} files in turns/ are what the replay writes")
 
 
 def difference(found: bytes, wanted: bytes) -> str:
@@ -200,5 +232,7 @@ def difference(found: bytes, wanted: bytes) -> str:
     for number, (a, b) in enumerate(zip(found_lines, wanted_lines), start=1):
         if a != b:
             return f"line {number} reads {a!r} where the log's replay gives {b!r}"
-    return (f"has {len(found_lines)} lines where the log's replay gives {len(wanted_lines)} "
-            f"(the first {min(len(found_lines), len(wanted_lines))} agree)")
+    return (
+        f"has {len(found_lines)} lines where the log's replay gives {len(wanted_lines)} "
+        f"(the first {min(len(found_lines), len(wanted_lines))} agree)"
+    )

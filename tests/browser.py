@@ -5,9 +5,11 @@ library alone.
 
 Debian's `chromium` package; as root it needs --no-sandbox.
 """
+
 from __future__ import annotations
 
 import base64
+import contextlib
 import fcntl
 import json
 import os
@@ -17,9 +19,18 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run",
-         "--disable-default-apps", "--hide-scrollbars", "--remote-debugging-pipe"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-default-apps",
+    "--hide-scrollbars",
+    "--remote-debugging-pipe",
+]
 
 
 def chromium_path() -> str | None:
@@ -51,10 +62,21 @@ class Browser:
         self.log = os.path.join(self.profile, "chromium.log")
         with open(self.log, "wb") as log:
             self.process = subprocess.Popen(
-                ["bash", "-c", f'exec "$0" "$@" 3<&{ends[0]} 4>&{ends[1]}',
-                 chromium_path(), *FLAGS, f"--user-data-dir={self.profile}",
-                 f"--window-size={width},{height}", "about:blank"],
-                pass_fds=ends, stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+                [
+                    "bash",
+                    "-c",
+                    f'exec "$0" "$@" 3<&{ends[0]} 4>&{ends[1]}',
+                    chromium_path(),
+                    *FLAGS,
+                    f"--user-data-dir={self.profile}",
+                    f"--window-size={width},{height}",
+                    "about:blank",
+                ],
+                pass_fds=ends,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=log,
+            )
         for fd in ends:
             os.close(fd)
         self._buffer = b""
@@ -62,10 +84,8 @@ class Browser:
         self.events: list[dict] = []
 
     def close(self) -> None:
-        try:
-            self.call("Browser.close")
-        except (OSError, RuntimeError, TimeoutError):
-            pass            # it is gone already
+        with contextlib.suppress(OSError, RuntimeError, TimeoutError):
+            self.call("Browser.close")  # it may be gone already
         try:
             self.process.wait(timeout=10)
         except subprocess.TimeoutExpired:
@@ -75,7 +95,7 @@ class Browser:
         os.close(self._from_browser)
         shutil.rmtree(self.profile, ignore_errors=True)
 
-    def __enter__(self) -> "Browser":
+    def __enter__(self) -> Browser:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -104,8 +124,9 @@ class Browser:
             chunk = os.read(self._from_browser, 1 << 16)
             if not chunk:
                 with open(self.log, errors="replace") as log:
-                    raise RuntimeError("Chromium closed the pipe; its output ends:\n"
-                                       + log.read()[-2000:])
+                    raise RuntimeError(
+                        "Chromium closed the pipe; its output ends:\n" + log.read()[-2000:]
+                    )
             self._buffer += chunk
         message, _, self._buffer = self._buffer.partition(b"\0")
         return json.loads(message)
@@ -131,18 +152,25 @@ class Browser:
         self.wait_for("Page.loadEventFired", session)
         page = Page(url)
         if script:
-            found = self.call("Runtime.evaluate", session, expression=script,
-                              returnByValue=True)
+            found = self.call("Runtime.evaluate", session, expression=script, returnByValue=True)
             page.facts = found["result"].get("value") or {}
         size = self.call("Page.getLayoutMetrics", session)["cssContentSize"]
-        shot = self.call("Page.captureScreenshot", session, format="png",
-                         captureBeyondViewport=True,
-                         clip={"x": 0, "y": 0, "width": self.width,
-                               "height": size["height"], "scale": 1})
+        shot = self.call(
+            "Page.captureScreenshot",
+            session,
+            format="png",
+            captureBeyondViewport=True,
+            clip={"x": 0, "y": 0, "width": self.width, "height": size["height"], "scale": 1},
+        )
         page.screenshot = base64.b64decode(shot["data"])
         self.call("Target.closeTarget", targetId=target)
-        page.errors = [problem for event in self.events if event.get("sessionId") == session
-                       for problem in [problem_in(event)] if problem]
+        page.errors = [
+            problem
+            for event in self.events
+            if event.get("sessionId") == session
+            for problem in [problem_in(event)]
+            if problem
+        ]
         self.events = [e for e in self.events if e.get("sessionId") != session]
         return page
 
@@ -150,10 +178,10 @@ class Browser:
 def problem_in(event: dict) -> str | None:
     """A console error or warning, an uncaught exception or a failed load, as text."""
     method, params = event.get("method"), event.get("params", {})
-    if method == "Runtime.consoleAPICalled" and params["type"] in ("error", "warning",
-                                                                     "assert"):
+    if method == "Runtime.consoleAPICalled" and params["type"] in ("error", "warning", "assert"):
         return f"console.{params['type']}: " + " ".join(
-            str(a.get("value", a.get("description", ""))) for a in params["args"])
+            str(a.get("value", a.get("description", ""))) for a in params["args"]
+        )
     if method == "Runtime.exceptionThrown":
         return f"exception: {params['exceptionDetails'].get('text')}"
     if method == "Log.entryAdded" and params["entry"]["level"] in ("error", "warning"):

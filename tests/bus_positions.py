@@ -1,10 +1,11 @@
 """Building concrete Bus positions for tests: a game set up by hand, then handed to the engine."""
+
 from __future__ import annotations
 
 import random
 
-from referee.bus.engine import RULES, rules
 from referee.bus.board import BOARD
+from referee.bus.engine import RULES, rules
 from referee.bus.notation import ACTIONS, Order
 
 NAMES = ["Ann", "Bob", "Cid", "Dot", "Eve"]
@@ -66,7 +67,7 @@ def bot_game(n: int, seed: int, bot: str = "random", check=None):
     """Play a whole game with one bot for every seat; ``check(state)`` after every order."""
     s = RULES.new_game({}, NAMES[:n], seed)
     choose, rng, log = RULES.bot(bot), random.Random(seed), []
-    while (due := RULES.awaiting(s)):
+    while due := RULES.awaiting(s):
         seat = due[0].seat
         order = choose(s, seat, rng)
         s, _ = RULES.apply(s, seat, order)

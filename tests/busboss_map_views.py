@@ -1,5 +1,6 @@
 """The Bus Boss positions the map tests draw: engine views stored as JSON (see
 fixtures/make_map_views.py), and the seeded bot games they come from."""
+
 from __future__ import annotations
 
 import json

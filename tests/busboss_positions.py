@@ -1,11 +1,12 @@
 """Positions of Bus Boss on the shipped Yorkshire map, built for the tests."""
+
 from __future__ import annotations
 
 import pytest
 
-from referee.contract import IllegalOrder
 from referee.busboss.engine import RULES
 from referee.busboss.state import BANK_SEAT, BusBossState, Offer
+from referee.contract import IllegalOrder
 
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")
 ANN, BOB, CAT, DAN = 0, 1, 2, 3
@@ -31,8 +32,13 @@ def owning(s: BusBossState, routes: dict[int, str], bank: str = "") -> BusBossSt
     return s
 
 
-def at_round(s: BusBossState, round_no: int, runs: str = "", since: int | None = None,
-             cash: dict[int, int] | None = None) -> BusBossState:
+def at_round(
+    s: BusBossState,
+    round_no: int,
+    runs: str = "",
+    since: int | None = None,
+    cash: dict[int, int] | None = None,
+) -> BusBossState:
     """A copy in the given round with the runs named on offer, e.g. "AS-QH KH-JC"."""
     s = s.copy()
     s.round = round_no

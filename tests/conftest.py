@@ -1,10 +1,10 @@
 """Shared fixtures. Mail tests talk to real servers: the session's ``mailrig`` (Dovecot and
 aiosmtpd on loopback, see tests/mailrig/rig.py)."""
+
 import os
 import shutil
 
 import pytest
-
 from mailrig.rig import MailRig
 
 

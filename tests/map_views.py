@@ -1,5 +1,6 @@
 """The Bus positions the map tests draw: engine views stored as JSON (see
 fixtures/make_map_views.py), and a small hand-made view for cases no stored game shows."""
+
 from __future__ import annotations
 
 import copy

@@ -1,11 +1,14 @@
 """Campaigns played by the game's default bot through the Site API on the Maildir default:
 each order is committed as a player's mail would be, the referee resolves what it can, and
 the site writes its answers and turn reports after every round, as a tick does."""
+
 from __future__ import annotations
 
 import random
 import shutil
 from pathlib import Path
+
+from sites import PLAYERS, make_site
 
 from referee import answers
 from referee.campaign import Table
@@ -14,13 +17,12 @@ from referee.play import advance, submit
 from referee.records import Kind, Record
 from referee.site import Site
 
-from sites import PLAYERS, make_site
-
-_PLAYED: dict[tuple, Path] = {}      # played once per test session, copied for each test
+_PLAYED: dict[tuple, Path] = {}  # played once per test session, copied for each test
 
 
-def play(site: Site, table: Table, until_round: int | None = None, seed: int = 0,
-         answer: bool = True) -> Table:
+def play(
+    site: Site, table: Table, until_round: int | None = None, seed: int = 0, answer: bool = True
+) -> Table:
     """Bot orders, one mail a decision, until the game ends or has played the first order
     of ``until_round``; with ``answer``, the site's answers (digests, turn reports) after
     every round."""
@@ -32,10 +34,17 @@ def play(site: Site, table: Table, until_round: int | None = None, seed: int = 0
         number += 1
         round_ = table.round
         order = table.rules.format(bot(table.state, due.seat, rng))
-        site.commit(table, submit(table, due.seat, [order]),
-                    Record(Kind.MAIL, message_id=f"<order.{number}@example.org>",
-                           sender=table.campaign.players[due.seat].address, seat=due.seat,
-                           subject="Re: your turn"))
+        site.commit(
+            table,
+            submit(table, due.seat, [order]),
+            Record(
+                Kind.MAIL,
+                message_id=f"<order.{number}@example.org>",
+                sender=table.campaign.players[due.seat].address,
+                seat=due.seat,
+                subject="Re: your turn",
+            ),
+        )
         site.commit(table, advance(table), Record(Kind.REFEREE))
         if answer and table.round != round_:
             answers.answer(site, table)
@@ -48,8 +57,9 @@ def reached(table: Table, round_: int | None) -> bool:
     return round_ is not None and bool(table.steps) and table.steps[-1].round >= round_
 
 
-def played_site(root: Path, campaign_id: str = "game", seed: int = 3,
-                until_round: int | None = None) -> Site:
+def played_site(
+    root: Path, campaign_id: str = "game", seed: int = 3, until_round: int | None = None
+) -> Site:
     """A site in ``root`` whose campaign ``campaign_id`` of Bus is played to its end (or to
     ``until_round``)."""
     key = (campaign_id, seed, until_round)

@@ -1,4 +1,5 @@
 """Test sites on the embedded default (local Maildirs), and mail as people write it."""
+
 from __future__ import annotations
 
 import mailbox

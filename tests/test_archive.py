@@ -1,5 +1,6 @@
 """`referee archive`: a static site of a campaign that works from the file system, and the
 text history shared with the mail command."""
+
 import re
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
@@ -8,14 +9,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from markupsafe import escape
+from played import play, played_site
+from sites import ADDRESSES, PLAYERS, make_site
 
 from referee.archive import write_archive
 from referee.chart import score_chart
 from referee.cli import main
 from referee.history import NoSuchTurn, history_text, turns
-
-from played import play, played_site
-from sites import ADDRESSES, PLAYERS, make_site
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -36,12 +36,13 @@ class Links(HTMLParser):
 def archive_of(tmp_path, **kwargs) -> tuple[Path, object]:
     site = played_site(tmp_path / "site", **kwargs)
     campaign_id = kwargs.get("campaign_id", "game")
-    done = CliRunner().invoke(main, ["--config", str(site.config.path), "archive",
-                                     campaign_id])
+    done = CliRunner().invoke(main, ["--config", str(site.config.path), "archive", campaign_id])
     out = site.data_root / campaign_id / "archive"
     assert done.exit_code == 0, done.output
-    assert done.output == f"wrote {len(list(out.iterdir()))} files to {out}; open " \
-                          f"{out / 'index.html'} in a browser\n"
+    assert (
+        done.output == f"wrote {len(list(out.iterdir()))} files to {out}; open "
+        f"{out / 'index.html'} in a browser\n"
+    )
     return out, site.campaign(campaign_id).table()
 
 
@@ -53,22 +54,30 @@ def finished(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def running(tmp_path_factory):
-    return archive_of(tmp_path_factory.mktemp("running"), campaign_id="running", seed=5,
-                      until_round=3)
+    return archive_of(
+        tmp_path_factory.mktemp("running"), campaign_id="running", seed=5, until_round=3
+    )
 
 
 def svg_of(page: Path) -> ET.Element:
     text = page.read_text()
-    return ET.fromstring(text[text.index("<svg"):text.index("</svg>") + len("</svg>")])
+    return ET.fromstring(text[text.index("<svg") : text.index("</svg>") + len("</svg>")])
 
 
 def test_every_page_exists_and_every_link_resolves_within_the_archive(finished):
     out, table = finished
-    stems = sorted(p.name.removesuffix(".txt") for p in
-                   (table.campaign.root / "turns").glob("round-??.txt"))
+    stems = sorted(
+        p.name.removesuffix(".txt") for p in (table.campaign.root / "turns").glob("round-??.txt")
+    )
     assert stems == [t.stem for t in turns(table)]
-    expected = {"index.html", "players.html", "history.txt", "style.css",
-                *(f"{s}.html" for s in stems), *(f"{s}.png" for s in stems)}
+    expected = {
+        "index.html",
+        "players.html",
+        "history.txt",
+        "style.css",
+        *(f"{s}.html" for s in stems),
+        *(f"{s}.png" for s in stems),
+    }
     assert {p.name for p in out.iterdir()} == expected
     for page in out.glob("*.html"):
         links = Links()
@@ -76,11 +85,11 @@ def test_every_page_exists_and_every_link_resolves_within_the_archive(finished):
         assert links.scripts == 0, page.name
         assert links.links, page.name
         for link in links.links:
-            if link == "data:,":                 # the empty icon: no request for one
+            if link == "data:,":  # the empty icon: no request for one
                 continue
             assert not re.match(r"^[a-z]+:|^/", link), (page.name, link)
             assert (out / link.partition("#")[0]).is_file(), (page.name, link)
-    assert "url(" not in (out / "style.css").read_text()       # nothing fetched by the CSS
+    assert "url(" not in (out / "style.css").read_text()  # nothing fetched by the CSS
 
 
 def test_each_turn_page_holds_its_report_and_its_map_and_steps_to_its_neighbours(finished):
@@ -91,8 +100,9 @@ def test_each_turn_page_holds_its_report_and_its_map_and_steps_to_its_neighbours
         report = (table.campaign.root / "turns" / f"{turn.stem}.txt").read_text()
         assert f'<pre class="report">{escape(report)}</pre>' in page
         assert f'<img src="{turn.stem}.png" width="1460" height="1020"' in page
-        assert (out / f"{turn.stem}.png").read_bytes() == \
-            (table.campaign.root / "turns" / f"{turn.stem}.png").read_bytes()
+        assert (out / f"{turn.stem}.png").read_bytes() == (
+            table.campaign.root / "turns" / f"{turn.stem}.png"
+        ).read_bytes()
         if number:
             assert f'<a rel="prev" href="{played[number - 1].stem}.html">' in page
         if number + 1 < len(played):
@@ -108,8 +118,7 @@ def test_the_chart_has_a_line_per_player_ending_at_the_final_scores(finished):
     assert final == list(table.rules.result(table.state).scores)
     svg = svg_of(out / "index.html")
     lines = svg.findall(f".//{SVG}polyline")
-    assert [line.get("data-player") for line in lines] == [p.name for p in
-                                                            table.campaign.players]
+    assert [line.get("data-player") for line in lines] == [p.name for p in table.campaign.players]
     assert [int(line.get("data-values").split()[-1]) for line in lines] == final
     played = turns(table)
     for line in lines:
@@ -117,10 +126,14 @@ def test_the_chart_has_a_line_per_player_ending_at_the_final_scores(finished):
         assert len(points) == len(played)
         assert points[0][0] < points[-1][0]
     # a higher score is drawn higher up
-    ends = {line.get("data-player"): float(line.get("points").split()[-1].split(",")[1])
-            for line in lines}
-    best, worst = max(view["players"], key=lambda p: p["score"]), \
-        min(view["players"], key=lambda p: p["score"])
+    ends = {
+        line.get("data-player"): float(line.get("points").split()[-1].split(",")[1])
+        for line in lines
+    }
+    best, worst = (
+        max(view["players"], key=lambda p: p["score"]),
+        min(view["players"], key=lambda p: p["score"]),
+    )
     assert best["score"] > worst["score"]
     assert ends[best["name"]] < ends[worst["name"]]
     # the turn page marks its turn on the same chart
@@ -133,8 +146,9 @@ def test_the_chart_has_a_line_per_player_ending_at_the_final_scores(finished):
         assert f"{name} <strong>{score}</strong>" in legend
 
 
-def test_the_archive_never_shows_tokens_or_addresses_and_the_seed_only_at_the_end(finished,
-                                                                                  running):
+def test_the_archive_never_shows_tokens_or_addresses_and_the_seed_only_at_the_end(
+    finished, running
+):
     (out, table), (running_out, running) = finished, running
     for folder, tab in ((out, table), (running_out, running)):
         text = " ".join(p.read_text() for p in folder.iterdir() if p.suffix != ".png")
@@ -155,8 +169,17 @@ def test_the_archive_never_shows_tokens_or_addresses_and_the_seed_only_at_the_en
 
 def test_the_out_option_writes_elsewhere(tmp_path):
     site = played_site(tmp_path / "site", campaign_id="running", seed=5, until_round=3)
-    done = CliRunner().invoke(main, ["--config", str(site.config.path), "archive", "running",
-                                     "--out", str(tmp_path / "public")])
+    done = CliRunner().invoke(
+        main,
+        [
+            "--config",
+            str(site.config.path),
+            "archive",
+            "running",
+            "--out",
+            str(tmp_path / "public"),
+        ],
+    )
     assert done.exit_code == 0, done.output
     assert (tmp_path / "public" / "index.html").is_file()
     assert not (site.data_root / "running" / "archive").exists()
@@ -174,19 +197,22 @@ def test_history_text_is_every_turn_or_one_turns_report(finished):
     for turn in played:
         assert f"\n{turn.title}\n" in whole
     position = 0
-    for step in table.steps:                 # every event, in the order it happened
+    for step in table.steps:  # every event, in the order it happened
         for event in step.events:
             position = whole.index(f"  - {event}\n", position)
     final = ", ".join(f"{p['name']} {p['score']}" for p in table.view()["players"])
     assert f"  Standings by score: {final}\n" in whole
     assert "THE GAME IS OVER: " in whole
     for turn in played:
-        assert history_text(table, turn.round) == \
-            (table.campaign.root / "turns" / f"{turn.stem}.txt").read_text()
+        assert (
+            history_text(table, turn.round)
+            == (table.campaign.root / "turns" / f"{turn.stem}.txt").read_text()
+        )
     with pytest.raises(NoSuchTurn) as err:
         history_text(table, 99)
-    assert str(err.value) == (f"campaign game has no turn 99: it has turns 0 to "
-                              f"{played[-1].round} (turn 0 is the setup)")
+    assert str(err.value) == (
+        f"campaign game has no turn 99: it has turns 0 to {played[-1].round} (turn 0 is the setup)"
+    )
 
 
 def test_bus_boss_follows_each_players_cash(tmp_path):
@@ -210,8 +236,7 @@ def test_bus_boss_follows_each_players_cash(tmp_path):
 def test_names_are_escaped_on_every_page_and_in_the_chart(tmp_path):
     site = make_site(tmp_path)
     name = "Ann <b> & O'Neil"
-    site.new_campaign("bus", "escapes", ['"Ann <b> & O\'Neil" <ann@example.org>', *PLAYERS[1:]],
-                      2)
+    site.new_campaign("bus", "escapes", ['"Ann <b> & O\'Neil" <ann@example.org>', *PLAYERS[1:]], 2)
     table = site.campaign("escapes").table()
     play(site, table, until_round=1, seed=2, answer=False)
     out = tmp_path / "archive"

@@ -1,18 +1,18 @@
 """The archive in a real browser: headless Chromium opens the pages from the file system,
 reports no console error, no exception and no failed load, and its screenshots show the
 score chart in the players' colours and the map as drawn."""
+
 import io
 import os
 
 import pytest
+from browser import Browser, chromium_path
 from PIL import Image, ImageChops, ImageStat
+from played import played_site
 
 from referee.archive import write_archive
 from referee.chart import score_chart
 from referee.history import turns
-
-from browser import Browser, chromium_path
-from played import played_site
 
 # The boxes of the chart and the map on the page, and whether every image loaded.
 LAYOUT = """(() => {
@@ -37,32 +37,41 @@ def browser():
 
 def colour_pixels(image: Image.Image, colour: str, tolerance: int = 24) -> int:
     """How many pixels of ``image`` are within ``tolerance`` of ``colour`` (#rrggbb)."""
-    want = tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
-    return sum(count for count, pixel in image.getcolors(image.width * image.height)
-               if all(abs(a - b) <= tolerance for a, b in zip(pixel, want)))
+    want = tuple(int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    return sum(
+        count
+        for count, pixel in image.getcolors(image.width * image.height)
+        if all(abs(a - b) <= tolerance for a, b in zip(pixel, want))
+    )
 
 
 def crop(shot: Image.Image, box: dict) -> Image.Image:
-    return shot.crop((round(box["x"]), round(box["y"]), round(box["x"] + box["w"]),
-                      round(box["y"] + box["h"])))
+    return shot.crop(
+        (round(box["x"]), round(box["y"]), round(box["x"] + box["w"]), round(box["y"] + box["h"]))
+    )
 
 
 def test_the_reader_of_the_browser_sees_console_errors_exceptions_and_failed_loads(
-        browser, tmp_path):
+    browser, tmp_path
+):
     """The instrument itself: a page with each kind of fault, and one without."""
     bad = tmp_path / "bad.html"
-    bad.write_text('<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>bad'
-                   '</title></head><body><img src="missing.png" alt="">'
-                   '<script>console.error("broken"); undefinedFunction();</script>'
-                   '</body></html>')
+    bad.write_text(
+        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>bad'
+        '</title></head><body><img src="missing.png" alt="">'
+        '<script>console.error("broken"); undefinedFunction();</script>'
+        "</body></html>"
+    )
     errors = browser.load(bad.as_uri()).errors
     assert "console.error: broken" in errors
     assert any(e.startswith("exception: Uncaught") for e in errors)
     assert any("ERR_FILE_NOT_FOUND" in e and "missing.png" in e for e in errors)
     good = tmp_path / "good.html"
-    good.write_text('<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
-                    '<link rel="icon" href="data:,"><title>good</title></head>'
-                    '<body><p>fine</p><script>console.log("a note")</script></body></html>')
+    good.write_text(
+        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+        '<link rel="icon" href="data:,"><title>good</title></head>'
+        '<body><p>fine</p><script>console.log("a note")</script></body></html>'
+    )
     assert browser.load(good.as_uri()).errors == []
 
 
@@ -95,8 +104,7 @@ def test_the_archive_opens_cleanly_and_shows_the_chart_and_the_map(browser, tmp_
         box = page.facts["map"]
         shown = crop(shot, box)
         stem = name.removesuffix(".html")
-        drawn = Image.open(out / f"{stem}.png").convert("RGB").resize(shown.size,
-                                                                      Image.LANCZOS)
+        drawn = Image.open(out / f"{stem}.png").convert("RGB").resize(shown.size, Image.LANCZOS)
         assert shown.width > 900
         assert max(ImageStat.Stat(ImageChops.difference(shown, drawn)).mean) < 8, name
         for colour in colours[:2] if stem == "round-00" else colours:

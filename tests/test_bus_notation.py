@@ -1,13 +1,13 @@
 """The order language of Bus: every decision's choices written and read back."""
+
 import json
 
 import pytest
+from bus_positions import bot_game
 
-from referee.contract import NotationError
 from referee.bus.engine import RULES
 from referee.bus.notation import Order
-
-from bus_positions import bot_game
+from referee.contract import NotationError
 
 
 def test_every_legal_choice_round_trips_through_text():
@@ -25,28 +25,31 @@ def test_every_legal_choice_round_trips_through_text():
     assert kinds == {"build", "line", "action", "passengers", "clock", "vroom"}
 
 
-@pytest.mark.parametrize("text,expected", [
-    ("Build House 15", Order("build", (15, "house"))),
-    ("build 15 pub", Order("build", (15, "pub"))),
-    ("build o at 21", Order("build", (21, "office"))),
-    ("LINE 21-15", Order("line", (21, 15))),
-    ("line 21 15", Order("line", (21, 15))),
-    ("ACTION Vrrooomm!", Order("action", ("vroom",))),
-    ("action line expansion", Order("action", ("line",))),
-    ("action starting player", Order("action", ("start",))),
-    ("take bus", Order("action", ("buses",))),
-    ("pass", Order("action", ("pass",))),
-    ("passengers 11 11 26", Order("passengers", (2, 1))),
-    ("passengers 26:3", Order("passengers", (0, 3))),
-    ("passengers none", Order("passengers", (0, 0))),
-    ("clock stop", Order("clock", ("stop",))),
-    ("stop", Order("clock", ("stop",))),
-    ("clock run", Order("clock", ("go",))),
-    ("vroom 15 to 21", Order("vroom", (15, 21))),
-    ("vrooom from 15 to 21", Order("vroom", (15, 21))),
-    ("vroom 15->21", Order("vroom", (15, 21))),
-    ("vroom 15-21", Order("vroom", (15, 21))),
-])
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("Build House 15", Order("build", (15, "house"))),
+        ("build 15 pub", Order("build", (15, "pub"))),
+        ("build o at 21", Order("build", (21, "office"))),
+        ("LINE 21-15", Order("line", (21, 15))),
+        ("line 21 15", Order("line", (21, 15))),
+        ("ACTION Vrrooomm!", Order("action", ("vroom",))),
+        ("action line expansion", Order("action", ("line",))),
+        ("action starting player", Order("action", ("start",))),
+        ("take bus", Order("action", ("buses",))),
+        ("pass", Order("action", ("pass",))),
+        ("passengers 11 11 26", Order("passengers", (2, 1))),
+        ("passengers 26:3", Order("passengers", (0, 3))),
+        ("passengers none", Order("passengers", (0, 0))),
+        ("clock stop", Order("clock", ("stop",))),
+        ("stop", Order("clock", ("stop",))),
+        ("clock run", Order("clock", ("go",))),
+        ("vroom 15 to 21", Order("vroom", (15, 21))),
+        ("vrooom from 15 to 21", Order("vroom", (15, 21))),
+        ("vroom 15->21", Order("vroom", (15, 21))),
+        ("vroom 15-21", Order("vroom", (15, 21))),
+    ],
+)
 def test_forgiving_spellings(text, expected):
     [entry] = RULES.parse(text)
     assert entry.alternatives == (expected,)
@@ -60,23 +63,29 @@ def test_several_orders_paths_queues_and_alternatives():
         clock stop | clock go
     """)
     assert [e.alternatives for e in entries] == [
-        (Order("action", ("line",)),), (Order("action", ("vroom",)),),
-        (Order("line", (15, 21)),), (Order("line", (21, 22)),),
-        (Order("clock", ("stop",)), Order("clock", ("go",)))]
+        (Order("action", ("line",)),),
+        (Order("action", ("vroom",)),),
+        (Order("line", (15, 21)),),
+        (Order("line", (21, 22)),),
+        (Order("clock", ("stop",)), Order("clock", ("go",))),
+    ]
     assert entries[4].text == "clock stop | clock go"
 
 
-@pytest.mark.parametrize("text,reason", [
-    ("fly to the moon", "not an order"),
-    ("action dance", "is not an action"),
-    ("build castle 15", "one type"),
-    ("line 15", "two crossings"),
-    ("line x-21", "is not a crossing number"),
-    ("passengers 15:2", "stations 11 and 26"),
-    ("clock maybe", "clock stop"),
-    ("vroom 15", "from a crossing to a crossing"),
-    ("action line vroom | pass", "one single order"),
-])
+@pytest.mark.parametrize(
+    "text,reason",
+    [
+        ("fly to the moon", "not an order"),
+        ("action dance", "is not an action"),
+        ("build castle 15", "one type"),
+        ("line 15", "two crossings"),
+        ("line x-21", "is not a crossing number"),
+        ("passengers 15:2", "stations 11 and 26"),
+        ("clock maybe", "clock stop"),
+        ("vroom 15", "from a crossing to a crossing"),
+        ("action line vroom | pass", "one single order"),
+    ],
+)
 def test_bad_lines_say_what_is_wrong(text, reason):
     with pytest.raises(NotationError, match=reason) as err:
         RULES.parse("pass\n" + text)

@@ -1,13 +1,13 @@
 """Random bot games of Bus, every invariant checked after every order."""
+
 from collections import Counter
 
 import pytest
-
-from referee.bus.engine import RULES
-from referee.bus.board import BOARD, ZONES
-from referee.bus.state import ACTION_MARKERS, BUS_CAP, line_marker_supply
-
 from bus_positions import bot_game
+
+from referee.bus.board import BOARD, ZONES
+from referee.bus.engine import RULES
+from referee.bus.state import ACTION_MARKERS, BUS_CAP, line_marker_supply
 
 GAMES = 200
 
@@ -51,11 +51,11 @@ class Invariants:
         assert min(s.passengers) >= 0
         total_stones = 4 if n == 3 else 5
         assert s.clock_stones >= 0 and s.clock_stones + sum(s.stones) == total_stones
-        for c in BOARD.crossings:                   # one passenger per building
+        for c in BOARD.crossings:  # one passenger per building
             assert s.seated(c) <= s.buildings_of(c, s.clock)
         built = [any(s.lots[i] for i in BOARD.lots_in_zone[z]) for z in ZONES]
         full = [all(s.lots[i] for i in BOARD.lots_in_zone[z]) for z in ZONES]
-        for k in range(1, 4):                       # zones open in order
+        for k in range(1, 4):  # zones open in order
             if built[k]:
                 assert all(full[:k]), f"zone {ZONES[k]} built before the lower zones were full"
         for street, bits in enumerate(s.street_lines):

@@ -1,4 +1,5 @@
 """Bus Boss refereed by email against the real mail rig (Dovecot and SMTP on loopback)."""
+
 from sites import logged
 from test_referee_by_mail import game_by_mail, replayed
 
@@ -15,8 +16,11 @@ def test_a_three_player_game_of_bus_boss_played_to_its_end_by_email(mailrig, tmp
     for player in players:
         player.new_mail()
         # one prompt a round (the first in the welcome), not one per order of the others
-        prompts = [m for m in player.received if "YOUR DECISION" in mailbot.body(m)
-                   and "Orders received" not in str(m["Subject"])]
+        prompts = [
+            m
+            for m in player.received
+            if "YOUR DECISION" in mailbot.body(m) and "Orders received" not in str(m["Subject"])
+        ]
         assert len(prompts) == 12
         [final] = [m for m in player.received if "The game is over" in str(m["Subject"])]
         assert "THE GAME IS OVER" in mailbot.body(final)

@@ -1,21 +1,25 @@
 """The game contract of Bus Boss: simultaneous decisions, prompts, views, plain data, results."""
+
 import json
 import random
 
 import pytest
+from busboss_positions import ANN, BOB, CAT, DAN, at_round, new, order, owning, play, refusal
 
-from referee.contract import IllegalOrder
 from referee.busboss.engine import RULES
 from referee.busboss.orders import Build, Order, Purchase
-
-from busboss_positions import ANN, BOB, CAT, DAN, at_round, new, order, owning, play, refusal
+from referee.contract import IllegalOrder
 
 NOTHING = "build nothing"
 
 
 def test_the_engine_describes_itself_and_checks_a_new_game():
     assert (RULES.name, RULES.title, RULES.min_players, RULES.max_players) == (
-        "busboss", "Bus Boss", 3, 6)
+        "busboss",
+        "Bus Boss",
+        3,
+        6,
+    )
     with pytest.raises(ValueError, match="for 3 to 6 players, not 2"):
         RULES.new_game({}, ["a", "b"], 1)
     with pytest.raises(ValueError, match="no option speed"):
@@ -28,10 +32,10 @@ def test_every_seat_owes_one_decision_a_round_and_the_last_resolves_it():
     s = new()
     assert [(d.seat, d.kind) for d in RULES.awaiting(s)] == [(x, "orders") for x in range(4)]
     s, events = RULES.apply(s, CAT, order("build leeds-york"))
-    assert events == ["Cat (green) sent orders for round 1."]          # nothing given away
+    assert events == ["Cat (green) sent orders for round 1."]  # nothing given away
     assert [d.seat for d in RULES.awaiting(s)] == [ANN, BOB, DAN]
-    assert s.routes_of(CAT) == [] and s.cash[CAT] == 100               # bought at resolution
-    s, events = RULES.apply(s, CAT, order("build hull-beverley"))      # a change of mind
+    assert s.routes_of(CAT) == [] and s.cash[CAT] == 100  # bought at resolution
+    s, events = RULES.apply(s, CAT, order("build hull-beverley"))  # a change of mind
     assert events == ["Cat (green) changed orders for round 1."]
     s, events = play(s, {ANN: NOTHING, BOB: NOTHING, DAN: NOTHING})
     assert "Round 1 is resolved." in events and "Round 2 begins." in events
@@ -55,19 +59,21 @@ def test_operating_rounds_owe_operate_decisions():
     assert "an operating round" in RULES.awaiting(s)[0].prompt
     assert RULES.awaiting(s)[0].prompt == (
         "Round 7, an operating round: enter up to 5 of the 1 run on offer, then buy routes "
-        "after the runs.")
-
+        "after the runs."
+    )
 
 
 def test_orders_for_another_round_or_of_the_wrong_kind_are_refused():
     s = new()
     assert refusal(s, ANN, "round 2\nbuild leeds-york") == (
-        "This order is for round 2, but the game is in round 1.")
+        "This order is for round 2, but the game is in round 1."
+    )
     assert refusal(s, ANN, "no runs") == (
-        "Round 1 is a building round: runs start in round 7. Send build lines only.")
+        "Round 1 is a building round: runs start in round 7. Send build lines only."
+    )
     s = at_round(s, 7, "AS-QH")
     with pytest.raises(IllegalOrder):
-        RULES.apply(s, ANN, "no runs")                  # text, not an order
+        RULES.apply(s, ANN, "no runs")  # text, not an order
 
 
 def test_an_operating_rounds_order_with_build_lines_only_enters_no_runs():
@@ -88,8 +94,10 @@ def test_legal_orders_are_all_accepted():
     operate = RULES.legal_orders(s, ANN)
     assert operate[0] == Order("operate", round=7)
     assert [RULES.format(o) for o in operate[1:4]] == [
-        "round 7\nrun AS-QH: leeds-york", "round 7\nrun 2S-4D: wakefield-leeds-york-malton",
-        "round 7\nno runs\nbuild barnsley-wakefield cost 4"]
+        "round 7\nrun AS-QH: leeds-york",
+        "round 7\nrun 2S-4D: wakefield-leeds-york-malton",
+        "round 7\nno runs\nbuild barnsley-wakefield cost 4",
+    ]
     assert len(operate) == 3 + len(builds) - 1
     for o in operate:
         RULES.apply(s, ANN, o)
@@ -105,13 +113,14 @@ def test_prompt_lines_list_runs_shortest_first_and_routes_to_buy():
         "run AS-QH: leeds-york   # Leeds to York: 5 spaces, all on your routes",
         "run 2S-4D: wakefield-leeds-york-malton   # Wakefield to Malton: 11 spaces, 1 change "
         "of colour, pays blue 4",
-        "# run 9C-3D (Cumbria to Barnsley): no journey you can make alone"]
+        "# run 9C-3D (Cumbria to Barnsley): no journey you can make alone",
+    ]
     assert "build bradford-leeds cost 4   # Bradford to Leeds" in lines
     assert lines[-1] == "build nothing"
     costs = [int(line.split(" cost ")[1].split()[0]) for line in lines if " cost " in line]
-    assert costs and max(costs) <= 8                        # nothing dearer than Ann's cash
+    assert costs and max(costs) <= 8  # nothing dearer than Ann's cash
     text = "\n".join([lines[0], lines[2], lines[3], "build bradford-leeds cost 4"])
-    s, _ = RULES.apply(s, ANN, order(text))                 # copied lines make a legal order
+    s, _ = RULES.apply(s, ANN, order(text))  # copied lines make a legal order
     assert len(s.pending[ANN].runs) == 2
 
 
@@ -120,9 +129,11 @@ def test_prompt_lines_in_a_building_round_offer_the_extra_build():
     s.extra_build = (ANN,)
     lines = RULES.prompt_lines(s, ANN)
     assert lines[0] == "round 1" and lines[-2:] == [
-        "build nothing", "# You may add a second build line this round (rule 38)."]
+        "build nothing",
+        "# You may add a second build line this round (rule 38).",
+    ]
     assert "build malton-york cost 6   # Malton to York" in lines
-    assert not any("beverley-hull" in line for line in lines)            # not connected
+    assert not any("beverley-hull" in line for line in lines)  # not connected
     assert RULES.prompt_lines(s, ANN)[1].startswith("# Routes you can buy now")
     s, _ = RULES.apply(s, ANN, order("build nothing"))
     assert RULES.prompt_lines(s, BOB)[0] == "round 1"
@@ -133,30 +144,71 @@ def test_view_has_what_reports_and_maps_need():
     s = at_round(s, 8, "AS-QH 9C-3D", since=7)
     view = RULES.view(s)
     json.dumps(view)
-    assert set(view) == {"game", "map", "map_name", "round", "phase", "order_of_play",
-                         "entry_limit", "players", "cash", "places", "routes", "bank_routes",
-                         "runs", "last_round", "awaiting", "result"}
+    assert set(view) == {
+        "game",
+        "map",
+        "map_name",
+        "round",
+        "phase",
+        "order_of_play",
+        "entry_limit",
+        "players",
+        "cash",
+        "places",
+        "routes",
+        "bank_routes",
+        "runs",
+        "last_round",
+        "awaiting",
+        "result",
+    }
     assert (view["round"], view["phase"], view["cash"]) == (8, "operating", [100] * 4)
     assert view["players"][ANN] == {
-        "seat": 0, "name": "Ann", "colour": "red", "cash": 100, "in_game": True,
-        "missed_in_a_row": 0, "extra_build": False, "awaiting": True, "routes": ["leeds-york"]}
+        "seat": 0,
+        "name": "Ann",
+        "colour": "red",
+        "cash": 100,
+        "in_game": True,
+        "missed_in_a_row": 0,
+        "extra_build": False,
+        "awaiting": True,
+        "routes": ["leeds-york"],
+    }
     leeds_york = next(r for r in view["routes"] if r["name"] == "leeds-york")
-    assert leeds_york == {"name": "leeds-york", "ends": ["leeds", "york"], "length": 5,
-                          "cost": 7, "copies": 2, "owners": ["red"]}
+    assert leeds_york == {
+        "name": "leeds-york",
+        "ends": ["leeds", "york"],
+        "length": 5,
+        "cost": 7,
+        "copies": 2,
+        "owners": ["red"],
+    }
     assert view["bank_routes"] == ["beverley-hull"]
     leeds = next(p for p in view["places"] if p["key"] == "leeds")
-    assert leeds == {"key": "leeds", "name": "Leeds", "pos": [41, 78], "destination": "Leeds",
-                     "cards": ["AS", "KH", "QD"]}
+    assert leeds == {
+        "key": "leeds",
+        "name": "Leeds",
+        "pos": [41, 78],
+        "destination": "Leeds",
+        "cards": ["AS", "KH", "QD"],
+    }
     assert [r["reoffered"] for r in view["runs"]] == [True, True]
     assert view["last_round"] is None and view["result"] is None
 
 
 def test_the_last_round_is_kept_for_the_report():
     s = at_round(owning(new(), {ANN: "leeds-york"}), 7, "AS-QH")
-    s, events = play(s, {ANN: "run AS-QH: leeds-york\nbuild york-malton", BOB: "no runs",
-                         CAT: "no runs", DAN: "no runs"})
+    s, events = play(
+        s,
+        {
+            ANN: "run AS-QH: leeds-york\nbuild york-malton",
+            BOB: "no runs",
+            CAT: "no runs",
+            DAN: "no runs",
+        },
+    )
     last = RULES.view(s)["last_round"]
-    assert last["round"] == 7 and last["events"] == events[-len(last["events"]):]
+    assert last["round"] == 7 and last["events"] == events[-len(last["events"]) :]
     assert last["purchases"] == [{"seat": ANN, "routes": ["malton-york"], "cost": 6}]
     assert last["runs"][0]["entrants"][0]["points"] == [30]
 
@@ -178,7 +230,7 @@ def test_plain_data_round_trip_with_orders_pending():
 
 def test_the_richest_player_wins_and_ties_share_a_place():
     s = at_round(new(), 12, cash={ANN: 150, BOB: 180, CAT: 150, DAN: 90})
-    s, _ = play(s, {seat: "no runs" for seat in range(4)})
+    s, _ = play(s, dict.fromkeys(range(4), "no runs"))
     result = RULES.result(s)
     assert result.ranking == ((BOB,), (ANN, CAT), (DAN,))
     assert result.scores == (150, 180, 150, 90)

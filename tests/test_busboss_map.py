@@ -1,4 +1,5 @@
 """Ruling K1: the project's own Bus Boss map, and the loader that checks map files."""
+
 from importlib import resources
 
 import pytest
@@ -6,8 +7,11 @@ import pytest
 from referee.busboss.engine import RULES
 from referee.busboss.map import CARDS, MapError, load_map, map_names, parse_map
 
-SHIPPED = resources.files("referee.busboss").joinpath("maps", "yorkshire.yaml") \
+SHIPPED = (
+    resources.files("referee.busboss")
+    .joinpath("maps", "yorkshire.yaml")
     .read_text(encoding="utf-8")
+)
 
 
 def problems(text: str) -> list[str]:
@@ -40,7 +44,7 @@ def test_k1_junctions_routes_lengths_and_doubled_routes():
     assert m.places["scotchcorner"].name == "Scotch Corner"
     assert m.route("york", "leeds") is m.route("leeds", "york")
     leeds_york = m.route("leeds", "york")
-    assert (leeds_york.length, leeds_york.cost, leeds_york.copies) == (5, 7, 2)   # rule 9, 12
+    assert (leeds_york.length, leeds_york.cost, leeds_york.copies) == (5, 7, 2)  # rule 9, 12
     doubled = [r.name for r in m.routes if r.copies == 2]
     assert "bradford-leeds" in doubled and len(doubled) == 9
     assert m.route("leeds", "scarborough") is None
@@ -66,11 +70,14 @@ def test_an_unknown_map_names_the_maps_there_are():
 
 
 def test_a_card_keyed_to_nothing_and_a_card_keyed_twice():
-    text = SHIPPED.replace("{cards: [5H], places: {bridlington",
-                           "{cards: [5C], places: {bridlington")
+    text = SHIPPED.replace(
+        "{cards: [5H], places: {bridlington", "{cards: [5C], places: {bridlington"
+    )
     found = problems(text)
-    assert "card 5C is keyed twice: to Harrogate and Bridlington" in found[0] or \
-        "card 5C is keyed twice: to Bridlington and Harrogate" in found[0]
+    assert (
+        "card 5C is keyed twice: to Harrogate and Bridlington" in found[0]
+        or "card 5C is keyed twice: to Bridlington and Harrogate" in found[0]
+    )
     assert any("card(s) 5H are keyed to no destination" in p for p in found)
 
 
@@ -80,8 +87,10 @@ def test_a_card_that_is_no_card():
 
 
 def test_routes_must_join_known_places_with_positive_lengths():
-    text = SHIPPED.replace("  - coldstream-berwick 3\n",
-                           "  - coldstream-atlantis 3\n  - hull-york 0\n  - selby-selby 2\n")
+    text = SHIPPED.replace(
+        "  - coldstream-berwick 3\n",
+        "  - coldstream-atlantis 3\n  - hull-york 0\n  - selby-selby 2\n",
+    )
     found = problems(text)
     assert any("no place 'atlantis' on the map" in p for p in found)
     assert any("'hull-york 0'" in p and "at least 1" in p for p in found)
@@ -89,8 +98,9 @@ def test_routes_must_join_known_places_with_positive_lengths():
 
 
 def test_a_route_listed_twice_must_say_twice():
-    found = problems(SHIPPED.replace("  - skipton-colne 2\n",
-                                     "  - skipton-colne 2\n  - colne-skipton 2\n"))
+    found = problems(
+        SHIPPED.replace("  - skipton-colne 2\n", "  - skipton-colne 2\n  - colne-skipton 2\n")
+    )
     assert len(found) == 1 and "colne-skipton is already route" in found[0]
     assert "'twice'" in found[0]
 
@@ -102,8 +112,11 @@ def test_a_route_line_that_cannot_be_read():
 
 def test_the_map_must_be_connected():
     # Skipton and Lancashire's place at Colne cut off together
-    text = SHIPPED.replace("  - harrogate-skipton 5\n", "").replace(
-        "  - skipton-bradford 4\n", "").replace("  - colne-halifax 4\n", "")
+    text = (
+        SHIPPED.replace("  - harrogate-skipton 5\n", "")
+        .replace("  - skipton-bradford 4\n", "")
+        .replace("  - colne-halifax 4\n", "")
+    )
     found = problems(text)
     assert len(found) == 1
     assert found[0].startswith("the map is not connected")
@@ -111,17 +124,20 @@ def test_the_map_must_be_connected():
 
 
 def test_positions_keys_sections_and_junctions_are_checked():
-    text = (SHIPPED.replace("leeds: [41, 78]", "leeds: [41, 780]")
-            .replace("washington:    {name: Washington, pos: [42, 34]}",
-                     "Washington: {name: Washington, pos: [42, 34]}"))
+    text = SHIPPED.replace("leeds: [41, 78]", "leeds: [41, 780]").replace(
+        "washington:    {name: Washington, pos: [42, 34]}",
+        "Washington: {name: Washington, pos: [42, 34]}",
+    )
     found = problems(text)
     assert any("position of 'leeds'" in p for p in found)
     assert any("place key 'Washington'" in p for p in found)
     assert problems("name: x\nroutes: []\n") == ["the section 'destinations' is missing"]
-    lonely = SHIPPED.replace("junctions:\n",
-                             "junctions:\n  nowhere: {name: Nowhere, pos: [1, 1]}\n")
-    found = problems(lonely.replace("  - skipton-colne 2\n",
-                                    "  - skipton-colne 2\n  - nowhere-hull 3\n"))
+    lonely = SHIPPED.replace(
+        "junctions:\n", "junctions:\n  nowhere: {name: Nowhere, pos: [1, 1]}\n"
+    )
+    found = problems(
+        lonely.replace("  - skipton-colne 2\n", "  - skipton-colne 2\n  - nowhere-hull 3\n")
+    )
     assert found == ["junction nowhere: a junction must join at least two routes"]
 
 
@@ -137,5 +153,6 @@ def test_all_problems_are_named_together():
 
 def test_yaml_that_is_not_a_map():
     assert problems("just words") == [
-        "the file must hold the sections name, destinations, junctions and routes"]
+        "the file must hold the sections name, destinations, junctions and routes"
+    ]
     assert "not readable as YAML" in problems("a: [unclosed")[0]

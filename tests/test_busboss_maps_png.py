@@ -1,5 +1,6 @@
 """The Bus Boss PNG map: its size, its bytes, each copy of each route in its owner's colour
 (side by side on a doubled route), names that do not cover each other, and the panel."""
+
 import hashlib
 import io
 import math
@@ -9,19 +10,18 @@ import sys
 from pathlib import Path
 
 import pytest
+from busboss_map_views import POSITIONS, bot_views, stored
 from PIL import Image
 
 from referee import maps
 from referee.busboss import player_colour
 from referee.busboss import png_map as png
-from referee.maps import canvas
-from referee.busboss.png_map import HEIGHT, WIDTH, copy_centre, png_map
-from referee.busboss.scene import BANK_STYLE, build_scene, view_map
-from referee.maps.styles import COLOUR_STYLES
 from referee.busboss.engine import RULES
 from referee.busboss.orders import COLOURS
-
-from busboss_map_views import POSITIONS, bot_views, stored
+from referee.busboss.png_map import HEIGHT, WIDTH, copy_centre, png_map
+from referee.busboss.scene import BANK_STYLE, build_scene, view_map
+from referee.maps import canvas
+from referee.maps.styles import COLOUR_STYLES
 
 
 def pixels(view) -> Image.Image:
@@ -43,13 +43,21 @@ def test_the_same_view_gives_the_same_bytes_in_any_process():
     data = maps.png_map(view)
     assert data == png_map(stored("middle"), view_map(view))
     # another interpreter with other string hashing draws the very same bytes
-    script = ("import hashlib, sys; sys.path.insert(0, 'tests')\n"
-              "from busboss_map_views import stored\n"
-              "from referee.maps import png_map\n"
-              "print(hashlib.sha256(png_map(stored('middle'))).hexdigest())")
+    script = (
+        "import hashlib, sys; sys.path.insert(0, 'tests')\n"
+        "from busboss_map_views import stored\n"
+        "from referee.maps import png_map\n"
+        "print(hashlib.sha256(png_map(stored('middle'))).hexdigest())"
+    )
     root = Path(__file__).resolve().parents[1]
-    other = subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True,
-                           text=True, check=True, env={**os.environ, "PYTHONHASHSEED": "7"})
+    other = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONHASHSEED": "7"},
+    )
     assert other.stdout.strip() == hashlib.sha256(data).hexdigest()
 
 
@@ -60,8 +68,7 @@ def assert_every_copy_shows_who_owns_it(view):
     for route in build_scene(view).routes.values():
         for copy in range(route.copies):
             owner = route.owners[copy].colour if copy < len(route.owners) else png.ROAD
-            assert image.getpixel(copy_centre(m, route.name, copy)) == owner, \
-                (route.name, copy)
+            assert image.getpixel(copy_centre(m, route.name, copy)) == owner, (route.name, copy)
 
 
 @pytest.mark.parametrize("name", POSITIONS)
@@ -72,7 +79,7 @@ def test_the_middle_of_every_copy_of_every_route_shows_who_owns_it(name):
 def test_every_round_of_a_six_player_game_with_a_dropped_player_shows_the_owners():
     views = list(bot_views(6, seed=3, absent=2, away_from=4))
     assert views[-1]["bank_routes"] and views[-1]["result"]
-    for view in views[::len(views) // 12]:
+    for view in views[:: len(views) // 12]:
         assert_every_copy_shows_who_owns_it(view)
 
 
@@ -80,17 +87,22 @@ def test_a_doubled_route_bought_twice_shows_both_owners_side_by_side():
     view = stored("middle")
     image, m = pixels(view), view_map(view)
     owners = {r["name"]: r["owners"] for r in view["routes"]}
-    for name, (first, second) in (("bradford-leeds", ("yellow", "red")),
-                                  ("leeds-york", ("red", "bank"))):
+    for name, (first, second) in (
+        ("bradford-leeds", ("yellow", "red")),
+        ("leeds-york", ("red", "bank")),
+    ):
         assert owners[name] == [first, second]
         a, b = copy_centre(m, name, 0), copy_centre(m, name, 1)
-        colours = [COLOUR_STYLES[o].colour if o != "bank" else BANK_STYLE.colour
-                   for o in (first, second)]
+        colours = [
+            COLOUR_STYLES[o].colour if o != "bank" else BANK_STYLE.colour for o in (first, second)
+        ]
         assert [image.getpixel(a), image.getpixel(b)] == colours
         # one route pitch apart, straight across the route
         ends = [png.place_centre(m, p) for p in name.split("-")]
-        along = ((ends[1][0] - ends[0][0]) / math.dist(*ends),
-                 (ends[1][1] - ends[0][1]) / math.dist(*ends))
+        along = (
+            (ends[1][0] - ends[0][0]) / math.dist(*ends),
+            (ends[1][1] - ends[0][1]) / math.dist(*ends),
+        )
         step = (b[0] - a[0], b[1] - a[1])
         assert math.hypot(*step) == pytest.approx(png.ROUTE_PITCH, abs=1.5)
         assert abs(step[0] * along[0] + step[1] * along[1]) <= 1.5
@@ -101,13 +113,16 @@ def test_the_bank_s_routes_are_grey_dashes():
     image, m = pixels(view), view_map(view)
     assert "huddersfield-rochdale" in view["bank_routes"]
     a, b = png.copy_segment(m, "huddersfield-rochdale", 0)
-    samples = [image.getpixel((round(a[0] + (b[0] - a[0]) * t / 40),
-                               round(a[1] + (b[1] - a[1]) * t / 40))) for t in range(12, 29)]
+    samples = [
+        image.getpixel((round(a[0] + (b[0] - a[0]) * t / 40), round(a[1] + (b[1] - a[1]) * t / 40)))
+        for t in range(12, 29)
+    ]
     # grey dashes, with the free road showing in the gaps, and only their blends between
     assert BANK_STYLE.colour in samples and png.ROAD in samples
     for sample in samples:
-        assert all(min(g, r) <= v <= max(g, r)
-                   for v, g, r in zip(sample, BANK_STYLE.colour, png.ROAD)), sample
+        assert all(
+            min(g, r) <= v <= max(g, r) for v, g, r in zip(sample, BANK_STYLE.colour, png.ROAD)
+        ), sample
 
 
 def test_names_and_lengths_never_cover_each_other_and_stay_by_their_places():
@@ -120,7 +135,7 @@ def test_names_and_lengths_never_cover_each_other_and_stay_by_their_places():
     for i, box in enumerate(boxes):
         assert png.MAP_BOX[0] <= box[0] and box[2] <= png.MAP_BOX[2]
         assert png.MAP_BOX[1] <= box[1] and box[3] <= png.MAP_BOX[3]
-        assert all(png._overlap(box, other) == 0 for other in boxes[i + 1:]), box
+        assert all(png._overlap(box, other) == 0 for other in boxes[i + 1 :]), box
     for key, label in layout.labels.items():
         x0, y0, x1, y1 = label.box
         cx, cy = png.place_centre(m, key)
@@ -142,16 +157,23 @@ def test_the_panel_shows_each_company_by_its_colour_and_letter():
 def test_a_game_master_s_own_map_is_drawn_too(tmp_path):
     # four towns of 13 cards each round a junction; short keys get numbered abbreviations
     suits = {"north": "S", "east": "H", "south": "D", "west": "C"}
-    ranks = "A 2 3 4 5 6 7 8 9 10 J Q K".split()
+    ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
     where = {"north": [50, 0], "east": [100, 50], "south": [50, 100], "west": [0, 50]}
     lines = ["name: The Square", "destinations:"]
     for town, suit in suits.items():
         key = town[0] + "1" if town == "north" else town
         cards = ", ".join(r + suit for r in ranks)
         lines.append(f"  {town.title()}: {{cards: [{cards}], places: {{{key}: {where[town]}}}}}")
-    lines += ["junctions:", "  hub: {name: The Hub, pos: [50, 50]}", "routes:",
-              "  - n1-hub 4 twice", "  - east-hub 5", "  - south-hub 6", "  - west-hub 3",
-              "  - n1-east 9"]
+    lines += [
+        "junctions:",
+        "  hub: {name: The Hub, pos: [50, 50]}",
+        "routes:",
+        "  - n1-hub 4 twice",
+        "  - east-hub 5",
+        "  - south-hub 6",
+        "  - west-hub 3",
+        "  - n1-east 9",
+    ]
     path = tmp_path / "square.yaml"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     view = RULES.view(RULES.new_game({"map": str(path)}, ["Ann", "Bob", "Cat"], 1))
@@ -176,8 +198,16 @@ def test_long_names_are_cut_short_in_the_panel():
 def test_a_map_does_not_depend_on_the_maps_drawn_before_it_in_the_process():
     # the renderer keeps the map's ground, layout and places, sprites, text masks and
     # palette from map to map (bench/maps_bench.py); a fresh start is the reference
-    kept = (png._ground, png._layout, png._places, canvas.sprite_image, canvas.text_mask,
-            canvas.text_width, canvas.font, canvas.fixed_palette)
+    kept = (
+        png._ground,
+        png._layout,
+        png._places,
+        canvas.sprite_image,
+        canvas.text_mask,
+        canvas.text_width,
+        canvas.font,
+        canvas.fixed_palette,
+    )
     for cache in kept:
         cache.cache_clear()
     first = maps.png_map(stored("middle"))

@@ -3,18 +3,17 @@ routes drawn by their owners' letters, and tables that name every route, run and
 
 Regenerate the goldens only on purpose, and read the diff: REFEREE_REGEN_GOLDEN=1 pytest ...
 """
+
 import os
 from pathlib import Path
 
 import pytest
+from busboss_map_views import POSITIONS, bot_views, stored
 
 from referee import maps
 from referee.busboss.scene import BANK_STYLE, view_map
-from referee.busboss.text_map import (abbreviations, labels, length_cells, route_cells,
-                                       text_map)
+from referee.busboss.text_map import abbreviations, labels, length_cells, route_cells, text_map
 from referee.maps.styles import COLOUR_STYLES
-
-from busboss_map_views import POSITIONS, bot_views, stored
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 
@@ -89,8 +88,11 @@ def test_free_routes_show_their_slope_and_every_length_is_told_once():
     unwritten = text.split("Lengths not written on the map: ")[1].split("\n\n")[0]
     short = abbreviations(m)
     listed = [item.strip() for item in unwritten.replace("\n", " ").split(",")]
-    assert listed == [f"{short[r.ends[0]]}-{short[r.ends[1]]} {r.length}"
-                      for r in m.routes if r.name not in lengths]
+    assert listed == [
+        f"{short[r.ends[0]]}-{short[r.ends[1]]} {r.length}"
+        for r in m.routes
+        if r.name not in lengths
+    ]
     assert len(lengths) >= len(m.routes) * 2 // 3
 
 
@@ -102,8 +104,8 @@ def test_places_have_unique_abbreviations_upper_case_for_destinations():
     for key, place in m.places.items():
         assert short[key].isupper() == (place.destination is not None)
     rows = schematic(rendered("start")[1])
-    for key, (r, col, text) in labels(m).items():
-        assert rows[r][col:col + 3] == text
+    for r, col, text in labels(m).values():
+        assert rows[r][col : col + 3] == text
 
 
 def test_tables_give_cash_routes_runs_and_every_place_with_its_cards():
@@ -111,27 +113,43 @@ def test_tables_give_cash_routes_runs_and_every_place_with_its_cards():
     assert "\nY Dan               yellow      52      14      41  order in\n" in text
     assert "\nO Fay               orange      63       0       0  dropped (rule 40)\n" in text
     assert "# The bank (rule 40): 10 routes (* doubled)\n  huddersfield-rochdale 4," in text
-    assert "Runs on offer: 13 runs, 4 of them offered again (rule 21); each player may enter " \
-           "up to 5." in text
-    assert "  AH-7S    Sheffield                            Stockton-on-Tees (stockton)" \
-           "          since 7" in text
-    assert "  4H-8S    Northallerton                        The Midlands (chesterfield/worksop)" \
-           "  new" in text
+    assert (
+        "Runs on offer: 13 runs, 4 of them offered again (rule 21); each player may enter "
+        "up to 5." in text
+    )
+    assert (
+        "  AH-7S    Sheffield                            Stockton-on-Tees (stockton)"
+        "          since 7" in text
+    )
+    assert (
+        "  4H-8S    Northallerton                        The Midlands (chesterfield/worksop)"
+        "  new" in text
+    )
     places = text.split("Places (abbreviation, key in orders, name, cards):\n")[1]
-    for entry in ("LEE leeds AS KH QD", "COL coldstream (Scotland) 9S 10C", "was washington",
-                  "sco scotchcorner (Scotch Corner)", "STO stockton (Stockton-on-Tees) 7S"):
+    for entry in (
+        "LEE leeds AS KH QD",
+        "COL coldstream (Scotland) 9S 10C",
+        "was washington",
+        "sco scotchcorner (Scotch Corner)",
+        "STO stockton (Stockton-on-Tees) 7S",
+    ):
         assert entry in places
     # one line for the four awaited (in the order of play), Dan's order being in
-    assert "\n\nAwaiting: Ann (R), Eve (P), Bob (U), Cat (G): Round 8, an operating round: " \
-           "enter up to 5 of the 13\n  runs on offer, then buy routes after the runs.\n" in text
+    assert (
+        "\n\nAwaiting: Ann (R), Eve (P), Bob (U), Cat (G): Round 8, an operating round: "
+        "enter up to 5 of the 13\n  runs on offer, then buy routes after the runs.\n" in text
+    )
 
 
 def test_the_end_shows_the_result_and_no_prompt():
     _, text = rendered("end")
-    assert text.startswith("Bus Boss, Yorkshire and the North East: round 12 of 12, the game "
-                           "is over\n\n")
-    assert text.endswith("Result (round 12 is over):\n1. Dan (Y): 287\n2. Cat (G): 208\n"
-                         "3. Ann (R): 198\n4. Bob (U): 126\n")
+    assert text.startswith(
+        "Bus Boss, Yorkshire and the North East: round 12 of 12, the game is over\n\n"
+    )
+    assert text.endswith(
+        "Result (round 12 is over):\n1. Dan (Y): 287\n2. Cat (G): 208\n"
+        "3. Ann (R): 198\n4. Bob (U): 126\n"
+    )
     assert "Awaiting" not in text and "Order of play" not in text
 
 
@@ -148,6 +166,8 @@ def test_long_names_wrap_within_100_columns():
     view["players"][0]["name"] = "Annabel Montgomery-Smythe"
     text = text_map(view, view_map(view))
     assert max(map(len, text.splitlines())) <= 100
-    assert "\n  AH-7S    Sheffield, the Steel City of the South Riding (sheffield) - " \
-           "Stockton-on-Tees (stockton),\n           since 7\n" in text
+    assert (
+        "\n  AH-7S    Sheffield, the Steel City of the South Riding (sheffield) - "
+        "Stockton-on-Tees (stockton),\n           since 7\n" in text
+    )
     assert "\nR Annabel Montgomer red        130      11" in text

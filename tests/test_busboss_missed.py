@@ -1,13 +1,12 @@
 """Missed orders: rules 37-40 with ruling K7."""
-import pytest
 
-from referee.contract import IllegalOrder
+import pytest
+from busboss_positions import ANN, BOB, CAT, DAN, at_round, new, order, owning, play, route_owners
+
 from referee.busboss import GAME
 from referee.busboss.engine import RULES
 from referee.busboss.orders import Order
-
-from busboss_positions import (ANN, BOB, CAT, DAN, at_round, new, order, owning, play,
-                               route_owners)
+from referee.contract import IllegalOrder
 
 NOTHING = "build nothing"
 
@@ -24,8 +23,10 @@ def test_rule_38_a_missed_building_round_buys_nothing_and_allows_an_extra_build(
     assert missed == Order("build", round=3, missed=True)
     assert RULES.format(missed) == "round 3\nmissed"
     s, events = RULES.apply(s, ANN, missed)
-    assert events[0] == ("Ann (red) sent no orders for round 3: no build this round, an extra "
-                         "build next round (rules 37-38).")
+    assert events[0] == (
+        "Ann (red) sent no orders for round 3: no build this round, an extra "
+        "build next round (rules 37-38)."
+    )
     assert s.round == 4 and s.routes_of(ANN) == [] and s.cash[ANN] == 100
     assert s.extra_build == (ANN,) and RULES.view(s)["players"][ANN]["missed_in_a_row"] == 1
     prompts = {d.seat: d.prompt for d in RULES.awaiting(s)}
@@ -33,8 +34,15 @@ def test_rule_38_a_missed_building_round_buys_nothing_and_allows_an_extra_build(
     with pytest.raises(IllegalOrder) as caught:
         RULES.apply(s, BOB, order("build leeds-york\nbuild york-malton"))
     assert caught.value.reason.startswith("One build line a round")
-    s, events = play(s, {ANN: "build leeds-york\nbuild york-malton | york-selby",
-                         BOB: NOTHING, CAT: NOTHING, DAN: NOTHING})
+    s, events = play(
+        s,
+        {
+            ANN: "build leeds-york\nbuild york-malton | york-selby",
+            BOB: NOTHING,
+            CAT: NOTHING,
+            DAN: NOTHING,
+        },
+    )
     assert route_owners(s, "leeds-york") == (ANN,) and route_owners(s, "york-malton") == (ANN,)
     assert s.cash[ANN] == 100 - 7 - 6
     assert s.extra_build == () and s.missed == [0, 0, 0, 0]
@@ -44,7 +52,7 @@ def test_rule_38_the_extra_build_is_not_carried_forward():
     s = at_round(new(), 5)
     s, _ = play(s, {BOB: NOTHING, CAT: NOTHING, DAN: NOTHING})
     s, _ = miss(s, ANN)
-    s, _ = play(s, {seat: NOTHING for seat in range(4)})   # round 6: one build line used
+    s, _ = play(s, dict.fromkeys(range(4), NOTHING))  # round 6: one build line used
     assert s.round == 7 and s.extra_build == ()
     with pytest.raises(IllegalOrder):
         RULES.apply(s, ANN, order("no runs\nbuild leeds-york\nbuild york-malton"))
@@ -55,23 +63,36 @@ def test_rule_38_a_missed_sixth_round_gives_the_extra_build_after_the_runs_of_ro
     s, _ = play(s, {BOB: NOTHING, CAT: NOTHING, DAN: NOTHING})
     s, _ = miss(s, ANN)
     assert s.round == 7 and s.extra_build == (ANN,)
-    s, _ = play(s, {ANN: "no runs\nbuild leeds-york\nbuild york-malton", BOB: "no runs",
-                    CAT: "no runs", DAN: "no runs"})
+    s, _ = play(
+        s,
+        {
+            ANN: "no runs\nbuild leeds-york\nbuild york-malton",
+            BOB: "no runs",
+            CAT: "no runs",
+            DAN: "no runs",
+        },
+    )
     assert len(s.routes_of(ANN)) == 2
 
 
 def test_rule_39_a_missed_operating_round_enters_no_runs():
-    s = at_round(owning(new(), {ANN: "leeds-york", BOB: "leeds-york"}), 8, "AS-QH",
-                 cash={ANN: 10, BOB: 10, CAT: 10, DAN: 10})
+    s = at_round(
+        owning(new(), {ANN: "leeds-york", BOB: "leeds-york"}),
+        8,
+        "AS-QH",
+        cash={ANN: 10, BOB: 10, CAT: 10, DAN: 10},
+    )
     s, _ = play(s, {BOB: "run AS-QH: leeds-york", CAT: "no runs", DAN: "no runs"})
     missed = GAME.adjudicate(s, ANN)
     assert RULES.format(missed) == "round 8\nmissed\nno runs"
     s, events = RULES.apply(s, ANN, missed)
-    assert "Ann (red) sent no orders for round 8: no runs and no build this round " \
-           "(rules 37, 39)." in events
+    assert (
+        "Ann (red) sent no orders for round 8: no runs and no build this round "
+        "(rules 37, 39)." in events
+    )
     assert [e["seats"] for e in s.last["runs"][0]["entrants"]] == [[BOB]]
     assert s.cash[ANN] == 10 and s.cash[BOB] == 40
-    assert s.extra_build == ()                            # K7: only building rounds
+    assert s.extra_build == ()  # K7: only building rounds
 
 
 def test_adjudicate_only_for_a_seat_still_owing_its_order():
@@ -100,7 +121,7 @@ def test_rule_40_after_two_missed_rounds_the_bank_takes_the_routes():
     assert sorted(view["bank_routes"]) == ["leeds-york", "malton-york"]
     assert view["players"][ANN]["in_game"] is False and view["players"][ANN]["routes"] == []
     assert sorted(d.seat for d in RULES.awaiting(s)) == [BOB, CAT, DAN]
-    assert view["entry_limit"] == 6                       # rule 20: three players left
+    assert view["entry_limit"] == 6  # rule 20: three players left
     with pytest.raises(IllegalOrder) as caught:
         RULES.apply(s, ANN, order("no runs"))
     assert caught.value.reason == "You are no longer in the game (rule 40)."
@@ -108,8 +129,14 @@ def test_rule_40_after_two_missed_rounds_the_bank_takes_the_routes():
 
 def test_rule_40_others_pay_the_bank_and_may_buy_its_routes():
     s, _ = GAME.drop(two_missed_rounds(), ANN)
-    s, events = play(s, {BOB: "run 2S-4D: wakefield-leeds-york-malton",
-                         CAT: "no runs\nbuild york-malton", DAN: "no runs"})
+    s, events = play(
+        s,
+        {
+            BOB: "run 2S-4D: wakefield-leeds-york-malton",
+            CAT: "no runs\nbuild york-malton",
+            DAN: "no runs",
+        },
+    )
     assert "  Bob (blue) pays the bank 9." in events
     assert s.cash[BOB] == 30 + 30 - 9
     assert "Cat (green) buys malton-york for 6 (cash 24)." in events

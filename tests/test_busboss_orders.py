@@ -1,21 +1,32 @@
 """The Bus Boss order language: parsed, written back, forgiving of case and spacing."""
-import pytest
 
-from referee.contract import Entry, NotationError
+import pytest
+from busboss_positions import order
+
 from referee.busboss.engine import RULES
 from referee.busboss.orders import Build, Journey, Order, Purchase, RunEntry
-
-from busboss_positions import order
+from referee.contract import Entry, NotationError
 
 OPERATE = Order(
     "operate",
-    runs=(RunEntry(("7H", "QS"), (), Journey(("hull", "beverley", "york", "leeds"),
-                                             (None, None, "blue"))),
-          RunEntry(("2C", "10S"), ("blue", "green"), Journey(("skipton", "bradford"), (None,))),
-          RunEntry(("5D", "9S"), ("red",), None)),
-    builds=(Build((Purchase((("leeds", "york"), ("york", "malton")), 18),
-                   Purchase((("leeds", "harrogate"),)), Purchase(()))),),
-    round=8)
+    runs=(
+        RunEntry(
+            ("7H", "QS"), (), Journey(("hull", "beverley", "york", "leeds"), (None, None, "blue"))
+        ),
+        RunEntry(("2C", "10S"), ("blue", "green"), Journey(("skipton", "bradford"), (None,))),
+        RunEntry(("5D", "9S"), ("red",), None),
+    ),
+    builds=(
+        Build(
+            (
+                Purchase((("leeds", "york"), ("york", "malton")), 18),
+                Purchase((("leeds", "harrogate"),)),
+                Purchase(()),
+            )
+        ),
+    ),
+    round=8,
+)
 
 
 def test_an_operating_order_is_written_and_read_back():
@@ -25,20 +36,29 @@ def test_an_operating_order_is_written_and_read_back():
         "run 7H-QS: hull-beverley-york-leeds(blue)\n"
         "run 2C-10S with blue green: skipton-bradford\n"
         "run 5D-9S with red\n"
-        "build leeds-york york-malton cost 18 | leeds-harrogate | nothing")
+        "build leeds-york york-malton cost 18 | leeds-harrogate | nothing"
+    )
     assert RULES.parse(text) == [Entry((OPERATE,))]
 
 
-@pytest.mark.parametrize("o", [
-    Order("build", builds=(Build((Purchase((("a", "b"),)),)),)),
-    Order("build", builds=(Build((Purchase(()),)),), round=2),
-    Order("build", builds=(Build((Purchase((("a", "b"),)),)), Build((Purchase((("b", "c"),)),))),
-          round=4),                                             # the extra build of rule 38
-    Order("build", round=3, missed=True),
-    Order("operate", round=9, missed=True),
-    Order("operate", round=7),
-    Order("operate", runs=(RunEntry(("10H", "AS"), (), Journey(("x", "y", "z"), ("bank", None))),)),
-])
+@pytest.mark.parametrize(
+    "o",
+    [
+        Order("build", builds=(Build((Purchase((("a", "b"),)),)),)),
+        Order("build", builds=(Build((Purchase(()),)),), round=2),
+        Order(
+            "build",
+            builds=(Build((Purchase((("a", "b"),)),)), Build((Purchase((("b", "c"),)),))),
+            round=4,
+        ),  # the extra build of rule 38
+        Order("build", round=3, missed=True),
+        Order("operate", round=9, missed=True),
+        Order("operate", round=7),
+        Order(
+            "operate", runs=(RunEntry(("10H", "AS"), (), Journey(("x", "y", "z"), ("bank", None))),)
+        ),
+    ],
+)
 def test_round_trip(o):
     assert order(RULES.format(o)) == o
 
@@ -68,31 +88,35 @@ def test_ten_may_be_written_t_and_multi_word_places_run_together():
 def test_the_whole_text_is_one_entry():
     [entry] = RULES.parse("round 1\nbuild leeds-york")
     assert entry.text == "round 1\nbuild leeds-york"
-    assert entry.alternatives == (Order("build", builds=(Build((Purchase((("leeds", "york"),)),)),),
-                                        round=1),)
+    assert entry.alternatives == (
+        Order("build", builds=(Build((Purchase((("leeds", "york"),)),)),), round=1),
+    )
 
 
-@pytest.mark.parametrize("text, reason", [
-    ("", "no orders found"),
-    ("round 4", "no orders found"),
-    ("hello there", "not a Bus Boss order"),
-    ("round eight\nbuild nothing", "write the round as a number"),
-    ("round 7\nround 8\nno runs", "one round's orders at a time"),
-    ("no runs\nrun 7H-QS: hull-leeds", "'no runs' together with run lines"),
-    ("run 1H-QS: hull-leeds", "'1h' is not a card"),
-    ("run 7H: hull-leeds", "name the run by its two cards"),
-    ("run 7H-QS", "give the journey after a colon"),
-    ("run 7H-QS hull-leeds", "after the cards write 'with'"),
-    ("run 7H-QS with pink", "'pink' is not a player's colour"),
-    ("run 7H-QS with bank", "the bank runs no buses"),
-    ("run 7H-QS: hull", "at least two places"),
-    ("run 7H-QS: hull(blue)-leeds", "first place has no leg before it"),
-    ("run 7H-QS: hull-leeds(mauve)", "'mauve' is not a player's colour"),
-    ("run 7H-QS: hull-le!eds", "'le!eds' is not a place"),
-    ("build leeds", "'leeds' is not a route"),
-    ("build leeds-york-malton", "is not a route"),
-    ("build cost 5", "name the routes to buy"),
-])
+@pytest.mark.parametrize(
+    "text, reason",
+    [
+        ("", "no orders found"),
+        ("round 4", "no orders found"),
+        ("hello there", "not a Bus Boss order"),
+        ("round eight\nbuild nothing", "write the round as a number"),
+        ("round 7\nround 8\nno runs", "one round's orders at a time"),
+        ("no runs\nrun 7H-QS: hull-leeds", "'no runs' together with run lines"),
+        ("run 1H-QS: hull-leeds", "'1h' is not a card"),
+        ("run 7H: hull-leeds", "name the run by its two cards"),
+        ("run 7H-QS", "give the journey after a colon"),
+        ("run 7H-QS hull-leeds", "after the cards write 'with'"),
+        ("run 7H-QS with pink", "'pink' is not a player's colour"),
+        ("run 7H-QS with bank", "the bank runs no buses"),
+        ("run 7H-QS: hull", "at least two places"),
+        ("run 7H-QS: hull(blue)-leeds", "first place has no leg before it"),
+        ("run 7H-QS: hull-leeds(mauve)", "'mauve' is not a player's colour"),
+        ("run 7H-QS: hull-le!eds", "'le!eds' is not a place"),
+        ("build leeds", "'leeds' is not a route"),
+        ("build leeds-york-malton", "is not a route"),
+        ("build cost 5", "name the routes to buy"),
+    ],
+)
 def test_notation_errors_say_what_is_wrong(text, reason):
     with pytest.raises(NotationError) as caught:
         RULES.parse(text)

@@ -2,6 +2,7 @@
 cash moves only by route costs, payments and points; the cards are dealt once in each half;
 illegal orders are refused and everything accepted kept the rules; the order log replays the
 game exactly (K8)."""
+
 import json
 import os
 import random
@@ -11,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from referee.contract import IllegalOrder
 from referee.busboss import GAME
 from referee.busboss.engine import RULES
 from referee.busboss.game import entry_limit
@@ -19,6 +19,7 @@ from referee.busboss.journeys import network, resolve
 from referee.busboss.map import CARDS
 from referee.busboss.orders import Build, Order, Purchase, RunEntry
 from referee.busboss.state import BANK_SEAT, owner_seat
+from referee.contract import IllegalOrder
 
 GAMES = 200
 CHUNK = 25
@@ -72,8 +73,10 @@ def refuse_illegal(s, seat, rng):
         pair = next(p for p in zip(CARDS, CARDS[1:]) if frozenset(p) not in offered)
         illegal.append(Order("operate", runs=(RunEntry(pair, ("red",) if seat else ("blue",)),)))
         if s.offers:
-            many = tuple(RunEntry(s.offers[0].cards, ("red",) if seat else ("blue",))
-                         for _ in range(entry_limit(s) + 1))
+            many = tuple(
+                RunEntry(s.offers[0].cards, ("red",) if seat else ("blue",))
+                for _ in range(entry_limit(s) + 1)
+            )
             illegal.append(Order("operate", runs=many))
     for o in illegal:
         with pytest.raises(IllegalOrder):
@@ -93,9 +96,13 @@ def check_round(start, s, orders):
         paid = 0
         for e in run["entrants"]:
             company = tuple(e["seats"])
-            journey = next(x.journey for seat in company for x in orders[seat].runs
-                           if set(x.cards) == set(cards) and x.journey is not None)
-            plan = resolve(net, company, cards, journey)     # K4 held (raises otherwise)
+            journey = next(
+                x.journey
+                for seat in company
+                for x in orders[seat].runs
+                if set(x.cards) == set(cards) and x.journey is not None
+            )
+            plan = resolve(net, company, cards, journey)  # K4 held (raises otherwise)
             assert plan.paid <= 10 and plan.spaces == e["spaces"]
             assert sum(e["paid"]) == plan.paid
             for seat, won, cost in zip(company, e["points"], e["paid"]):
@@ -105,22 +112,22 @@ def check_round(start, s, orders):
             if p["to"] != "bank":
                 change[owner_seat(p["to"])] += p["amount"]
         assert sum(p["amount"] for p in run["payments"]) == paid
-        if run["entrants"]:                              # every row of rule 31 sums to 30
+        if run["entrants"]:  # every row of rule 31 sums to 30
             assert sum(sum(e["points"]) for e in run["entrants"]) == 30
-    for seat, o in orders.items():
-        assert len(o.runs) <= entry_limit(start)                   # rule 20
+    for o in orders.values():
+        assert len(o.runs) <= entry_limit(start)  # rule 20
     for p in record["purchases"]:
         routes = [m.route(*name.split("-")) for name in p["routes"]]
         assert p["cost"] == sum(r.cost for r in routes)
-        assert len(routes) == 1 or (len(routes) <= 4 and p["cost"] <= 12)   # rule 8
+        assert len(routes) == 1 or (len(routes) <= 4 and p["cost"] <= 12)  # rule 8
         change[p["seat"]] -= p["cost"]
     assert [b - a for a, b in zip(start.cash, s.cash)] == change
-    for r in m.routes:                                             # rule 12
+    for r in m.routes:  # rule 12
         owners = s.owners[r.index]
         assert len(owners) <= r.copies
         players = [o for o in owners if o != BANK_SEAT]
         assert len(players) == len(set(players))
-    for seat in range(len(s.names)):                              # K2: one connected network
+    for seat in range(len(s.names)):  # K2: one connected network
         assert connected(m, [m.routes[i] for i in s.routes_of(seat)])
 
 
@@ -154,7 +161,7 @@ def test_bot_games_keep_the_rules_and_replay_exactly(first):
     for seed in range(first, first + CHUNK):
         s, log, dealt, names = play_game(seed)
         assert s.over and RULES.result(s) is not None
-        for half in ((7, 8, 9), (10, 11, 12)):                     # rule 15, K3
+        for half in ((7, 8, 9), (10, 11, 12)):  # rule 15, K3
             if all(r in dealt for r in half):
                 assert sorted(c for r in half for c in dealt[r]) == sorted(CARDS), seed
         assert RULES.to_data(replay(names, seed, log)) == RULES.to_data(s), seed
@@ -177,7 +184,13 @@ def test_a_log_replays_the_same_in_another_process(hash_seed):
     """K8: nothing depends on the process (string hashing differs between processes)."""
     s, log, _, names = play_game(3)
     job = json.dumps({"names": names, "seed": 3, "log": log})
-    done = subprocess.run([sys.executable, "-c", REPLAY_ELSEWHERE], input=job, text=True,
-                          capture_output=True, check=True, cwd=Path(__file__).parent.parent,
-                          env={**os.environ, "PYTHONHASHSEED": hash_seed})
+    done = subprocess.run(
+        [sys.executable, "-c", REPLAY_ELSEWHERE],
+        input=job,
+        text=True,
+        capture_output=True,
+        check=True,
+        cwd=Path(__file__).parent.parent,
+        env={**os.environ, "PYTHONHASHSEED": hash_seed},
+    )
     assert json.loads(done.stdout) == json.loads(json.dumps(RULES.to_data(s)))

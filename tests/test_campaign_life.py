@@ -1,6 +1,7 @@
 """Campaign life against the real mail rig: joining by mail, deadlines and reminders, the
 game master's commands (pause, replace, rollback), press. The clock is the test's."""
-from datetime import datetime, timedelta, timezone
+
+from datetime import UTC, datetime, timedelta
 
 from sites import logged
 from test_referee_by_mail import MailPlayer, mail_site
@@ -9,7 +10,7 @@ from referee import mailbot
 from referee.bus.engine import RULES
 from referee.tick import tick
 
-T0 = datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc)        # a Monday
+T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)  # a Monday
 
 
 def run(site, now):
@@ -49,12 +50,15 @@ def test_three_strangers_join_by_mail_and_play_the_first_round(mailrig, tmp_path
         run(site, T0)
     campaign = site.campaign("open1")
     assert campaign.status == "running" and [p.name for p in campaign.players] == [
-        "Ann", "Bob", "Cid"]
+        "Ann",
+        "Bob",
+        "Cid",
+    ]
     for player, seat in zip(strangers, campaign.players):
         mails = [mailbot.parse(raw) for raw in mailrig.read_mails(player.account.address)]
         joined = [m for m in mails if "You have joined" in str(m["Subject"])]
         assert joined and seat.token in mailbot.body(joined[0])
-        assert str(joined[0]["To"]) == player.account.address     # to the joiner only
+        assert str(joined[0]["To"]) == player.account.address  # to the joiner only
         assert any("Welcome to Bus" in str(m["Subject"]) for m in mails)
     # they play by replying until the first round is over
     for _ in range(200):
@@ -77,9 +81,14 @@ def deadline_game(rig, tmp_path, **deadlines):
     site = mail_site(tmp_path, rig)
     players = [MailPlayer(rig, n, s) for s, n in enumerate(["Ann", "Bob", "Cid"])]
     gm = MailPlayer(rig, "Gil", 9)
-    site.new_campaign("bus", "dl", [f"{p.name} <{p.account.address}>" for p in players],
-                      seed=1, gm=f"Gil <{gm.account.address}>",
-                      settings={"deadlines": {"hours": 24, "remind_hours": 12, **deadlines}})
+    site.new_campaign(
+        "bus",
+        "dl",
+        [f"{p.name} <{p.account.address}>" for p in players],
+        seed=1,
+        gm=f"Gil <{gm.account.address}>",
+        settings={"deadlines": {"hours": 24, "remind_hours": 12, **deadlines}},
+    )
     run(site, T0)
     return site, players, gm
 
@@ -87,7 +96,7 @@ def deadline_game(rig, tmp_path, **deadlines):
 def test_a_reminder_goes_out_once_and_the_bot_decides_after_the_deadline(mailrig, tmp_path):
     site, (ann, bob, cid), gm = deadline_game(mailrig, tmp_path, policy="bot")
     for player in (ann, bob, cid):
-        player.new_mail()                                # the welcomes
+        player.new_mail()  # the welcomes
     run(site, T0 + timedelta(hours=11))
     assert subjects(ann) == []
     for hours in (13, 14, 20):
@@ -97,8 +106,9 @@ def test_a_reminder_goes_out_once_and_the_bot_decides_after_the_deadline(mailrig
     assert subjects(bob) == []
     run(site, T0 + timedelta(hours=24, minutes=1))
     records = logged(site.campaign("dl"))
-    assert records[-1]["missed"] == [{"seat": 0, "due": "2026-11-24T09:00:00Z",
-                                      "done": "the bot decided for them"}]
+    assert records[-1]["missed"] == [
+        {"seat": 0, "due": "2026-11-24T09:00:00Z", "done": "the bot decided for them"}
+    ]
     assert [o[2] for o in records[-1]["orders"]] == ["bot"]
     ann.new_mail()
     report = [m for m in ann.received if "your turn" in str(m["Subject"])][-1]
@@ -111,17 +121,17 @@ def test_a_pause_stops_the_deadlines(mailrig, tmp_path):
     write(mailrig, gm, gm_address, "pause")
     run(site, T0 + timedelta(hours=1))
     assert site.campaign("dl").status == "paused"
-    run(site, T0 + timedelta(hours=30))                 # long past the deadline: paused
+    run(site, T0 + timedelta(hours=30))  # long past the deadline: paused
     assert not any(r.get("missed") for r in logged(site.campaign("dl")))
     write(mailrig, gm, gm_address, "resume")
     run(site, T0 + timedelta(hours=30))
-    run(site, T0 + timedelta(hours=40))                 # 24 h + the 29 h pause: not yet
+    run(site, T0 + timedelta(hours=40))  # 24 h + the 29 h pause: not yet
     assert not any(r.get("missed") for r in logged(site.campaign("dl")))
     run(site, T0 + timedelta(hours=53, minutes=1))
     assert [r["missed"] for r in logged(site.campaign("dl")) if r.get("missed")] == [
-        [{"seat": 0, "due": "2026-11-25T14:00:00Z", "done": "the bot decided for them"}]]
-    confirmations = [mailbot.body(m) for m in gm.new_mail()
-                     if "Game master" in str(m["Subject"])]
+        [{"seat": 0, "due": "2026-11-25T14:00:00Z", "done": "the bot decided for them"}]
+    ]
+    confirmations = [mailbot.body(m) for m in gm.new_mail() if "Game master" in str(m["Subject"])]
     assert any("The campaign is paused" in c for c in confirmations)
 
 
@@ -132,7 +142,9 @@ def test_the_wait_policy_tells_the_game_master(mailrig, tmp_path):
     run(site, T0 + timedelta(hours=26))
     notices = [m for m in gm.new_mail() if "missed a deadline" in str(m["Subject"])]
     assert len(notices) == 1 and "the game waits for the game master" in mailbot.body(notices[0])
-    assert site.campaign("dl").table().rules.awaiting(site.campaign("dl").table().state)[0].seat == 0
+    assert (
+        site.campaign("dl").table().rules.awaiting(site.campaign("dl").table().state)[0].seat == 0
+    )
 
 
 def test_the_game_master_replaces_a_player_and_the_old_token_is_refused(mailrig, tmp_path):
@@ -151,20 +163,25 @@ def test_the_game_master_replaces_a_player_and_the_old_token_is_refused(mailrig,
     run(site, T0 + timedelta(hours=2))
     answer = bob.new_mail()[-1]
     assert "could not match your mail to a player" in mailbot.body(answer)
-    assert not any(r.get("from") == bob.account.address and r.get("orders")
-                   for r in logged(campaign))
+    assert not any(
+        r.get("from") == bob.account.address and r.get("orders") for r in logged(campaign)
+    )
 
 
 def test_a_rollback_restores_the_earlier_state_exactly(mailrig, tmp_path):
     site, players, gm = deadline_game(mailrig, tmp_path)
     states = []
-    for _ in range(40):                                  # play into the first round
+    for _ in range(40):  # play into the first round
         for player in players:
             player.play()
         run(site, T0)
         table = site.campaign("dl").table()
-        states.append((sum(len(r.get("orders", ())) for r in logged(table.campaign)),
-                       RULES.to_data(table.state)))
+        states.append(
+            (
+                sum(len(r.get("orders", ())) for r in logged(table.campaign)),
+                RULES.to_data(table.state),
+            )
+        )
         if table.round == 1 and table.state.placed[table.state.start] >= 1:
             break
     # roll back to a position some orders ago where a player chose an action
@@ -188,8 +205,12 @@ def test_press_reaches_the_other_players_and_the_history(mailrig, tmp_path):
     for p in (ann, bob, cid):
         p.new_mail()
     token = site.campaign("dl").players[0].token
-    write(mailrig, ann, site.identity.plus("dl", token),
-          "message all Good luck, everyone!\nmessage Bob shall we share 21?")
+    write(
+        mailrig,
+        ann,
+        site.identity.plus("dl", token),
+        "message all Good luck, everyone!\nmessage Bob shall we share 21?",
+    )
     run(site, T0)
     bob_mail = [mailbot.body(m) for m in bob.new_mail() if "Message from Ann" in str(m["Subject"])]
     cid_mail = [mailbot.body(m) for m in cid.new_mail() if "Message from Ann" in str(m["Subject"])]

@@ -1,6 +1,7 @@
 """The referee's commands on the Maildir default: help, time zones, absences, extensions,
 dropping a player, adjudicating, the game master's press, `referee gm` and `show --png`."""
-from datetime import datetime, timedelta, timezone
+
+from datetime import UTC, datetime, timedelta
 
 from click.testing import CliRunner
 from sites import ADDRESSES, PLAYERS, Mailboxes, logged, make_site, person_mail, text_of
@@ -11,15 +12,17 @@ from referee.cli import main
 from referee.commands import run_as_gm
 from referee.tick import tick
 
-T0 = datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc)        # a Monday
+T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)  # a Monday
 
 
 def game(tmp_path, game="bus", **deadlines):
     site = make_site(tmp_path)
-    settings = {"deadlines": {"hours": 24, "remind_hours": 12, "policy": "bot",
-                              **deadlines}} if deadlines is not None else None
-    site.new_campaign(game, "g1", PLAYERS, seed=1, gm="Gil <gil@example.org>",
-                      settings=settings)
+    settings = (
+        {"deadlines": {"hours": 24, "remind_hours": 12, "policy": "bot", **deadlines}}
+        if deadlines is not None
+        else None
+    )
+    site.new_campaign(game, "g1", PLAYERS, seed=1, gm="Gil <gil@example.org>", settings=settings)
     report = tick(site, T0)
     assert not report.errors
     boxes = Mailboxes(site)
@@ -55,7 +58,7 @@ def test_an_absence_moves_the_deadline_and_is_capped(tmp_path):
     site, boxes = game(tmp_path)
     text = text_of(say(site, boxes, 0, "absence 2026-11-23 2026-11-24"))
     assert "Noted: you are away from 2026-11-23 to 2026-11-24" in text
-    assert "due by Thu 26 Nov 2026 09:00 UTC" in text    # 24 hours + the two days away
+    assert "due by Thu 26 Nov 2026 09:00 UTC" in text  # 24 hours + the two days away
     text = text_of(say(site, boxes, 0, "absence 2026-12-01 2027-01-31"))
     assert "an absence is at most 21 days" in text
     report = tick(site, T0 + timedelta(hours=30))
@@ -83,7 +86,7 @@ def test_dropping_a_bus_player_gives_the_seat_to_the_bot(tmp_path):
     orders = [o for r in logged(site.campaign("g1")) for o in r.get("orders", ())]
     assert [(seat, how) for seat, _text, how in orders] == [(0, "bot"), (0, "bot")]
     table = site.campaign("g1").table()
-    assert table.rules.awaiting(table.state)[0].seat == 1          # Bob builds now
+    assert table.rules.awaiting(table.state)[0].seat == 1  # Bob builds now
 
 
 def test_dropping_a_bus_boss_player_gives_the_routes_to_the_bank(tmp_path):
@@ -104,8 +107,9 @@ def test_adjudicate_decides_now_and_the_gm_messages_everyone(tmp_path):
     run_as_gm(site, "g1", "message all The next round is due on Friday.", T0)
     tick(site, T0)
     for address in ADDRESSES:
-        [press] = [m for m in boxes.new(address) if "Message from the game master" in
-                   str(m["Subject"])]
+        [press] = [
+            m for m in boxes.new(address) if "Message from the game master" in str(m["Subject"])
+        ]
         assert "The next round is due on Friday." in mailbot.body(press)
 
 
@@ -115,8 +119,7 @@ def test_referee_gm_on_the_command_line_and_show_png(tmp_path):
     result = CliRunner().invoke(main, ["--config", config, "gm", "g1", "pause"])
     assert result.exit_code == 0 and "The campaign is paused" in result.output
     result = CliRunner().invoke(main, ["--config", config, "gm", "g1", "pause"])
-    assert result.exit_code == 1 and "refused: the campaign is paused, not running" in \
-        result.output
+    assert result.exit_code == 1 and "refused: the campaign is paused, not running" in result.output
     result = CliRunner().invoke(main, ["--config", config, "gm", "g1", "dance"])
     assert result.exit_code == 1 and "not a game master's command" in result.output
     png = tmp_path / "map.png"
@@ -138,6 +141,7 @@ def test_history_by_mail_whole_and_one_turn(tmp_path):
 
 def test_press_and_game_master_actions_are_in_the_history_and_verify_holds(tmp_path):
     from referee.verify import verify
+
     site, boxes = game(tmp_path, game="busboss")
     say(site, boxes, 0, "message all Good luck!\nmessage Bob a secret plan")
     run_as_gm(site, "g1", "drop Cid", T0)
@@ -146,8 +150,9 @@ def test_press_and_game_master_actions_are_in_the_history_and_verify_holds(tmp_p
     events = [e for step in table.steps for e in step.events]
     assert "Ann to everyone: Good luck!" in events
     assert "Ann wrote to Bob (private)." in events and not any("secret" in e for e in events)
-    assert "The game master drops Cid." in events and "The game master pauses the campaign." \
-        in events
+    assert (
+        "The game master drops Cid." in events and "The game master pauses the campaign." in events
+    )
     tick(site, T0)
     result = verify(site.campaign("g1").root)
     assert result.ok, result.summary()
@@ -155,24 +160,45 @@ def test_press_and_game_master_actions_are_in_the_history_and_verify_holds(tmp_p
 
 def test_a_site_game_master_opens_a_campaign_for_sign_up_by_mail(tmp_path, monkeypatch):
     from sites import make_site as fresh
+
     site = fresh(tmp_path)
     path = site.config.path
-    path.write_text(path.read_text().replace(
-        "  name: Referee ", "  game_masters:\n    - address: gil@example.org\n"
-                           "      token_env: REFEREE_TEST_GM_TOKEN\n  name: Referee "))
+    path.write_text(
+        path.read_text().replace(
+            "  name: Referee ",
+            "  game_masters:\n    - address: gil@example.org\n"
+            "      token_env: REFEREE_TEST_GM_TOKEN\n  name: Referee ",
+        )
+    )
     monkeypatch.setenv("REFEREE_TEST_GM_TOKEN", "opensesame")
     from referee.config import load_config
     from referee.site import Site
+
     site = Site(load_config(path))
     boxes = Mailboxes(site)
-    boxes.deliver(person_mail("Gil <gil@example.org>", "referee@example.org", "new game",
-                              "token opensesame\nopen busboss spring 4"))
-    boxes.deliver(person_mail("Eve <eve@example.org>", "referee@example.org", "new game",
-                              "token guess\nopen bus mine 3"))
+    boxes.deliver(
+        person_mail(
+            "Gil <gil@example.org>",
+            "referee@example.org",
+            "new game",
+            "token opensesame\nopen busboss spring 4",
+        )
+    )
+    boxes.deliver(
+        person_mail(
+            "Eve <eve@example.org>",
+            "referee@example.org",
+            "new game",
+            "token guess\nopen bus mine 3",
+        )
+    )
     assert not tick(site, T0).errors
     campaign = site.campaign("spring")
-    assert campaign.status == "open" and campaign.seats == 4 and campaign.gm.address == \
-        "gil@example.org"
+    assert (
+        campaign.status == "open"
+        and campaign.seats == 4
+        and campaign.gm.address == "gil@example.org"
+    )
     assert not site.has_campaign("mine")
     [opened] = [m for m in boxes.new("gil@example.org") if "Opened" in str(m["Subject"])]
     assert "join spring as TheirName" in text_of(opened)
@@ -182,17 +208,26 @@ def test_a_site_game_master_opens_a_campaign_for_sign_up_by_mail(tmp_path, monke
 
 def test_a_message_to_a_player_whose_name_has_spaces(tmp_path):
     site = make_site(tmp_path)
-    site.new_campaign("bus", "g1", ["Ann Lee <ann@example.org>", "Bob <bob@example.org>",
-                                    "Cid <cid@example.org>"], seed=1)
+    site.new_campaign(
+        "bus",
+        "g1",
+        ["Ann Lee <ann@example.org>", "Bob <bob@example.org>", "Cid <cid@example.org>"],
+        seed=1,
+    )
     tick(site, T0)
     boxes = Mailboxes(site)
     boxes.new()
     token = site.campaign("g1").players[1].token
-    boxes.deliver(person_mail("Bob <bob@example.org>", site.identity.plus("g1", token), "hi",
-                              "message ann lee see you at 21\nmessage Dan hello"))
+    boxes.deliver(
+        person_mail(
+            "Bob <bob@example.org>",
+            site.identity.plus("g1", token),
+            "hi",
+            "message ann lee see you at 21\nmessage Dan hello",
+        )
+    )
     assert not tick(site, T0).errors
-    [press] = [m for m in boxes.new("ann@example.org") if "Message from Bob" in
-               str(m["Subject"])]
+    [press] = [m for m in boxes.new("ann@example.org") if "Message from Bob" in str(m["Subject"])]
     assert "see you at 21" in mailbot.body(press)
     [answer] = [m for m in boxes.new("bob@example.org") if "received" in str(m["Subject"])]
     assert "the players are Ann Lee, Bob, Cid" in text_of(answer)

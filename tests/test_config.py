@@ -1,21 +1,31 @@
 """The site configuration: the embedded default, every mistake reported with its fix,
 secrets only from the environment, and mailboxes made from it that work with real servers."""
+
 import re
 from pathlib import Path
 
 import pytest
 
-from referee.config import (DEFAULT_CONFIG, ConfigError, ImapSettings, MaildirInboxSettings,
-                            SmtpSettings, load_config, write_default_config)
-from referee.mail.inbox import ImapInbox, MaildirInbox
+from referee.config import (
+    DEFAULT_CONFIG,
+    ConfigError,
+    ImapSettings,
+    MaildirInboxSettings,
+    SmtpSettings,
+    load_config,
+    write_default_config,
+)
 from referee.mail.compose import compose
+from referee.mail.inbox import ImapInbox, MaildirInbox
 from referee.mail.outbox import MaildirSender, SmtpSender
 
 
 def write(tmp_path, text: str):
     """A referee.yaml of ``text``, with the referee's address unless it sets one."""
     path = tmp_path / "referee.yaml"
-    path.write_text(text if "referee:" in text else "referee: {address: referee@example.org}\n" + text)
+    path.write_text(
+        text if "referee:" in text else "referee: {address: referee@example.org}\n" + text
+    )
     return path
 
 
@@ -28,25 +38,47 @@ def problems(tmp_path, text: str) -> str:
 def with_example(section: str) -> str:
     """The default config with the commented example of ``section`` put in place of its default
     (without its ca_file line, which names a file to make)."""
-    text = re.sub(rf"^{section}:\n(  .*\n)+", "", DEFAULT_CONFIG.replace("#   ca_file: /path/to/ca.pem", ""), flags=re.M)
-    return re.sub(rf"^# ({section}:\n)((#   .*\n)+)",
-                  lambda m: m.group(1) + re.sub(r"^# ", "", m.group(2), flags=re.M), text, flags=re.M)
+    text = re.sub(
+        rf"^{section}:\n(  .*\n)+",
+        "",
+        DEFAULT_CONFIG.replace("#   ca_file: /path/to/ca.pem", ""),
+        flags=re.M,
+    )
+    return re.sub(
+        rf"^# ({section}:\n)((#   .*\n)+)",
+        lambda m: m.group(1) + re.sub(r"^# ", "", m.group(2), flags=re.M),
+        text,
+        flags=re.M,
+    )
 
 
 def test_the_default_config_runs_on_local_maildirs(tmp_path):
     path = write_default_config(tmp_path / "site")
     config = load_config(path)
     site = tmp_path / "site"
-    assert (config.data_root, config.referee_address, config.referee_name) == (site / "games", "referee@localhost", "Referee")
+    assert (config.data_root, config.referee_address, config.referee_name) == (
+        site / "games",
+        "referee@localhost",
+        "Referee",
+    )
     assert config.inbox == MaildirInboxSettings(site / "mail" / "inbox", "processed")
     for maildir in ("inbox", "outbox"):
         assert all((site / "mail" / maildir / sub).is_dir() for sub in ("cur", "new", "tmp"))
     assert (site / "games").is_dir() and (site / "mail" / "queue" / "sent").is_dir()
-    assert isinstance(config.make_inbox(), MaildirInbox) and isinstance(config.make_sender(), MaildirSender)
+    assert isinstance(config.make_inbox(), MaildirInbox) and isinstance(
+        config.make_sender(), MaildirSender
+    )
 
     outbox = config.make_outbox()
-    outbox.queue(compose(from_address=config.referee_address, from_name=config.referee_name,
-                         to=["alice@localhost"], subject="hello", text="hi\n"))
+    outbox.queue(
+        compose(
+            from_address=config.referee_address,
+            from_name=config.referee_name,
+            to=["alice@localhost"],
+            subject="hello",
+            text="hi\n",
+        )
+    )
     assert len(outbox.flush(config.make_sender()).sent) == 1
     assert len(list((site / "mail" / "outbox" / "new").iterdir())) == 1
 
@@ -67,21 +99,38 @@ def test_an_existing_config_is_never_overwritten(tmp_path):
 def test_the_commented_imap_and_smtp_examples_are_valid(tmp_path):
     config = load_config(write(tmp_path, with_example("inbox")))
     assert config.inbox == ImapSettings(
-        host="imap.example.org", port=993, security="tls", user="referee@example.org",
-        password_env="REFEREE_IMAP_PASSWORD", folder="INBOX", processed_folder="processed",
-        state=tmp_path / "mail" / "imap-state.json", ca_file=None)
+        host="imap.example.org",
+        port=993,
+        security="tls",
+        user="referee@example.org",
+        password_env="REFEREE_IMAP_PASSWORD",
+        folder="INBOX",
+        processed_folder="processed",
+        state=tmp_path / "mail" / "imap-state.json",
+        ca_file=None,
+    )
     config = load_config(write(tmp_path, with_example("outbox")))
-    assert config.outbox == SmtpSettings(host="smtp.example.org", port=587, security="starttls",
-                                         user="referee@example.org", password_env="REFEREE_SMTP_PASSWORD",
-                                         ca_file=None)
+    assert config.outbox == SmtpSettings(
+        host="smtp.example.org",
+        port=587,
+        security="starttls",
+        user="referee@example.org",
+        password_env="REFEREE_SMTP_PASSWORD",
+        ca_file=None,
+    )
     assert config.queue_dir == tmp_path / "mail" / "queue"
 
 
 def test_ports_default_by_security(tmp_path):
-    config = load_config(write(tmp_path, """
+    config = load_config(
+        write(
+            tmp_path,
+            """
 inbox: {type: imap, host: h, user: u, password_env: P, security: starttls}
 outbox: {type: smtp, host: h, security: tls}
-"""))
+""",
+        )
+    )
     assert (config.inbox.port, config.outbox.port, config.outbox.user) == (143, 465, None)
 
 
@@ -93,19 +142,24 @@ def test_a_password_in_the_file_is_refused_without_repeating_it(tmp_path):
 
 
 def test_password_env_must_name_a_variable(tmp_path):
-    message = problems(tmp_path, "outbox: {type: smtp, host: h, user: u, password_env: 'hunter 2!'}\n")
+    message = problems(
+        tmp_path, "outbox: {type: smtp, host: h, user: u, password_env: 'hunter 2!'}\n"
+    )
     assert "outbox.password_env: names the environment variable that holds the password" in message
     assert "hunter 2!" not in message
 
 
 def test_every_problem_is_listed_with_its_fix(tmp_path):
-    message = problems(tmp_path, """
+    message = problems(
+        tmp_path,
+        """
 data_root: [games]
 referee: {address: 'not an address', nmae: X}
 inbox: {type: imap, port: 99999, security: ssl, folder: INBOX}
 outbox: {type: carrier-pigeon}
 colour: blue
-""")
+""",
+    )
     expected = [
         "colour: unknown setting; known settings: data_root, inbox, outbox, referee",
         "referee.nmae: unknown setting; did you mean `name`?",
@@ -133,12 +187,17 @@ def test_a_plus_in_the_referee_address_is_refused(tmp_path):
 
 
 def test_not_yaml_says_where(tmp_path):
-    assert re.search(r"is not valid YAML at line 3, column \d+", problems(tmp_path, "referee:\n  name: x\n   address: [\n"))
+    assert re.search(
+        r"is not valid YAML at line 3, column \d+",
+        problems(tmp_path, "referee:\n  name: x\n   address: [\n"),
+    )
 
 
 def test_a_list_instead_of_sections(tmp_path):
     (tmp_path / "referee.yaml").write_text("- inbox\n")
-    with pytest.raises(ConfigError, match="the file: expected a section of `key: value` lines, found a list"):
+    with pytest.raises(
+        ConfigError, match="the file: expected a section of `key: value` lines, found a list"
+    ):
         load_config(tmp_path / "referee.yaml")
 
 
@@ -148,7 +207,9 @@ def test_a_missing_config_says_how_to_make_one(tmp_path):
 
 
 def test_paths_are_relative_to_the_config_file(tmp_path):
-    config = load_config(write(tmp_path, "data_root: /srv/games\ninbox: {path: ~/Maildir}\noutbox: {queue: q}\n"))
+    config = load_config(
+        write(tmp_path, "data_root: /srv/games\ninbox: {path: ~/Maildir}\noutbox: {queue: q}\n")
+    )
     assert config.data_root.as_posix() == "/srv/games"
     assert config.inbox.path == Path("~/Maildir").expanduser()
     assert config.queue_dir == tmp_path / "q"
@@ -156,7 +217,9 @@ def test_paths_are_relative_to_the_config_file(tmp_path):
 
 def test_a_missing_secret_is_named_when_the_mailbox_is_opened(tmp_path, monkeypatch):
     monkeypatch.delenv("REFEREE_TEST_PW", raising=False)
-    config = load_config(write(tmp_path, "inbox: {type: imap, host: h, user: u, password_env: REFEREE_TEST_PW}\n"))
+    config = load_config(
+        write(tmp_path, "inbox: {type: imap, host: h, user: u, password_env: REFEREE_TEST_PW}\n")
+    )
     with pytest.raises(ConfigError) as err:
         config.make_inbox()
     assert "environment variable REFEREE_TEST_PW (named by inbox.password_env in" in str(err.value)
@@ -167,7 +230,9 @@ def test_imap_and_smtp_from_the_config_work_with_the_real_servers(mailrig, tmp_p
     referee = mailrig.new_account("referee")
     ca = tmp_path / "ca.pem"
     ca.write_bytes(mailrig.cert_file.read_bytes())
-    path = write(tmp_path, f"""
+    path = write(
+        tmp_path,
+        f"""
 referee: {{address: {referee.address}, name: The Referee}}
 inbox:
   type: imap
@@ -182,14 +247,22 @@ outbox:
   host: 127.0.0.1
   port: {mailrig.smtp_port}
   security: none
-""")
+""",
+    )
     monkeypatch.setenv("REFEREE_IMAP_PASSWORD", referee.password)
     config = load_config(path)
     sender = config.make_sender()
     assert isinstance(sender, SmtpSender) and sender.username is None
     outbox = config.make_outbox()
-    outbox.queue(compose(from_address="alice@example.test", from_name="Alice", to=[referee.address],
-                         subject="[bus1] orders", text="build 3-4\n"))
+    outbox.queue(
+        compose(
+            from_address="alice@example.test",
+            from_name="Alice",
+            to=[referee.address],
+            subject="[bus1] orders",
+            text="build 3-4\n",
+        )
+    )
     assert len(outbox.flush(sender).sent) == 1
     with config.make_inbox() as inbox:
         assert isinstance(inbox, ImapInbox)

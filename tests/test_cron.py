@@ -1,4 +1,5 @@
 """cron/: the wrapper cron and systemd run, on a real site."""
+
 import os
 import subprocess
 import sys
@@ -11,11 +12,17 @@ CRON = Path(__file__).parent.parent / "cron"
 
 def wrapper(site_dir, **env):
     referee = Path(site_dir) / "referee-cmd"
-    referee.write_text(f'#!/bin/sh\nPYTHONPATH={os.getcwd()} exec {sys.executable} -m referee "$@"\n')
+    referee.write_text(
+        f'#!/bin/sh\nPYTHONPATH={os.getcwd()} exec {sys.executable} -m referee "$@"\n'
+    )
     referee.chmod(0o755)
-    return subprocess.run([str(CRON / "referee-tick"), str(site_dir)], capture_output=True,
-                          text=True, timeout=120,
-                          env={**os.environ, "REFEREE": str(referee), **env})
+    return subprocess.run(
+        [str(CRON / "referee-tick"), str(site_dir)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "REFEREE": str(referee), **env},
+    )
 
 
 def test_the_wrapper_runs_a_tick_and_logs_it(tmp_path):

@@ -1,11 +1,12 @@
 """Deadline arithmetic: hours, times of day, weekdays only, time zones, absences."""
-from datetime import datetime, timedelta, timezone
+
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from referee.deadlines import DeadlineError, Deadlines, absent_days, show
 
-UTC = timezone.utc
+UTC = UTC
 FRIDAY_NOON = datetime(2026, 11, 27, 12, 0, tzinfo=UTC)
 
 
@@ -16,8 +17,7 @@ def test_no_settings_no_deadline():
 def test_hours_after_the_decision_was_asked_for():
     rules = Deadlines.from_settings({"hours": 48})
     assert rules.due(FRIDAY_NOON) == datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
-    assert rules.due(FRIDAY_NOON, timedelta(hours=6)) == datetime(2026, 11, 29, 18, 0,
-                                                                   tzinfo=UTC)
+    assert rules.due(FRIDAY_NOON, timedelta(hours=6)) == datetime(2026, 11, 29, 18, 0, tzinfo=UTC)
 
 
 def test_weekdays_only_lets_the_weekend_pass_uncounted():
@@ -29,8 +29,9 @@ def test_weekdays_only_lets_the_weekend_pass_uncounted():
 
 
 def test_times_of_day_in_the_campaigns_time_zone():
-    rules = Deadlines.from_settings({"times": ["08:00", "20:00"], "min_hours": 12,
-                                     "timezone": "Europe/Berlin"})
+    rules = Deadlines.from_settings(
+        {"times": ["08:00", "20:00"], "min_hours": 12, "timezone": "Europe/Berlin"}
+    )
     # asked at 13:00 Berlin: at least 12 hours, so the next 08:00 Berlin (07:00 UTC)
     assert rules.due(FRIDAY_NOON) == datetime(2026, 11, 28, 7, 0, tzinfo=UTC)
     weekdays = Deadlines.from_settings({"times": ["08:00"], "weekdays_only": True})

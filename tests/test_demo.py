@@ -1,4 +1,5 @@
 """`referee demo`, README's main command: a whole game of Bus by mail on local Maildirs."""
+
 import json
 
 from click.testing import CliRunner
@@ -23,7 +24,8 @@ def test_the_demo_plays_a_game_to_its_end_and_leaves_readable_reports(tmp_path):
     assert all(len(line) <= 100 for line in last.splitlines())
     # the players' mailbox holds what they read, the last of it the final report
     outbox = list((site / "mail" / "outbox" / "new").iterdir()) + list(
-        (site / "mail" / "outbox" / "cur").iterdir())
+        (site / "mail" / "outbox" / "cur").iterdir()
+    )
     finals = [p for p in outbox if b"The game is over" in p.read_bytes()]
     assert len(finals) == 4
     # a second demo in the same folder is a new campaign beside the first

@@ -1,12 +1,12 @@
 """Incoming mail from a local Maildir and from the real Dovecot over IMAP: order, nothing
 marked seen, processed mail moved in one command, UID tracking, resync after a UIDVALIDITY
 change, and a crash between fetch and mark_processed."""
+
 import json
 import os
 
 import pytest
 from imapclient import IMAPClient
-
 from mailrig.rig import free_port
 
 from referee.mail.inbox import ImapInbox, InboxError, MaildirInbox, create_maildir
@@ -14,8 +14,10 @@ from referee.mail.read import read_mail
 
 
 def sample(n: int, folder_tag: str = "bus1") -> bytes:
-    return (f"From: alice@example.test\nTo: referee@example.test\nSubject: [{folder_tag}] orders {n}\n"
-            f"Message-ID: <order-{n}@example.test>\n\nbuild {n}-{n + 1}\n").encode()
+    return (
+        f"From: alice@example.test\nTo: referee@example.test\nSubject: [{folder_tag}] orders {n}\n"
+        f"Message-ID: <order-{n}@example.test>\n\nbuild {n}-{n + 1}\n"
+    ).encode()
 
 
 def subjects(mails) -> list[str]:
@@ -24,6 +26,7 @@ def subjects(mails) -> list[str]:
 
 
 # --- Maildir ----------------------------------------------------------------------------
+
 
 def deliver(maildir, name: str, raw: bytes, mtime: int) -> None:
     path = maildir / "new" / name
@@ -36,7 +39,9 @@ def test_maildir_inbox_fetches_in_delivery_order_and_moves_processed_mail(tmp_pa
     deliver(maildir, "1700000002.b.host", sample(2), 1_700_000_002)
     deliver(maildir, "1700000001.a.host", sample(1), 1_700_000_001)
     (maildir / "new" / "1700000003.c.host").write_bytes(sample(3))
-    os.replace(maildir / "new" / "1700000003.c.host", maildir / "cur" / "1700000003.c.host:2,S")  # read by a person
+    os.replace(
+        maildir / "new" / "1700000003.c.host", maildir / "cur" / "1700000003.c.host:2,S"
+    )  # read by a person
     inbox = MaildirInbox(maildir)
     mails = inbox.fetch()
     assert [m.key for m in mails] == ["1700000001.a.host", "1700000002.b.host", "1700000003.c.host"]
@@ -67,11 +72,17 @@ def test_a_folder_that_is_not_a_maildir_is_a_clear_error(tmp_path):
 
 # --- IMAP -------------------------------------------------------------------------------
 
+
 def imap_inbox(mailrig, account, tmp_path, **options) -> ImapInbox:
     options.setdefault("security", "none")
     options.setdefault("state_path", tmp_path / "imap-state.json")
-    return ImapInbox("127.0.0.1", options.pop("port", mailrig.imap_port), account.address,
-                     options.pop("password", account.password), **options)
+    return ImapInbox(
+        "127.0.0.1",
+        options.pop("port", mailrig.imap_port),
+        account.address,
+        options.pop("password", account.password),
+        **options,
+    )
 
 
 def flags(mailrig, account, folder="INBOX") -> list:
@@ -121,7 +132,11 @@ def test_imap_processed_mail_moves_in_one_command(mailrig, tmp_path, monkeypatch
         mailrig.deliver(account.address, sample(n))
     moves = []
     real_move = IMAPClient.move
-    monkeypatch.setattr(IMAPClient, "move", lambda self, uids, folder: (moves.append(list(uids)), real_move(self, uids, folder))[1])
+    monkeypatch.setattr(
+        IMAPClient,
+        "move",
+        lambda self, uids, folder: (moves.append(list(uids)), real_move(self, uids, folder))[1],
+    )
     with imap_inbox(mailrig, account, tmp_path) as inbox:
         inbox.mark_processed([m.key for m in inbox.fetch()])
     assert moves == [list(range(1, 21))]
@@ -133,12 +148,17 @@ def test_imap_without_move_copies_deletes_and_expunges(mailrig, tmp_path, monkey
     for n in (1, 2, 3):
         mailrig.deliver(account.address, sample(n))
     real = IMAPClient.has_capability
-    monkeypatch.setattr(IMAPClient, "has_capability", lambda self, c: c.upper() != "MOVE" and real(self, c))
+    monkeypatch.setattr(
+        IMAPClient, "has_capability", lambda self, c: c.upper() != "MOVE" and real(self, c)
+    )
     with imap_inbox(mailrig, account, tmp_path, processed_folder="done") as inbox:
         mails = inbox.fetch()
         inbox.mark_processed([mails[0].key, mails[2].key])
     assert subjects(mailrig.read_mails(account.address)) == ["[bus1] orders 2"]
-    assert subjects(mailrig.read_mails(account.address, "done")) == ["[bus1] orders 1", "[bus1] orders 3"]
+    assert subjects(mailrig.read_mails(account.address, "done")) == [
+        "[bus1] orders 1",
+        "[bus1] orders 3",
+    ]
 
 
 def test_imap_uidvalidity_change_resyncs_from_scratch(mailrig, tmp_path):
@@ -181,7 +201,9 @@ def test_imap_state_of_another_mailbox_is_not_used(mailrig, tmp_path):
 
 def test_imap_login_refused(mailrig, tmp_path):
     account = mailrig.new_account("referee")
-    with pytest.raises(InboxError, match="refused the login of 'referee-.*password in its environment variable"):
+    with pytest.raises(
+        InboxError, match="refused the login of 'referee-.*password in its environment variable"
+    ):
         imap_inbox(mailrig, account, tmp_path, password="wrong").fetch()
 
 
@@ -202,8 +224,14 @@ def test_imap_over_tls(mailrig, tmp_path, security):
     account = mailrig.new_account("referee")
     mailrig.deliver(account.address, sample(1))
     port = mailrig.imaps_port if security == "tls" else mailrig.imap_port
-    with imap_inbox(mailrig, account, tmp_path, security=security, port=port,
-                    ssl_context=mailrig.client_ssl_context()) as inbox:
+    with imap_inbox(
+        mailrig,
+        account,
+        tmp_path,
+        security=security,
+        port=port,
+        ssl_context=mailrig.client_ssl_context(),
+    ) as inbox:
         assert subjects(inbox.fetch()) == ["[bus1] orders 1"]
 
 

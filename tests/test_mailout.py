@@ -1,5 +1,6 @@
 """Composing the referee's mail, queueing it on disk, and sending it to a local Maildir or
 through real SMTP servers (the rig's, and ones with STARTTLS, TLS and a login)."""
+
 import json
 import socket
 from email import policy
@@ -8,8 +9,8 @@ from email.parser import BytesParser
 import pytest
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
-
 from mailrig.rig import MaildirDelivery, free_port
+
 from referee.mail.compose import Attachment, compose
 from referee.mail.outbox import MaildirSender, Outbox, SendError, SmtpSender
 from referee.mail.read import read_mail
@@ -23,15 +24,29 @@ def parse(raw: bytes):
 
 
 def report(to, subject="[bus1] Round 3", **extra):
-    return compose(from_address=REFEREE, from_name="Bus Referee", to=to, subject=subject,
-                   text="Round 3: your decision.\nbuild 3-4\n", **extra)
+    return compose(
+        from_address=REFEREE,
+        from_name="Bus Referee",
+        to=to,
+        subject=subject,
+        text="Round 3: your decision.\nbuild 3-4\n",
+        **extra,
+    )
 
 
 def test_a_plain_mail_has_every_header_the_referee_relies_on():
-    msg = compose(from_address=REFEREE, from_name="Bus Referee", to=[("Zoë", "zoe@example.test")],
-                  cc=["gm@example.test"], reply_to="referee+bus1.k3j4@example.test",
-                  subject="[bus1] Round 3", text="Round 3\n", in_reply_to="<m1@example.test>",
-                  references=["<m0@example.test>"], marker="bus1")
+    msg = compose(
+        from_address=REFEREE,
+        from_name="Bus Referee",
+        to=[("Zoë", "zoe@example.test")],
+        cc=["gm@example.test"],
+        reply_to="referee+bus1.k3j4@example.test",
+        subject="[bus1] Round 3",
+        text="Round 3\n",
+        in_reply_to="<m1@example.test>",
+        references=["<m0@example.test>"],
+        marker="bus1",
+    )
     raw = msg.as_bytes()
     again = parse(raw)
     assert str(again["From"]) == "Bus Referee <referee@example.test>"
@@ -48,23 +63,42 @@ def test_a_plain_mail_has_every_header_the_referee_relies_on():
 
 
 def test_html_with_an_inline_map_and_a_png_attachment():
-    msg = report(["alice@example.test"], html='<p>Round 3</p><img src="cid:map3@referee">',
-                 inline_images={"map3@referee": PNG}, attachments=[Attachment("round3.png", PNG)])
+    msg = report(
+        ["alice@example.test"],
+        html='<p>Round 3</p><img src="cid:map3@referee">',
+        inline_images={"map3@referee": PNG},
+        attachments=[Attachment("round3.png", PNG)],
+    )
     again = parse(msg.as_bytes())
     structure = [part.get_content_type() for part in again.walk()]
-    assert structure == ["multipart/mixed", "multipart/alternative", "text/plain", "multipart/related",
-                         "text/html", "image/png", "image/png"]
+    assert structure == [
+        "multipart/mixed",
+        "multipart/alternative",
+        "text/plain",
+        "multipart/related",
+        "text/html",
+        "image/png",
+        "image/png",
+    ]
     inline = [p for p in again.walk() if p["Content-ID"] == "<map3@referee>"]
     assert inline[0].get_content() == PNG
     attachment = next(again.iter_attachments())
     assert (attachment.get_filename(), attachment.get_content()) == ("round3.png", PNG)
     # the plain text comes first and is what the referee itself would read back
-    assert read_mail(msg.as_bytes(), "someone@example.test").text == "Round 3: your decision.\nbuild 3-4"
+    assert (
+        read_mail(msg.as_bytes(), "someone@example.test").text
+        == "Round 3: your decision.\nbuild 3-4"
+    )
 
 
 def test_non_ascii_text_travels_as_quoted_printable():
-    msg = compose(from_address=REFEREE, from_name="Referee", to=["a@example.test"], subject="Zoë’s turn",
-                  text="Zoë builds 3–4\n" + "=" * 100 + "\n")
+    msg = compose(
+        from_address=REFEREE,
+        from_name="Referee",
+        to=["a@example.test"],
+        subject="Zoë’s turn",
+        text="Zoë builds 3–4\n" + "=" * 100 + "\n",
+    )
     raw = msg.as_bytes()
     assert raw.isascii()  # safe on any relay
     assert parse(raw).get_content() == "Zoë builds 3–4\n" + "=" * 100 + "\n"
@@ -72,14 +106,20 @@ def test_non_ascii_text_travels_as_quoted_printable():
 
 def test_maildir_sender_delivers_the_queue_in_order(tmp_path):
     outbox = Outbox(tmp_path / "queue")
-    names = [outbox.queue(report(["alice@example.test"], subject=f"[bus1] Round {n}")) for n in range(3)]
+    names = [
+        outbox.queue(report(["alice@example.test"], subject=f"[bus1] Round {n}")) for n in range(3)
+    ]
     assert outbox.pending() == names == sorted(names)
     result = outbox.flush(MaildirSender(tmp_path / "outbox"))
     assert (result.sent, result.waiting, result.failed, result.error) == (names, [], [], None)
     assert outbox.pending() == []
     delivered = sorted((tmp_path / "outbox" / "new").iterdir())
-    assert [str(parse(p.read_bytes())["Subject"]) for p in delivered] == [f"[bus1] Round {n}" for n in range(3)]
-    assert [p.read_bytes() for p in delivered] == [(tmp_path / "queue" / "sent" / n).read_bytes() for n in names]
+    assert [str(parse(p.read_bytes())["Subject"]) for p in delivered] == [
+        f"[bus1] Round {n}" for n in range(3)
+    ]
+    assert [p.read_bytes() for p in delivered] == [
+        (tmp_path / "queue" / "sent" / n).read_bytes() for n in names
+    ]
     assert not list((tmp_path / "outbox" / "tmp").iterdir())
 
 
@@ -105,7 +145,10 @@ def test_smtp_down_loses_nothing_and_the_next_flush_sends(mailrig, tmp_path):
     assert down.sent == [] and "cannot reach the SMTP server 127.0.0.1" in down.error
     assert [name for name, _ in down.waiting] == names
     assert outbox.pending() == names
-    assert outbox.error_note(names[0])["attempts"] == 1 and "cannot reach" in outbox.error_note(names[0])["error"]
+    assert (
+        outbox.error_note(names[0])["attempts"] == 1
+        and "cannot reach" in outbox.error_note(names[0])["error"]
+    )
     assert mailrig.read_mails(alice.address) == []
 
     up = outbox.flush(SmtpSender("127.0.0.1", mailrig.smtp_port, security="none"))
@@ -131,21 +174,35 @@ def test_a_permanent_refusal_goes_to_failed_and_does_not_block_the_queue(mailrig
     assert [name for name, _ in result.waiting] == [greylisted] and "451" in result.waiting[0][1]
     assert outbox.pending() == [greylisted]  # a temporary refusal is retried by the next flush
     assert list(result.refused[partly]) == ["refuse-too@example.test"]
-    assert "refuse-too@example.test" in json.loads((tmp_path / "queue" / "sent" / f"{partly}.refused").read_text())
-    assert [str(parse(m)["Subject"]) for m in mailrig.read_mails(bob.address)] == ["[bus1] Round 3", "partly"]
+    assert "refuse-too@example.test" in json.loads(
+        (tmp_path / "queue" / "sent" / f"{partly}.refused").read_text()
+    )
+    assert [str(parse(m)["Subject"]) for m in mailrig.read_mails(bob.address)] == [
+        "[bus1] Round 3",
+        "partly",
+    ]
 
 
 def authenticator(server, session, envelope, mechanism, auth_data):
-    good = isinstance(auth_data, LoginPassword) and (auth_data.login, auth_data.password) == (b"ref", b"s3cret")
+    good = isinstance(auth_data, LoginPassword) and (auth_data.login, auth_data.password) == (
+        b"ref",
+        b"s3cret",
+    )
     return AuthResult(success=good, handled=False)  # handled=False: aiosmtpd answers 535
 
 
 @pytest.fixture
 def submission_server(mailrig):
     """An SMTP submission server as providers run them: STARTTLS required, then a login."""
-    server = Controller(MaildirDelivery(mailrig), hostname="127.0.0.1", port=free_port(),
-                        tls_context=mailrig.server_ssl_context(), require_starttls=True,
-                        authenticator=authenticator, auth_required=True)
+    server = Controller(
+        MaildirDelivery(mailrig),
+        hostname="127.0.0.1",
+        port=free_port(),
+        tls_context=mailrig.server_ssl_context(),
+        require_starttls=True,
+        authenticator=authenticator,
+        auth_required=True,
+    )
     server.start()
     yield server
     server.stop()
@@ -155,17 +212,32 @@ def test_starttls_with_a_login(mailrig, submission_server, tmp_path):
     carol = mailrig.new_account("carol")
     outbox = Outbox(tmp_path / "queue")
     name = outbox.queue(report([carol.address]))
-    sender = SmtpSender("127.0.0.1", submission_server.port, security="starttls", username="ref",
-                        password="s3cret", ssl_context=mailrig.client_ssl_context())
+    sender = SmtpSender(
+        "127.0.0.1",
+        submission_server.port,
+        security="starttls",
+        username="ref",
+        password="s3cret",
+        ssl_context=mailrig.client_ssl_context(),
+    )
     assert outbox.flush(sender).sent == [name]
     assert b"Round 3: your decision." in mailrig.read_mails(carol.address)[0]
 
 
-def test_a_refused_login_keeps_the_mail_queued_and_says_what_to_check(mailrig, submission_server, tmp_path):
+def test_a_refused_login_keeps_the_mail_queued_and_says_what_to_check(
+    mailrig, submission_server, tmp_path
+):
     outbox = Outbox(tmp_path / "queue")
     name = outbox.queue(report(["dave@example.test"]))
-    result = outbox.flush(SmtpSender("127.0.0.1", submission_server.port, username="ref", password="wrong",
-                                     ssl_context=mailrig.client_ssl_context()))
+    result = outbox.flush(
+        SmtpSender(
+            "127.0.0.1",
+            submission_server.port,
+            username="ref",
+            password="wrong",
+            ssl_context=mailrig.client_ssl_context(),
+        )
+    )
     assert "refused the login of 'ref'" in result.error and "password" in result.error
     assert outbox.pending() == [name]
 
@@ -179,14 +251,21 @@ def test_a_certificate_that_is_not_trusted_is_refused(mailrig, submission_server
 
 def test_tls_from_the_start(mailrig, tmp_path):
     erin = mailrig.new_account("erin")
-    server = Controller(MaildirDelivery(mailrig), hostname="127.0.0.1", port=free_port(),
-                        ssl_context=mailrig.server_ssl_context())
+    server = Controller(
+        MaildirDelivery(mailrig),
+        hostname="127.0.0.1",
+        port=free_port(),
+        ssl_context=mailrig.server_ssl_context(),
+    )
     server.start()
     try:
         outbox = Outbox(tmp_path / "queue")
         name = outbox.queue(report([erin.address]))
-        result = outbox.flush(SmtpSender("127.0.0.1", server.port, security="tls",
-                                         ssl_context=mailrig.client_ssl_context()))
+        result = outbox.flush(
+            SmtpSender(
+                "127.0.0.1", server.port, security="tls", ssl_context=mailrig.client_ssl_context()
+            )
+        )
     finally:
         server.stop()
     assert result.sent == [name]

@@ -1,5 +1,6 @@
 """The mail rig's own promise: without Dovecot the mail tests skip on a developer's machine
 but FAIL in CI, so CI can never pass with its mail tests silently skipped."""
+
 import os
 import subprocess
 import sys
@@ -13,9 +14,22 @@ def run_a_mail_test_without_dovecot(ci: bool) -> subprocess.CompletedProcess:
     env["PATH"] = "/nonexistent"  # no dovecot, no openssl
     if ci:
         env["CI"] = "true"
-    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                           "tests/test_mailin.py::test_imap_fetch_move_and_uid_tracking"],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "tests/test_mailin.py::test_imap_fetch_move_and_uid_tracking",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def test_without_dovecot_a_mail_test_fails_in_ci():

@@ -1,5 +1,6 @@
 """The PNG map: its size, its bytes, and the right colours where the renderer says it drew
 each player's line, side by side where lines share a street."""
+
 import hashlib
 import io
 import math
@@ -9,15 +10,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from map_views import POSITIONS, bot_views, stored, with_lines
 from PIL import Image
 
-from referee.maps import canvas
 from referee.bus import png_map as png
+from referee.bus.board import BOARD
 from referee.bus.png_map import HEIGHT, WIDTH, head_centres, png_map, stroke_centre
 from referee.bus.scene import STYLES, build_scene
-from referee.bus.board import BOARD
-
-from map_views import POSITIONS, bot_views, stored, with_lines
+from referee.maps import canvas
 
 
 def pixels(view) -> Image.Image:
@@ -39,14 +39,22 @@ def test_the_same_view_gives_the_same_bytes_in_any_process():
     data = png_map(view, BOARD)
     assert data == png_map(stored("middle"), BOARD)
     # another interpreter with other string hashing draws the very same bytes
-    script = ("import hashlib, json, sys; sys.path.insert(0, 'tests')\n"
-              "from map_views import stored\n"
-              "from referee.bus.png_map import png_map\n"
-              "from referee.bus.board import BOARD\n"
-              "print(hashlib.sha256(png_map(stored('middle'), BOARD)).hexdigest())")
+    script = (
+        "import hashlib, json, sys; sys.path.insert(0, 'tests')\n"
+        "from map_views import stored\n"
+        "from referee.bus.png_map import png_map\n"
+        "from referee.bus.board import BOARD\n"
+        "print(hashlib.sha256(png_map(stored('middle'), BOARD)).hexdigest())"
+    )
     root = Path(__file__).resolve().parents[1]
-    other = subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True,
-                           text=True, check=True, env={**os.environ, "PYTHONHASHSEED": "7"})
+    other = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONHASHSEED": "7"},
+    )
     assert other.stdout.strip() == hashlib.sha256(data).hexdigest()
 
 
@@ -57,8 +65,9 @@ def test_every_line_has_its_colour_on_every_street_it_uses(name):
     scene = build_scene(view, BOARD)
     for street, seats in scene.street_lines.items():
         for seat in seats:
-            assert image.getpixel(stroke_centre(view, BOARD, street, seat)) == \
-                STYLES[seat].colour, (street, seat)
+            assert (
+                image.getpixel(stroke_centre(view, BOARD, street, seat)) == STYLES[seat].colour
+            ), (street, seat)
 
 
 def test_lines_sharing_a_street_run_side_by_side():
@@ -109,8 +118,9 @@ def test_heads_are_marked_in_the_player_colour_and_a_circle_has_two_marks_at_one
         assert image.getpixel((mark[0], mark[1] - png.BADGE_RADIUS + 3)) == STYLES[3].colour
     # Ann's heads at 5 and 16
     ann = head_centres(view, BOARD, 0)
-    assert [min(BOARD.crossings, key=lambda c: math.dist(png.crossing_centre(BOARD, c), m))
-            for m in ann] == [5, 16]
+    assert [
+        min(BOARD.crossings, key=lambda c: math.dist(png.crossing_centre(BOARD, c), m)) for m in ann
+    ] == [5, 16]
 
 
 def test_no_heads_before_the_first_line_marker():
@@ -137,8 +147,7 @@ def test_setup_positions_draw_before_and_after_the_first_line_markers():
 def test_a_map_does_not_depend_on_the_maps_drawn_before_it_in_the_process():
     # the renderer keeps its ground, sprites, text masks and palette from map to map
     # (bench/maps_bench.py); the first map of a fresh process is the reference
-    kept = (png._ground, canvas.sprite_image, canvas.text_mask, canvas.font,
-            canvas.fixed_palette)
+    kept = (png._ground, canvas.sprite_image, canvas.text_mask, canvas.font, canvas.fixed_palette)
     for cache in kept:
         cache.cache_clear()
     first = png_map(stored("middle"), BOARD)

@@ -1,8 +1,9 @@
 """What both maps show, worked out from the engine's view (referee/maps/scene.py)."""
-from referee.bus.scene import STYLES, build_scene, line_path
-from referee.bus.board import BOARD
 
 from map_views import stored, with_lines
+
+from referee.bus.board import BOARD
+from referee.bus.scene import STYLES, build_scene, line_path
 
 
 def test_a_line_reads_from_head_to_head_even_through_a_crossing_it_visits_twice():
@@ -35,7 +36,9 @@ def test_seated_passengers_sit_in_buildings_of_the_clock_type():
     scene = build_scene(stored("middle"), BOARD)
     assert scene.clock == "office" and scene.next_clock == "pub"
     assert [(lot.building, lot.seated) for lot in scene.crossings[16].lots] == [
-        ("office", True), ("office", False)]
+        ("office", True),
+        ("office", False),
+    ]
     assert all(lot.seated for lot in scene.crossings[15].lots)
 
 

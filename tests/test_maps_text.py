@@ -3,16 +3,16 @@ drawn by their letters on the schematic.
 
 Regenerate the goldens only on purpose, and read the diff: REFEREE_REGEN_GOLDEN=1 pytest ...
 """
+
 import os
 from pathlib import Path
 
 import pytest
+from map_views import POSITIONS, bot_views, stored, with_lines
 
+from referee.bus.board import BOARD
 from referee.bus.scene import STYLES, build_scene
 from referee.bus.text_map import WIDTH, street_cells, text_map
-from referee.bus.board import BOARD
-
-from map_views import POSITIONS, bot_views, stored, with_lines
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 
@@ -48,8 +48,11 @@ def test_every_line_is_drawn_by_its_letters_and_shared_streets_alternate():
         letters = [STYLES[s].letter for s in seats]
         drawn = [rows[r][c] for (r, c), _ in street_cells(BOARD)[street]]
         # a cell may belong to a street that touches this one next to a crossing
-        assert drawn[len(drawn) // 2 - 1:len(drawn) // 2 + 1] in (
-            [a, b] for a, b in zip(letters * 2, (letters * 2)[1:])) or len(letters) == 1
+        assert (
+            drawn[len(drawn) // 2 - 1 : len(drawn) // 2 + 1]
+            in ([a, b] for a, b in zip(letters * 2, (letters * 2)[1:]))
+            or len(letters) == 1
+        )
         middle = drawn[1:-1]
         assert sum(ch in letters for ch in middle) >= len(middle) - 2, street
         assert set(letters) <= set(drawn), street
@@ -60,7 +63,7 @@ def test_streets_without_a_line_show_their_slope():
     # 25-26 runs straight across, 1-6 straight down; no line is on them at the start
     assert {rows[r][c] for (r, c), _ in street_cells(BOARD)[(25, 26)]} == {"-"}
     assert {rows[r][c] for (r, c), _ in street_cells(BOARD)[(1, 6)]} <= {"|", "\\", "/"}
-    assert rows[round(37 * 0.46)][round(26 * 0.95):round(26 * 0.95) + 2] == "14"
+    assert rows[round(37 * 0.46)][round(26 * 0.95) : round(26 * 0.95) + 2] == "14"
 
 
 def test_tables_give_the_line_as_a_path_and_a_closed_circle():
@@ -69,14 +72,29 @@ def test_tables_give_the_line_as_a_path_and_a_closed_circle():
     assert "O Dot (start)" in text and "22 (circle)" in text
     assert "  line 22-16-15-14-21-22\n" in text
     row = next(line for line in text.splitlines() if line.startswith("    22   "))
-    assert row.split()[1:] == ["A", "office*,", "A", "office", "1", "0", "R", "U", "G", "O",
-                               "P", "O", "O"]
+    assert row.split()[1:] == [
+        "A",
+        "office*,",
+        "A",
+        "office",
+        "1",
+        "0",
+        "R",
+        "U",
+        "G",
+        "O",
+        "P",
+        "O",
+        "O",
+    ]
 
 
 def test_a_long_line_wraps_after_a_dash_within_100_columns():
     # longer than any real line (a 1999 line has at most 28 streets), to make it wrap
-    path = "1-2-3-4-5-12-18-24-31-36-29-35-34-33-32-25-19-13-6-7-8-9-15-10-11-17-23-30-" \
-           "29-22-21-20-26-27-28-16-14"
+    path = (
+        "1-2-3-4-5-12-18-24-31-36-29-35-34-33-32-25-19-13-6-7-8-9-15-10-11-17-23-30-"
+        "29-22-21-20-26-27-28-16-14"
+    )
     text = text_map(with_lines(stored("start"), {0: (path, [1, 14])}), BOARD)
     lines = text.splitlines()
     at = next(i for i, line in enumerate(lines) if line.startswith("  line 1-"))
@@ -110,7 +128,8 @@ def test_every_position_of_a_whole_game_fits_and_reads_each_line_head_to_head():
         for player in build_scene(view, BOARD).players:
             streets = view["players"][player.seat]["streets"]
             path = player.path
-            assert sorted(tuple(sorted(s)) for s in zip(path, path[1:])) == \
-                sorted(tuple(sorted(s)) for s in streets)
+            assert sorted(tuple(sorted(s)) for s in zip(path, path[1:])) == sorted(
+                tuple(sorted(s)) for s in streets
+            )
             if streets:
                 assert {path[0], path[-1]} == set(view["players"][player.seat]["heads"])

@@ -1,4 +1,5 @@
 """What `pip install .` ships: every data file the code reads at run time."""
+
 import fnmatch
 import tomllib
 from pathlib import Path
@@ -19,8 +20,9 @@ def test_every_data_file_of_the_package_is_in_package_data():
             base = ROOT.joinpath(*package.split("."))
             if base in path.parents:
                 inner = path.relative_to(base).as_posix()
-                covered = covered or any(fnmatch.fnmatch(inner, p) and inner.count("/") ==
-                                         p.count("/") for p in patterns)
+                covered = covered or any(
+                    fnmatch.fnmatch(inner, p) and inner.count("/") == p.count("/") for p in patterns
+                )
         if not covered:
             missing.append(str(relative))
     assert missing == [], f"not shipped by pip install: {missing}"

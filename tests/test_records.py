@@ -2,6 +2,7 @@
 written before the format had a version (tests/fixtures/old-logs, a demo campaign with game
 master's actions, a refused rollback among them) still replays to the same state and the same
 turn reports."""
+
 import json
 import shutil
 from pathlib import Path
@@ -10,8 +11,19 @@ import pytest
 
 from referee.campaign import Campaign, CampaignError, record_hash
 from referee.history import turn_files
-from referee.records import (FORMAT_VERSION, AppliedOrder, BadLine, Drop, How, Kind, Message,
-                             Record, RecordError, RefusedCommand, Rollback)
+from referee.records import (
+    FORMAT_VERSION,
+    AppliedOrder,
+    BadLine,
+    Drop,
+    How,
+    Kind,
+    Message,
+    Record,
+    RecordError,
+    RefusedCommand,
+    Rollback,
+)
 
 OLD_DEMO = Path(__file__).parent / "fixtures" / "old-logs" / "bus-demo"
 
@@ -33,10 +45,17 @@ def test_every_record_of_an_old_log_reads_back_to_the_same_json_and_hash():
 def test_the_old_log_holds_each_kind_of_record_typed():
     records = [Record.from_json(d) for d in old_lines()]
     kinds = {r.kind for r in records}
-    assert kinds == {Kind.MAIL, Kind.GM}         # the demo had no forced moves
+    assert kinds == {Kind.MAIL, Kind.GM}  # the demo had no forced moves
     actions = [a for r in records for a in r.actions]
-    assert {type(a).__name__ for a in actions} >= {"Pause", "Resume", "Extend", "Message",
-                                                   "Drop", "Rollback", "RefusedCommand"}
+    assert {type(a).__name__ for a in actions} >= {
+        "Pause",
+        "Resume",
+        "Extend",
+        "Message",
+        "Drop",
+        "Rollback",
+        "RefusedCommand",
+    }
     refused = [a for a in actions if isinstance(a, RefusedCommand)]
     assert refused == [RefusedCommand("rollback", "rollback 99", "only 68 orders can be undone")]
     rollback = next(a for a in actions if isinstance(a, Rollback))
@@ -67,13 +86,24 @@ def test_replay_of_an_old_log_gives_the_same_state_and_turn_reports(tmp_path):
 
 
 def test_new_records_carry_the_format_version_and_round_trip():
-    record = Record(Kind.MAIL, orders=(AppliedOrder(1, "build house 15", How.MAIL),),
-                    queues={1: ("line 15-21",)}, message_id="<m@x>", sender="ann@example.org",
-                    seat=1, subject="Re: turn", ignored=("Hello all",),
-                    bad_lines=(BadLine("biuld pub 21", "not an order"),),
-                    actions=(Drop("drop Bob", "Bob is dropped.", 2, "Bob", ("e",)),
-                             RefusedCommand("rollback", "rollback -1", "write 'rollback 3'")),
-                    n=5, at="2026-11-24T10:00:00Z", hash="abc")
+    record = Record(
+        Kind.MAIL,
+        orders=(AppliedOrder(1, "build house 15", How.MAIL),),
+        queues={1: ("line 15-21",)},
+        message_id="<m@x>",
+        sender="ann@example.org",
+        seat=1,
+        subject="Re: turn",
+        ignored=("Hello all",),
+        bad_lines=(BadLine("biuld pub 21", "not an order"),),
+        actions=(
+            Drop("drop Bob", "Bob is dropped.", 2, "Bob", ("e",)),
+            RefusedCommand("rollback", "rollback -1", "write 'rollback 3'"),
+        ),
+        n=5,
+        at="2026-11-24T10:00:00Z",
+        hash="abc",
+    )
     data = json.loads(json.dumps(record.to_json()))
     assert data["v"] == FORMAT_VERSION
     assert Record.from_json(data) == record
@@ -82,22 +112,32 @@ def test_new_records_carry_the_format_version_and_round_trip():
 def test_a_new_campaigns_log_is_written_in_the_current_format(tmp_path):
     campaign = copy_of_old_demo(tmp_path)
     table = campaign.table()
-    written = campaign.append(Record(Kind.GM, actions=(RefusedCommand("pause", "pause", "no"),)),
-                              len(table.steps) + 1, table.last_hash)
+    written = campaign.append(
+        Record(Kind.GM, actions=(RefusedCommand("pause", "pause", "no"),)),
+        len(table.steps) + 1,
+        table.last_hash,
+    )
     last = json.loads(campaign.log_path.read_text().splitlines()[-1])
     assert last["v"] == FORMAT_VERSION and last["n"] == 78
     assert Record.from_json(last) == written
     assert len(campaign.table().steps) == 78
 
 
-@pytest.mark.parametrize("damage, says", [
-    ({"kind": "letter"}, "is not a log record"),
-    ({"actions": [{"action": "teleport", "line": "teleport", "said": "ok"}]},
-     "a command 'teleport' that this referee does not know"),
-    ({"actions": [{"action": "rollback", "line": "rollback 2", "said": "ok"}]},
-     "a rollback command without its 'undone'"),
-    ({"orders": [[0, "pass"]]}, "is not a log record"),
-])
+@pytest.mark.parametrize(
+    "damage, says",
+    [
+        ({"kind": "letter"}, "is not a log record"),
+        (
+            {"actions": [{"action": "teleport", "line": "teleport", "said": "ok"}]},
+            "a command 'teleport' that this referee does not know",
+        ),
+        (
+            {"actions": [{"action": "rollback", "line": "rollback 2", "said": "ok"}]},
+            "a rollback command without its 'undone'",
+        ),
+        ({"orders": [[0, "pass"]]}, "is not a log record"),
+    ],
+)
 def test_a_record_this_format_cannot_read_is_refused_with_its_number(tmp_path, damage, says):
     campaign = copy_of_old_demo(tmp_path)
     lines = old_lines()

@@ -1,6 +1,7 @@
 """The referee against real servers: Dovecot (IMAP) and aiosmtpd (SMTP) on loopback.
 
 Players read their mail over IMAP and answer over SMTP, the way a mail program does."""
+
 import os
 import random
 import subprocess
@@ -56,8 +57,9 @@ class MailPlayer:
     def new_mail(self):
         with self.rig.imap(self.account.address) as client:
             client.select_folder("INBOX", readonly=True)
-            uids = [u for u in client.search(["UID", f"{self.last_uid + 1}:*"])
-                    if u > self.last_uid]
+            uids = [
+                u for u in client.search(["UID", f"{self.last_uid + 1}:*"]) if u > self.last_uid
+            ]
             data = client.fetch(uids, ["BODY.PEEK[]"]) if uids else {}
         self.last_uid = max([self.last_uid, *uids])
         mails = [mailbot.parse(data[u][b"BODY[]"]) for u in sorted(uids)]
@@ -65,8 +67,9 @@ class MailPlayer:
         return mails
 
     def play(self) -> bool:
-        answer = mailbot.answer_latest(self.new_mail(), self.name, self.account.address,
-                                       self.rng.choice)
+        answer = mailbot.answer_latest(
+            self.new_mail(), self.name, self.account.address, self.rng.choice
+        )
         if answer is None:
             return False
         self.rig.send(answer.as_bytes(), str(answer["To"]), self.account.address)
@@ -78,8 +81,9 @@ def game_by_mail(rig, root, game, campaign_id, seed, ticks):
     their mail and the referee ticks until the game is over."""
     site = mail_site(root, rig)
     players = [MailPlayer(rig, name, s) for s, name in enumerate(["Ann", "Bob", "Cid"])]
-    site.new_campaign(game, campaign_id, [f"{p.name} <{p.account.address}>" for p in players],
-                      seed=seed)
+    site.new_campaign(
+        game, campaign_id, [f"{p.name} <{p.account.address}>" for p in players], seed=seed
+    )
     site.outbox.flush(site.config.make_sender())
     for _ in range(ticks):
         for player in players:
@@ -112,7 +116,7 @@ def test_a_three_player_game_of_bus_played_to_its_end_by_email(mailrig, tmp_path
     assert len(mail_orders) > 50
     raw_in = sorted((campaign.root / "mail" / "in").glob("*.eml"))
     sample = mailbot.body(mailbot.parse(raw_in[len(raw_in) // 2].read_bytes()))
-    sample = sample.replace("\r\n", "\n")           # as it came through the servers
+    sample = sample.replace("\r\n", "\n")  # as it came through the servers
     assert "wrote:" in sample and "\n> " in sample and "\n-- \n" in sample
     # the same orders applied straight to the engine give the same final state
     state = replayed(RULES, 5, records)
@@ -129,8 +133,12 @@ def test_smtp_down_keeps_the_mail_queued_until_the_next_tick(mailrig, tmp_path):
     port = free_port()
     site = mail_site(tmp_path, mailrig, smtp_port=port)
     ann, bob, cid = (mailrig.new_account(n) for n in ("ann", "bob", "cid"))
-    site.new_campaign("bus", "down", [f"{n} <{a.address}>" for n, a in
-                                      zip(["Ann", "Bob", "Cid"], (ann, bob, cid))], seed=1)
+    site.new_campaign(
+        "bus",
+        "down",
+        [f"{n} <{a.address}>" for n, a in zip(["Ann", "Bob", "Cid"], (ann, bob, cid))],
+        seed=1,
+    )
     report = tick(site)
     assert report.sent == 0 and report.waiting == 3
     assert any("sending stopped" in e for e in report.errors)
@@ -148,43 +156,59 @@ def test_smtp_down_keeps_the_mail_queued_until_the_next_tick(mailrig, tmp_path):
 
 def test_two_ticks_at_once_the_second_exits_at_once_with_a_clear_message(tmp_path):
     from sites import make_site
+
     site = make_site(tmp_path)
     with TickLock(site.state_dir / "tick.lock"):
-        done = subprocess.run([sys.executable, "-m", "referee", "--config",
-                               str(site.config.path), "tick"], capture_output=True, text=True,
-                              timeout=60, env={**os.environ, "PYTHONPATH": os.getcwd()})
+        done = subprocess.run(
+            [sys.executable, "-m", "referee", "--config", str(site.config.path), "tick"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env={**os.environ, "PYTHONPATH": os.getcwd()},
+        )
     assert done.returncode == 75
     assert "another tick" in done.stderr.lower() and str(os.getpid()) in done.stderr
-    done = subprocess.run([sys.executable, "-m", "referee", "--config", str(site.config.path),
-                           "tick"], capture_output=True, text=True, timeout=60,
-                          env={**os.environ, "PYTHONPATH": os.getcwd()})
+    done = subprocess.run(
+        [sys.executable, "-m", "referee", "--config", str(site.config.path), "tick"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": os.getcwd()},
+    )
     assert done.returncode == 0 and "fetched 0" in done.stdout
-
 
 
 def test_a_digest_read_back_over_imap_carries_the_map_as_png_and_inline_html(mailrig, tmp_path):
     import io
 
     from PIL import Image
+
     site = mail_site(tmp_path, mailrig)
     ann, bob = MailPlayer(mailrig, "Ann", 1), MailPlayer(mailrig, "Bob", 2)
     cid_player = MailPlayer(mailrig, "Cid", 3)
-    site.new_campaign("bus", "pics", [f"{p.name} <{p.account.address}>"
-                                      for p in (ann, bob, cid_player)], seed=1)
+    site.new_campaign(
+        "bus", "pics", [f"{p.name} <{p.account.address}>" for p in (ann, bob, cid_player)], seed=1
+    )
     site.outbox.flush(site.config.make_sender())
     turns = []
-    while not turns:                            # Ann (the start player) builds twice
+    while not turns:  # Ann (the start player) builds twice
         assert ann.play()
         assert not tick(site).errors
         turns = [m for m in bob.new_mail() if "your turn" in str(m["Subject"])]
     [digest] = turns
     # the plain text comes first, then the HTML alternative with the map inline, then the PNG
     kinds = [p.get_content_type() for p in digest.walk()]
-    assert kinds == ["multipart/mixed", "multipart/alternative", "text/plain",
-                     "multipart/related", "text/html", "image/png", "image/png"]
+    assert kinds == [
+        "multipart/mixed",
+        "multipart/alternative",
+        "text/plain",
+        "multipart/related",
+        "text/html",
+        "image/png",
+        "image/png",
+    ]
     html = digest.get_body(("html",)).get_content()
-    inline = [p for p in digest.walk() if p.get_content_type() == "image/png"
-              and p["Content-ID"]]
+    inline = [p for p in digest.walk() if p.get_content_type() == "image/png" and p["Content-ID"]]
     [inline] = inline
     assert f'src="cid:{inline["Content-ID"].strip("<>")}"' in html
     [attached] = list(digest.iter_attachments())

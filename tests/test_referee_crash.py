@@ -1,5 +1,6 @@
 """A tick killed at any step: the next tick ends where an uninterrupted run ends, with no
 order lost, none applied twice, and no answer lost or sent twice."""
+
 import os
 import shutil
 import subprocess
@@ -21,9 +22,13 @@ def tick_process(site_dir, crash_at=None):
     env.pop("REFEREE_CRASH_AT", None)
     if crash_at:
         env["REFEREE_CRASH_AT"] = crash_at
-    return subprocess.run([sys.executable, "-m", "referee", "--config",
-                           str(site_dir / "referee.yaml"), "tick"],
-                          capture_output=True, text=True, timeout=120, env=env)
+    return subprocess.run(
+        [sys.executable, "-m", "referee", "--config", str(site_dir / "referee.yaml"), "tick"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -36,22 +41,31 @@ def prepared(tmp_path_factory):
     run_tick(site)
     boxes = Mailboxes(site)
     welcomes = {str(m["To"]).split("<")[-1].rstrip(">"): m for m in boxes.sent()}
-    bob = reply_to(welcomes["bob@example.org"], "bob@example.org",
-                   "build office 21\nbuild office 22\nline 26-27")
+    bob = reply_to(
+        welcomes["bob@example.org"],
+        "bob@example.org",
+        "build office 21\nbuild office 22\nline 26-27",
+    )
     boxes.deliver(bob)
-    boxes.deliver(reply_to(welcomes["ann@example.org"], "ann@example.org",
-                           "build house 15\nbuild pub 16"))
+    boxes.deliver(
+        reply_to(welcomes["ann@example.org"], "ann@example.org", "build house 15\nbuild pub 16")
+    )
     boxes.deliver(bob)
-    boxes.deliver(reply_to(welcomes["cid@example.org"], "cid@example.org",
-                           "Hello!\nbuild pub 10\nbuild house 20"))
+    boxes.deliver(
+        reply_to(
+            welcomes["cid@example.org"], "cid@example.org", "Hello!\nbuild pub 10\nbuild house 20"
+        )
+    )
     return root
 
 
 def outcome(site_dir):
     """What a run leaves: the log without times, and every mail the players received."""
     site = Site(load_config(site_dir / "referee.yaml"))
-    records = [{k: v for k, v in r.items() if k not in ("at", "hash")}
-               for r in logged(site.campaign("bus1"))]
+    records = [
+        {k: v for k, v in r.items() if k not in ("at", "hash")}
+        for r in logged(site.campaign("bus1"))
+    ]
     mails = Mailboxes(site).sent()
     ids = Counter(str(m["Message-ID"]) for m in mails)
     bodies = sorted((str(m["To"]), str(m["Subject"]), mailbot.body(m)) for m in mails)
@@ -68,8 +82,9 @@ def uninterrupted(prepared, tmp_path_factory):
 
 
 @pytest.mark.parametrize("crash_at", CRASH_POINTS)
-def test_a_tick_killed_at_each_step_is_made_good_by_the_next(prepared, uninterrupted,
-                                                            tmp_path, crash_at):
+def test_a_tick_killed_at_each_step_is_made_good_by_the_next(
+    prepared, uninterrupted, tmp_path, crash_at
+):
     site_dir = tmp_path / "site"
     shutil.copytree(prepared, site_dir)
     crashed = tick_process(site_dir, crash_at)
@@ -79,9 +94,9 @@ def test_a_tick_killed_at_each_step_is_made_good_by_the_next(prepared, uninterru
         assert done.returncode == 0, done.stdout + done.stderr
     records, ids, bodies = outcome(site_dir)
     clean_records, clean_ids, clean_bodies = uninterrupted
-    assert records == clean_records                    # no order lost, none applied twice
+    assert records == clean_records  # no order lost, none applied twice
     applied = [o for r in records for o in r.get("orders", ())]
     assert [1, "build office 21", "queue"] in applied and len(applied) == 6
-    assert max(ids.values()) == 1                       # no mail sent twice
-    assert set(ids) == set(clean_ids)                   # and none lost
+    assert max(ids.values()) == 1  # no mail sent twice
+    assert set(ids) == set(clean_ids)  # and none lost
     assert bodies == clean_bodies

@@ -1,5 +1,6 @@
 """The mail referee on its embedded default (local Maildirs): campaigns, routing, orders,
 queues, answers, and every kind of mail people (and machines) send."""
+
 import json
 
 import pytest
@@ -30,8 +31,9 @@ def game(tmp_path):
 
 
 def welcome_of(boxes, address):
-    return next(m for m in boxes.sent() if address in str(m["To"]) and "Welcome" in
-                str(m["Subject"]))
+    return next(
+        m for m in boxes.sent() if address in str(m["To"]) and "Welcome" in str(m["Subject"])
+    )
 
 
 def log(site, campaign_id="bus1"):
@@ -77,7 +79,7 @@ def test_a_reply_with_the_report_quoted_and_a_signature_is_applied_and_confirmed
     assert "    build office 21" in text_of(bob)
     assert bob.get_content_type() == "multipart/mixed"
     assert [p.get_content_type() for p in bob.iter_attachments()] == ["image/png"]
-    assert boxes.new("cid@example.org") == []           # Cid is not concerned yet
+    assert boxes.new("cid@example.org") == []  # Cid is not concerned yet
 
 
 def test_orders_for_later_decisions_are_kept_and_used_when_they_come(game):
@@ -85,8 +87,9 @@ def test_orders_for_later_decisions_are_kept_and_used_when_they_come(game):
     boxes.new()
     # Bob writes before his turn: both buildings and his first line marker
     welcome = welcome_of(boxes, "bob@example.org")
-    boxes.deliver(reply_to(welcome, "bob@example.org",
-                           "build office 21\nbuild office 22\nline 26-27"))
+    boxes.deliver(
+        reply_to(welcome, "bob@example.org", "build office 21\nbuild office 22\nline 26-27")
+    )
     run_tick(site)
     confirmation = text_of(boxes.new("bob@example.org")[0])
     assert "Kept for later" in confirmation and "    line 26-27" in confirmation
@@ -98,7 +101,7 @@ def test_orders_for_later_decisions_are_kept_and_used_when_they_come(game):
     campaign = site.campaign("bus1")
     table = campaign.table()
     assert table.queues[1] == ["line 26-27"]
-    assert table.rules.awaiting(table.state)[0].seat == 2     # Cid builds now
+    assert table.rules.awaiting(table.state)[0].seat == 2  # Cid builds now
 
 
 def test_a_queued_order_that_became_illegal_drops_the_rest_and_says_why(game):
@@ -115,11 +118,20 @@ def test_a_queued_order_that_became_illegal_drops_the_rest_and_says_why(game):
     assert table.queues[1] == []
     assert table.rules.awaiting(table.state)[0].seat == 1
     refused = log(site)[-1]["refused"]
-    assert refused == [{"seat": 1, "text": "build office 15", "dropped": ["build pub 16"],
-                        "reason": "Crossing 15 has no free lot in zone A, the zone open now."}]
+    assert refused == [
+        {
+            "seat": 1,
+            "text": "build office 15",
+            "dropped": ["build pub 16"],
+            "reason": "Crossing 15 has no free lot in zone A, the zone open now.",
+        }
+    ]
     bob = [text_of(m) for m in boxes.new("bob@example.org")]
-    assert any("your order 'build office 15' was refused: Crossing 15 has no free lot" in t
-               and "dropped with it: build pub 16" in t for t in bob)
+    assert any(
+        "your order 'build office 15' was refused: Crossing 15 has no free lot" in t
+        and "dropped with it: build pub 16" in t
+        for t in bob
+    )
 
 
 def test_an_illegal_order_is_refused_with_the_reason_and_the_choices(game):
@@ -150,8 +162,13 @@ def test_greetings_and_remarks_are_reported_and_the_orders_used(game):
     site, boxes = game
     boxes.new()
     welcome = welcome_of(boxes, "ann@example.org")
-    boxes.deliver(reply_to(welcome, "ann@example.org",
-                           "Hi all,\nbuild house 15\nbuild pub 16\nCheers, and good luck!"))
+    boxes.deliver(
+        reply_to(
+            welcome,
+            "ann@example.org",
+            "Hi all,\nbuild house 15\nbuild pub 16\nCheers, and good luck!",
+        )
+    )
     run_tick(site)
     text = text_of(boxes.new("ann@example.org")[0])
     assert "Passed over (not orders):\n    Hi all,\n    Cheers, and good luck!" in text
@@ -177,26 +194,36 @@ def test_the_same_message_delivered_twice_is_applied_once(game):
     boxes.deliver(mail)
     report = run_tick(site)
     assert report.applied == 1 and report.ignored == 1
-    boxes.deliver(mail)                                 # and again in a later tick
+    boxes.deliver(mail)  # and again in a later tick
     run_tick(site)
     applied = [o for r in log(site) for o in r.get("orders", ())]
     assert applied == [[0, "build house 15", "mail"]]
-    assert len([m for m in boxes.new("ann@example.org") if "Orders received" in
-                str(m["Subject"])]) == 1
+    assert (
+        len([m for m in boxes.new("ann@example.org") if "Orders received" in str(m["Subject"])])
+        == 1
+    )
 
 
 def test_the_token_from_a_token_line_and_the_game_from_the_subject(game):
     site, boxes = game
     boxes.new()
     token = site.campaign("bus1").players[0].token
-    mail = person_mail("Ann <ann@example.org>", "referee@example.org", "[bus1] my move",
-                       f"token {token}\nbuild house 15\n")
+    mail = person_mail(
+        "Ann <ann@example.org>",
+        "referee@example.org",
+        "[bus1] my move",
+        f"token {token}\nbuild house 15\n",
+    )
     boxes.deliver(mail)
     run_tick(site)
     assert log(site)[-1]["orders"] == [[0, "build house 15", "mail"]]
     # and the game in a `game` line, from another address: the answer goes to both
-    mail = person_mail("Ann at work <ann@work.example>", "referee@example.org", "Hello",
-                       f"game bus1\ntoken {token}\nbuild pub 16\n")
+    mail = person_mail(
+        "Ann at work <ann@work.example>",
+        "referee@example.org",
+        "Hello",
+        f"game bus1\ntoken {token}\nbuild pub 16\n",
+    )
     boxes.deliver(mail)
     run_tick(site)
     assert log(site)[-1]["orders"] == [[0, "build pub 16", "mail"]]
@@ -208,8 +235,9 @@ def test_the_token_from_a_token_line_and_the_game_from_the_subject(game):
 def test_a_wrong_token_from_a_player_is_refused_and_answered_only_to_them(game):
     site, boxes = game
     boxes.new()
-    mail = person_mail("Ann <ann@example.org>", "referee+bus1.wrong123@example.org",
-                       "move", "build house 15")
+    mail = person_mail(
+        "Ann <ann@example.org>", "referee+bus1.wrong123@example.org", "move", "build house 15"
+    )
     boxes.deliver(mail)
     run_tick(site)
     [answer] = boxes.new()
@@ -223,8 +251,9 @@ def test_a_wrong_token_from_a_player_is_refused_and_answered_only_to_them(game):
 def test_a_stranger_learns_nothing_about_the_game(game):
     site, boxes = game
     boxes.new()
-    mail = person_mail("Eve <eve@evil.example>", "referee+bus1@example.org",
-                       "[bus1] hello", "action vroom")
+    mail = person_mail(
+        "Eve <eve@evil.example>", "referee+bus1@example.org", "[bus1] hello", "action vroom"
+    )
     boxes.deliver(mail)
     run_tick(site)
     [answer] = boxes.new()
@@ -239,10 +268,14 @@ def test_a_stranger_learns_nothing_about_the_game(game):
 def test_an_unknown_game_and_a_game_id_with_dots(game, tmp_path):
     site, boxes = game
     boxes.new()
-    boxes.deliver(person_mail("Ann <ann@example.org>", "referee+nope.abc@example.org",
-                              "hi", "pass"))
-    boxes.deliver(person_mail("Ann <ann@example.org>", "referee@example.org",
-                              "[../bus1] hi", "game ../../etc\npass"))
+    boxes.deliver(
+        person_mail("Ann <ann@example.org>", "referee+nope.abc@example.org", "hi", "pass")
+    )
+    boxes.deliver(
+        person_mail(
+            "Ann <ann@example.org>", "referee@example.org", "[../bus1] hi", "game ../../etc\npass"
+        )
+    )
     run_tick(site)
     answers = boxes.new()
     assert len(answers) == 2
@@ -261,19 +294,27 @@ def test_mail_naming_no_game_gets_help(game):
     assert "Orders of Bus" in text_of(answer) and "vroom 15 to 21" in text_of(answer)
 
 
-@pytest.mark.parametrize("headers", [
-    {"From": "MAILER-DAEMON@example.org", "Content-Type": None},
-    {"Auto-Submitted": "auto-replied"},
-    {"Precedence": "bulk"},
-    {"X-Referee": "referee"},
-])
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"From": "MAILER-DAEMON@example.org", "Content-Type": None},
+        {"Auto-Submitted": "auto-replied"},
+        {"Precedence": "bulk"},
+        {"X-Referee": "referee"},
+    ],
+)
 def test_machine_mail_is_never_answered(game, headers):
     site, boxes = game
     boxes.new()
     sender = headers.pop("From", "Ann <ann@example.org>")
     headers.pop("Content-Type", None)
-    mail = person_mail(sender, "referee+bus1@example.org", "Re: [bus1] out of office",
-                       "I am away until Monday.\nbuild house 15", **headers)
+    mail = person_mail(
+        sender,
+        "referee+bus1@example.org",
+        "Re: [bus1] out of office",
+        "I am away until Monday.\nbuild house 15",
+        **headers,
+    )
     boxes.deliver(mail)
     report = run_tick(site)
     assert report.ignored == 1 and boxes.new() == [] and log(site) == []
@@ -282,12 +323,14 @@ def test_machine_mail_is_never_answered(game, headers):
 def test_a_bounce_report_is_never_answered(game):
     site, boxes = game
     boxes.new()
-    bounce = (b"From: Mail Delivery System <MAILER-DAEMON@example.org>\r\n"
-              b"To: referee@example.org\r\nSubject: Undelivered Mail Returned to Sender\r\n"
-              b"Message-ID: <bounce1@example.org>\r\nMIME-Version: 1.0\r\n"
-              b"Content-Type: multipart/report; report-type=delivery-status; boundary=XX\r\n"
-              b"\r\n--XX\r\nContent-Type: text/plain\r\n\r\nThe mail could not be delivered.\r\n"
-              b"--XX\r\nContent-Type: message/delivery-status\r\n\r\nStatus: 5.1.1\r\n--XX--\r\n")
+    bounce = (
+        b"From: Mail Delivery System <MAILER-DAEMON@example.org>\r\n"
+        b"To: referee@example.org\r\nSubject: Undelivered Mail Returned to Sender\r\n"
+        b"Message-ID: <bounce1@example.org>\r\nMIME-Version: 1.0\r\n"
+        b"Content-Type: multipart/report; report-type=delivery-status; boundary=XX\r\n"
+        b"\r\n--XX\r\nContent-Type: text/plain\r\n\r\nThe mail could not be delivered.\r\n"
+        b"--XX\r\nContent-Type: message/delivery-status\r\n\r\nStatus: 5.1.1\r\n--XX--\r\n"
+    )
     boxes.deliver(bounce)
     run_tick(site)
     assert boxes.new() == []
@@ -297,10 +340,18 @@ def test_a_5_mb_mail_is_read_and_answered(game):
     site, boxes = game
     boxes.new()
     token = site.campaign("bus1").players[0].token
-    mail = person_mail("Ann <ann@example.org>", f"referee+bus1.{token}@example.org", "big",
-                       "build house 15\n\nmy holiday pictures are attached\n")
-    mail.add_attachment(b"\0" * (5 * 1024 * 1024), maintype="application",
-                        subtype="octet-stream", filename="holiday.bin")
+    mail = person_mail(
+        "Ann <ann@example.org>",
+        f"referee+bus1.{token}@example.org",
+        "big",
+        "build house 15\n\nmy holiday pictures are attached\n",
+    )
+    mail.add_attachment(
+        b"\0" * (5 * 1024 * 1024),
+        maintype="application",
+        subtype="octet-stream",
+        filename="holiday.bin",
+    )
     boxes.deliver(mail)
     run_tick(site)
     assert log(site)[-1]["orders"] == [[0, "build house 15", "mail"]]
@@ -310,13 +361,15 @@ def test_html_only_latin1_and_crlf_mail(game):
     site, boxes = game
     boxes.new()
     token = site.campaign("bus1").players[0].token
-    raw = ("From: =?iso-8859-1?q?Ann_M=FCller?= <ann@example.org>\r\n"
-           f"To: referee+bus1.{token}@example.org\r\nSubject: Zug\r\n"
-           "Message-ID: <html1@example.org>\r\nMIME-Version: 1.0\r\n"
-           "Content-Type: text/html; charset=iso-8859-1\r\n"
-           "Content-Transfer-Encoding: quoted-printable\r\n\r\n"
-           "<html><body><p>build house 15</p><div>build pub 16</div>"
-           "<p>clock stop | clock go</p></body></html>\r\n").encode("latin-1")
+    raw = (
+        "From: =?iso-8859-1?q?Ann_M=FCller?= <ann@example.org>\r\n"
+        f"To: referee+bus1.{token}@example.org\r\nSubject: Zug\r\n"
+        "Message-ID: <html1@example.org>\r\nMIME-Version: 1.0\r\n"
+        "Content-Type: text/html; charset=iso-8859-1\r\n"
+        "Content-Transfer-Encoding: quoted-printable\r\n\r\n"
+        "<html><body><p>build house 15</p><div>build pub 16</div>"
+        "<p>clock stop | clock go</p></body></html>\r\n"
+    ).encode("latin-1")
     boxes.deliver(raw)
     run_tick(site)
     record = log(site)[-1]
@@ -329,10 +382,14 @@ def test_status_json_and_replay_match_the_log(game, tmp_path):
     from click.testing import CliRunner
 
     from referee.cli import main
+
     site, boxes = game
     boxes.new()
-    boxes.deliver(reply_to(welcome_of(boxes, "ann@example.org"), "ann@example.org",
-                           "build house 15\nbuild pub 16"))
+    boxes.deliver(
+        reply_to(
+            welcome_of(boxes, "ann@example.org"), "ann@example.org", "build house 15\nbuild pub 16"
+        )
+    )
     run_tick(site)
     config = str(site.config.path)
     result = CliRunner().invoke(main, ["--config", config, "status", "bus1", "--json"])

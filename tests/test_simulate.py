@@ -1,10 +1,11 @@
 """`referee simulate`: bot games from the command line, with figures."""
+
 import json
 
 from click.testing import CliRunner
 
-from referee.cli import main
 from referee.bus.engine import RULES
+from referee.cli import main
 from referee.simulate import play_game, replay
 
 

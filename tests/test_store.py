@@ -1,19 +1,26 @@
 """Crash-safe files: atomic writes, the JSON-lines log with a torn last line, the tick lock."""
+
 import os
 import subprocess
 import sys
 
 import pytest
 
-from referee.store import (CorruptRecord, LockBusy, TickLock, append_record, atomic_write,
-                           read_records)
+from referee.store import (
+    CorruptRecord,
+    LockBusy,
+    TickLock,
+    append_record,
+    atomic_write,
+    read_records,
+)
 
 
 def test_atomic_write_replaces_the_whole_file_and_leaves_no_temp_file(tmp_path):
     target = tmp_path / "settings.yaml"
     atomic_write(target, "game: bus\n")
     target.chmod(0o640)
-    atomic_write(target, "game: busboss\nplayers: 4\n".encode())
+    atomic_write(target, b"game: busboss\nplayers: 4\n")
     assert target.read_text() == "game: busboss\nplayers: 4\n"
     assert target.stat().st_mode & 0o777 == 0o640  # an existing file keeps its permissions
     assert os.listdir(tmp_path) == ["settings.yaml"]
@@ -80,7 +87,10 @@ def test_appending_after_a_torn_line_cuts_it_off_and_keeps_its_bytes_aside(tmp_p
 def test_a_torn_only_line_is_cut_off_too(tmp_path):
     log = tmp_path / "orders.jsonl"
     log.write_bytes(b'{"se')
-    assert read_records(log) == ([], f"{log}: line 1 was cut short (no line end) and was not used: '{{\"se'")
+    assert read_records(log) == (
+        [],
+        f"{log}: line 1 was cut short (no line end) and was not used: '{{\"se'",
+    )
     append_record(log, {"seq": 1})
     assert read_records(log) == ([{"seq": 1}], None)
 
@@ -113,13 +123,17 @@ with TickLock(sys.argv[1]):
 
 def test_tick_lock_held_by_another_process(tmp_path):
     lock_path = tmp_path / "tick.lock"
-    holder = subprocess.Popen([sys.executable, "-c", HOLD_LOCK, str(lock_path)], cwd=os.getcwd(),
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD_LOCK, str(lock_path)],
+        cwd=os.getcwd(),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert holder.stdout.readline() == "locked\n"
-        with pytest.raises(LockBusy) as busy:
-            with TickLock(lock_path):
-                pytest.fail("a second tick got the lock")
+        with pytest.raises(LockBusy) as busy, TickLock(lock_path):
+            pytest.fail("a second tick got the lock")
         assert busy.value.pid == holder.pid
         assert f"pid {holder.pid}, since 20" in str(busy.value)
         assert str(lock_path) in str(busy.value)
@@ -132,8 +146,13 @@ def test_tick_lock_held_by_another_process(tmp_path):
 
 def test_tick_lock_of_a_killed_process_is_free(tmp_path):
     lock_path = tmp_path / "tick.lock"
-    holder = subprocess.Popen([sys.executable, "-c", HOLD_LOCK, str(lock_path)], cwd=os.getcwd(),
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD_LOCK, str(lock_path)],
+        cwd=os.getcwd(),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     assert holder.stdout.readline() == "locked\n"
     holder.kill()
     holder.wait(10)
@@ -143,7 +162,6 @@ def test_tick_lock_of_a_killed_process_is_free(tmp_path):
 
 
 def test_tick_lock_is_exclusive_within_one_process_too(tmp_path):
-    with TickLock(tmp_path / "tick.lock"):
-        with pytest.raises(LockBusy):
-            with TickLock(tmp_path / "tick.lock"):
-                pass
+    with TickLock(tmp_path / "tick.lock"), pytest.raises(LockBusy):
+        with TickLock(tmp_path / "tick.lock"):
+            pass

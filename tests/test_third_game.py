@@ -1,6 +1,7 @@
 """Adding a game touches no shared file: Take-away (tests/takeaway, a package kept outside the
 referee, with its own templates and no PNG map) is registered at run time and played by mail
 on the Maildir default, from the welcomes to the result, the history and the archive."""
+
 from __future__ import annotations
 
 import json
@@ -54,11 +55,12 @@ def orders_in_log(site, campaign_id: str = "pile") -> list[list]:
 
 # the rules on their own ------------------------------------------------------------------------
 
+
 def test_the_rules_keep_the_whole_contract(takeaway):
     protocol = {n for n in vars(Rules) if not n.startswith("_")} | set(Rules.__annotations__)
     assert not {n for n in protocol if not hasattr(takeaway, n)}
     state = takeaway.new_game({}, ["Ann", "Bob"], seed=1)
-    assert state.pile == 15 and state.to_move == 0                 # seed 1: Ann starts
+    assert state.pile == 15 and state.to_move == 0  # seed 1: Ann starts
     with pytest.raises(ValueError, match="is for 2 to 2 players, not 3"):
         takeaway.new_game({}, ["Ann", "Bob", "Cid"], seed=1)
     with pytest.raises(ValueError, match="pile must be"):
@@ -69,8 +71,10 @@ def test_the_rules_keep_the_whole_contract(takeaway):
     assert takeaway.legal_orders(state, 1) == []
     [entry] = takeaway.parse("TAKE 3 | take 1")
     assert [takeaway.format(o) for o in entry.alternatives] == ["take 3", "take 1"]
-    assert takeaway.parse(takeaway.format(entry.alternatives[0]))[0].alternatives == \
-        entry.alternatives[:1]
+    assert (
+        takeaway.parse(takeaway.format(entry.alternatives[0]))[0].alternatives
+        == entry.alternatives[:1]
+    )
     with pytest.raises(NotAnOrder):
         takeaway.parse("Hello Bob")
     for bad in ("take 4", "take two", "take 2 | hello"):
@@ -87,10 +91,11 @@ def test_the_rules_keep_the_whole_contract(takeaway):
     assert view["players"][0] == {"seat": 0, "name": "Ann", "taken": 3}
     assert takeaway.from_data(json.loads(json.dumps(takeaway.to_data(state)))) == state
     # the default bot leaves a multiple of four; the random one plays any legal take
-    assert takeaway.format(takeaway.bot()(state, 1, random.Random(1))) == "take 1"   # 12 left
+    assert takeaway.format(takeaway.bot()(state, 1, random.Random(1))) == "take 1"  # 12 left
     rng = random.Random(7)
-    assert all(takeaway.bot("random")(state, 1, rng) in takeaway.legal_orders(state, 1)
-               for _ in range(20))
+    assert all(
+        takeaway.bot("random")(state, 1, rng) in takeaway.legal_orders(state, 1) for _ in range(20)
+    )
     with pytest.raises(ValueError, match="no Take-away bot 'clever'"):
         takeaway.bot("clever")
     assert takeaway.result(state) is None
@@ -103,13 +108,17 @@ def test_the_default_bot_wins_from_a_pile_it_can_make_a_multiple_of_four(takeawa
         seat = takeaway.awaiting(state)[0].seat
         state, _events = takeaway.apply(state, seat, bot(state, seat, rng))
     result = takeaway.result(state)
-    assert (result.reason, result.scores, result.ranking) == \
-        ("Ann took the last counter", (1, 0), ((0,), (1,)))
+    assert (result.reason, result.scores, result.ranking) == (
+        "Ann took the last counter",
+        (1, 0),
+        ((0,), (1,)),
+    )
     with pytest.raises(IllegalOrder, match="The game is over"):
         takeaway.apply(state, 1, takeaway.parse("take 1")[0].alternatives[0])
 
 
 # a whole campaign by mail ----------------------------------------------------------------------
+
 
 def test_a_whole_campaign_by_mail_to_its_result_history_status_and_archive(takeaway, tmp_path):
     site = make_site(tmp_path)
@@ -118,7 +127,7 @@ def test_a_whole_campaign_by_mail_to_its_result_history_status_and_archive(takea
     boxes = Mailboxes(site)
     welcome = one(boxes.new(ANN), "Welcome to Take-away, Ann")
     text = text_of(welcome)
-    assert "Orders of Take-away" in text                 # the game's own help template
+    assert "Orders of Take-away" in text  # the game's own help template
     assert "YOUR DECISION: Take counters: 7 left, take 1 to 3" in text
     assert "    take 1\n    take 2\n    take 3\n" in text
     assert "The game waits for Ann (take counters)" in text_of(one(boxes.new(BOB), "Welcome"))
@@ -154,8 +163,10 @@ def test_a_whole_campaign_by_mail_to_its_result_history_status_and_archive(takea
     _, ann = answer(site, boxes, digest, ANN, "take 1")
     assert orders_in_log(site)[2:] == [[0, "take 1", "mail"], [1, "take 1", "forced"]]
     bob_final = one(boxes.new(BOB), "The game is over")
-    for final, event in ((one(ann, "The game is over"), "Bob takes 1; 0 left."),
-                         (bob_final, "Ann takes 1; 1 left.")):
+    for final, event in (
+        (one(ann, "The game is over"), "Bob takes 1; 0 left."),
+        (bob_final, "Ann takes 1; 1 left."),
+    ):
         text = text_of(final)
         assert f"  - {event}" in text
         assert "THE GAME IS OVER: Bob took the last counter.\n  1. Bob (1)\n  2. Ann (0)" in text
@@ -178,9 +189,12 @@ def test_a_whole_campaign_by_mail_to_its_result_history_status_and_archive(takea
     # the turns folder: reports and text maps, no PNG; verify agrees with the replay
     turns = campaign.root / "turns"
     assert sorted(p.name for p in turns.iterdir()) == [
-        "round-01.map.txt", "round-01.txt", "round-02.map.txt", "round-02.txt"]
-    assert (turns / "round-02.map.txt").read_text() == \
-        "The pile: 0 of 7 counters left\n  (empty)\n"
+        "round-01.map.txt",
+        "round-01.txt",
+        "round-02.map.txt",
+        "round-02.txt",
+    ]
+    assert (turns / "round-02.map.txt").read_text() == "The pile: 0 of 7 counters left\n  (empty)\n"
     assert verify(campaign.root).ok
 
     # `referee status`, and `referee show --png` says there is no PNG map
@@ -188,8 +202,14 @@ def test_a_whole_campaign_by_mail_to_its_result_history_status_and_archive(takea
     result = CliRunner().invoke(main, ["--config", config, "status", "pile", "--json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.output) == {
-        "id": "pile", "game": "takeaway", "state": "finished", "round": 2, "awaiting": [],
-        "scores": {"Ann": 3, "Bob": 4}, "finished": True}
+        "id": "pile",
+        "game": "takeaway",
+        "state": "finished",
+        "round": 2,
+        "awaiting": [],
+        "scores": {"Ann": 3, "Bob": 4},
+        "finished": True,
+    }
     result = CliRunner().invoke(main, ["--config", config, "status"])
     assert result.output.startswith("pile                 takeaway finished  round 2")
     assert result.output.rstrip().endswith("scores: Ann 3, Bob 4")
@@ -203,8 +223,13 @@ def test_a_whole_campaign_by_mail_to_its_result_history_status_and_archive(takea
     result = CliRunner().invoke(main, ["--config", config, "archive", "pile", "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert {p.name for p in out.iterdir()} == {
-        "style.css", "index.html", "players.html", "history.txt", "round-01.html",
-        "round-02.html"}
+        "style.css",
+        "index.html",
+        "players.html",
+        "history.txt",
+        "round-01.html",
+        "round-02.html",
+    }
     index = (out / "index.html").read_text()
     assert "Finished in round 2: Bob took the last counter." in index
     assert 'data-player="Ann" data-values="2 3"' in index
@@ -219,16 +244,17 @@ def test_a_whole_campaign_by_mail_to_its_result_history_status_and_archive(takea
 
 def test_a_missed_deadline_lets_the_games_bot_take(takeaway, tmp_path):
     site = make_site(tmp_path)
-    site.new_campaign("takeaway", "pile", PLAYERS, seed=1,
-                      settings={"deadlines": {"hours": 24, "policy": "bot"}})
+    site.new_campaign(
+        "takeaway", "pile", PLAYERS, seed=1, settings={"deadlines": {"hours": 24, "policy": "bot"}}
+    )
     assert not tick(site, T0).errors
     boxes = Mailboxes(site)
     boxes.new()
     assert not tick(site, T0 + timedelta(hours=25)).errors
     [record] = [r for r in logged(site.campaign("pile")) if r.get("missed")]
-    assert record["orders"] == [[0, "take 3", "bot"]]     # 15 left: it leaves Bob 12
+    assert record["orders"] == [[0, "take 3", "bot"]]  # 15 left: it leaves Bob 12
     assert record["missed"][0]["done"] == "the bot decided for them"
-    assert boxes.new(ANN) == []             # she hears of it with her next decision
+    assert boxes.new(ANN) == []  # she hears of it with her next decision
     bob = one(boxes.new(BOB), "Round 1: your turn - take counters")
     assert "  - Ann takes 3; 12 left." in text_of(bob)
     assert "The pile: 12 of 15 counters left" in text_of(bob)
@@ -241,8 +267,12 @@ def test_a_missed_deadline_lets_the_games_bot_take(takeaway, tmp_path):
 
 # the shared code names no game but through the registry ---------------------------------------
 
+
 def test_only_the_bus_boss_package_and_the_registry_name_bus_boss():
-    naming = {path.relative_to(REFEREE.parent).as_posix() for path in REFEREE.rglob("*.py")
-              if "busboss" in path.read_text(encoding="utf-8").lower()}
+    naming = {
+        path.relative_to(REFEREE.parent).as_posix()
+        for path in REFEREE.rglob("*.py")
+        if "busboss" in path.read_text(encoding="utf-8").lower()
+    }
     allowed = {"referee/registry.py", "referee/contract.py"}
     assert {p for p in naming if not p.startswith("referee/busboss/")} <= allowed

@@ -1,5 +1,6 @@
 """`referee verify`: an untouched campaign passes; one changed log record, a removed record,
 an edited seed or an edited turn report fails, naming the record or the file."""
+
 import json
 import random
 
@@ -79,8 +80,10 @@ def test_a_changed_order_text_is_named_by_its_record(tmp_path):
     assert not result.ok
     first = result.findings[0]
     assert first.place == f"log.jsonl record {n}"
-    assert first.problem.endswith("it was changed after it was written (it now reads: "
-                                  "orders seat %d: 'pass')" % record["orders"][0][0])
+    assert first.problem.endswith(
+        "it was changed after it was written (it now reads: "
+        f"orders seat {record['orders'][0][0]}: 'pass')"
+    )
     done = run_verify(root)
     assert done.exit_code == 1
     assert done.output.startswith("campaign game: ")
@@ -97,8 +100,11 @@ def test_another_legal_order_breaks_the_chain_there_and_the_turn_reports_after_i
         orders = record.get("orders", ())
         if record.get("kind") == "mail" and len(orders) == 1 and record["n"] > 10:
             seat, text, _how = orders[0]
-            others = [table.rules.format(o) for o in table.rules.legal_orders(table.state, seat)
-                      if table.rules.format(o) != text]
+            others = [
+                table.rules.format(o)
+                for o in table.rules.legal_orders(table.state, seat)
+                if table.rules.format(o) != text
+            ]
             if others:
                 orders[0][1] = random.Random(1).choice(others)
                 changed = record["n"]
@@ -108,12 +114,14 @@ def test_another_legal_order_breaks_the_chain_there_and_the_turn_reports_after_i
     result = verify(root)
     assert result.findings[0].place == f"log.jsonl record {changed}"
     assert "does not match its hash" in result.findings[0].problem
-    assert any(f.place.startswith("turns/") or "refuses" in f.problem
-               for f in result.findings[1:]), result.summary()
+    assert any(
+        f.place.startswith("turns/") or "refuses" in f.problem for f in result.findings[1:]
+    ), result.summary()
 
 
 def test_a_record_changed_and_hashed_again_breaks_the_chain_at_the_next_record(tmp_path):
     from referee.campaign import record_hash
+
     root = campaign_root(tmp_path)
     lines = log_lines(root)
     n = first_mail_record(lines)
@@ -124,7 +132,7 @@ def test_a_record_changed_and_hashed_again_breaks_the_chain_at_the_next_record(t
     write_log(root, lines)
     result = verify(root)
     assert result.findings[0].place == f"log.jsonl record {n + 1}"
-    assert len(result.findings) == 1, result.summary()     # the game itself is the same
+    assert len(result.findings) == 1, result.summary()  # the game itself is the same
 
 
 def test_a_removed_record_is_named(tmp_path):
@@ -134,8 +142,10 @@ def test_a_removed_record_is_named(tmp_path):
     del lines[n - 1]
     write_log(root, lines)
     result = verify(root)
-    assert str(result.findings[0]) == (f"log.jsonl record {n + 1}: record {n} is missing "
-                                       f"before it (it comes right after record {n - 1})")
+    assert str(result.findings[0]) == (
+        f"log.jsonl record {n + 1}: record {n} is missing "
+        f"before it (it comes right after record {n - 1})"
+    )
 
 
 def test_a_record_removed_from_the_end_is_found_by_what_was_answered(tmp_path):
@@ -145,7 +155,8 @@ def test_a_record_removed_from_the_end_is_found_by_what_was_answered(tmp_path):
     result = verify(root)
     assert str(result.findings[0]) == (
         f"log.jsonl: ends at record {len(lines) - 1}, but mailed.json shows that record "
-        f"{len(lines)} was answered: records were removed from the end")
+        f"{len(lines)} was answered: records were removed from the end"
+    )
 
 
 def test_an_edited_seed_is_named(tmp_path):
@@ -156,9 +167,11 @@ def test_an_edited_seed_is_named(tmp_path):
     result = verify(root)
     first = result.findings[0]
     assert first.place == "campaign.yaml"
-    assert first.problem == (f"the seed does not match the seed_hash {data['seed_hash']} "
-                             "published at the start: the seed or its hash was changed")
-    assert "4" not in first.problem.replace(data["seed_hash"], "")     # the seed stays secret
+    assert first.problem == (
+        f"the seed does not match the seed_hash {data['seed_hash']} "
+        "published at the start: the seed or its hash was changed"
+    )
+    assert "4" not in first.problem.replace(data["seed_hash"], "")  # the seed stays secret
 
 
 def test_an_edited_turn_report_or_a_lost_map_is_named_by_its_file(tmp_path):
@@ -184,16 +197,19 @@ def test_a_map_changed_by_one_byte_is_named(tmp_path):
     data[-20] ^= 1
     png.write_bytes(bytes(data))
     assert [str(f) for f in verify(root).findings] == [
-        "turns/round-04.png: differs from the map the log's replay draws"]
+        "turns/round-04.png: differs from the map the log's replay draws"
+    ]
 
 
 def test_a_folder_without_a_campaign_or_a_log_line_that_is_no_record_is_named(tmp_path):
     (tmp_path / "empty").mkdir()
     done = run_verify(tmp_path / "empty")
     assert done.exit_code == 1
-    assert done.output == (f"campaign empty: 1 problem (in the order found: later ones may "
-                           f"follow from earlier ones)\n  FAILED campaign.yaml: no campaign in "
-                           f"{tmp_path / 'empty'} (campaign.yaml is missing)\n")
+    assert done.output == (
+        f"campaign empty: 1 problem (in the order found: later ones may "
+        f"follow from earlier ones)\n  FAILED campaign.yaml: no campaign in "
+        f"{tmp_path / 'empty'} (campaign.yaml is missing)\n"
+    )
     root = campaign_root(tmp_path)
     lines = log_lines(root)
     lines[4] = lines[4][:30]

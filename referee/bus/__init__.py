@@ -1,5 +1,6 @@
 """Bus (Splotter Spellen, 1999 and 2019 editions): the rules engine, its bots, the board, and
 its text and PNG maps. ``GAME`` is what the shared referee knows of it."""
+
 from __future__ import annotations
 
 from typing import Any, cast
@@ -15,11 +16,13 @@ from .scene import STYLES
 
 def _text_map(view: View) -> str:
     from .text_map import text_map as draw
+
     return draw(cast(BusView, view), BOARD)
 
 
 def _png_map(view: View) -> bytes:
     from .png_map import png_map as draw  # Pillow is loaded when a map is drawn
+
     return draw(cast(BusView, view), BOARD)
 
 
@@ -33,10 +36,21 @@ def round_end_view(view: View, round_: int) -> View:
     if view["round"] <= round_:
         return view
     bus_view = cast(BusView, view)
-    ended: BusView = {**bus_view, "round": round_, "phase": "ended", "awaiting": [],
-                      "actions": bus_view["last_actions"]}
+    ended: BusView = {
+        **bus_view,
+        "round": round_,
+        "phase": "ended",
+        "awaiting": [],
+        "actions": bus_view["last_actions"],
+    }
     return ended
 
 
-GAME = GameDescriptor(rules=RULES, measure="score", text_map=_text_map, png_map=_png_map,
-                      player_colour=player_colour, round_end_view=round_end_view)
+GAME = GameDescriptor(
+    rules=RULES,
+    measure="score",
+    text_map=_text_map,
+    png_map=_png_map,
+    player_colour=player_colour,
+    round_end_view=round_end_view,
+)

@@ -1,4 +1,5 @@
 """The Bus city board (ruling B1), loaded once from the project's own board.yaml."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -34,22 +35,29 @@ class Board:
         self.crossings: dict[int, Crossing] = {}
         for label, c in data["crossings"].items():
             self.crossings[int(label)] = Crossing(
-                label=int(label), pos=tuple(c["pos"]), lots=tuple(c.get("lots", ())),
-                station=bool(c.get("station", False)), central=bool(c.get("central", False)))
+                label=int(label),
+                pos=tuple(c["pos"]),
+                lots=tuple(c.get("lots", ())),
+                station=bool(c.get("station", False)),
+                central=bool(c.get("central", False)),
+            )
         self.streets: list[tuple[int, int]] = []
         for name in data["streets"]:
             a, b = (int(x) for x in str(name).split("-"))
             self.streets.append((min(a, b), max(a, b)))
         self.street_index = {s: i for i, s in enumerate(self.streets)}
         self.streets_at: dict[int, tuple[int, ...]] = {
-            c: tuple(i for i, s in enumerate(self.streets) if c in s) for c in self.crossings}
+            c: tuple(i for i, s in enumerate(self.streets) if c in s) for c in self.crossings
+        }
         # lots in zone order, then by crossing, so "the next free lot" is well defined
         lots = [(ZONES.index(z), c, z) for c, x in self.crossings.items() for z in x.lots]
         self.lots = [Lot(i, c, z) for i, (_, c, z) in enumerate(sorted(lots))]
         self.lots_at: dict[int, tuple[int, ...]] = {
-            c: tuple(lot.index for lot in self.lots if lot.crossing == c) for c in self.crossings}
-        self.lots_in_zone = {z: tuple(lot.index for lot in self.lots if lot.zone == z)
-                             for z in ZONES}
+            c: tuple(lot.index for lot in self.lots if lot.crossing == c) for c in self.crossings
+        }
+        self.lots_in_zone = {
+            z: tuple(lot.index for lot in self.lots if lot.zone == z) for z in ZONES
+        }
         self.stations = tuple(c for c, x in self.crossings.items() if x.station)
         self.centrals = tuple(c for c, x in self.crossings.items() if x.central)
         self._check()
@@ -69,8 +77,13 @@ class Board:
         # B1: the published board's counts; a damaged data file must not start a game
         counts = {z: len(v) for z, v in self.lots_in_zone.items()}
         expected = (36, 70, {"A": 12, "B": 11, "C": 9, "D": 15}, 2, 4)
-        found = (len(self.crossings), len(set(self.streets)), counts,
-                 len(self.stations), len(self.centrals))
+        found = (
+            len(self.crossings),
+            len(set(self.streets)),
+            counts,
+            len(self.stations),
+            len(self.centrals),
+        )
         if found != expected:
             raise ValueError(f"board.yaml does not describe the Bus board: {found} != {expected}")
         for a, b in self.streets:

@@ -1,6 +1,7 @@
 """Bots for Bus. `random_bot` picks uniformly among the legal orders; `default_bot` plays
 sensibly: it grows its line towards passengers and buildings, builds targets on its line,
 buys buses early and rides whenever its buses can carry someone."""
+
 from __future__ import annotations
 
 import random
@@ -74,7 +75,7 @@ def _action_value(ctx: _Context, args: tuple) -> float:
     if action == "clock":
         now, nxt = ctx.carriable(s.clock), ctx.carriable(next_clock(s.clock))
         return 1.2 if now >= nxt + 2 else 0.2
-    return 0.3                                    # start player
+    return 0.3  # start player
 
 
 def _line_value(ctx: _Context, args: tuple) -> float:
@@ -97,7 +98,8 @@ def _build_value(ctx: _Context, args: tuple) -> float:
 
 def _passengers_value(ctx: _Context, args: tuple) -> float:
     return sum(n for st, n in zip(BOARD.stations, args) if st in ctx.mine) - 0.01 * abs(
-        args[0] - args[1])
+        args[0] - args[1]
+    )
 
 
 def _clock_value(ctx: _Context, args: tuple) -> float:
@@ -105,8 +107,7 @@ def _clock_value(ctx: _Context, args: tuple) -> float:
     gain = ctx.carriable(s.clock) - ctx.carriable(next_clock(s.clock))
     stop = args[0] == "stop"
     # never take the last stone while behind: that ends the game on someone else's win
-    if stop and s.clock_stones == 1 and s.score(ctx.seat) < max(
-            s.score(p) for p in range(s.n)):
+    if stop and s.clock_stones == 1 and s.score(ctx.seat) < max(s.score(p) for p in range(s.n)):
         return -9
     return (gain - 1.5) if stop else 0.0
 
@@ -117,7 +118,13 @@ def _vroom_value(ctx: _Context, args: tuple) -> float:
     return sum(1 for st in BOARD.streets_at[start] if s.street_lines[st] & ~(1 << ctx.seat))
 
 
-VALUE = {"action": _action_value, "line": _line_value, "build": _build_value,
-         "passengers": _passengers_value, "clock": _clock_value, "vroom": _vroom_value}
+VALUE = {
+    "action": _action_value,
+    "line": _line_value,
+    "build": _build_value,
+    "passengers": _passengers_value,
+    "clock": _clock_value,
+    "vroom": _vroom_value,
+}
 
 BOTS = {"default": default_bot, "random": random_bot}

@@ -1,5 +1,6 @@
 """Bus (Splotter Spellen, 1999 and 2019 editions) as a pure rules engine: see
 ``referee/contract.py``."""
+
 from __future__ import annotations
 
 import random
@@ -51,13 +52,12 @@ class BusRules:
     multiline_orders = False
     options: dict[str, tuple[str, Sequence[str]]] = {"edition": ("2019", EDITIONS)}
 
-    def new_game(self, options: Mapping[str, Any], players: Sequence[str],
-                 seed: int) -> BusState:
+    def new_game(self, options: Mapping[str, Any], players: Sequence[str], seed: int) -> BusState:
         edition = str(options.get("edition", "2019"))
         if edition not in EDITIONS:
             raise ValueError(f"edition must be one of {', '.join(EDITIONS)}, not {edition!r}")
         check_setup(self, options, players)
-        start = random.Random(seed).randrange(len(players))   # B14
+        start = random.Random(seed).randrange(len(players))  # B14
         return new_state(edition, list(players), seed, start)
 
     def awaiting(self, state: BusState) -> list[Decision]:
@@ -100,31 +100,48 @@ class BusRules:
         if state.phase != "over":
             return None
         assert state.end_reason is not None  # set with the phase "over"
-        return Result(rules.END_REASONS[state.end_reason],
-                      tuple(state.score(p) for p in range(state.n)),
-                      tuple(tuple(place) for place in rules.ranking(state)))
+        return Result(
+            rules.END_REASONS[state.end_reason],
+            tuple(state.score(p) for p in range(state.n)),
+            tuple(tuple(place) for place in rules.ranking(state)),
+        )
 
     def view(self, s: BusState) -> BusView:
         result = self.result(s)
         return {
-            "game": "bus", "edition": s.edition, "round": s.round,
+            "game": "bus",
+            "edition": s.edition,
+            "round": s.round,
             "phase": "setup" if s.phase == "setup" else s.phase,
-            "players": [{
-                "seat": p, "name": s.names[p], "points": s.points[p], "stones": s.stones[p],
-                "score": s.score(p), "buses": s.buses[p], "markers": s.markers[p],
-                "line_markers": s.line_left[p],
-                "streets": [list(BOARD.streets[st]) for st in s.streets[p]],
-                "heads": [c for c, _ in s.heads[p]],
-            } for p in range(s.n)],
+            "players": [
+                {
+                    "seat": p,
+                    "name": s.names[p],
+                    "points": s.points[p],
+                    "stones": s.stones[p],
+                    "score": s.score(p),
+                    "buses": s.buses[p],
+                    "markers": s.markers[p],
+                    "line_markers": s.line_left[p],
+                    "streets": [list(BOARD.streets[st]) for st in s.streets[p]],
+                    "heads": [c for c, _ in s.heads[p]],
+                }
+                for p in range(s.n)
+            ],
             "start_player": s.start,
-            "clock": s.clock, "clock_stones": s.clock_stones,
+            "clock": s.clock,
+            "clock_stones": s.clock_stones,
             "clock_stones_total": 4 if s.n == 3 else 5,
-            "lots": [{"crossing": lot.crossing, "zone": lot.zone, "building": s.lots[lot.index]}
-                     for lot in BOARD.lots],
+            "lots": [
+                {"crossing": lot.crossing, "zone": lot.zone, "building": s.lots[lot.index]}
+                for lot in BOARD.lots
+            ],
             "open_zone": s.open_zone(),
-            "passengers": [{"crossing": c, "seated": s.seated(c),
-                            "waiting": s.passengers[c] - s.seated(c)}
-                           for c in sorted(BOARD.crossings) if s.passengers[c]],
+            "passengers": [
+                {"crossing": c, "seated": s.seated(c), "waiting": s.passengers[c] - s.seated(c)}
+                for c in sorted(BOARD.crossings)
+                if s.passengers[c]
+            ],
             "passenger_supply": s.supply,
             "actions": {a: list(s.board[a]) for a in ACTIONS},
             "last_actions": {a: list(s.last_board[a]) for a in ACTIONS},

@@ -12,6 +12,7 @@
 
 `format` writes the canonical form; `parse(format(o))` gives back `o`.
 """
+
 from __future__ import annotations
 
 import re
@@ -24,21 +25,42 @@ ACTIONS = ("line", "buses", "passengers", "buildings", "clock", "vroom", "start"
 
 
 class Order(NamedTuple):
-    kind: str    # the decision kind it answers: build, line, action, passengers, clock, vroom
+    kind: str  # the decision kind it answers: build, line, action, passengers, clock, vroom
     args: tuple  # build: (crossing, type); line/vroom: (from, to); action: (name,) or ("pass",);
-                 # passengers: (count at first station, count at second); clock: ("stop"|"go",)
+    # passengers: (count at first station, count at second); clock: ("stop"|"go",)
 
 
 ACTION_NAMES = {
-    "line": "line", "lines": "line", "expand": "line", "expansion": "line",
-    "line-expansion": "line", "bus": "buses", "buses": "buses",
-    "passenger": "passengers", "passengers": "passengers",
-    "building": "buildings", "buildings": "buildings", "build": "buildings",
-    "clock": "clock", "time": "clock", "start": "start", "starting-player": "start",
-    "start-player": "start", "startplayer": "start",
+    "line": "line",
+    "lines": "line",
+    "expand": "line",
+    "expansion": "line",
+    "line-expansion": "line",
+    "bus": "buses",
+    "buses": "buses",
+    "passenger": "passengers",
+    "passengers": "passengers",
+    "building": "buildings",
+    "buildings": "buildings",
+    "build": "buildings",
+    "clock": "clock",
+    "time": "clock",
+    "start": "start",
+    "starting-player": "start",
+    "start-player": "start",
+    "startplayer": "start",
 }
-TYPE_NAMES = {"house": "house", "houses": "house", "h": "house", "office": "office",
-              "offices": "office", "o": "office", "pub": "pub", "pubs": "pub", "p": "pub"}
+TYPE_NAMES = {
+    "house": "house",
+    "houses": "house",
+    "h": "house",
+    "office": "office",
+    "offices": "office",
+    "o": "office",
+    "pub": "pub",
+    "pubs": "pub",
+    "p": "pub",
+}
 VROOM = re.compile(r"^vr+o+m+!*$")
 
 
@@ -114,8 +136,10 @@ def _parse_line(line: str, stations: tuple[int, ...]) -> list[Order]:
         return [_clock(rest if verb == "clock" else [verb], line)]
     if VROOM.match(verb):
         return [_vroom(rest, line)]
-    raise NotAnOrder("not an order; orders start with build, line, action, pass, "
-                     "passengers, clock or vroom", line)
+    raise NotAnOrder(
+        "not an order; orders start with build, line, action, pass, passengers, clock or vroom",
+        line,
+    )
 
 
 def _action(word: str, line: str) -> Order:
@@ -123,8 +147,9 @@ def _action(word: str, line: str) -> Order:
         return Order("action", ("pass",))
     name = "vroom" if VROOM.match(word) else ACTION_NAMES.get(word)
     if name is None:
-        raise NotationError(f"{word!r} is not an action; the actions are " + ", ".join(ACTIONS),
-                            line)
+        raise NotationError(
+            f"{word!r} is not an action; the actions are " + ", ".join(ACTIONS), line
+        )
     return Order("action", (name,))
 
 
@@ -132,14 +157,15 @@ def _build(rest: list[str], line: str) -> Order:
     types = [TYPE_NAMES[w] for w in rest if w in TYPE_NAMES]
     numbers = [w for w in rest if w not in TYPE_NAMES and w not in ("at", "on", "a", "an")]
     if len(types) != 1 or len(numbers) != 1:
-        raise NotationError("write e.g. 'build house 15': one type (house, office, pub) "
-                            "and one crossing", line)
+        raise NotationError(
+            "write e.g. 'build house 15': one type (house, office, pub) and one crossing", line
+        )
     return Order("build", (_number(numbers[0], line), types[0]))
 
 
 def _line(rest: list[str], line: str) -> list[Order]:
     if len(rest) > 1 and not any("-" in w for w in rest):
-        rest = ["-".join(rest)]                   # "line 15 21 22" is a path too
+        rest = ["-".join(rest)]  # "line 15 21 22" is a path too
     orders: list[Order] = []
     for word in rest:
         path = [_number(w, line) for w in word.split("-")]
@@ -159,8 +185,11 @@ def _passengers(rest: list[str], line: str, stations: tuple[int, ...]) -> Order:
         label, _, count = word.partition(":")
         station = _number(label, line)
         if station not in counts:
-            raise NotationError(f"passengers arrive at the stations {stations[0]} and "
-                                f"{stations[1]}, not at {station}", line)
+            raise NotationError(
+                f"passengers arrive at the stations {stations[0]} and "
+                f"{stations[1]}, not at {station}",
+                line,
+            )
         counts[station] += _number(count, line) if count else 1
     return Order("passengers", tuple(counts[s] for s in stations))
 

@@ -6,6 +6,7 @@ over just the part of it they cover, and each small thing that recurs (a crossin
 head mark, an icon) once as a sprite that is pasted wherever it stands. Coordinates in this
 module are output pixels.
 """
+
 from __future__ import annotations
 
 import math
@@ -43,12 +44,12 @@ MAP_ORIGIN, MAP_SCALE = (60, 60), 9.0  # board position 0..100 -> 60..960 pixels
 PANEL_LEFT = 1015
 PANEL_BOX = (PANEL_LEFT, 0, WIDTH, HEIGHT)
 
-NODE_RADIUS = 13         # a crossing's disc
-STATION_HALF = 17        # a station's square
+NODE_RADIUS = 13  # a crossing's disc
+STATION_HALF = 17  # a station's square
 STROKE, STROKE_PITCH = 7, 8  # one line on a street; lines side by side are this far apart
 ITEM_DISTANCE, ITEM_DISTANCE_MAX = 35, 70  # lots and passengers: how far from the crossing
 LOT_RADIUS = 11
-BADGE_RADIUS = 10        # a head's lettered disc
+BADGE_RADIUS = 10  # a head's lettered disc
 
 PAPER = (250, 248, 242)
 ROAD = (214, 210, 200)
@@ -74,6 +75,7 @@ def png_map(view: BusView, board: Board) -> bytes:
 
 # geometry (exposed for tests: where things are drawn) ---------------------------------------
 
+
 def crossing_centre(board: Board, label: int) -> tuple[float, float]:
     x, y = board.crossings[label].pos
     return MAP_ORIGIN[0] + x * MAP_SCALE, MAP_ORIGIN[1] + y * MAP_SCALE
@@ -85,8 +87,9 @@ def stroke_offset(seats: tuple[int, ...], seat: int) -> float:
     return (seats.index(seat) - (len(seats) - 1) / 2) * STROKE_PITCH
 
 
-def stroke_centre(view: BusView, board: Board, street: tuple[int, int],
-                  seat: int) -> tuple[int, int]:
+def stroke_centre(
+    view: BusView, board: Board, street: tuple[int, int], seat: int
+) -> tuple[int, int]:
     """The pixel at the middle of `seat`'s stroke on `street`: the stroke's own colour is
     there, whatever its pattern (patterns leave the middle clear)."""
     seats = build_scene(view, board).street_lines[street]
@@ -114,11 +117,13 @@ def _offset(a: Point, b: Point, offset: float) -> tuple[Point, Point]:
 
 # the board ----------------------------------------------------------------------------------
 
+
 @lru_cache(maxsize=4)
 def _ground(board: Board) -> Ground:
     """The board drawn at twice the size, the panel flat."""
-    return Ground((WIDTH, HEIGHT), PAPER, lambda shapes: _draw_ground(shapes, board),
-                  PANEL_LEFT, PANEL)
+    return Ground(
+        (WIDTH, HEIGHT), PAPER, lambda shapes: _draw_ground(shapes, board), PANEL_LEFT, PANEL
+    )
 
 
 def _draw_ground(canvas: Shapes, board: Board) -> None:
@@ -138,8 +143,13 @@ def _draw_board(picture: Picture, scene: Scene, board: Board) -> None:
         roads.line([a, b], ROAD, _road_width(len(seats)))  # widened to hold its lines
         for seat in seats:
             # no pattern marks where a head's disc may sit
-            stroke(lines, *_offset(a, b, stroke_offset(seats, seat)), STYLES[seat], STROKE,
-                   NODE_RADIUS + 2 * BADGE_RADIUS + 4)
+            stroke(
+                lines,
+                *_offset(a, b, stroke_offset(seats, seat)),
+                STYLES[seat],
+                STROKE,
+                NODE_RADIUS + 2 * BADGE_RADIUS + 4,
+            )
     roads.shapes += lines.shapes  # the lines over the roads that hold them
     picture.over_ground(roads)
     for player in scene.players:
@@ -171,8 +181,9 @@ def _head_marks(board: Board, scene: Scene, player: Player) -> list[Point]:
     crossing."""
     marks = []
     for head, street in player.ends:
-        a, b = _offset(*_ends(board, street), stroke_offset(scene.street_lines[street],
-                                                           player.seat))
+        a, b = _offset(
+            *_ends(board, street), stroke_offset(scene.street_lines[street], player.seat)
+        )
         if street[0] != head:
             a, b = b, a
         marks.append(along(a, b, _node_radius(board, head) + BADGE_RADIUS + 3))
@@ -182,7 +193,8 @@ def _head_marks(board: Board, scene: Scene, player: Player) -> list[Point]:
 def _draw_crossing(picture: Picture, board: Board, reach: Reach, facts: CrossingFacts) -> None:
     # (how to draw it, what it is, how wide it is)
     items: list[tuple[Callable[..., None], Lot | int, float]] = [
-        (_lot, lot, LOT_RADIUS * 2 + 6) for lot in facts.lots]
+        (_lot, lot, LOT_RADIUS * 2 + 6) for lot in facts.lots
+    ]
     if facts.waiting:
         items.append((_waiting, facts.waiting, _waiting_width(facts.waiting) + 8))
     places = _item_places(board, reach, facts.label, [span for _, _, span in items])
@@ -228,8 +240,9 @@ def _item_places(board: Board, reach: Reach, label: int, spans: list[float]) -> 
     for s in board.streets_at[label]:
         there = crossing_centre(board, board.other_end(s, label))
         half = reach.get((label, board.streets[s]), _road_width(0) / 2)
-        streets.append((math.atan2(there[1] - here[1], there[0] - here[0]),
-                        math.atan2(half, ITEM_DISTANCE)))
+        streets.append(
+            (math.atan2(there[1] - here[1], there[0] - here[0]), math.atan2(half, ITEM_DISTANCE))
+        )
     streets.sort()
     gaps = []
     for (angle, half), (following, following_half) in zip(streets, streets[1:] + streets[:1]):
@@ -258,23 +271,28 @@ def _item_places(board: Board, reach: Reach, label: int, spans: list[float]) -> 
 
 def _lot(canvas: Shapes, at: Point, lot: Lot) -> None:
     if lot.building is None:
-        canvas.circle(at, LOT_RADIUS, WHITE, outline=INK if lot.open else MUTED,
-                      width=3 if lot.open else 1)
+        canvas.circle(
+            at, LOT_RADIUS, WHITE, outline=INK if lot.open else MUTED, width=3 if lot.open else 1
+        )
         canvas.text(at, lot.zone, 13, INK if lot.open else MUTED, "mm")
         return
     _building(canvas, at, lot.building, LOT_RADIUS + 1)
     canvas.text((at[0], at[1] + 2), lot.zone, 12, INK, "mm")
     if lot.seated:
-        canvas.circle((at[0] + LOT_RADIUS, at[1] - LOT_RADIUS + 1), 5, INK,
-                      outline=WHITE, width=2)
+        canvas.circle((at[0] + LOT_RADIUS, at[1] - LOT_RADIUS + 1), 5, INK, outline=WHITE, width=2)
 
 
 def _building(canvas: Shapes, at: Point, building: str, s: float) -> None:
     """House: a roofed pentagon; office: a tall block; pub: a diamond."""
     x, y = at
     if building == "house":
-        points = [(x - s, y + s), (x + s, y + s), (x + s, y - s * 0.2), (x, y - s * 1.15),
-                  (x - s, y - s * 0.2)]
+        points = [
+            (x - s, y + s),
+            (x + s, y + s),
+            (x + s, y - s * 0.2),
+            (x, y - s * 1.15),
+            (x - s, y - s * 0.2),
+        ]
     elif building == "office":
         w = s * 0.72
         points = [(x - w, y + s), (x + w, y + s), (x + w, y - s * 1.15), (x - w, y - s * 1.15)]
@@ -306,6 +324,7 @@ def _figure(canvas: Shapes, at: Point) -> None:
 
 # the side panel -------------------------------------------------------------------------------
 
+
 def _draw_panel(picture: Picture, scene: Scene) -> None:
     x = PANEL_LEFT + 10
     picture.restore_ground(PANEL_BOX)  # over anything of the board that reaches under it
@@ -331,10 +350,18 @@ def _clock(picture: Picture, scene: Scene, x: float, y: float) -> float:
     picture.text((tx, y + 68), "Stones", 14, INK, "ls")
     for i in range(scene.clock_stones_total):
         picture.sprite((tx + 62 + i * 22, y + 63), _stone, i < scene.clock_stones)
-    picture.text((tx + 62 + scene.clock_stones_total * 22, y + 68),
-                f"{scene.clock_stones} left", 14, INK, "ls")
-    zone = (f"Open zone {scene.open_zone}: {len(scene.open_lots)} free lots"
-            if scene.open_zone else "No free lots left")
+    picture.text(
+        (tx + 62 + scene.clock_stones_total * 22, y + 68),
+        f"{scene.clock_stones} left",
+        14,
+        INK,
+        "ls",
+    )
+    zone = (
+        f"Open zone {scene.open_zone}: {len(scene.open_lots)} free lots"
+        if scene.open_zone
+        else "No free lots left"
+    )
     picture.text((tx, y + 92), zone, 14, INK, "ls")
     picture.text((tx, y + 112), f"Passengers in supply: {scene.passenger_supply}", 14, INK, "ls")
     return y + 116
@@ -356,8 +383,14 @@ def _stone(canvas: Shapes, at: Point, filled: bool) -> None:
 
 
 # (header, right edge of the column)
-PLAYER_COLUMNS = (("Score", 200), ("Points", 246), ("Stones", 292), ("Buses", 334),
-                  ("action", 378), ("line", 414))
+PLAYER_COLUMNS = (
+    ("Score", 200),
+    ("Points", 246),
+    ("Stones", 292),
+    ("Buses", 334),
+    ("action", 378),
+    ("line", 414),
+)
 
 
 def _players(picture: Picture, scene: Scene, x: float, y: float) -> float:
@@ -404,8 +437,14 @@ def _free_space(canvas: Shapes, at: Point) -> None:
 def _legend(picture: Picture, scene: Scene, x: float, y: float) -> float:
     picture.text((x, y + 12), "Legend", 16, INK, "ls")
     y += 20
-    icons = (_legend_buildings, _legend_lot, _legend_waiting, _legend_seated,
-             _legend_station, _legend_head)
+    icons = (
+        _legend_buildings,
+        _legend_lot,
+        _legend_waiting,
+        _legend_seated,
+        _legend_station,
+        _legend_head,
+    )
     for draw, sentence in zip(icons, legend(scene)):
         mid = y + 13
         picture.sprite((x + 24, mid), draw, scene)
@@ -441,10 +480,21 @@ def _legend_head(canvas: Shapes, at: Point, scene: Scene) -> None:
 
 
 def _fit(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 # every colour drawn flat, and the colours text is drawn in
-FLAT_COLOURS = (INK, PAPER, ROAD, MUTED, PARK, PARK_INK, PANEL, WHITE, STONE,
-                *BUILDING_FILL.values(), *(style.colour for style in STYLES))
+FLAT_COLOURS = (
+    INK,
+    PAPER,
+    ROAD,
+    MUTED,
+    PARK,
+    PARK_INK,
+    PANEL,
+    WHITE,
+    STONE,
+    *BUILDING_FILL.values(),
+    *(style.colour for style in STYLES),
+)
 TEXT_COLOURS = (INK, MUTED, WHITE, PARK_INK)

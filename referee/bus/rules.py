@@ -6,6 +6,7 @@ B14), then rounds of `choose` (B6) and `resolve` (the seven actions in order, B2
 no decision (automatic passes, empty amounts, Buses, Starting Player, the end of a round), so
 the state always waits for a real decision or is over.
 """
+
 from __future__ import annotations
 
 from ..contract import Decision, IllegalOrder
@@ -14,14 +15,20 @@ from .notation import ACTIONS, BUILDING_TYPES, Order
 from .state import BUS_CAP, SPACES, BusState
 
 # the decision kind owed while an action resolves; actions missing here need no decision
-RESOLVE_KIND = {"line": "line", "passengers": "passengers", "buildings": "build",
-                "clock": "clock", "vroom": "vroom"}
+RESOLVE_KIND = {
+    "line": "line",
+    "passengers": "passengers",
+    "buildings": "build",
+    "clock": "clock",
+    "vroom": "vroom",
+}
 # B5: these resolve from the last space taken back to a; the others from a onwards
 RESOLVE_BACKWARDS = ("line", "buildings")
 PASS = Order("action", ("pass",))
 
 
 # who must act ------------------------------------------------------------------------------
+
 
 def owed(s: BusState) -> tuple[int, str] | None:
     """(seat, decision kind) of the one decision the game waits for, or None when over."""
@@ -63,8 +70,10 @@ def _prompt(s: BusState, seat: int, kind: str) -> str:
         return "First line: lay your second line marker at one end of your first."
     if kind == "action":
         extra = " or pass" if s.placed[seat] >= 2 else ""
-        return (f"Choose an action{extra}: round {s.round}, {s.placed[seat]} placed this "
-                f"round, {s.markers[seat]} markers left.")
+        return (
+            f"Choose an action{extra}: round {s.round}, {s.placed[seat]} placed this "
+            f"round, {s.markers[seat]} markers left."
+        )
     if kind == "line":
         heads = " and ".join(str(c) for c in sorted({c for c, _ in s.heads[seat]}))
         return f"Line expansion: lay {s.todo} more street(s) at your heads ({heads})."
@@ -73,12 +82,15 @@ def _prompt(s: BusState, seat: int, kind: str) -> str:
     if kind == "build":
         return f"Buildings: erect {s.todo} more building(s) in zone {s.open_zone()}."
     if kind == "clock":
-        return (f"Clock: stop time (take a clock stone, -1 point) or let it turn "
-                f"(now {s.clock}, next {next_clock(s.clock)}).")
+        return (
+            f"Clock: stop time (take a clock stone, -1 point) or let it turn "
+            f"(now {s.clock}, next {next_clock(s.clock)})."
+        )
     return f"Vrrooomm!: carry a passenger ({s.todo} bus(es) still free, time: {s.clock})."
 
 
 # legal choices -----------------------------------------------------------------------------
+
 
 def legal_orders(s: BusState, seat: int) -> list[Order]:
     due = owed(s)
@@ -110,11 +122,12 @@ def action_choices(s: BusState, seat: int) -> list[Order]:
 def line_options(s: BusState, seat: int) -> list[tuple[int, int]]:
     """B7: the streets a line may grow by, as (head crossing, new crossing)."""
     if not s.streets[seat]:
-        return list(BOARD.streets)        # the first marker goes on any street
+        return list(BOARD.streets)  # the first marker goes on any street
     options: list[tuple[int, int]] = []
     for crossing in sorted({c for c, _ in s.heads[seat]}):
-        options.extend((crossing, BOARD.other_end(st, crossing))
-                       for st in streets_open_at(s, seat, crossing))
+        options.extend(
+            (crossing, BOARD.other_end(st, crossing)) for st in streets_open_at(s, seat, crossing)
+        )
     return options
 
 
@@ -158,16 +171,21 @@ def vroom_options(s: BusState, seat: int) -> list[tuple[int, int]]:
 
 # applying orders ---------------------------------------------------------------------------
 
+
 def apply(s: BusState, seat: int, order: Order) -> tuple[BusState, list[str]]:
     due = owed(s)
     if due is None:
         raise IllegalOrder("The game is over; no more orders are taken.")
     if due[0] != seat:
-        raise IllegalOrder(f"It is not your turn: the game waits for {s.names[due[0]]} "
-                           f"({_kind_name(due[1])}).")
+        raise IllegalOrder(
+            f"It is not your turn: the game waits for {s.names[due[0]]} ({_kind_name(due[1])})."
+        )
     if order.kind != due[1]:
-        raise IllegalOrder(f"This is not the time for {_kind_name(order.kind)}: the game waits "
-                           f"for your {_kind_name(due[1])}.", legal_orders(s, seat))
+        raise IllegalOrder(
+            f"This is not the time for {_kind_name(order.kind)}: the game waits "
+            f"for your {_kind_name(due[1])}.",
+            legal_orders(s, seat),
+        )
     order = _check_legal(s, seat, order)
     s = s.copy()
     s.moves += 1
@@ -178,9 +196,14 @@ def apply(s: BusState, seat: int, order: Order) -> tuple[BusState, list[str]]:
 
 
 def _kind_name(kind: str) -> str:
-    return {"action": "choice of action", "line": "line expansion", "build": "building",
-            "passengers": "passengers", "clock": "clock decision",
-            "vroom": "Vrrooomm! move"}[kind]
+    return {
+        "action": "choice of action",
+        "line": "line expansion",
+        "build": "building",
+        "passengers": "passengers",
+        "clock": "clock decision",
+        "vroom": "Vrrooomm! move",
+    }[kind]
 
 
 def _check_legal(s: BusState, seat: int, order: Order) -> Order:
@@ -188,7 +211,7 @@ def _check_legal(s: BusState, seat: int, order: Order) -> Order:
     if order in legal:
         return order
     if order.kind == "line":
-        flipped = Order("line", order.args[::-1])   # a street written from its far end
+        flipped = Order("line", order.args[::-1])  # a street written from its far end
         if flipped in legal:
             return flipped
     raise IllegalOrder(_why_illegal(s, seat, order), legal)
@@ -204,10 +227,14 @@ def _why_illegal(s: BusState, seat: int, order: Order) -> str:
             return f"Your line already runs along {args[0]}-{args[1]}; a line never doubles back."
         heads = sorted({c for c, _ in s.heads[seat]})
         if args[0] not in heads and args[1] not in heads:
-            return (f"Street {args[0]}-{args[1]} does not touch a head of your line "
-                    f"(heads at {' and '.join(map(str, heads))}).")
-        return (f"Street {args[0]}-{args[1]} runs along another line while an empty street is "
-                f"free at that head, and not every line on it ends there (B7).")
+            return (
+                f"Street {args[0]}-{args[1]} does not touch a head of your line "
+                f"(heads at {' and '.join(map(str, heads))})."
+            )
+        return (
+            f"Street {args[0]}-{args[1]} runs along another line while an empty street is "
+            f"free at that head, and not every line on it ends there (B7)."
+        )
     if kind == "build":
         zone = s.open_zone()
         return f"Crossing {args[0]} has no free lot in zone {zone}, the zone open now."
@@ -218,9 +245,11 @@ def _why_illegal(s: BusState, seat: int, order: Order) -> str:
     if kind == "passengers":
         return f"Place exactly {s.todo} passenger(s), split between stations 11 and 26."
     if kind == "vroom":
-        return (f"No passenger can go from {args[0]} to {args[1]}: the start must be a crossing "
-                f"of your line with a passenger who wants to leave, the end a crossing of your "
-                f"line with a free {s.clock}.")
+        return (
+            f"No passenger can go from {args[0]} to {args[1]}: the start must be a crossing "
+            f"of your line with a passenger who wants to leave, the end a crossing of your "
+            f"line with a free {s.clock}."
+        )
     return "That clock order is not possible."
 
 
@@ -253,7 +282,7 @@ def line_expansion(s: BusState, seat: int, args: tuple, events: list[str]) -> No
         moving = 1 if heads[1][0] == start else 0
         heads[moving] = (end, street)
         if moving == 0 and heads[1][0] == end:
-            heads.reverse()           # keep the head moved last in place 1
+            heads.reverse()  # keep the head moved last in place 1
     s.street_lines[street] |= 1 << seat
     s.streets[seat].append(street)
     s.line_left[seat] -= 1
@@ -268,16 +297,20 @@ def passengers(s: BusState, seat: int, args: tuple, events: list[str]) -> None:
         s.passengers[station] += count
     s.supply -= sum(args)
     s.todo = 0
-    events.append(f"{s.names[seat]} brings {sum(args)} passenger(s): "
-                  + ", ".join(f"{n} at {st}" for st, n in zip(BOARD.stations, args) if n) + ".")
+    events.append(
+        f"{s.names[seat]} brings {sum(args)} passenger(s): "
+        + ", ".join(f"{n} at {st}" for st, n in zip(BOARD.stations, args) if n)
+        + "."
+    )
 
 
 def buildings(s: BusState, seat: int, args: tuple, events: list[str]) -> None:
     """B10: the builder picks the lot (any free one of the open zone) and the type."""
     crossing, btype = args
     zone = s.open_zone()
-    lot = next(i for i in BOARD.lots_at[crossing]
-               if s.lots[i] is None and BOARD.lots[i].zone == zone)
+    lot = next(
+        i for i in BOARD.lots_at[crossing] if s.lots[i] is None and BOARD.lots[i].zone == zone
+    )
     s.lots[lot] = btype
     events.append(f"{s.names[seat]} builds a {btype} at {crossing} (zone {zone}).")
     _done_one(s)
@@ -298,8 +331,10 @@ def clock(s: BusState, seat: int, args: tuple, events: list[str]) -> None:
         return
     s.clock_stones -= 1
     s.stones[seat] += 1
-    events.append(f"{s.names[seat]} stops the clock at {s.clock} and takes a clock stone "
-                  f"({s.clock_stones} left).")
+    events.append(
+        f"{s.names[seat]} stops the clock at {s.clock} and takes a clock stone "
+        f"({s.clock_stones} left)."
+    )
     if s.clock_stones == 0:
         _game_over(s, "clock", events)
 
@@ -316,10 +351,12 @@ def vrrooomm(s: BusState, seat: int, args: tuple, events: list[str]) -> None:
     s.passengers[end] += 1
     s.points[seat] += 1
     s.score_seq += 1
-    s.reached[seat] = s.score_seq     # B13's second tie-break: who reached this total first
+    s.reached[seat] = s.score_seq  # B13's second tie-break: who reached this total first
     _done_one(s)
-    events.append(f"{s.names[seat]} carries a passenger from {start} to the {s.clock} at {end} "
-                  f"({s.points[seat]} points).")
+    events.append(
+        f"{s.names[seat]} carries a passenger from {start} to the {s.clock} at {end} "
+        f"({s.points[seat]} points)."
+    )
 
 
 def _done_one(s: BusState) -> None:
@@ -330,11 +367,18 @@ def _done_one(s: BusState) -> None:
         s.todo -= 1
 
 
-APPLY = {"action": choose_action, "line": line_expansion, "passengers": passengers,
-         "build": buildings, "clock": clock, "vroom": vrrooomm}
+APPLY = {
+    "action": choose_action,
+    "line": line_expansion,
+    "passengers": passengers,
+    "build": buildings,
+    "clock": clock,
+    "vroom": vrrooomm,
+}
 
 
 # running on to the next decision ---------------------------------------------------------------
+
 
 def _run_on(s: BusState, events: list[str]) -> None:
     while True:
@@ -344,7 +388,7 @@ def _run_on(s: BusState, events: list[str]) -> None:
                 continue
             seat, kind = s.setup[0]
             if kind == "line" and not line_options(s, seat):
-                s.setup.pop(0)                   # B8: nothing legal, nothing to do
+                s.setup.pop(0)  # B8: nothing legal, nothing to do
                 continue
             return
         if s.phase == "choose":
@@ -379,7 +423,7 @@ def _resolve_step(s: BusState, events: list[str]) -> bool:
     action = ACTIONS[s.act]
     if s.slot >= len(s.board[action]):
         if action == "clock" and not s.board["clock"]:
-            _turn_clock(s, events)               # nobody took the clock: it turns
+            _turn_clock(s, events)  # nobody took the clock: it turns
         if action == "start":
             _end_of_round(s, events)
             return False
@@ -415,7 +459,7 @@ def _amount(s: BusState, action: str, seat: int, events: list[str]) -> int:
         return 0
     if action == "clock":
         return 1
-    return 0                                      # start: settled at the end of the round
+    return 0  # start: settled at the end of the round
 
 
 def _possible(s: BusState, action: str, seat: int) -> bool:
@@ -450,9 +494,11 @@ def _new_round(s: BusState, start: int, events: list[str]) -> None:
     events.append(f"Round {s.round} begins; {s.names[start]} starts.")
 
 
-END_REASONS = {"clock": "the last clock stone was taken",
-               "markers": "at most one player has action markers left",
-               "lots": "no building lot is free"}
+END_REASONS = {
+    "clock": "the last clock stone was taken",
+    "markers": "at most one player has action markers left",
+    "lots": "no building lot is free",
+}
 
 
 def _game_over(s: BusState, reason: str, events: list[str]) -> None:
@@ -462,8 +508,10 @@ def _game_over(s: BusState, reason: str, events: list[str]) -> None:
 
 def ranking(s: BusState) -> list[list[int]]:
     """B13: score, then more clock stones, then who reached the points total first."""
+
     def key(p: int) -> tuple:
         return (-s.score(p), -s.stones[p], s.reached[p] if s.points[p] else 0)
+
     places: list[list[int]] = []
     for p in sorted(range(s.n), key=key):
         if places and key(places[-1][0]) == key(p):

@@ -4,6 +4,7 @@ The text map and the PNG map draw the same `Scene`: player styles, the line of e
 as a path, which lines use each street, what stands at each crossing, the clock, the action
 board and the legend. Renderers only decide where and how to draw it.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -17,13 +18,22 @@ BUILDING_TYPES = ("house", "office", "pub")  # the clock turns in this order (B3
 
 # Action keys of the view in resolution order (B2), with the names the board prints.
 ACTIONS = (
-    ("line", "Line expansion"), ("buses", "Buses"), ("passengers", "Passengers"),
-    ("buildings", "Buildings"), ("clock", "Clock"), ("vroom", "Vrrooomm!"),
+    ("line", "Line expansion"),
+    ("buses", "Buses"),
+    ("passengers", "Passengers"),
+    ("buildings", "Buildings"),
+    ("clock", "Clock"),
+    ("vroom", "Vrrooomm!"),
     ("start", "Starting player"),
 )
 
-PHASES = {"setup": "setting up", "choose": "choosing actions",
-          "resolve": "resolving actions", "ended": "as it ended", "over": "game over"}
+PHASES = {
+    "setup": "setting up",
+    "choose": "choosing actions",
+    "resolve": "resolving actions",
+    "ended": "as it ended",
+    "over": "game over",
+}
 
 
 # Bus seats take these colours in turn.
@@ -41,9 +51,9 @@ class Player:
     buses: int
     markers: int
     line_markers: int
-    path: tuple[int, ...]   # crossings from one head to the other along the line
+    path: tuple[int, ...]  # crossings from one head to the other along the line
     heads: tuple[int, ...]  # () before the first line marker; equal labels for a closed circle
-    start: bool             # holds the start-bus
+    start: bool  # holds the start-bus
 
     @property
     def ends(self) -> tuple[tuple[int, tuple[int, int]], ...]:
@@ -52,8 +62,10 @@ class Player:
         if not self.heads:
             return ()
         p = self.path
-        return tuple((head, (min(head, next_), max(head, next_)))
-                     for head, next_ in ((p[0], p[1]), (p[-1], p[-2])))
+        return tuple(
+            (head, (min(head, next_), max(head, next_)))
+            for head, next_ in ((p[0], p[1]), (p[-1], p[-2]))
+        )
 
 
 @dataclass(frozen=True)
@@ -61,7 +73,7 @@ class Lot:
     zone: str
     building: str | None
     seated: bool  # a passenger sits in this building (B9)
-    open: bool    # free and in the open zone (B10)
+    open: bool  # free and in the open zone (B10)
 
 
 @dataclass(frozen=True)
@@ -151,35 +163,57 @@ def build_scene(view: BusView, board: Board) -> Scene:
 
     crossings = _crossings(view, board, players, street_lines)
     open_lots = tuple(c.label for c in crossings.values() for lot in c.lots if lot.open)
-    actions = tuple(ActionRow(key, name, view["action_spaces"][key], tuple(view["actions"][key]))
-                    for key, name in ACTIONS)
-    awaiting = tuple(f"{names[a['seat']]} ({STYLES[a['seat']].letter}): {a['prompt']}"
-                     for a in view["awaiting"])
+    actions = tuple(
+        ActionRow(key, name, view["action_spaces"][key], tuple(view["actions"][key]))
+        for key, name in ACTIONS
+    )
+    awaiting = tuple(
+        f"{names[a['seat']]} ({STYLES[a['seat']].letter}): {a['prompt']}" for a in view["awaiting"]
+    )
     return Scene(
         title=f"Bus ({view['edition']} edition)",
-        status=f"round {view['round']}, {PHASES[view['phase']]}" if view["round"]
+        status=f"round {view['round']}, {PHASES[view['phase']]}"
+        if view["round"]
         else PHASES[view["phase"]],
         players=players,
         street_lines={s: tuple(sorted(seats)) for s, seats in sorted(street_lines.items())},
         crossings=crossings,
-        clock=view["clock"], next_clock=next_type(view["clock"]),
-        clock_stones=view["clock_stones"], clock_stones_total=view["clock_stones_total"],
-        open_zone=view["open_zone"], open_lots=open_lots,
+        clock=view["clock"],
+        next_clock=next_type(view["clock"]),
+        clock_stones=view["clock_stones"],
+        clock_stones_total=view["clock_stones_total"],
+        open_zone=view["open_zone"],
+        open_lots=open_lots,
         passenger_supply=view["passenger_supply"],
-        actions=actions, awaiting=awaiting, result=_result(view["result"], names),
+        actions=actions,
+        awaiting=awaiting,
+        result=_result(view["result"], names),
     )
 
 
 def _player(p: dict, start_seat: int) -> Player:
     return Player(
-        seat=p["seat"], name=p["name"], style=STYLES[p["seat"]], points=p["points"],
-        stones=p["stones"], score=p["score"], buses=p["buses"], markers=p["markers"],
-        line_markers=p["line_markers"], path=line_path(p["streets"], p["heads"]),
-        heads=tuple(p["heads"]), start=p["seat"] == start_seat)
+        seat=p["seat"],
+        name=p["name"],
+        style=STYLES[p["seat"]],
+        points=p["points"],
+        stones=p["stones"],
+        score=p["score"],
+        buses=p["buses"],
+        markers=p["markers"],
+        line_markers=p["line_markers"],
+        path=line_path(p["streets"], p["heads"]),
+        heads=tuple(p["heads"]),
+        start=p["seat"] == start_seat,
+    )
 
 
-def _crossings(view: BusView, board: Board, players: tuple[Player, ...],
-               street_lines: dict[tuple[int, int], list[int]]) -> dict[int, CrossingFacts]:
+def _crossings(
+    view: BusView,
+    board: Board,
+    players: tuple[Player, ...],
+    street_lines: dict[tuple[int, int], list[int]],
+) -> dict[int, CrossingFacts]:
     passengers = {p["crossing"]: p for p in view["passengers"]}
     lots_at: dict[int, list[dict]] = {}
     for lot in view["lots"]:
@@ -193,13 +227,27 @@ def _crossings(view: BusView, board: Board, players: tuple[Player, ...],
         for lot in lots_at.get(label, []):
             seated = seats_left > 0 and lot["building"] == view["clock"]
             seats_left -= seated
-            lots.append(Lot(lot["zone"], lot["building"], seated,
-                            lot["building"] is None and lot["zone"] == view["open_zone"]))
-        lines = sorted({s for street, seats in street_lines.items() if label in street
-                        for s in seats})
+            lots.append(
+                Lot(
+                    lot["zone"],
+                    lot["building"],
+                    seated,
+                    lot["building"] is None and lot["zone"] == view["open_zone"],
+                )
+            )
+        lines = sorted(
+            {s for street, seats in street_lines.items() if label in street for s in seats}
+        )
         heads = tuple(p.seat for p in players for h in p.heads if h == label)
-        facts[label] = CrossingFacts(label, crossing.station, tuple(lots), here["seated"],
-                                     here["waiting"], tuple(lines), heads)
+        facts[label] = CrossingFacts(
+            label,
+            crossing.station,
+            tuple(lots),
+            here["seated"],
+            here["waiting"],
+            tuple(lines),
+            heads,
+        )
     return facts
 
 

@@ -1,4 +1,5 @@
 """The state of a game of Bus: plain lists and ints, cheap to copy, plain data to store."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -8,11 +9,18 @@ from .notation import ACTIONS, BUILDING_TYPES
 
 EDITIONS = ("2019", "1999")
 # B2: spaces per action; resolution order is the order of ACTIONS
-SPACES = {"line": 6, "buses": 1, "passengers": 6, "buildings": 6, "clock": 1, "vroom": 6,
-          "start": 1}
-ACTION_MARKERS = 20      # B3: both editions play 20 (1999: 21 stones, one is the first bus)
+SPACES = {
+    "line": 6,
+    "buses": 1,
+    "passengers": 6,
+    "buildings": 6,
+    "clock": 1,
+    "vroom": 6,
+    "start": 1,
+}
+ACTION_MARKERS = 20  # B3: both editions play 20 (1999: 21 stones, one is the first bus)
 BUS_CAP = {"2019": 5, "1999": None}
-PASSENGERS = 15          # B3: 4 start on the central crossings, 11 in supply
+PASSENGERS = 15  # B3: 4 start on the central crossings, 11 in supply
 
 
 def line_marker_supply(edition: str, seat: int) -> int:
@@ -27,41 +35,68 @@ class BusState:
     """Everything the rules need. Players are seats 0..n-1, clockwise in seat order."""
 
     __slots__ = (
-        "edition", "names", "seed", "phase", "round", "start", "turn", "setup",
-        "markers", "buses", "points", "stones", "reached", "score_seq", "line_left",
-        "streets", "heads", "street_lines", "lots", "passengers", "supply",
-        "clock", "clock_stones", "board", "placed", "passed", "act", "slot", "todo",
-        "end_reason", "moves", "last_board",
+        "edition",
+        "names",
+        "seed",
+        "phase",
+        "round",
+        "start",
+        "turn",
+        "setup",
+        "markers",
+        "buses",
+        "points",
+        "stones",
+        "reached",
+        "score_seq",
+        "line_left",
+        "streets",
+        "heads",
+        "street_lines",
+        "lots",
+        "passengers",
+        "supply",
+        "clock",
+        "clock_stones",
+        "board",
+        "placed",
+        "passed",
+        "act",
+        "slot",
+        "todo",
+        "end_reason",
+        "moves",
+        "last_board",
     )
     edition: str
     names: list[str]
     seed: int
-    phase: str                        # setup, choose, resolve, over
+    phase: str  # setup, choose, resolve, over
     round: int
-    start: int                        # the start player's seat
-    turn: int                         # the seat choosing an action
-    setup: list[tuple[int, str]]      # the setup steps left: (seat, decision kind)
-    markers: list[int]                # action markers left, by seat
+    start: int  # the start player's seat
+    turn: int  # the seat choosing an action
+    setup: list[tuple[int, str]]  # the setup steps left: (seat, decision kind)
+    markers: list[int]  # action markers left, by seat
     buses: list[int]
     points: list[int]
-    stones: list[int]                 # clock stones taken
-    reached: list[int]                # when each seat last scored (B13's tie-break)
+    stones: list[int]  # clock stones taken
+    reached: list[int]  # when each seat last scored (B13's tie-break)
     score_seq: int
-    line_left: list[int]              # line markers left
-    streets: list[list[int]]          # each seat's streets in the order laid
+    line_left: list[int]  # line markers left
+    streets: list[list[int]]  # each seat's streets in the order laid
     heads: list[list[tuple[int, int]]]  # each seat's heads: (crossing, the street ending there)
-    street_lines: list[int]           # per street, a bit for each seat whose line runs on it
-    lots: list[str | None]            # the building on each lot
-    passengers: list[int]             # by crossing label
+    street_lines: list[int]  # per street, a bit for each seat whose line runs on it
+    lots: list[str | None]  # the building on each lot
+    passengers: list[int]  # by crossing label
     supply: int
     clock: str
     clock_stones: int
-    board: dict[str, list[int]]       # action -> the seats on its spaces a, b, ...
-    placed: list[int]                 # markers placed this round
+    board: dict[str, list[int]]  # action -> the seats on its spaces a, b, ...
+    placed: list[int]  # markers placed this round
     passed: list[bool]
-    act: int                          # the action resolving (an index of ACTIONS)
-    slot: int                         # the space of it resolving
-    todo: int | None                  # what the resolving space still does; None: not counted yet
+    act: int  # the action resolving (an index of ACTIONS)
+    slot: int  # the space of it resolving
+    todo: int | None  # what the resolving space still does; None: not counted yet
     end_reason: str | None
     moves: int
     last_board: dict[str, list[int]]
@@ -130,10 +165,15 @@ class BusState:
         for name in cls.__slots__:
             if name != "street_lines":
                 value = data[name]
-                setattr(state, name, [x[:] if isinstance(x, list) else x for x in value]
-                        if isinstance(value, list) else
-                        {k: list(v) for k, v in value.items()} if isinstance(value, dict)
-                        else value)
+                setattr(
+                    state,
+                    name,
+                    [x[:] if isinstance(x, list) else x for x in value]
+                    if isinstance(value, list)
+                    else {k: list(v) for k, v in value.items()}
+                    if isinstance(value, dict)
+                    else value,
+                )
         state.names = list(data["names"])
         state.streets = [[_street(name) for name in line] for line in data["streets"]]
         state.heads = [[(c, _street(t)) for c, t in h] for h in data["heads"]]
@@ -168,9 +208,11 @@ def new_state(edition: str, names: list[str], seed: int, start: int) -> BusState
     s.edition, s.names, s.seed = edition, list(names), seed
     s.phase, s.round, s.start, s.turn = "setup", 0, start, start
     order = [(start + i) % n for i in range(n)]
-    s.setup = ([(p, "build") for p in order for _ in range(2)]
-               + [(p, "line") for p in order]
-               + [(p, "line") for p in reversed(order)])
+    s.setup = (
+        [(p, "build") for p in order for _ in range(2)]
+        + [(p, "line") for p in order]
+        + [(p, "line") for p in reversed(order)]
+    )
     s.markers = [ACTION_MARKERS] * n
     s.buses = [1] * n
     s.points, s.stones, s.reached, s.score_seq = [0] * n, [0] * n, [0] * n, 0
@@ -189,6 +231,6 @@ def new_state(edition: str, names: list[str], seed: int, start: int) -> BusState
     s.placed, s.passed = [0] * n, [False] * n
     s.act = s.slot = s.todo = 0
     s.end_reason = None
-    s.moves = 0                  # orders applied: each one brings a new decision
-    s.last_board = {a: [] for a in ACTIONS}   # the round before's action board, for reports
+    s.moves = 0  # orders applied: each one brings a new decision
+    s.last_board = {a: [] for a in ACTIONS}  # the round before's action board, for reports
     return s

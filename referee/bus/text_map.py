@@ -2,6 +2,7 @@
 
 At most 100 columns of plain ASCII, for the body of a mail read in a monospace font.
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -43,13 +44,16 @@ def text_map(view: BusView, board: Board) -> str:
 
 
 def _header(scene: Scene) -> str:
-    lines = [f"{scene.title}: {scene.status}",
-             f"Clock: {scene.clock} (next {scene.next_clock}), "
-             f"{scene.clock_stones} of {scene.clock_stones_total} stones left.  "
-             f"Passengers in supply: {scene.passenger_supply}."]
+    lines = [
+        f"{scene.title}: {scene.status}",
+        f"Clock: {scene.clock} (next {scene.next_clock}), "
+        f"{scene.clock_stones} of {scene.clock_stones_total} stones left.  "
+        f"Passengers in supply: {scene.passenger_supply}.",
+    ]
     if scene.open_zone:
-        lots = ", ".join(f"{c} ({n} lots)" if n > 1 else str(c)
-                         for c, n in Counter(scene.open_lots).items())
+        lots = ", ".join(
+            f"{c} ({n} lots)" if n > 1 else str(c) for c, n in Counter(scene.open_lots).items()
+        )
         lines.append(wrap(f"Open zone {scene.open_zone}, free lots at: {lots}", "  "))
     else:
         lines.append("No free building lot is left.")
@@ -69,8 +73,10 @@ def _schematic(scene: Scene, board: Board) -> str:
 
 def _labels(board: Board) -> dict[int, tuple[int, int, str]]:
     """(row, first column, text) of each crossing's label in the schematic."""
-    return {c: (round(x.pos[1] * GRID_Y), round(x.pos[0] * GRID_X), str(c))
-            for c, x in board.crossings.items()}
+    return {
+        c: (round(x.pos[1] * GRID_Y), round(x.pos[0] * GRID_X), str(c))
+        for c, x in board.crossings.items()
+    }
 
 
 @lru_cache(maxsize=4)
@@ -83,16 +89,20 @@ def street_cells(board: Board) -> dict[tuple[int, int], list[tuple[tuple[int, in
 def _key(scene: Scene, board: Board) -> str:
     players = "  ".join(f"{p.style.letter} {p.name}" for p in scene.players)
     stations = " and ".join(str(c) for c in board.stations)
-    return "\n".join([
-        wrap(f"Lines: {players}  (letters alternate on a shared street)", "  "),
-        f"Numbers are crossings; stations {stations}; - | / \\ are streets without a line.",
-    ])
+    return "\n".join(
+        [
+            wrap(f"Lines: {players}  (letters alternate on a shared street)", "  "),
+            f"Numbers are crossings; stations {stations}; - | / \\ are streets without a line.",
+        ]
+    )
 
 
 def _players(scene: Scene) -> str:
-    lines = [f"{'markers left':>68}",
-             f"{'Players':<24}{'Score':>6}{'Points':>7}{'Stones':>7}{'Buses':>6}"
-             f"{'action':>8}{'line':>7}  Heads"]
+    lines = [
+        f"{'markers left':>68}",
+        f"{'Players':<24}{'Score':>6}{'Points':>7}{'Stones':>7}{'Buses':>6}"
+        f"{'action':>8}{'line':>7}  Heads",
+    ]
     for p in scene.players:
         name = p.name + (" (start)" if p.start else "")
         if not p.heads:
@@ -101,21 +111,26 @@ def _players(scene: Scene) -> str:
             heads = f"{p.heads[0]} (circle)"
         else:
             heads = f"{p.heads[0]}, {p.heads[1]}"
-        lines.append(f"{p.style.letter} {name[:21]:<22}{p.score:>6}{p.points:>7}{p.stones:>7}"
-                     f"{p.buses:>6}{p.markers:>8}{p.line_markers:>7}  {heads}")
+        lines.append(
+            f"{p.style.letter} {name[:21]:<22}{p.score:>6}{p.points:>7}{p.stones:>7}"
+            f"{p.buses:>6}{p.markers:>8}{p.line_markers:>7}  {heads}"
+        )
         if p.path:
             lines.extend(_path_lines(p.path))
     return "\n".join(lines)
 
 
 def _crossings(scene: Scene) -> str:
-    lines = [f"{'Crossing':<9}{'Buildings (zone type, * seated)':<34}{'Seated':>6}"
-             f"{'Waiting':>8}  {'Lines':<11}Heads"]
+    lines = [
+        f"{'Crossing':<9}{'Buildings (zone type, * seated)':<34}{'Seated':>6}"
+        f"{'Waiting':>8}  {'Lines':<11}Heads"
+    ]
     for c in scene.crossings.values():
         if not c.shown:
             continue
-        lots = ", ".join(f"{lot.zone} {lot.building or 'free'}{'*' if lot.seated else ''}"
-                         for lot in c.lots)
+        lots = ", ".join(
+            f"{lot.zone} {lot.building or 'free'}{'*' if lot.seated else ''}" for lot in c.lots
+        )
         what = "station" if c.station else lots
         letters = _letters(c.lines)
         heads = _letters(c.heads)

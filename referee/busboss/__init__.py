@@ -1,6 +1,7 @@
 """Bus Boss (David Watts' postal game, rules 1.1): the rules engine, its bots, its maps of
 places and routes, and their text and PNG renderings. ``GAME`` is what the shared referee
 knows of it."""
+
 from __future__ import annotations
 
 from typing import Any, cast
@@ -17,6 +18,7 @@ from .engine import RULES, BusBossView
 def _text_map(view: View) -> str:
     from .scene import view_map
     from .text_map import text_map as draw
+
     boss_view = cast(BusBossView, view)
     return draw(boss_view, view_map(boss_view))
 
@@ -24,6 +26,7 @@ def _text_map(view: View) -> str:
 def _png_map(view: View) -> bytes:
     from .png_map import png_map as draw  # Pillow is loaded when a map is drawn
     from .scene import view_map
+
     boss_view = cast(BusBossView, view)
     return draw(boss_view, view_map(boss_view))
 
@@ -34,7 +37,13 @@ def player_colour(player: dict[str, Any]) -> str:
 
 # the player's cash decides the game; rule 40 hands a dropped player's routes to the bank;
 # rules 37-39 decide for a player who missed a round
-GAME = GameDescriptor(rules=RULES, measure="cash", text_map=_text_map, png_map=_png_map,
-                      player_colour=player_colour, drop=game.drop,
-                      drop_note="the bank takes their routes (rule 40)",
-                      adjudicate=game.adjudicate)
+GAME = GameDescriptor(
+    rules=RULES,
+    measure="cash",
+    text_map=_text_map,
+    png_map=_png_map,
+    player_colour=player_colour,
+    drop=game.drop,
+    drop_note="the bank takes their routes (rule 40)",
+    adjudicate=game.adjudicate,
+)

@@ -1,6 +1,7 @@
 """Bots for Bus Boss. ``random_bot`` picks uniformly among the choices it can list;
 ``default_bot`` builds a connected network towards towns with many cards and enters the runs
 it expects to earn from."""
+
 from __future__ import annotations
 
 import random
@@ -40,7 +41,7 @@ def random_bot(s: BusBossState, seat: int, rng: random.Random) -> Order:
     entries = []
     for offer, plan in chosen:
         entry = entry_of(s, offer, plan)
-        if rng.random() < JOINT_CHANCE:          # a proposal a partner seldom takes up
+        if rng.random() < JOINT_CHANCE:  # a proposal a partner seldom takes up
             entry = RunEntry(entry.cards, (rng.choice(others),), entry.journey)
         entries.append(entry)
     return Order("operate", runs=tuple(entries), builds=builds, round=s.round)
@@ -48,10 +49,10 @@ def random_bot(s: BusBossState, seat: int, rng: random.Random) -> Order:
 
 # the default bot ---------------------------------------------------------------------------------
 
-PAYMENT_WEIGHT = 1.5      # paying a rival helps them too
-RESERVE = 10              # cash never spent on routes
-OPENINGS = 6              # the first route is drawn from this many of the best, so that
-                          # bots do not all crowd into the same towns
+PAYMENT_WEIGHT = 1.5  # paying a rival helps them too
+RESERVE = 10  # cash never spent on routes
+OPENINGS = 6  # the first route is drawn from this many of the best, so that
+# bots do not all crowd into the same towns
 
 
 def default_bot(s: BusBossState, seat: int, rng: random.Random) -> Order:
@@ -67,22 +68,24 @@ def _chosen_runs(s: BusBossState, seat: int) -> tuple[RunEntry, ...]:
     net = network(s.map, s.owners)
     valued = []
     for offer, plan in run_options(s, seat):
-        rivals = [p for p in (quickest(net, (x,), offer.cards) for x in s.order if x != seat)
-                  if p is not None]
+        rivals = [
+            p
+            for p in (quickest(net, (x,), offer.cards) for x in s.order if x != seat)
+            if p is not None
+        ]
         table = POINTS[len(rivals) + 1]
         place = sum(1 for p in rivals if p.distance < plan.distance)
         value = table[place] - PAYMENT_WEIGHT * plan.paid
         if value > 0:
             valued.append((-value, plan.spaces, offer.cards, offer, plan))
     valued.sort(key=lambda t: t[:3])
-    return tuple(entry_of(s, offer, plan) for *_, offer, plan in valued[:entry_limit(s)])
+    return tuple(entry_of(s, offer, plan) for *_, offer, plan in valued[: entry_limit(s)])
 
 
-def _purchase_preferences(s: BusBossState, seat: int, rng: random.Random
-                          ) -> tuple[Purchase, ...]:
+def _purchase_preferences(s: BusBossState, seat: int, rng: random.Random) -> tuple[Purchase, ...]:
     """The best affordable group of routes, then the best single routes, then nothing.
     A route is worth its cost while the rounds left can repay it."""
-    rounds_left = LAST_ROUND - max(s.round, 6)      # operating rounds after this build
+    rounds_left = LAST_ROUND - max(s.round, 6)  # operating rounds after this build
     spend = s.cash[seat] - RESERVE
     if rounds_left <= 0 or spend <= 0:
         return (Purchase(()),)
@@ -100,8 +103,7 @@ def _purchase_preferences(s: BusBossState, seat: int, rng: random.Random
         opening = rng.choice(ranked[:OPENINGS])
         ranked.remove(opening)
         ranked.insert(0, opening)
-    group = _greedy_group(s, seat, ranked, reached, rivals, min(spend, SHARED_BUDGET),
-                          threshold)
+    group = _greedy_group(s, seat, ranked, reached, rivals, min(spend, SHARED_BUDGET), threshold)
     preferences = [Purchase(tuple(r.ends for r in group))] if group else []
     for r in ranked[:3]:
         single = Purchase((r.ends,))
@@ -110,8 +112,15 @@ def _purchase_preferences(s: BusBossState, seat: int, rng: random.Random
     return tuple(preferences) + (Purchase(()),)
 
 
-def _greedy_group(s: BusBossState, seat: int, ranked: list[Route], reached: set,
-                  rivals: set, budget: int, threshold: float) -> list[Route]:
+def _greedy_group(
+    s: BusBossState,
+    seat: int,
+    ranked: list[Route],
+    reached: set,
+    rivals: set,
+    budget: int,
+    threshold: float,
+) -> list[Route]:
     """Up to four routes within the budget, each the best value joining the network so far;
     the first is the best ranked that fits."""
     m = s.map
@@ -120,12 +129,20 @@ def _greedy_group(s: BusBossState, seat: int, ranked: list[Route], reached: set,
     group: list[Route] = []
     total = 0
     while len(group) < MAX_ROUTES:
-        fits = [r for r in ranked if r not in group and total + r.cost <= budget
-                and (not network_now or r.ends[0] in network_now or r.ends[1] in network_now)]
+        fits = [
+            r
+            for r in ranked
+            if r not in group
+            and total + r.cost <= budget
+            and (not network_now or r.ends[0] in network_now or r.ends[1] in network_now)
+        ]
         if not fits:
             break
-        best = fits[0] if not group else max(
-            fits, key=lambda r: (_gain(m, r, reached, rivals) / r.cost, r.name))
+        best = (
+            fits[0]
+            if not group
+            else max(fits, key=lambda r: (_gain(m, r, reached, rivals) / r.cost, r.name))
+        )
         if _gain(m, best, reached, rivals) / best.cost < threshold:
             break
         group.append(best)

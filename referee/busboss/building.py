@@ -1,12 +1,13 @@
 """Buying routes (rules 8-12, 35, 38, 40 and ruling K2)."""
+
 from __future__ import annotations
 
 from .map import Map, Route
 from .orders import Build, Purchase, format_purchase
 from .state import BANK_SEAT, BusBossState
 
-MAX_ROUTES = 4            # rule 8: two to four routes in one build ...
-SHARED_BUDGET = 12        # ... costing at most 12 together; a single route may cost more
+MAX_ROUTES = 4  # rule 8: two to four routes in one build ...
+SHARED_BUDGET = 12  # ... costing at most 12 together; a single route may cost more
 
 
 def routes_of_purchase(m: Map, purchase: Purchase) -> list[Route]:
@@ -16,8 +17,11 @@ def routes_of_purchase(m: Map, purchase: Purchase) -> list[Route]:
         route = m.route(a, b)
         if route is None:
             unknown = [p for p in (a, b) if p not in m.places]
-            raise ValueError(f"there is no place {unknown[0]!r} on the map" if unknown
-                             else f"there is no route {a}-{b} on the map")
+            raise ValueError(
+                f"there is no place {unknown[0]!r} on the map"
+                if unknown
+                else f"there is no route {a}-{b} on the map"
+            )
         routes.append(route)
     return routes
 
@@ -37,8 +41,10 @@ def purchase_problem(s: BusBossState, seat: int, purchase: Purchase) -> str | No
     if len(routes) > MAX_ROUTES:
         return f"at most {MAX_ROUTES} routes can be bought in one build (rule 8)"
     if len(routes) > 1 and total > SHARED_BUDGET:
-        return (f"two to four routes may cost at most {SHARED_BUDGET} together; "
-                f"{' '.join(names)} cost {total} (rule 8)")
+        return (
+            f"two to four routes may cost at most {SHARED_BUDGET} together; "
+            f"{' '.join(names)} cost {total} (rule 8)"
+        )
     if purchase.cost is not None and purchase.cost != total:
         return f"{' '.join(names)} cost {total}, not {purchase.cost} (rule 34)"
     for r in routes:
@@ -49,8 +55,10 @@ def purchase_problem(s: BusBossState, seat: int, purchase: Purchase) -> str | No
 
 def owned_already(route: Route) -> str:
     if route.copies > 1:
-        return (f"you already own one of the {route.copies} identical routes {route.name}; "
-                "a player may only ever buy one (rule 12)")
+        return (
+            f"you already own one of the {route.copies} identical routes {route.name}; "
+            "a player may only ever buy one (rule 12)"
+        )
     return f"you already own {route.name}"
 
 
@@ -80,9 +88,9 @@ def buy(s: BusBossState, seat: int, purchase: Purchase) -> str | None:
         who = owners[r.index]
         if len(who) < r.copies:
             owners[r.index] = who + (seat,)
-        else:                                       # bought from the bank (rule 40)
+        else:  # bought from the bank (rule 40)
             i = who.index(BANK_SEAT)
-            owners[r.index] = who[:i] + (seat,) + who[i + 1:]
+            owners[r.index] = who[:i] + (seat,) + who[i + 1 :]
     s.owners = tuple(owners)
     s.cash[seat] -= total
     return None
@@ -103,8 +111,9 @@ def unconnected(network: set[str], routes: list[Route]) -> Route | None:
     return None
 
 
-def execute_build(s: BusBossState, seat: int, build: Build, events: list[str],
-                  record: list[dict]) -> None:
+def execute_build(
+    s: BusBossState, seat: int, build: Build, events: list[str], record: list[dict]
+) -> None:
     """Rule 35: the first alternative that is legal now is bought."""
     for purchase in build.choices:
         if not purchase.routes:
@@ -114,8 +123,10 @@ def execute_build(s: BusBossState, seat: int, build: Build, events: list[str],
         if problem is None:
             routes = routes_of_purchase(s.map, purchase)
             cost = sum(r.cost for r in routes)
-            events.append(f"{s.label(seat)} buys {' '.join(r.name for r in routes)} for "
-                          f"{cost} (cash {s.cash[seat]}).")
+            events.append(
+                f"{s.label(seat)} buys {' '.join(r.name for r in routes)} for "
+                f"{cost} (cash {s.cash[seat]})."
+            )
             record.append({"seat": seat, "routes": [r.name for r in routes], "cost": cost})
             return
         events.append(f"{s.label(seat)} cannot buy {format_purchase(purchase)}: {problem}.")
@@ -126,7 +137,14 @@ def buyable(s: BusBossState, seat: int) -> list[Route]:
     """Routes the seat could buy alone now, cheapest first."""
     network = s.network(seat)
     cash = s.cash[seat]
-    return sorted((r for r in s.map.routes
-                   if r.cost <= cash and seat not in s.owners[r.index] and available(s, r)
-                   and (not network or r.ends[0] in network or r.ends[1] in network)),
-                  key=lambda r: (r.cost, r.name))
+    return sorted(
+        (
+            r
+            for r in s.map.routes
+            if r.cost <= cash
+            and seat not in s.owners[r.index]
+            and available(s, r)
+            and (not network or r.ends[0] in network or r.ends[1] in network)
+        ),
+        key=lambda r: (r.cost, r.name),
+    )

@@ -5,6 +5,7 @@ Decisions are simultaneous: each round every seat still in the game owes one dec
 "build" (rounds 1-6) or "operate" (rounds 7-12), answered by one Order holding all of that
 round (see ``orders.py`` for the language). Applying the last seat's order resolves the round.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -52,12 +53,13 @@ class BusBossRules:
     name = "busboss"
     title = "Bus Boss"
     min_players, max_players = 3, 6
-    multiline_orders = True      # a round's order: run lines, build lines, alternatives
+    multiline_orders = True  # a round's order: run lines, build lines, alternatives
     # map: a map shipped in maps/ by name, or the path of a game master's own map file
     options: dict[str, tuple[str, Sequence[str]]] = {"map": (DEFAULT_MAP, map_names())}
 
-    def new_game(self, options: Mapping[str, Any], players: Sequence[str],
-                 seed: int) -> BusBossState:
+    def new_game(
+        self, options: Mapping[str, Any], players: Sequence[str], seed: int
+    ) -> BusBossState:
         check_setup(self, options, players)
         return game.new_game(str(options.get("map", DEFAULT_MAP)), list(players), seed)
 
@@ -82,8 +84,7 @@ class BusBossRules:
     def format(self, order: Order) -> str:
         return format_order(order)
 
-    def apply(self, state: BusBossState, seat: int,
-              order: Order) -> tuple[BusBossState, list[str]]:
+    def apply(self, state: BusBossState, seat: int, order: Order) -> tuple[BusBossState, list[str]]:
         if not isinstance(order, Order):
             raise IllegalOrder(f"{order!r} is not a Bus Boss order.")
         try:
@@ -97,8 +98,7 @@ class BusBossRules:
         try:
             return BOTS[name]
         except KeyError:
-            raise ValueError(f"no Bus Boss bot {name!r}; the bots are "
-                             f"{', '.join(BOTS)}") from None
+            raise ValueError(f"no Bus Boss bot {name!r}; the bots are {', '.join(BOTS)}") from None
 
     def to_data(self, state: BusBossState) -> dict[str, Any]:
         return state.to_data()
@@ -114,32 +114,61 @@ class BusBossRules:
         result = game.result(s)
         waiting = {d.seat for d in game.awaiting(s)}
         return {
-            "game": "busboss", "map": m.title, "map_name": s.map_name,
-            "round": min(s.round, LAST_ROUND), "phase": s.phase,
+            "game": "busboss",
+            "map": m.title,
+            "map_name": s.map_name,
+            "round": min(s.round, LAST_ROUND),
+            "phase": s.phase,
             "order_of_play": list(s.order),
             "entry_limit": game.entry_limit(s),
-            "players": [{
-                "seat": x, "name": s.names[x], "colour": COLOURS[x], "cash": s.cash[x],
-                "in_game": s.active[x], "missed_in_a_row": s.missed[x],
-                "extra_build": x in s.extra_build, "awaiting": x in waiting,
-                "routes": [m.routes[i].name for i in s.routes_of(x)],
-            } for x in range(len(s.names))],
+            "players": [
+                {
+                    "seat": x,
+                    "name": s.names[x],
+                    "colour": COLOURS[x],
+                    "cash": s.cash[x],
+                    "in_game": s.active[x],
+                    "missed_in_a_row": s.missed[x],
+                    "extra_build": x in s.extra_build,
+                    "awaiting": x in waiting,
+                    "routes": [m.routes[i].name for i in s.routes_of(x)],
+                }
+                for x in range(len(s.names))
+            ],
             "cash": list(s.cash),
-            "places": [{"key": p.key, "name": p.name, "pos": list(p.pos),
-                        "destination": p.destination,
-                        "cards": list(m.destination_cards[p.destination])
-                        if p.destination else []}
-                       for p in m.places.values()],
-            "routes": [{"name": r.name, "ends": list(r.ends), "length": r.length,
-                        "cost": r.cost, "copies": r.copies,
-                        "owners": [owner_name(o) for o in s.owners[r.index]]}
-                       for r in m.routes],
+            "places": [
+                {
+                    "key": p.key,
+                    "name": p.name,
+                    "pos": list(p.pos),
+                    "destination": p.destination,
+                    "cards": list(m.destination_cards[p.destination]) if p.destination else [],
+                }
+                for p in m.places.values()
+            ],
+            "routes": [
+                {
+                    "name": r.name,
+                    "ends": list(r.ends),
+                    "length": r.length,
+                    "cost": r.cost,
+                    "copies": r.copies,
+                    "owners": [owner_name(o) for o in s.owners[r.index]],
+                }
+                for r in m.routes
+            ],
             "bank_routes": [m.routes[i].name for i in s.routes_of(BANK_SEAT)],
-            "runs": [{"name": f"{o.cards[0]}-{o.cards[1]}", "cards": list(o.cards),
-                      "destinations": [m.card_destination[c] for c in o.cards],
-                      "places": [list(m.places_of_card(c)) for c in o.cards],
-                      "since": o.since, "reoffered": o.since < s.round}
-                     for o in s.offers],
+            "runs": [
+                {
+                    "name": f"{o.cards[0]}-{o.cards[1]}",
+                    "cards": list(o.cards),
+                    "destinations": [m.card_destination[c] for c in o.cards],
+                    "places": [list(m.places_of_card(c)) for c in o.cards],
+                    "since": o.since,
+                    "reoffered": o.since < s.round,
+                }
+                for o in s.offers
+            ],
             "last_round": s.last,
             **progress_view(game.awaiting(s), result),
         }

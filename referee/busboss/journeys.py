@@ -5,6 +5,7 @@ A journey is resolved into a Plan: its places, and for each leg the route and wh
 it is used. A company is the seat entering a run, or the partners of a joint run (K6), who use
 each other's routes free and change between them without penalty.
 """
+
 from __future__ import annotations
 
 import heapq
@@ -17,8 +18,8 @@ from .map import Map, Route, shortest
 from .orders import Journey
 from .state import owner_name, owner_seat
 
-PAYMENT_CAP = 10          # rule 24
-DETOUR_FACTOR = 2         # rule 25
+PAYMENT_CAP = 10  # rule 24
+DETOUR_FACTOR = 2  # rule 25
 
 
 class JourneyError(Exception):
@@ -28,7 +29,7 @@ class JourneyError(Exception):
 @dataclass(frozen=True)
 class Plan:
     places: tuple[str, ...]
-    legs: tuple[tuple[Route, int], ...]      # (route, owner seat or BANK_SEAT) per leg
+    legs: tuple[tuple[Route, int], ...]  # (route, owner seat or BANK_SEAT) per leg
     company: tuple[int, ...]
 
     @property
@@ -67,8 +68,10 @@ class Plan:
     def journey(self, owners_of: Callable[[Route], tuple[int, ...]]) -> Journey:
         """The journey as a player writes it: owners named only where the rules would not
         pick the same one (``owners_of(route)`` gives a route's owners)."""
-        named = tuple(None if default_owner(owners_of(r), self.company) == o else owner_name(o)
-                      for r, o in self.legs)
+        named = tuple(
+            None if default_owner(owners_of(r), self.company) == o else owner_name(o)
+            for r, o in self.legs
+        )
         return Journey(self.places, named)
 
 
@@ -92,8 +95,10 @@ class Network:
         if cards not in self._shortest:
             m = self.map
             self._shortest[cards] = shortest(
-                m.places_of_card(cards[0]), set(m.places_of_card(cards[1])),
-                lambda p: ((q, r.length) for q, r, _ in self.adjacent.get(p, ())))
+                m.places_of_card(cards[0]),
+                set(m.places_of_card(cards[1])),
+                lambda p: ((q, r.length) for q, r, _ in self.adjacent.get(p, ())),
+            )
         return self._shortest[cards]
 
 
@@ -112,15 +117,17 @@ def default_owner(owners: tuple[int, ...], company: tuple[int, ...]) -> int | No
     return others[0] if len(others) == 1 else None
 
 
-def resolve(net: Network, company: tuple[int, ...], cards: tuple[str, str],
-            journey: Journey) -> Plan:
+def resolve(
+    net: Network, company: tuple[int, ...], cards: tuple[str, str], journey: Journey
+) -> Plan:
     """The plan of a journey written by a player; raises JourneyError saying what is wrong."""
     m = net.map
     ends_a, ends_b = m.places_of_card(cards[0]), m.places_of_card(cards[1])
     first, last = journey.places[0], journey.places[-1]
     if not ((first in ends_a and last in ends_b) or (first in ends_b and last in ends_a)):
         raise JourneyError(
-            f"the journey must run between {' or '.join(ends_a)} and {' or '.join(ends_b)}")
+            f"the journey must run between {' or '.join(ends_a)} and {' or '.join(ends_b)}"
+        )
     if len(set(journey.places)) < len(journey.places):
         raise JourneyError("the journey passes a place twice")
     legs = []
@@ -128,8 +135,11 @@ def resolve(net: Network, company: tuple[int, ...], cards: tuple[str, str],
         route = m.route(a, b)
         if route is None:
             unknown = [p for p in (a, b) if p not in m.places]
-            raise JourneyError(f"there is no place {unknown[0]!r} on the map" if unknown
-                               else f"there is no route {a}-{b} on the map")
+            raise JourneyError(
+                f"there is no place {unknown[0]!r} on the map"
+                if unknown
+                else f"there is no route {a}-{b} on the map"
+            )
         owners = net.owners[route.index]
         if not owners:
             raise JourneyError(f"nobody owns {a}-{b} yet")
@@ -137,8 +147,10 @@ def resolve(net: Network, company: tuple[int, ...], cards: tuple[str, str],
             owner = default_owner(owners, company)
             if owner is None:
                 names = " and ".join(owner_name(o) for o in sorted(set(owners)))
-                raise JourneyError(f"{a}-{b} is owned by {names}: name whose route you use, "
-                                   f"e.g. {a}-{b}({owner_name(owners[0])})")
+                raise JourneyError(
+                    f"{a}-{b} is owned by {names}: name whose route you use, "
+                    f"e.g. {a}-{b}({owner_name(owners[0])})"
+                )
         else:
             owner = owner_seat(named)
             if owner not in owners:
@@ -154,14 +166,18 @@ def check(net: Network, plan: Plan, cards: tuple[str, str]) -> None:
     if not plan.own_spaces():
         raise JourneyError("the journey uses none of your own routes (rule 22)")
     if plan.paid > PAYMENT_CAP:
-        raise JourneyError(f"the journey would pay {plan.paid} to other players; at most "
-                           f"{PAYMENT_CAP} is allowed (rule 24)")
+        raise JourneyError(
+            f"the journey would pay {plan.paid} to other players; at most "
+            f"{PAYMENT_CAP} is allowed (rule 24)"
+        )
     shortest_spaces = net.shortest(cards)
     assert shortest_spaces is not None  # the plan itself is a journey for the run
     limit = DETOUR_FACTOR * shortest_spaces
     if plan.spaces > limit:
-        raise JourneyError(f"the journey is {plan.spaces} spaces, more than twice the "
-                           f"shortest journey of {limit // 2} (rule 25)")
+        raise JourneyError(
+            f"the journey is {plan.spaces} spaces, more than twice the "
+            f"shortest journey of {limit // 2} (rule 25)"
+        )
 
 
 def best_plan(net: Network, company: tuple[int, ...], cards: tuple[str, str]) -> Plan | None:
@@ -177,13 +193,17 @@ def best_plan(net: Network, company: tuple[int, ...], cards: tuple[str, str]) ->
     tie = count()
     # (distance, paid, tie, place, last colour, uses own route, path of (place, route, owner))
     heap: list[tuple[int, int, int, str, int | None, bool, tuple[tuple[str, Route, int], ...]]] = [
-        (0, 0, next(tie), p, None, False, ()) for p in m.places_of_card(cards[0])]
+        (0, 0, next(tie), p, None, False, ()) for p in m.places_of_card(cards[0])
+    ]
     settled: set[tuple[str, int | None, bool, int]] = set()
     while heap:
         dist, paid, _, place, colour, own, path = heapq.heappop(heap)
         if place in targets and own:
-            return Plan(tuple(step[0] for step in path) + (place,),
-                        tuple((r, o) for _, r, o in path), company)
+            return Plan(
+                tuple(step[0] for step in path) + (place,),
+                tuple((r, o) for _, r, o in path),
+                company,
+            )
         key = (place, colour, own, paid)
         if key in settled:
             continue
@@ -202,7 +222,16 @@ def best_plan(net: Network, company: tuple[int, ...], cards: tuple[str, str]) ->
                     continue
                 new_colour = company[0] if ours else owner
                 change = 1 if colour is not None and colour != new_colour else 0
-                heapq.heappush(heap, (dist + route.length + change, paid + cost, next(tie),
-                                      nxt, new_colour, own or ours,
-                                      path + ((place, route, owner),)))
+                heapq.heappush(
+                    heap,
+                    (
+                        dist + route.length + change,
+                        paid + cost,
+                        next(tie),
+                        nxt,
+                        new_colour,
+                        own or ours,
+                        path + ((place, route, owner),),
+                    ),
+                )
     return None

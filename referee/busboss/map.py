@@ -4,6 +4,7 @@ A map is a YAML file (see ``maps/yorkshire.yaml`` for the commented format). ``l
 takes the name of a map shipped in ``maps/`` or the path of a game master's own file and
 checks it whole, naming every problem, before a game may use it.
 """
+
 from __future__ import annotations
 
 import heapq
@@ -40,15 +41,15 @@ class Place:
     key: str
     name: str
     pos: tuple[float, float]
-    destination: str | None      # None for a junction
+    destination: str | None  # None for a junction
 
 
 @dataclass(frozen=True)
 class Route:
     index: int
-    ends: tuple[str, str]        # place keys in alphabetical order
-    length: int                  # spaces, as printed on the map
-    copies: int                  # 2 for a doubled route (rule 12)
+    ends: tuple[str, str]  # place keys in alphabetical order
+    length: int  # spaces, as printed on the map
+    copies: int  # 2 for a doubled route (rule 12)
 
     @property
     def name(self) -> str:
@@ -56,7 +57,7 @@ class Route:
 
     @property
     def cost(self) -> int:
-        return self.length + 2   # rule 9
+        return self.length + 2  # rule 9
 
     def other_end(self, place: str) -> str:
         return self.ends[1] if self.ends[0] == place else self.ends[0]
@@ -65,16 +66,21 @@ class Route:
 class Map:
     """A checked map. Lookups only; distances over the whole map are cached."""
 
-    def __init__(self, key: str, title: str, places: dict[str, Place],
-                 destinations: dict[str, tuple[str, ...]], cards: dict[str, str],
-                 routes: list[Route]):
+    def __init__(
+        self,
+        key: str,
+        title: str,
+        places: dict[str, Place],
+        destinations: dict[str, tuple[str, ...]],
+        cards: dict[str, str],
+        routes: list[Route],
+    ):
         self.key = key
         self.title = title
         self.places = places
-        self.destinations = destinations          # name -> place keys
-        self.card_destination = cards             # card -> destination name
-        self.destination_cards = {d: tuple(c for c in CARDS if cards[c] == d)
-                                  for d in destinations}
+        self.destinations = destinations  # name -> place keys
+        self.card_destination = cards  # card -> destination name
+        self.destination_cards = {d: tuple(c for c in CARDS if cards[c] == d) for d in destinations}
         self.routes = tuple(routes)
         self.route_between = {r.ends: r for r in routes}
         self.routes_at = {p: tuple(r for r in routes if p in r.ends) for p in places}
@@ -87,20 +93,25 @@ class Map:
 
     def distance(self, card_a: str, card_b: str) -> int:
         """Shortest spaces between two cards' destinations over every route of the map (K3)."""
-        spaces = _map_distance(self, self.card_destination[card_a],
-                               self.card_destination[card_b])
+        spaces = _map_distance(self, self.card_destination[card_a], self.card_destination[card_b])
         assert spaces is not None  # parse_map refuses a map that is not connected
         return spaces
 
 
 @cache
 def _map_distance(m: Map, dest_a: str, dest_b: str) -> int | None:
-    return shortest(m.destinations[dest_a], set(m.destinations[dest_b]),
-                    lambda p: ((r.other_end(p), r.length) for r in m.routes_at[p]))
+    return shortest(
+        m.destinations[dest_a],
+        set(m.destinations[dest_b]),
+        lambda p: ((r.other_end(p), r.length) for r in m.routes_at[p]),
+    )
 
 
-def shortest(starts: Collection[str], targets: Container[str],
-             neighbours: Callable[[str], Iterable[tuple[str, int]]]) -> int | None:
+def shortest(
+    starts: Collection[str],
+    targets: Container[str],
+    neighbours: Callable[[str], Iterable[tuple[str, int]]],
+) -> int | None:
     """Dijkstra from several start places to the nearest of ``targets``."""
     best = dict.fromkeys(starts, 0)
     heap = [(0, p) for p in sorted(starts)]
@@ -120,6 +131,7 @@ def shortest(starts: Collection[str], targets: Container[str],
 
 # loading and checking ------------------------------------------------------------------------
 
+
 def map_names() -> tuple[str, ...]:
     """The maps shipped with the project, by name."""
     folder = resources.files(__package__).joinpath("maps")
@@ -131,14 +143,21 @@ def load_map(name_or_path: str = DEFAULT_MAP) -> Map:
     """The map named (one shipped in maps/) or at a path (a game master's own file).
     Loaded once per process: a map must not change under a running game."""
     if name_or_path in map_names():
-        text = resources.files(__package__).joinpath("maps", name_or_path + ".yaml") \
+        text = (
+            resources.files(__package__)
+            .joinpath("maps", name_or_path + ".yaml")
             .read_text(encoding="utf-8")
+        )
         return parse_map(text, name_or_path, name_or_path + ".yaml")
     path = Path(name_or_path)
     if not path.is_file():
-        raise MapError(name_or_path, [
-            f"there is no such map; the maps shipped are {', '.join(map_names())}, "
-            "or give the path of a map file"])
+        raise MapError(
+            name_or_path,
+            [
+                f"there is no such map; the maps shipped are {', '.join(map_names())}, "
+                "or give the path of a map file"
+            ],
+        )
     return parse_map(path.read_text(encoding="utf-8"), name_or_path, str(path))
 
 
@@ -150,15 +169,18 @@ def parse_map(text: str, key: str = "map", source: str = "map") -> Map:
     except yaml.YAMLError as e:
         raise MapError(source, [f"not readable as YAML: {e}"]) from None
     if not isinstance(data, dict):
-        raise MapError(source, ["the file must hold the sections name, destinations, "
-                                "junctions and routes"])
+        raise MapError(
+            source, ["the file must hold the sections name, destinations, junctions and routes"]
+        )
     for section in ("name", "destinations", "routes"):
         if section not in data:
             problems.append(f"the section '{section}' is missing")
     unknown = set(data) - {"name", "destinations", "junctions", "routes"}
     if unknown:
-        problems.append(f"unknown section(s) {', '.join(sorted(map(str, unknown)))}; "
-                        "the sections are name, destinations, junctions and routes")
+        problems.append(
+            f"unknown section(s) {', '.join(sorted(map(str, unknown)))}; "
+            "the sections are name, destinations, junctions and routes"
+        )
     if problems:
         raise MapError(source, problems)
 
@@ -166,25 +188,32 @@ def parse_map(text: str, key: str = "map", source: str = "map") -> Map:
     destinations: dict[str, tuple[str, ...]] = {}
     card_owner: dict[str, str] = {}
 
-    def add_place(pkey: object, name: str, pos: Any, destination: str | None,
-                  where: str) -> None:
+    def add_place(pkey: object, name: str, pos: Any, destination: str | None, where: str) -> None:
         pkey = str(pkey)
         if not KEY.match(pkey):
-            problems.append(f"{where}: place key {pkey!r} must be lower-case letters and digits, "
-                            "starting with a letter")
+            problems.append(
+                f"{where}: place key {pkey!r} must be lower-case letters and digits, "
+                "starting with a letter"
+            )
         elif pkey in places:
             problems.append(f"{where}: place key {pkey!r} is used twice")
-        if not (isinstance(pos, (list, tuple)) and len(pos) == 2
-                and all(isinstance(v, (int, float)) and 0 <= v <= 100 for v in pos)):
-            problems.append(f"{where}: the position of {pkey!r} must be [x, y] with numbers "
-                            f"from 0 to 100, not {pos!r}")
+        if not (
+            isinstance(pos, (list, tuple))
+            and len(pos) == 2
+            and all(isinstance(v, (int, float)) and 0 <= v <= 100 for v in pos)
+        ):
+            problems.append(
+                f"{where}: the position of {pkey!r} must be [x, y] with numbers "
+                f"from 0 to 100, not {pos!r}"
+            )
             pos = (0, 0)
         places[pkey] = Place(pkey, name, (pos[0], pos[1]), destination)
 
     dests = data["destinations"]
     if not isinstance(dests, dict) or not dests:
-        raise MapError(source, ["destinations must map each destination's name to its "
-                                "cards and places"])
+        raise MapError(
+            source, ["destinations must map each destination's name to its cards and places"]
+        )
     for dname, d in dests.items():
         dname = str(dname)
         where = f"destination {dname}"
@@ -197,8 +226,7 @@ def parse_map(text: str, key: str = "map", source: str = "map") -> Map:
         for card in cards:
             card = str(card).upper()
             if card not in CARDS:
-                problems.append(f"{where}: {card!r} is not a playing card "
-                                "(write e.g. AS, 10H, QD)")
+                problems.append(f"{where}: {card!r} is not a playing card (write e.g. AS, 10H, QD)")
             elif card in card_owner:
                 problems.append(f"card {card} is keyed twice: to {card_owner[card]} and {dname}")
             else:
@@ -212,8 +240,10 @@ def parse_map(text: str, key: str = "map", source: str = "map") -> Map:
         destinations[dname] = tuple(str(p) for p in dplaces)
     missing = [c for c in CARDS if c not in card_owner]
     if missing:
-        problems.append(f"card(s) {' '.join(missing)} are keyed to no destination; "
-                        "each of the 52 cards must be keyed exactly once")
+        problems.append(
+            f"card(s) {' '.join(missing)} are keyed to no destination; "
+            "each of the 52 cards must be keyed exactly once"
+        )
 
     junctions = data.get("junctions") or {}
     if not isinstance(junctions, dict):
@@ -249,8 +279,10 @@ def parse_map(text: str, key: str = "map", source: str = "map") -> Map:
             continue
         ends = (a, b) if a < b else (b, a)
         if ends in seen:
-            problems.append(f"{where}: {ends[0]}-{ends[1]} is already route {seen[ends]}; "
-                            "write 'twice' on one line for a doubled route (rule 12)")
+            problems.append(
+                f"{where}: {ends[0]}-{ends[1]} is already route {seen[ends]}; "
+                "write 'twice' on one line for a doubled route (rule 12)"
+            )
             continue
         seen[ends] = number
         routes.append(Route(len(routes), ends, length, 2 if twice else 1))
@@ -264,8 +296,10 @@ def parse_map(text: str, key: str = "map", source: str = "map") -> Map:
     reached = _reachable(m, next(iter(places)))
     cut_off = [p for p in places if p not in reached]
     if cut_off:
-        problems.append(f"the map is not connected: no route leads from {next(iter(places))} "
-                        f"to {', '.join(cut_off)}")
+        problems.append(
+            f"the map is not connected: no route leads from {next(iter(places))} "
+            f"to {', '.join(cut_off)}"
+        )
     if problems:
         raise MapError(source, problems)
     return m

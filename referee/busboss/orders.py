@@ -21,6 +21,7 @@ Rounds 1-6 take build lines only; in rounds 7-12 an order also says which runs i
 `no runs`), and its build lines are bought after the runs (rule 33). `format` writes the
 canonical form; `parse(format(o))` gives back `o`.
 """
+
 from __future__ import annotations
 
 import re
@@ -29,8 +30,8 @@ from dataclasses import dataclass
 from ..contract import Entry, NotationError
 from .map import CARDS
 
-COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")   # by seat
-BANK = "bank"             # owner of the routes of a dropped player (rule 40)
+COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")  # by seat
+BANK = "bank"  # owner of the routes of a dropped player (rule 40)
 OWNERS = COLOURS + (BANK,)
 
 _CARD = re.compile(r"^(a|k|q|j|10|t|[2-9])([shdc])$")
@@ -41,14 +42,16 @@ _STOP = re.compile(r"^([a-z][a-z0-9]*)(?:\((\w+)\))?$")
 @dataclass(frozen=True)
 class Purchase:
     """Routes bought together, each as the two place keys written."""
+
     routes: tuple[tuple[str, str], ...]
-    cost: int | None = None          # the total the player states (rule 34), checked if given
+    cost: int | None = None  # the total the player states (rule 34), checked if given
 
 
 @dataclass(frozen=True)
 class Build:
     """One build: alternatives in order of preference (rule 35); the first that is legal
     when the player's turn comes is bought."""
+
     choices: tuple[Purchase, ...]
 
 
@@ -56,6 +59,7 @@ class Build:
 class Journey:
     """Places along owned routes; ``owners[i]`` names whose route the leg into
     ``places[i + 1]`` uses (a colour or "bank"), or None where the rules settle it."""
+
     places: tuple[str, ...]
     owners: tuple[str | None, ...]
 
@@ -63,7 +67,7 @@ class Journey:
 @dataclass(frozen=True)
 class RunEntry:
     cards: tuple[str, str]
-    partners: tuple[str, ...] = ()   # colours of joint-run partners (rule 26)
+    partners: tuple[str, ...] = ()  # colours of joint-run partners (rule 26)
     journey: Journey | None = None
 
     @property
@@ -74,14 +78,15 @@ class RunEntry:
 @dataclass(frozen=True)
 class Order:
     """Everything one seat does in one round: the answer to the round's one decision."""
-    part: str                        # "operate": it says which runs it enters (run lines or
-                                     # 'no runs'); "build": build lines only
+
+    part: str  # "operate": it says which runs it enters (run lines or
+    # 'no runs'); "build": build lines only
     runs: tuple[RunEntry, ...] = ()
     builds: tuple[Build, ...] = ()
     round: int | None = None
     missed: bool = False
 
-    kind = "orders"                  # every round owes one decision of this one kind
+    kind = "orders"  # every round owes one decision of this one kind
 
 
 def run_name(cards: tuple[str, str]) -> str:
@@ -89,6 +94,7 @@ def run_name(cards: tuple[str, str]) -> str:
 
 
 # writing ---------------------------------------------------------------------------------------
+
 
 def format_purchase(p: Purchase) -> str:
     if not p.routes:
@@ -98,8 +104,9 @@ def format_purchase(p: Purchase) -> str:
 
 
 def format_journey(j: Journey) -> str:
-    parts = [j.places[0]] + [p if o is None else f"{p}({o})"
-                             for p, o in zip(j.places[1:], j.owners)]
+    parts = [j.places[0]] + [
+        p if o is None else f"{p}({o})" for p, o in zip(j.places[1:], j.owners)
+    ]
     return "-".join(parts)
 
 
@@ -127,6 +134,7 @@ def format_order(o: Order) -> str:
 
 # reading ---------------------------------------------------------------------------------------
 
+
 def parse_order(text: str) -> list[Entry]:
     """The whole text as one order (one Entry with one alternative)."""
     round_no, missed, no_runs = None, False, False
@@ -152,14 +160,17 @@ def parse_order(text: str) -> list[Entry]:
         elif word in ("build", "buy"):
             builds.append(_parse_build(rest, raw))
         else:
-            raise NotationError("not a Bus Boss order; lines start with round, build, run "
-                                "or 'no runs'", raw)
+            raise NotationError(
+                "not a Bus Boss order; lines start with round, build, run or 'no runs'", raw
+            )
     if no_runs and runs:
         raise NotationError("'no runs' together with run lines: keep one or the other")
     part = "operate" if runs or no_runs else "build"
     if part == "build" and not builds and not missed:
-        raise NotationError("no orders found: write 'build ...' in rounds 1-6, "
-                            "'run ...' or 'no runs' in rounds 7-12")
+        raise NotationError(
+            "no orders found: write 'build ...' in rounds 1-6, "
+            "'run ...' or 'no runs' in rounds 7-12"
+        )
     order = Order(part, tuple(runs), tuple(builds), round_no, missed)
     return [Entry((order,), text)]
 
@@ -176,8 +187,10 @@ def parse_card(word: str, raw: str) -> str:
 
 def _owner(word: str, raw: str) -> str:
     if word not in OWNERS:
-        raise NotationError(f"{word!r} is not a player's colour; the colours are "
-                            f"{', '.join(COLOURS)} (and bank)", raw)
+        raise NotationError(
+            f"{word!r} is not a player's colour; the colours are {', '.join(COLOURS)} (and bank)",
+            raw,
+        )
     return word
 
 
@@ -192,15 +205,18 @@ def _parse_entry(rest: str, raw: str) -> RunEntry:
     partners: tuple[str, ...] = ()
     if len(words) > 1:
         if words[1] != "with" or len(words) == 2:
-            raise NotationError("after the cards write 'with' and the partners' colours, "
-                                "then ':' and the journey", raw)
+            raise NotationError(
+                "after the cards write 'with' and the partners' colours, then ':' and the journey",
+                raw,
+            )
         partners = tuple(_owner(w, raw) for w in words[2:] if w != "and")
         if BANK in partners:
             raise NotationError("the bank runs no buses", raw)
     journey = _parse_journey(route, raw) if colon else None
     if journey is None and not partners:
-        raise NotationError("give the journey after a colon, e.g. 'run 7H-QS: hull-york-leeds'",
-                            raw)
+        raise NotationError(
+            "give the journey after a colon, e.g. 'run 7H-QS: hull-york-leeds'", raw
+        )
     return RunEntry(cards, partners, journey)
 
 
@@ -213,13 +229,17 @@ def _parse_journey(text: str, raw: str) -> Journey:
     for i, stop in enumerate(stops):
         m = _STOP.match(stop)
         if not m:
-            raise NotationError(f"{stop!r} is not a place; write place keys as on the map, "
-                                "e.g. hull-beverley-york(blue)-leeds", raw)
+            raise NotationError(
+                f"{stop!r} is not a place; write place keys as on the map, "
+                "e.g. hull-beverley-york(blue)-leeds",
+                raw,
+            )
         places.append(m.group(1))
         if i == 0:
             if m.group(2):
-                raise NotationError("a journey's first place has no leg before it to name "
-                                    "an owner for", raw)
+                raise NotationError(
+                    "a journey's first place has no leg before it to name an owner for", raw
+                )
         else:
             owners.append(_owner(m.group(2), raw) if m.group(2) else None)
     return Journey(tuple(places), tuple(owners))
@@ -239,17 +259,21 @@ def _parse_purchase(alt: str, raw: str) -> Purchase:
     cost = None
     m = re.search(r"\s*\bcost\s*(\d+)$", alt)
     if m:
-        cost, alt = int(m.group(1)), alt[:m.start()]
+        cost, alt = int(m.group(1)), alt[: m.start()]
     words = re.sub(r"\s*-\s*", "-", alt).replace(",", " ").replace("+", " ").split()
     words = [w for w in words if w != "and"]
     if not words:
-        raise NotationError("name the routes to buy, e.g. 'build leeds-york', "
-                            "or 'build nothing'", raw)
+        raise NotationError(
+            "name the routes to buy, e.g. 'build leeds-york', or 'build nothing'", raw
+        )
     routes = []
     for w in words:
         ends = w.split("-")
         if len(ends) != 2 or not all(_PLACE.match(e) for e in ends):
-            raise NotationError(f"{w!r} is not a route; write a route as its two places "
-                                "joined by '-', e.g. leeds-york", raw)
+            raise NotationError(
+                f"{w!r} is not a route; write a route as its two places "
+                "joined by '-', e.g. leeds-york",
+                raw,
+            )
         routes.append((ends[0], ends[1]))
     return Purchase(tuple(routes), cost)

@@ -5,6 +5,7 @@ What only the map decides (places, free routes, where each name and length stand
 legend) is worked out and drawn once per map and process; a render draws the owned routes
 over it and fills in the panel. Coordinates in this module are output pixels.
 """
+
 from __future__ import annotations
 
 import math
@@ -34,13 +35,13 @@ from .scene import BANK_STYLE, BossScene, Company, RouteFacts, build_scene
 
 WIDTH, HEIGHT = 1580, 1090
 MAP_ORIGIN, MAP_SCALE = (46, 46), 10.0  # map position 0..100 -> 46..1046 pixels
-MAP_BOX = (4, 4, 1096, HEIGHT - 4)      # names and lengths stay inside
+MAP_BOX = (4, 4, 1096, HEIGHT - 4)  # names and lengths stay inside
 PANEL_LEFT = 1110
 
-ROUTE_PITCH = 7      # the copies of a doubled route lie this far apart
-FREE_WIDTH = 3       # a copy nobody owns
-OWNED_WIDTH = 6      # a copy a company owns
-BANK_WIDTH = 5       # a copy the bank holds: dashes and gaps
+ROUTE_PITCH = 7  # the copies of a doubled route lie this far apart
+FREE_WIDTH = 3  # a copy nobody owns
+OWNED_WIDTH = 6  # a copy a company owns
+BANK_WIDTH = 5  # a copy the bank holds: dashes and gaps
 BANK_DASH, BANK_GAP = 6, 10  # between the ends' centres: the round ends take BANK_WIDTH
 JUNCTION_RADIUS = 3.5
 LENGTH_RADIUS = 7.5  # the disc of a route's length
@@ -70,6 +71,7 @@ def png_map(view: BusBossView, m: Map) -> bytes:
 
 
 # geometry (exposed for tests: where things are drawn) ---------------------------------------
+
 
 def place_centre(m: Map, key: str) -> tuple[float, float]:
     x, y = m.places[key].pos
@@ -106,6 +108,7 @@ def marker_radius(m: Map, key: str) -> float:
 
 # the map ----------------------------------------------------------------------------------
 
+
 def _draw_owned(shapes: Shapes, m: Map, route: RouteFacts) -> None:
     for copy, owner in enumerate(route.owners):
         a, b = copy_segment(m, route.name, copy)
@@ -123,8 +126,11 @@ def _dashes(shapes: Shapes, a: Point, b: Point, clear: float) -> None:
     steps = max(0, math.floor((middle - clear - BANK_DASH / 2) / (BANK_DASH + BANK_GAP)))
     for k in range(-steps, steps + 1):
         t = middle + k * (BANK_DASH + BANK_GAP)
-        shapes.line([along(a, b, t - BANK_DASH / 2), along(a, b, t + BANK_DASH / 2)],
-                    BANK_STYLE.colour, BANK_WIDTH)
+        shapes.line(
+            [along(a, b, t - BANK_DASH / 2), along(a, b, t + BANK_DASH / 2)],
+            BANK_STYLE.colour,
+            BANK_WIDTH,
+        )
 
 
 def _draw_ground(m: Map, shapes: Shapes) -> None:
@@ -174,8 +180,8 @@ class Label:
 
 @dataclass(frozen=True)
 class Layout:
-    labels: dict[str, Label]                      # by place key
-    lengths: dict[str, tuple[float, float]]       # the centre of each route's length disc
+    labels: dict[str, Label]  # by place key
+    lengths: dict[str, tuple[float, float]]  # the centre of each route's length disc
 
 
 def _label_size(m: Map, key: str) -> tuple[float, float]:
@@ -183,13 +189,14 @@ def _label_size(m: Map, key: str) -> tuple[float, float]:
     if place.destination is None:
         return text_width(place.name, JUNCTION_SIZE), JUNCTION_SIZE + 2
     cards = m.destination_cards[place.destination]
-    return (max(text_width(place.destination, NAME_SIZE), _chips_width(cards)),
-            NAME_LINE + CHIP_HEIGHT + 1)
+    return (
+        max(text_width(place.destination, NAME_SIZE), _chips_width(cards)),
+        NAME_LINE + CHIP_HEIGHT + 1,
+    )
 
 
 def _chips_width(cards: Sequence[str]) -> float:
-    return sum(text_width(c, CARD_SIZE) + 2 * CHIP_PAD for c in cards) + \
-        CHIP_GAP * (len(cards) - 1)
+    return sum(text_width(c, CARD_SIZE) + 2 * CHIP_PAD for c in cards) + CHIP_GAP * (len(cards) - 1)
 
 
 def _label(shapes: Shapes, m: Map, key: str, label: Label) -> None:
@@ -199,8 +206,9 @@ def _label(shapes: Shapes, m: Map, key: str, label: Label) -> None:
     if place.destination is None:
         shapes.text((x, y1 - 2), place.name, JUNCTION_SIZE, MUTED, label.align + "s", PAPER)
         return
-    shapes.text((x, y0 + NAME_SIZE - 1), place.destination, NAME_SIZE, INK, label.align + "s",
-                PAPER)
+    shapes.text(
+        (x, y0 + NAME_SIZE - 1), place.destination, NAME_SIZE, INK, label.align + "s", PAPER
+    )
     cards = m.destination_cards[place.destination]
     width = _chips_width(cards)
     left = {"l": x0, "m": x - width / 2, "r": x1 - width}[label.align]
@@ -212,10 +220,16 @@ def _chips(shapes: Shapes, at: Point, cards: Sequence[str]) -> None:
     left, top = at
     for card in cards:
         w = text_width(card, CARD_SIZE) + 2 * CHIP_PAD
-        shapes.rectangle((left, top, left + w, top + CHIP_HEIGHT), WHITE, radius=2.5,
-                         outline=MUTED, width=1)
-        shapes.text((left + w / 2, top + CHIP_HEIGHT / 2 + 0.5), card, CARD_SIZE,
-                    CARD_RED if card[-1] in "HD" else INK, "mm")
+        shapes.rectangle(
+            (left, top, left + w, top + CHIP_HEIGHT), WHITE, radius=2.5, outline=MUTED, width=1
+        )
+        shapes.text(
+            (left + w / 2, top + CHIP_HEIGHT / 2 + 0.5),
+            card,
+            CARD_SIZE,
+            CARD_RED if card[-1] in "HD" else INK,
+            "mm",
+        )
         left += w + CHIP_GAP
 
 
@@ -233,32 +247,39 @@ class _Obstacles:
     owner's colour always shows there)."""
 
     def __init__(self, m: Map):
-        self.segments = [(copy_segment(m, r.name, c), r.name)
-                         for r in m.routes for c in range(r.copies)]
+        self.segments = [
+            (copy_segment(m, r.name, c), r.name) for r in m.routes for c in range(r.copies)
+        ]
         self.circles = [(place_centre(m, k), marker_radius(m, k) + 2, 800.0) for k in m.places]
-        self.circles += [(copy_centre(m, r.name, c), 5, 8000.0)
-                         for r in m.routes for c in range(r.copies)]
+        self.circles += [
+            (copy_centre(m, r.name, c), 5, 8000.0) for r in m.routes for c in range(r.copies)
+        ]
         self.boxes: list[tuple[float, float, float, float]] = []
 
     def near(self, region: Box) -> _Obstacles:
         """The obstacles that may touch boxes within `region` (a box), for speed."""
         near = _Obstacles.__new__(_Obstacles)
-        near.segments = [(ab, name) for ab, name in self.segments
-                         if _touch(region, _segment_box(*ab))]
-        near.circles = [(c, r, w) for c, r, w in self.circles
-                        if _touch(region, (c[0] - r, c[1] - r, c[0] + r, c[1] + r))]
+        near.segments = [
+            (ab, name) for ab, name in self.segments if _touch(region, _segment_box(*ab))
+        ]
+        near.circles = [
+            (c, r, w)
+            for c, r, w in self.circles
+            if _touch(region, (c[0] - r, c[1] - r, c[0] + r, c[1] + r))
+        ]
         near.boxes = [b for b in self.boxes if _touch(region, b)]
         return near
 
     def cost(self, box: Box, own_route: str | None = None) -> float:
-        if box[0] < MAP_BOX[0] or box[1] < MAP_BOX[1] or box[2] > MAP_BOX[2] \
-                or box[3] > MAP_BOX[3]:
+        if box[0] < MAP_BOX[0] or box[1] < MAP_BOX[1] or box[2] > MAP_BOX[2] or box[3] > MAP_BOX[3]:
             return math.inf
-        total = sum(8000.0 + _overlap(box, other) for other in self.boxes
-                    if _overlap(box, other))
+        total = sum(8000.0 + _overlap(box, other) for other in self.boxes if _overlap(box, other))
         total += sum(w for c, r, w in self.circles if _circle_hits(box, c, r))
-        total += 25.0 * sum(_segment_hits(box, a, b, OWNED_WIDTH / 2)
-                            for (a, b), name in self.segments if name != own_route)
+        total += 25.0 * sum(
+            _segment_hits(box, a, b, OWNED_WIDTH / 2)
+            for (a, b), name in self.segments
+            if name != own_route
+        )
         return total
 
 
@@ -268,14 +289,13 @@ def _layout(m: Map) -> Layout:
     covers the least (see `_Obstacles`), most cards first, junctions last."""
     obstacles = _Obstacles(m)
     labels = {}
-    order = sorted(m.places, key=lambda k: (m.places[k].destination is None,
-                                            -len(_cards(m, k))))
+    order = sorted(m.places, key=lambda k: (m.places[k].destination is None, -len(_cards(m, k))))
     for key in order:
         (cx, cy), radius = place_centre(m, key), marker_radius(m, key)
         w, h = _label_size(m, key)
         reach = radius + RINGS[-1] + max(w, h)
         near = obstacles.near((cx - reach, cy - reach, cx + reach, cy + reach))
-        best: tuple[float, Label] | None = None   # (cost, where)
+        best: tuple[float, Label] | None = None  # (cost, where)
         for ring, gap in enumerate(RINGS):
             for preference, degrees in enumerate(DIRECTIONS):
                 sx, sy = math.cos(math.radians(degrees)), math.sin(math.radians(degrees))
@@ -300,10 +320,10 @@ def _layout(m: Map) -> Layout:
         reach = (route.copies - 1) * ROUTE_PITCH / 2 + OWNED_WIDTH / 2 + r + 1.5
         mx, my = (x0 + x1) / 2, (y0 + y1) / 2
         near = obstacles.near((mx - 60, my - 60, mx + 60, my + 60))
-        best_centre: tuple[float, Point] | None = None   # (cost, where)
+        best_centre: tuple[float, Point] | None = None  # (cost, where)
         for preference, (away, shift, side) in enumerate(
-                (a, t, s) for a in (0, 9) for t in (0, 9, -9, 18, -18, 27, -27)
-                for s in (1, -1)):
+            (a, t, s) for a in (0, 9) for t in (0, 9, -9, 18, -18, 27, -27) for s in (1, -1)
+        ):
             cx = mx + uy * (reach + away) * side + ux * shift
             cy = my - ux * (reach + away) * side + uy * shift
             score = near.cost((cx - r, cy - r, cx + r, cy + r), route.name) + preference * 2
@@ -326,8 +346,7 @@ def _cards(m: Map, key: str) -> tuple[str, ...]:
 
 def _overlap(a: Box, b: Box) -> float:
     """The area two boxes share."""
-    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * \
-        max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
 
 
 def _touch(a: Box, b: Box) -> bool:
@@ -415,23 +434,34 @@ def _runs(picture: Picture, scene: BossScene, x: float, y: float) -> None:
         return
     again = sum(r.reoffered for r in scene.runs)
     picture.text((x, y), f"Runs on offer: {len(scene.runs)}", 16, INK, "ls")
-    picture.text((x + 444, y), f"{again} offered again; enter up to {scene.entry_limit}",
-                 13, MUTED, "rs")
+    picture.text(
+        (x + 444, y), f"{again} offered again; enter up to {scene.entry_limit}", 13, MUTED, "rs"
+    )
     y += 8
     room = math.floor((LEGEND_TOP - 30 - y) / RUN_ROW)
-    shown = scene.runs if len(scene.runs) <= room else scene.runs[:room - 1]
+    shown = scene.runs if len(scene.runs) <= room else scene.runs[: room - 1]
     for run in shown:
         mid = y + RUN_ROW / 2
         picture.sprite((x, mid - CHIP_HEIGHT / 2), _chips, run.cards)
         room = 444 - 78 - (90 if run.reoffered else 0)
-        picture.text((x + 78, mid), _fit(f"{run.destinations[0]} - {run.destinations[1]}", 14,
-                                         room), 14, INK, "lm")
+        picture.text(
+            (x + 78, mid),
+            _fit(f"{run.destinations[0]} - {run.destinations[1]}", 14, room),
+            14,
+            INK,
+            "lm",
+        )
         if run.reoffered:
             picture.text((x + 444, mid), f"since round {run.since}", 12, MUTED, "rm")
         y += RUN_ROW
     if len(shown) < len(scene.runs):
-        picture.text((x, y + RUN_ROW / 2), f"and {len(scene.runs) - len(shown)} more: see "
-                     "the text map", 13, MUTED, "lm")
+        picture.text(
+            (x, y + RUN_ROW / 2),
+            f"and {len(scene.runs) - len(shown)} more: see the text map",
+            13,
+            MUTED,
+            "lm",
+        )
 
 
 def _fit(text: str, size: int, width: float) -> str:
@@ -490,11 +520,19 @@ def _legend_bank(shapes: Shapes, at: Point) -> None:
 
 
 def _legend_owned(shapes: Shapes, at: Point) -> None:
-    stroke(shapes, (at[0] - 24, at[1]), (at[0] + 24, at[1]), COLOUR_STYLES["blue"],
-           OWNED_WIDTH, 0)
+    stroke(shapes, (at[0] - 24, at[1]), (at[0] + 24, at[1]), COLOUR_STYLES["blue"], OWNED_WIDTH, 0)
 
 
 # every colour drawn flat (the palette keeps these exact), and the colours text is drawn in
-FLAT_COLOURS = (INK, PAPER, ROAD, MUTED, PANEL, WHITE, CARD_RED, BANK_STYLE.colour,
-                *(style.colour for style in COLOUR_STYLES.values()))
+FLAT_COLOURS = (
+    INK,
+    PAPER,
+    ROAD,
+    MUTED,
+    PANEL,
+    WHITE,
+    CARD_RED,
+    BANK_STYLE.colour,
+    *(style.colour for style in COLOUR_STYLES.values()),
+)
 TEXT_COLOURS = (INK, MUTED, CARD_RED, WHITE, PAPER)

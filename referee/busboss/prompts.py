@@ -1,5 +1,6 @@
 """What a seat can do now: the legal building blocks of its order, and prompt lines in the
 order language, ready to copy into a reply (rules 8, 20, 22-25, 34, 36)."""
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -22,8 +23,10 @@ def run_options(s: BusBossState, seat: int) -> list[tuple[Offer, Plan]]:
     first."""
     net = network(s.map, s.owners)
     found = [(o, quickest(net, (seat,), o.cards)) for o in s.offers]
-    return sorted(((o, p) for o, p in found if p is not None),
-                  key=lambda t: (t[1].spaces, t[1].distance, t[1].paid, t[0].cards))
+    return sorted(
+        ((o, p) for o, p in found if p is not None),
+        key=lambda t: (t[1].spaces, t[1].distance, t[1].paid, t[0].cards),
+    )
 
 
 def journey_of(s: BusBossState, plan: Plan) -> Journey:
@@ -49,10 +52,14 @@ def legal_orders(s: BusBossState, seat: int) -> list[Order]:
     buys = [Build((p,)) for p in single_purchases(s, seat)]
     if s.kind == "build":
         return [Order("build", builds=(b,), round=s.round) for b in [NOTHING] + buys]
-    return [Order("operate", round=s.round)] + [
-        Order("operate", runs=(entry_of(s, o, p),), round=s.round)
-        for o, p in run_options(s, seat)] + [
-        Order("operate", builds=(b,), round=s.round) for b in buys]
+    return (
+        [Order("operate", round=s.round)]
+        + [
+            Order("operate", runs=(entry_of(s, o, p),), round=s.round)
+            for o, p in run_options(s, seat)
+        ]
+        + [Order("operate", builds=(b,), round=s.round) for b in buys]
+    )
 
 
 def prompt_lines(s: BusBossState, seat: int) -> list[str]:
@@ -63,29 +70,38 @@ def prompt_lines(s: BusBossState, seat: int) -> list[str]:
     lines = [f"round {s.round}"]
     if s.kind == "operate":
         options = run_options(s, seat)
-        lines.append(f"# Runs you can enter, at most {entry_limit(s)}, shortest first "
-                     "(or write: no runs):")
+        lines.append(
+            f"# Runs you can enter, at most {entry_limit(s)}, shortest first (or write: no runs):"
+        )
         for offer, plan in options:
             pay = ", ".join(f"{owner_name(o)} {a}" for o, a in sorted(plan.payments().items()))
             note = f"{plan.spaces} spaces"
             if plan.changes:
                 note += f", {plan.changes} change{'s' if plan.changes > 1 else ''} of colour"
             note += f", pays {pay}" if pay else ", all on your routes"
-            lines.append(f"{format_entry(entry_of(s, offer, plan))}"
-                         f"   # {run_title(s, offer)}: {note}")
+            lines.append(
+                f"{format_entry(entry_of(s, offer, plan))}   # {run_title(s, offer)}: {note}"
+            )
         cannot = [o for o in s.offers if o not in {opt[0] for opt in options}]
         for offer in cannot:
-            lines.append(f"# run {offer.cards[0]}-{offer.cards[1]} ({run_title(s, offer)}): "
-                         "no journey you can make alone")
-        lines.append("# Routes you can buy after the runs (one of any length, or two to four "
-                     "costing at most 12 together; cash may change in the runs):")
+            lines.append(
+                f"# run {offer.cards[0]}-{offer.cards[1]} ({run_title(s, offer)}): "
+                "no journey you can make alone"
+            )
+        lines.append(
+            "# Routes you can buy after the runs (one of any length, or two to four "
+            "costing at most 12 together; cash may change in the runs):"
+        )
     else:
-        lines.append("# Routes you can buy now (one of any length, or two to four costing at "
-                     "most 12 together, as 'build a-b c-d'; alternatives with '|'):")
+        lines.append(
+            "# Routes you can buy now (one of any length, or two to four costing at "
+            "most 12 together, as 'build a-b c-d'; alternatives with '|'):"
+        )
     for purchase in single_purchases(s, seat):
         a, b = purchase.routes[0]
-        lines.append(f"build {format_purchase(purchase)}   "
-                     f"# {m.places[a].name} to {m.places[b].name}")
+        lines.append(
+            f"build {format_purchase(purchase)}   # {m.places[a].name} to {m.places[b].name}"
+        )
     lines.append("build nothing")
     if seat in s.extra_build:
         lines.append("# You may add a second build line this round (rule 38).")

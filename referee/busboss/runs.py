@@ -1,5 +1,6 @@
 """Runs: dealing them from the cards (rules 14-17, K3), racing (rules 27-28, K5) and the
 points for places (rules 31-32)."""
+
 from __future__ import annotations
 
 import random
@@ -7,11 +8,11 @@ from collections.abc import Iterable
 
 from .map import CARDS, Map
 
-RUNS_PER_ROUND = {7: 9, 8: 9, 9: 8, 10: 9, 11: 9, 12: 8}     # rule 14
-SHUFFLE_ROUNDS = (7, 10)                                      # rule 15, K3
-MIN_RUN = 3                                                   # rule 17
-DIE = (2, 3, 3, 4, 4, 5)                                      # rule 27: the average die
-POINTS = {                                                    # rule 31, by entrants
+RUNS_PER_ROUND = {7: 9, 8: 9, 9: 8, 10: 9, 11: 9, 12: 8}  # rule 14
+SHUFFLE_ROUNDS = (7, 10)  # rule 15, K3
+MIN_RUN = 3  # rule 17
+DIE = (2, 3, 3, 4, 4, 5)  # rule 27: the average die
+POINTS = {  # rule 31, by entrants
     1: (30,),
     2: (20, 10),
     3: (16, 9, 5),
@@ -30,8 +31,9 @@ def good_pair(m: Map, a: str, b: str, on_offer: frozenset = frozenset()) -> bool
     return m.distance(a, b) >= MIN_RUN
 
 
-def deal_runs(m: Map, rng: random.Random,
-              on_offer: Iterable[tuple[str, str]] = ()) -> tuple[tuple[str, str], ...]:
+def deal_runs(
+    m: Map, rng: random.Random, on_offer: Iterable[tuple[str, str]] = ()
+) -> tuple[tuple[str, str], ...]:
     """K3: shuffle the 52 cards and deal them in pairs. When a pair is no run, its second
     card goes back and the next one is drawn; if the last cards cannot pair, deal again.
     ``on_offer``: card pairs of runs carried forward, not to be dealt again."""
@@ -42,8 +44,10 @@ def deal_runs(m: Map, rng: random.Random,
         pairs = []
         while deck:
             first = deck.pop()
-            partner = next((i for i in range(len(deck) - 1, -1, -1)
-                            if good_pair(m, first, deck[i], offered)), None)
+            partner = next(
+                (i for i in range(len(deck) - 1, -1, -1) if good_pair(m, first, deck[i], offered)),
+                None,
+            )
             if partner is None:
                 break
             pairs.append((first, deck.pop(partner)))
@@ -82,7 +86,7 @@ def award(throw_counts: list[int], poorness: list) -> tuple[list[int], list[int]
     while start < len(order):
         tied = [i for i in order if throw_counts[i] == throw_counts[order[start]]]
         tied.sort(key=lambda i: poorness[i])
-        for i, amount in zip(tied, share(sum(table[start:start + len(tied)]), tied)):
+        for i, amount in zip(tied, share(sum(table[start : start + len(tied)]), tied)):
             places[i], points[i] = start + 1, amount
         start += len(tied)
     return places, points

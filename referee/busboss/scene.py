@@ -5,6 +5,7 @@ routes, who owns each copy of each route (a player, or the bank after rule 40), 
 offer, who is awaited and the result. Renderers only decide where and how to draw it; the
 map itself (places and routes) comes from the engine's loader.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -26,13 +27,14 @@ BANK_STYLE = PlayerStyle("#", (120, 120, 120), "grey", "gaps")
 @dataclass(frozen=True)
 class Company:
     """A player: their bus company."""
+
     seat: int
     name: str
     style: PlayerStyle
     cash: int
     routes: tuple[str, ...]  # route names, in the map's order
-    spaces: int              # the length of all their routes together
-    status: str              # this round: whether their order is in, dropped, missed rounds
+    spaces: int  # the length of all their routes together
+    status: str  # this round: whether their order is in, dropped, missed rounds
 
     @property
     def label(self) -> str:
@@ -50,12 +52,12 @@ class RouteFacts:
 
 @dataclass(frozen=True)
 class RunFacts:
-    name: str                            # its cards, as orders write it: "KH-7H"
+    name: str  # its cards, as orders write it: "KH-7H"
     cards: tuple[str, str]
     destinations: tuple[str, str]
     places: tuple[tuple[str, ...], ...]  # place keys of each destination
     since: int
-    reoffered: bool                      # carried over from an earlier round (rule 21)
+    reoffered: bool  # carried over from an earlier round (rule 21)
 
 
 @dataclass(frozen=True)
@@ -63,13 +65,13 @@ class BossScene:
     title: str
     map_title: str
     status: str
-    companies: tuple[Company, ...]     # by seat
+    companies: tuple[Company, ...]  # by seat
     order_of_play: tuple[int, ...]
     entry_limit: int
-    routes: dict[str, RouteFacts]      # by name, in the map's order
+    routes: dict[str, RouteFacts]  # by name, in the map's order
     bank_routes: tuple[str, ...]
     runs: tuple[RunFacts, ...]
-    no_runs: str                       # what to say when no run is on offer
+    no_runs: str  # what to say when no run is on offer
     awaiting: tuple[str, ...]
     result: tuple[str, ...]
     over: bool
@@ -87,21 +89,44 @@ def owner_style(owner: str) -> PlayerStyle:
 
 def build_scene(view: BusBossView) -> BossScene:
     """Everything both maps show, from the engine's `view(state)`."""
-    routes = {r["name"]: RouteFacts(r["name"], tuple(r["ends"]), r["length"], r["copies"],
-                                    tuple(owner_style(o) for o in r["owners"]))
-              for r in view["routes"]}
+    routes = {
+        r["name"]: RouteFacts(
+            r["name"],
+            tuple(r["ends"]),
+            r["length"],
+            r["copies"],
+            tuple(owner_style(o) for o in r["owners"]),
+        )
+        for r in view["routes"]
+    }
     over = view["result"] is not None
     companies = tuple(_company(view, p, routes, over) for p in view["players"])
-    runs = tuple(RunFacts(r["name"], tuple(r["cards"]), tuple(r["destinations"]),
-                          tuple(tuple(p) for p in r["places"]), r["since"], r["reoffered"])
-                 for r in view["runs"])
+    runs = tuple(
+        RunFacts(
+            r["name"],
+            tuple(r["cards"]),
+            tuple(r["destinations"]),
+            tuple(tuple(p) for p in r["places"]),
+            r["since"],
+            r["reoffered"],
+        )
+        for r in view["runs"]
+    )
     return BossScene(
-        title="Bus Boss", map_title=view["map"], status=_status(view),
-        companies=companies, order_of_play=tuple(view["order_of_play"]),
-        entry_limit=view["entry_limit"], routes=routes,
-        bank_routes=tuple(view["bank_routes"]), runs=runs, no_runs=_no_runs(view),
-        awaiting=_awaiting(view, companies), result=_result(view["result"], companies),
-        over=over)
+        title="Bus Boss",
+        map_title=view["map"],
+        status=_status(view),
+        companies=companies,
+        order_of_play=tuple(view["order_of_play"]),
+        entry_limit=view["entry_limit"],
+        routes=routes,
+        bank_routes=tuple(view["bank_routes"]),
+        runs=runs,
+        no_runs=_no_runs(view),
+        awaiting=_awaiting(view, companies),
+        result=_result(view["result"], companies),
+        over=over,
+    )
 
 
 def _status(view: BusBossView) -> str:
@@ -118,8 +143,9 @@ def _no_runs(view: BusBossView) -> str:
     return "No runs on offer."
 
 
-def _company(view: BusBossView, p: dict[str, Any], routes: dict[str, RouteFacts],
-             over: bool) -> Company:
+def _company(
+    view: BusBossView, p: dict[str, Any], routes: dict[str, RouteFacts], over: bool
+) -> Company:
     notes = []
     if not p["in_game"]:
         notes.append("dropped (rule 40)")
@@ -130,9 +156,15 @@ def _company(view: BusBossView, p: dict[str, Any], routes: dict[str, RouteFacts]
         notes.append(f"missed {n} round{'s' if n > 1 else ''}")
     if p["extra_build"]:
         notes.append("extra build")
-    return Company(p["seat"], p["name"], COLOUR_STYLES[p["colour"]], p["cash"],
-                   tuple(p["routes"]), sum(routes[r].length for r in p["routes"]),
-                   ", ".join(notes))
+    return Company(
+        p["seat"],
+        p["name"],
+        COLOUR_STYLES[p["colour"]],
+        p["cash"],
+        tuple(p["routes"]),
+        sum(routes[r].length for r in p["routes"]),
+        ", ".join(notes),
+    )
 
 
 def _awaiting(view: BusBossView, companies: tuple[Company, ...]) -> tuple[str, ...]:
@@ -140,8 +172,10 @@ def _awaiting(view: BusBossView, companies: tuple[Company, ...]) -> tuple[str, .
     seats_of: dict[str, list[int]] = {}
     for a in view["awaiting"]:
         seats_of.setdefault(a["prompt"], []).append(a["seat"])
-    return tuple(f"{', '.join(companies[s].label for s in seats)}: {prompt}"
-                 for prompt, seats in seats_of.items())
+    return tuple(
+        f"{', '.join(companies[s].label for s in seats)}: {prompt}"
+        for prompt, seats in seats_of.items()
+    )
 
 
 def _result(result: ResultView | None, companies: tuple[Company, ...]) -> tuple[str, ...]:

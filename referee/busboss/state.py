@@ -1,5 +1,6 @@
 """The state of a game of Bus Boss: plain lists, tuples and ints, cheap to copy, plain data
 to store. Seats are 0..n-1; seat i plays in colour COLOURS[i]."""
+
 from __future__ import annotations
 
 import random
@@ -8,21 +9,36 @@ from typing import Any, NamedTuple
 from .map import Map, load_map
 from .orders import BANK, COLOURS, Order, format_order, parse_order
 
-BANK_SEAT = -1            # the owner of a dropped player's routes (rule 40)
-START_CASH = 100          # rule 5
-LAST_ROUND = 12           # rule 2
+BANK_SEAT = -1  # the owner of a dropped player's routes (rule 40)
+START_CASH = 100  # rule 5
+LAST_ROUND = 12  # rule 2
 
 
 class Offer(NamedTuple):
     """A run on offer: its two cards and the round it was first offered (rule 21)."""
+
     cards: tuple[str, str]
     since: int
 
 
 class BusBossState:
     __slots__ = (
-        "map_name", "names", "seed", "rng", "round", "cash", "owners", "active", "order",
-        "previous_order", "pending", "missed", "extra_build", "offers", "deal", "last",
+        "map_name",
+        "names",
+        "seed",
+        "rng",
+        "round",
+        "cash",
+        "owners",
+        "active",
+        "order",
+        "previous_order",
+        "pending",
+        "missed",
+        "extra_build",
+        "offers",
+        "deal",
+        "last",
         "end_reason",
     )
 
@@ -30,19 +46,19 @@ class BusBossState:
         self.map_name = map_name
         self.names = list(names)
         self.seed = seed
-        self.rng = random.Random(seed)                  # K8: the game's one generator
+        self.rng = random.Random(seed)  # K8: the game's one generator
         self.round = 1
         self.cash = [START_CASH] * len(names)
         self.owners: tuple[tuple[int, ...], ...] = tuple(() for _ in self.map.routes)
         self.active = [True] * len(names)
-        self.order = order                              # rule 7 play order of this round
+        self.order = order  # rule 7 play order of this round
         self.previous_order = order
-        self.pending: dict[int, Order] = {}             # orders in for this round
-        self.missed = [0] * len(names)                  # missed rounds in a row (rule 40)
-        self.extra_build: tuple[int, ...] = ()          # seats with the extra build of rule 38
-        self.offers: tuple[Offer, ...] = ()             # runs on offer this round
-        self.deal: tuple[tuple[str, str], ...] = ()     # runs dealt for later rounds (K3)
-        self.last: dict[str, Any] | None = None         # the record of the last round resolved
+        self.pending: dict[int, Order] = {}  # orders in for this round
+        self.missed = [0] * len(names)  # missed rounds in a row (rule 40)
+        self.extra_build: tuple[int, ...] = ()  # seats with the extra build of rule 38
+        self.offers: tuple[Offer, ...] = ()  # runs on offer this round
+        self.deal: tuple[tuple[str, str], ...] = ()  # runs dealt for later rounds (K3)
+        self.last: dict[str, Any] | None = None  # the record of the last round resolved
         self.end_reason: str | None = None
 
     def copy(self) -> BusBossState:
@@ -97,18 +113,27 @@ class BusBossState:
         version, internal, gauss = self.rng.getstate()
         routes = self.map.routes
         return {
-            "map": self.map_name, "players": list(self.names), "seed": self.seed,
+            "map": self.map_name,
+            "players": list(self.names),
+            "seed": self.seed,
             "rng": [version, list(internal), gauss],
-            "round": self.round, "cash": list(self.cash),
-            "owners": {routes[i].name: [owner_name(o) for o in owners]
-                       for i, owners in enumerate(self.owners) if owners},
-            "active": list(self.active), "order": list(self.order),
+            "round": self.round,
+            "cash": list(self.cash),
+            "owners": {
+                routes[i].name: [owner_name(o) for o in owners]
+                for i, owners in enumerate(self.owners)
+                if owners
+            },
+            "active": list(self.active),
+            "order": list(self.order),
             "previous_order": list(self.previous_order),
             "pending": {str(seat): format_order(o) for seat, o in sorted(self.pending.items())},
-            "missed": list(self.missed), "extra_build": list(self.extra_build),
+            "missed": list(self.missed),
+            "extra_build": list(self.extra_build),
             "offers": [[list(o.cards), o.since] for o in self.offers],
             "deal": [list(pair) for pair in self.deal],
-            "last": self.last, "end_reason": self.end_reason,
+            "last": self.last,
+            "end_reason": self.end_reason,
         }
 
     @classmethod
@@ -125,8 +150,10 @@ class BusBossState:
         s.owners = tuple(owners)
         s.active = list(data["active"])
         s.previous_order = tuple(data["previous_order"])
-        s.pending = {int(seat): parse_order(text)[0].alternatives[0]
-                     for seat, text in data["pending"].items()}
+        s.pending = {
+            int(seat): parse_order(text)[0].alternatives[0]
+            for seat, text in data["pending"].items()
+        }
         s.missed = list(data["missed"])
         s.extra_build = tuple(data["extra_build"])
         s.offers = tuple(Offer(tuple(cards), since) for cards, since in data["offers"])
@@ -142,4 +169,3 @@ def owner_name(seat: int) -> str:
 
 def owner_seat(name: str) -> int:
     return BANK_SEAT if name == BANK else COLOURS.index(name)
-

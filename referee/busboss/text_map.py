@@ -5,6 +5,7 @@ are three-letter abbreviations (upper case for destinations, lower case for junc
 routes are drawn with - | / \\ or with their owners' letters, and a route's length stands
 in its middle where there is room.
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -57,6 +58,7 @@ def _header(scene: BossScene) -> str:
 
 # the schematic ----------------------------------------------------------------------------
 
+
 @lru_cache(maxsize=8)
 def abbreviations(m: Map) -> dict[str, str]:
     """Three characters for each place, unique whatever the case: the first three letters
@@ -68,8 +70,9 @@ def abbreviations(m: Map) -> dict[str, str]:
     for key, place in m.places.items():
         letters = key.upper()
         candidates = [letters[0] + a + b for a, b in combinations(letters[1:], 2)]
-        short = next(c for c in candidates + [f"{letters[0]}{n:02d}" for n in range(100)]
-                     if c not in taken)
+        short = next(
+            c for c in candidates + [f"{letters[0]}{n:02d}" for n in range(100)] if c not in taken
+        )
         taken.add(short)
         found[key] = short if place.destination else short.lower()
     return found
@@ -79,8 +82,10 @@ def abbreviations(m: Map) -> dict[str, str]:
 def labels(m: Map) -> dict[str, Label]:
     """(row, first column, text) of each place's label in the schematic: centred on the
     place, one column further right (a place at the left edge keeps its whole label)."""
-    return {key: (round(p.pos[1] * GRID_Y), round(p.pos[0] * GRID_X), abbreviations(m)[key])
-            for key, p in m.places.items()}
+    return {
+        key: (round(p.pos[1] * GRID_Y), round(p.pos[0] * GRID_X), abbreviations(m)[key])
+        for key, p in m.places.items()
+    }
 
 
 @lru_cache(maxsize=8)
@@ -123,8 +128,14 @@ def _schematic(scene: BossScene, m: Map) -> str:
     for name in sorted(scene.routes, key=lambda n: bool(scene.routes[n].owners)):
         cells = [c for c in route_cells(m)[name] if c[0] not in lengths.get(name, ())]
         draw_edge(grid, cells, [s.letter for s in scene.routes[name].owners])
-    draw_labels(grid, ((r, col, str(scene.routes[name].length)[i])
-                       for name, spot in lengths.items() for i, (r, col) in enumerate(spot)))
+    draw_labels(
+        grid,
+        (
+            (r, col, str(scene.routes[name].length)[i])
+            for name, spot in lengths.items()
+            for i, (r, col) in enumerate(spot)
+        ),
+    )
     draw_labels(grid, labels(m).values())
     return grid_text(grid)
 
@@ -138,11 +149,19 @@ def _schematic_key(scene: BossScene, m: Map) -> str:
     owners = "  ".join(f"{c.style.letter} {c.name}" for c in scene.companies)
     doubled = [route(r) for r in m.routes if r.copies > 1]
     unwritten = [route(r) for r in m.routes if r.name not in length_cells(m)]
-    lines = [wrap(f"Routes: {owners}  {BANK_STYLE.letter} the bank;  - | / \\ free. "
-                  "Numbers are lengths.", "  "),
-             "Upper case: destinations, lower case: junctions (see the places below).",
-             *wrap_items(doubled, "Doubled routes (one copy each, rule 12; owners' letters "
-                         "take turns where both are owned): ", "  ")]
+    lines = [
+        wrap(
+            f"Routes: {owners}  {BANK_STYLE.letter} the bank;  - | / \\ free. Numbers are lengths.",
+            "  ",
+        ),
+        "Upper case: destinations, lower case: junctions (see the places below).",
+        *wrap_items(
+            doubled,
+            "Doubled routes (one copy each, rule 12; owners' letters "
+            "take turns where both are owned): ",
+            "  ",
+        ),
+    ]
     if unwritten:
         lines += wrap_items(unwritten, "Lengths not written on the map: ", "  ")
     return "\n".join(lines)
@@ -150,12 +169,17 @@ def _schematic_key(scene: BossScene, m: Map) -> str:
 
 # the tables -------------------------------------------------------------------------------
 
+
 def _cash(scene: BossScene) -> str:
-    lines = [f"{'Players':<20}{'Colour':<8}{'Cash':>6}{'Routes':>8}{'Spaces':>8}"
-             + ("" if scene.over else "  This round")]
+    lines = [
+        f"{'Players':<20}{'Colour':<8}{'Cash':>6}{'Routes':>8}{'Spaces':>8}"
+        + ("" if scene.over else "  This round")
+    ]
     for c in scene.companies:
-        lines.append(f"{c.style.letter} {c.name[:17]:<18}{c.style.colour_name:<8}{c.cash:>6}"
-                     f"{len(c.routes):>8}{c.spaces:>8}  {c.status}".rstrip())
+        lines.append(
+            f"{c.style.letter} {c.name[:17]:<18}{c.style.colour_name:<8}{c.cash:>6}"
+            f"{len(c.routes):>8}{c.spaces:>8}  {c.status}".rstrip()
+        )
     return "\n".join(lines)
 
 
@@ -170,8 +194,9 @@ def _routes(scene: BossScene) -> str:
             continue
         doubled = " (* doubled)" if any(r.copies > 1 for r in routes) else ""
         lines.append(f"{who}: {_count(len(routes), 'route')}{doubled}")
-        lines += wrap_items([f"{r.name} {r.length}{'*' if r.copies > 1 else ''}"
-                             for r in routes], "  ", "  ")
+        lines += wrap_items(
+            [f"{r.name} {r.length}{'*' if r.copies > 1 else ''}" for r in routes], "  ", "  "
+        )
     return "\n".join(lines) or "No routes are bought yet."
 
 
@@ -182,9 +207,11 @@ def _runs(scene: BossScene) -> str:
     if not scene.runs:
         return scene.no_runs
     again = sum(r.reoffered for r in scene.runs)
-    lines = [f"Runs on offer: {_count(len(scene.runs), 'run')}, {again} of them offered again "
-             f"(rule 21); each player may enter up to {scene.entry_limit}.",
-             f"  {'Run':<9}{'From':<{RUN_END}}{'To':<{RUN_END}}Offered"]
+    lines = [
+        f"Runs on offer: {_count(len(scene.runs), 'run')}, {again} of them offered again "
+        f"(rule 21); each player may enter up to {scene.entry_limit}.",
+        f"  {'Run':<9}{'From':<{RUN_END}}{'To':<{RUN_END}}Offered",
+    ]
     for run in scene.runs:
         ends = [_run_end(run, i) for i in (0, 1)]
         since = f"since {run.since}" if run.reoffered else "new"
@@ -219,8 +246,10 @@ def _places(m: Map) -> str:
     if column + 3 + max(map(len, entries[half:]), default=0) > WIDTH:  # a map's long names
         rows = [wrap(entry, "    ") for entry in entries]
     else:
-        rows = [f"{left:<{column}}   {right}".rstrip()
-                for left, right in zip(entries[:half], entries[half:] + [""])]
+        rows = [
+            f"{left:<{column}}   {right}".rstrip()
+            for left, right in zip(entries[:half], entries[half:] + [""])
+        ]
     return "\n".join(["Places (abbreviation, key in orders, name, cards):"] + rows)
 
 

@@ -1,11 +1,12 @@
 """Composing a mail from the referee: plain text first, an optional HTML alternative with
 inline images, attachments, and the headers that keep robots (and the referee) from answering.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from email import policy
 from email.headerregistry import Address
 from email.message import EmailMessage
@@ -23,12 +24,24 @@ class Attachment:
     mimetype: str = "image/png"
 
 
-def compose(*, from_address: str, from_name: str, to: Sequence[Recipient], subject: str,
-            text: str, cc: Sequence[Recipient] = (), reply_to: Recipient | None = None,
-            in_reply_to: str | None = None, references: Sequence[str] = (),
-            html: str | None = None, inline_images: Mapping[str, bytes] | None = None,
-            attachments: Sequence[Attachment] = (), marker: str = "referee",
-            message_id: str | None = None, date: datetime | None = None) -> EmailMessage:
+def compose(
+    *,
+    from_address: str,
+    from_name: str,
+    to: Sequence[Recipient],
+    subject: str,
+    text: str,
+    cc: Sequence[Recipient] = (),
+    reply_to: Recipient | None = None,
+    in_reply_to: str | None = None,
+    references: Sequence[str] = (),
+    html: str | None = None,
+    inline_images: Mapping[str, bytes] | None = None,
+    attachments: Sequence[Attachment] = (),
+    marker: str = "referee",
+    message_id: str | None = None,
+    date: datetime | None = None,
+) -> EmailMessage:
     """A mail from the referee. The plain text comes first (it is what players read and
     quote); ``html`` is an alternative to it, and ``inline_images`` maps a content id used in
     the HTML as ``cid:<id>`` to PNG bytes. Every mail carries ``Auto-Submitted: auto-replied``
@@ -42,7 +55,7 @@ def compose(*, from_address: str, from_name: str, to: Sequence[Recipient], subje
     if reply_to:
         msg["Reply-To"] = _address(reply_to)
     msg["Subject"] = subject
-    msg["Date"] = format_datetime(date or datetime.now(timezone.utc))
+    msg["Date"] = format_datetime(date or datetime.now(UTC))
     msg["Message-ID"] = message_id or make_msgid(domain=from_address.rpartition("@")[2] or None)
     if in_reply_to:
         msg["In-Reply-To"] = in_reply_to
@@ -56,8 +69,13 @@ def compose(*, from_address: str, from_name: str, to: Sequence[Recipient], subje
         msg.add_alternative(html, subtype="html", cte=_text_cte(html))
         html_part = msg.get_payload()[-1]
         for content_id, png in (inline_images or {}).items():
-            html_part.add_related(png, "image", "png", cid=f"<{content_id}>",
-                                  filename=f"{content_id.partition('@')[0]}.png")
+            html_part.add_related(
+                png,
+                "image",
+                "png",
+                cid=f"<{content_id}>",
+                filename=f"{content_id.partition('@')[0]}.png",
+            )
     for attachment in attachments:
         maintype, _, subtype = attachment.mimetype.partition("/")
         msg.add_attachment(attachment.data, maintype, subtype, filename=attachment.filename)

@@ -5,15 +5,18 @@ which moves the mails to a "processed" folder. A tick that dies between the two 
 mails again on its next run; the caller deduplicates by Message-ID, recorded in the same write
 as the orders a mail carried, so every mail is applied exactly once.
 """
+
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
 import ssl
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Protocol
+from typing import Protocol
 
 from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientError, LoginError
@@ -35,7 +38,7 @@ class Inbox(Protocol):
     def fetch(self, limit: int | None = None) -> list[InMail]: ...
     def mark_processed(self, keys: Iterable[str]) -> None: ...
     def close(self) -> None: ...
-    def __enter__(self) -> "Inbox": ...
+    def __enter__(self) -> Inbox: ...
     def __exit__(self, *exc) -> None: ...
 
 
@@ -73,8 +76,10 @@ class MaildirInbox(_Closing):
         self.path = Path(path)
         self.processed = self.path / f".{processed_folder}"
         if not (self.path / "new").is_dir():
-            raise InboxError(f"{self.path} is not a Maildir (it has no new/ folder); "
-                             "create it with `referee init` or point the inbox path at a Maildir")
+            raise InboxError(
+                f"{self.path} is not a Maildir (it has no new/ folder); "
+                "create it with `referee init` or point the inbox path at a Maildir"
+            )
 
     def _files(self) -> dict[str, tuple[int, Path]]:
         """key -> (modification time, path) of every mail in new/ and cur/."""
@@ -83,7 +88,10 @@ class MaildirInbox(_Closing):
             for entry in os.scandir(self.path / sub):
                 try:
                     if entry.is_file() and not entry.name.startswith("."):
-                        files[entry.name.split(":", 1)[0]] = (entry.stat().st_mtime_ns, Path(entry.path))
+                        files[entry.name.split(":", 1)[0]] = (
+                            entry.stat().st_mtime_ns,
+                            Path(entry.path),
+                        )
                 except FileNotFoundError:  # moved away by a mail program meanwhile
                     continue
         return files
@@ -109,7 +117,10 @@ class MaildirInbox(_Closing):
         for key, (_, path) in self._files().items():
             if key in keys:
                 # cur/ with the flags it had: a mail program shows it as it was
-                os.replace(path, self.processed / "cur" / (path.name if ":" in path.name else f"{path.name}:2,"))
+                os.replace(
+                    path,
+                    self.processed / "cur" / (path.name if ":" in path.name else f"{path.name}:2,"),
+                )
         fsync_dir(self.processed / "cur")
         for sub in ("new", "cur"):
             fsync_dir(self.path / sub)
@@ -128,10 +139,20 @@ class ImapInbox(_Closing):
     mail has been moved out and the caller deduplicates by Message-ID. Fetching uses
     BODY.PEEK, so a person reading the same mailbox still sees the mail as unread."""
 
-    def __init__(self, host: str, port: int, username: str, password: str, *,
-                 folder: str = "INBOX", processed_folder: str = "processed",
-                 security: str = "tls", state_path: str | os.PathLike,
-                 timeout: float = 60.0, ssl_context: ssl.SSLContext | None = None):
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        username: str,
+        password: str,
+        *,
+        folder: str = "INBOX",
+        processed_folder: str = "processed",
+        security: str = "tls",
+        state_path: str | os.PathLike,
+        timeout: float = 60.0,
+        ssl_context: ssl.SSLContext | None = None,
+    ):
         if security not in ("tls", "starttls", "none"):
             raise ValueError(f"security must be tls, starttls or none, not {security!r}")
         self.host, self.port, self.username, self.password = host, port, username, password
@@ -148,8 +169,13 @@ class ImapInbox(_Closing):
             return self._client
         where = f"the IMAP server {self.host}:{self.port}"
         try:
-            client = IMAPClient(self.host, self.port, ssl=self.security == "tls",
-                                ssl_context=self.ssl_context, timeout=self.timeout)
+            client = IMAPClient(
+                self.host,
+                self.port,
+                ssl=self.security == "tls",
+                ssl_context=self.ssl_context,
+                timeout=self.timeout,
+            )
         except (OSError, IMAPClientError) as e:
             log.warning("cannot reach %s: %s", where, e)
             raise InboxError(f"cannot reach {where}: {e}") from e
@@ -164,16 +190,23 @@ class ImapInbox(_Closing):
         except LoginError as e:
             _drop(client)
             log.warning("%s refused the login of %r: %s", where, self.username, _text(e))
-            raise InboxError(f"{where} refused the login of {self.username!r} ({_text(e)}); "
-                             "check the inbox user and the password in its environment variable") from e
+            raise InboxError(
+                f"{where} refused the login of {self.username!r} ({_text(e)}); "
+                "check the inbox user and the password in its environment variable"
+            ) from e
         except (OSError, IMAPClientError) as e:
             _drop(client)
             log.warning("cannot %s %s: %s", step, where, _text(e))
             raise InboxError(f"cannot {step} {where}: {_text(e)}") from e
         self._client = client
         self._uidvalidity = int(selected[b"UIDVALIDITY"])
-        log.debug("connected to %s as %r, folder %r (UIDVALIDITY %d)", where, self.username,
-                  self.folder, self._uidvalidity)
+        log.debug(
+            "connected to %s as %r, folder %r (UIDVALIDITY %d)",
+            where,
+            self.username,
+            self.folder,
+            self._uidvalidity,
+        )
         return client
 
     def close(self) -> None:
@@ -182,8 +215,12 @@ class ImapInbox(_Closing):
             try:
                 client.logout()
             except (OSError, IMAPClientError) as e:
-                log.debug("logging out of %s:%d failed (%s): connection dropped", self.host,
-                          self.port, _text(e))
+                log.debug(
+                    "logging out of %s:%d failed (%s): connection dropped",
+                    self.host,
+                    self.port,
+                    _text(e),
+                )
                 _drop(client)
 
     # -- state --
@@ -196,35 +233,51 @@ class ImapInbox(_Closing):
             state = json.loads(self.state_path.read_text())
         except (FileNotFoundError, ValueError):
             return 0
-        same = state.get("mailbox") == self._identity() and state.get("uidvalidity") == self._uidvalidity
+        same = (
+            state.get("mailbox") == self._identity()
+            and state.get("uidvalidity") == self._uidvalidity
+        )
         return int(state.get("last_uid", 0)) if same else 0
 
     def _save_last_uid(self, last_uid: int) -> None:
-        state = {"mailbox": self._identity(), "uidvalidity": self._uidvalidity, "last_uid": last_uid}
+        state = {
+            "mailbox": self._identity(),
+            "uidvalidity": self._uidvalidity,
+            "last_uid": last_uid,
+        }
         atomic_write(self.state_path, json.dumps(state, indent=1) + "\n")
 
     # -- the interface --
     def fetch(self, limit: int | None = None) -> list[InMail]:
         client = self._connect()
         last = self._last_uid()
-        if not last and self.state_path.exists():    # a saved state always has a UID
-            log.warning("the saved state does not match %r on %s (the folder was recreated or "
-                        "the inbox settings changed): every mail in it is read again",
-                        self.folder, self.host)
+        if not last and self.state_path.exists():  # a saved state always has a UID
+            log.warning(
+                "the saved state does not match %r on %s (the folder was recreated or "
+                "the inbox settings changed): every mail in it is read again",
+                self.folder,
+                self.host,
+            )
         try:
             # "n:*" always matches the highest UID, even below n: filter
             uids = sorted(u for u in client.search(["UID", f"{last + 1}:*"]) if u > last)[:limit]
             mails = []
             for start in range(0, len(uids), FETCH_BATCH):
-                batch = uids[start:start + FETCH_BATCH]
+                batch = uids[start : start + FETCH_BATCH]
                 data = client.fetch(batch, ["BODY.PEEK[]"])
-                mails.extend(InMail(f"{self._uidvalidity}:{uid}", data[uid][b"BODY[]"])
-                             for uid in batch if uid in data)  # gone meanwhile: skipped
+                mails.extend(
+                    InMail(f"{self._uidvalidity}:{uid}", data[uid][b"BODY[]"])
+                    for uid in batch
+                    if uid in data
+                )  # gone meanwhile: skipped
         except (OSError, IMAPClientError) as e:
-            log.warning("reading %r on %s:%d failed: %s", self.folder, self.host, self.port,
-                        _text(e))
+            log.warning(
+                "reading %r on %s:%d failed: %s", self.folder, self.host, self.port, _text(e)
+            )
             self.close()
-            raise InboxError(f"reading {self.folder!r} on {self.host}:{self.port} failed: {_text(e)}") from e
+            raise InboxError(
+                f"reading {self.folder!r} on {self.host}:{self.port} failed: {_text(e)}"
+            ) from e
         _log_fetched(len(mails), f"{self.folder!r} on {self.host}")
         return mails
 
@@ -232,8 +285,11 @@ class ImapInbox(_Closing):
         """Move the mails to the processed folder in one command and remember the highest
         UID. Keys from before a UIDVALIDITY change are ignored: those mails come again."""
         client = self._connect()
-        uids = sorted(int(uid) for validity, _, uid in (k.partition(":") for k in keys)
-                      if int(validity) == self._uidvalidity)
+        uids = sorted(
+            int(uid)
+            for validity, _, uid in (k.partition(":") for k in keys)
+            if int(validity) == self._uidvalidity
+        )
         if not uids:
             return
         try:
@@ -249,14 +305,22 @@ class ImapInbox(_Closing):
                 else:
                     client.expunge()
         except (OSError, IMAPClientError) as e:
-            log.warning("moving processed mail to %r on %s:%d failed: %s",
-                        self.processed_folder, self.host, self.port, _text(e))
+            log.warning(
+                "moving processed mail to %r on %s:%d failed: %s",
+                self.processed_folder,
+                self.host,
+                self.port,
+                _text(e),
+            )
             self.close()
-            raise InboxError(f"moving processed mail to {self.processed_folder!r} on "
-                             f"{self.host}:{self.port} failed: {_text(e)}") from e
+            raise InboxError(
+                f"moving processed mail to {self.processed_folder!r} on "
+                f"{self.host}:{self.port} failed: {_text(e)}"
+            ) from e
         self._save_last_uid(max(self._last_uid(), uids[-1]))
-        log.info("marked %d processed (moved to %r on %s)", len(uids),
-                 self.processed_folder, self.host)
+        log.info(
+            "marked %d processed (moved to %r on %s)", len(uids), self.processed_folder, self.host
+        )
 
 
 def _log_fetched(count: int, where: str) -> None:
@@ -266,10 +330,8 @@ def _log_fetched(count: int, where: str) -> None:
 
 def _drop(client: IMAPClient) -> None:
     """Close a connection that failed; it may be half closed already."""
-    try:
+    with contextlib.suppress(OSError):
         client.shutdown()
-    except OSError:
-        pass
 
 
 def _text(e: Exception) -> str:

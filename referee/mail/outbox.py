@@ -6,8 +6,10 @@ queued with the error noted beside it and is tried again by the next flush; one 
 refuses for good moves to ``failed/`` with the reason, so it never blocks the queue. Delivery
 is at least once: a crash between a send and its move to ``sent/`` sends that message again.
 """
+
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import logging
@@ -16,13 +18,14 @@ import smtplib
 import socket
 import ssl
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
 from pathlib import Path
-from typing import Iterable, Protocol
+from typing import Protocol
 
 from ..store import atomic_write, fsync_dir
 
@@ -30,6 +33,7 @@ log = logging.getLogger(__name__)
 
 
 # --- senders -----------------------------------------------------------------------------
+
 
 class SendError(Exception):
     """A message was not sent. ``permanent``: the server refused this message for good (do
@@ -47,7 +51,7 @@ class Sender(Protocol):
     """Used as ``with sender: sender.send(msg)``; ``send`` returns the recipients refused
     (address -> server's answer) when the message went to the others."""
 
-    def __enter__(self) -> "Sender": ...
+    def __enter__(self) -> Sender: ...
     def __exit__(self, *exc) -> None: ...
     def send(self, msg: EmailMessage) -> dict[str, str]: ...
 
@@ -58,7 +62,8 @@ _unique = itertools.count()
 def unique_name() -> str:
     """A file name that sorts by creation time and is unique on this host (Maildir style)."""
     now = time.time_ns()
-    return f"{now // 10**9}.M{now % 10**9 // 1000:06d}P{os.getpid()}Q{next(_unique)}.{socket.gethostname()}"
+    seconds, micros = now // 10**9, now % 10**9 // 1000
+    return f"{seconds}.M{micros:06d}P{os.getpid()}Q{next(_unique)}.{socket.gethostname()}"
 
 
 class MaildirSender:
@@ -68,7 +73,7 @@ class MaildirSender:
     def __init__(self, path: str | os.PathLike):
         self.path = Path(path)
 
-    def __enter__(self) -> "MaildirSender":
+    def __enter__(self) -> MaildirSender:
         for sub in ("tmp", "new", "cur"):
             (self.path / sub).mkdir(parents=True, exist_ok=True)
         return self
@@ -78,9 +83,13 @@ class MaildirSender:
 
     def send(self, msg: EmailMessage) -> dict[str, str]:
         try:
-            atomic_write(self.path / "new" / unique_name(), msg.as_bytes(), temp_dir=self.path / "tmp")
+            atomic_write(
+                self.path / "new" / unique_name(), msg.as_bytes(), temp_dir=self.path / "tmp"
+            )
         except OSError as e:
-            raise SendError(f"cannot write to the outbox Maildir {self.path}: {e}", stop=True) from e
+            raise SendError(
+                f"cannot write to the outbox Maildir {self.path}: {e}", stop=True
+            ) from e
         return {}
 
 
@@ -88,9 +97,16 @@ class SmtpSender:
     """Sends over SMTP with STARTTLS (``security="starttls"``, usually port 587), TLS from
     the start (``"tls"``, port 465) or, only for a server on the same machine, ``"none"``."""
 
-    def __init__(self, host: str, port: int, security: str = "starttls",
-                 username: str | None = None, password: str | None = None,
-                 timeout: float = 30.0, ssl_context: ssl.SSLContext | None = None):
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        security: str = "starttls",
+        username: str | None = None,
+        password: str | None = None,
+        timeout: float = 30.0,
+        ssl_context: ssl.SSLContext | None = None,
+    ):
         if security not in ("starttls", "tls", "none"):
             raise ValueError(f"security must be starttls, tls or none, not {security!r}")
         self.host, self.port, self.security = host, port, security
@@ -99,11 +115,13 @@ class SmtpSender:
         self.ssl_context = ssl_context or ssl.create_default_context()
         self._smtp: smtplib.SMTP | None = None
 
-    def __enter__(self) -> "SmtpSender":
+    def __enter__(self) -> SmtpSender:
         where = f"the SMTP server {self.host}:{self.port}"
         try:
             if self.security == "tls":
-                smtp = smtplib.SMTP_SSL(self.host, self.port, timeout=self.timeout, context=self.ssl_context)
+                smtp = smtplib.SMTP_SSL(
+                    self.host, self.port, timeout=self.timeout, context=self.ssl_context
+                )
             else:
                 smtp = smtplib.SMTP(self.host, self.port, timeout=self.timeout)
             try:
@@ -115,12 +133,17 @@ class SmtpSender:
                 smtp.close()
                 raise
         except smtplib.SMTPAuthenticationError as e:
-            raise SendError(f"{where} refused the login of {self.username!r} ({_answer(e)}); "
-                            "check the outbox user and the password in its environment variable",
-                            stop=True) from e
+            raise SendError(
+                f"{where} refused the login of {self.username!r} ({_answer(e)}); "
+                "check the outbox user and the password in its environment variable",
+                stop=True,
+            ) from e
         except smtplib.SMTPNotSupportedError as e:
-            raise SendError(f"{where} does not offer {'STARTTLS' if self.security == 'starttls' else 'AUTH'} "
-                            f"({e}); check the outbox security setting", stop=True) from e
+            raise SendError(
+                f"{where} does not offer {'STARTTLS' if self.security == 'starttls' else 'AUTH'} "
+                f"({e}); check the outbox security setting",
+                stop=True,
+            ) from e
         except (OSError, smtplib.SMTPException) as e:
             raise SendError(f"cannot reach {where}: {e}", stop=True) from e
         self._smtp = smtp
@@ -141,19 +164,28 @@ class SmtpSender:
         except smtplib.SMTPRecipientsRefused as e:
             answers = {rcpt: _code_text(code, text) for rcpt, (code, text) in e.recipients.items()}
             permanent = all(code >= 500 for code, _ in e.recipients.values())
-            raise SendError("every recipient was refused: " + "; ".join(
-                f"{rcpt}: {answer}" for rcpt, answer in answers.items()), permanent=permanent) from e
+            raise SendError(
+                "every recipient was refused: "
+                + "; ".join(f"{rcpt}: {answer}" for rcpt, answer in answers.items()),
+                permanent=permanent,
+            ) from e
         except smtplib.SMTPSenderRefused as e:
             # 552: this message is too big; other refusals of the sender concern every message
-            raise SendError(f"the server refused the sender {e.sender}: {_answer(e)}",
-                            permanent=e.smtp_code == 552, stop=e.smtp_code != 552) from e
+            raise SendError(
+                f"the server refused the sender {e.sender}: {_answer(e)}",
+                permanent=e.smtp_code == 552,
+                stop=e.smtp_code != 552,
+            ) from e
         except smtplib.SMTPResponseException as e:
-            raise SendError(f"the server refused the message: {_answer(e)}",
-                            permanent=e.smtp_code >= 500) from e
+            raise SendError(
+                f"the server refused the message: {_answer(e)}", permanent=e.smtp_code >= 500
+            ) from e
         except smtplib.SMTPNotSupportedError as e:  # e.g. an international address without SMTPUTF8
             raise SendError(f"the server cannot take this message: {e}", permanent=True) from e
         except (OSError, smtplib.SMTPException) as e:  # connection lost
-            raise SendError(f"the connection to {self.host}:{self.port} failed: {e}", stop=True) from e
+            raise SendError(
+                f"the connection to {self.host}:{self.port} failed: {e}", stop=True
+            ) from e
         return {rcpt: _code_text(code, text) for rcpt, (code, text) in refused.items()}
 
 
@@ -167,10 +199,13 @@ def _answer(e: smtplib.SMTPResponseException) -> str:
 
 # --- the queue ---------------------------------------------------------------------------
 
+
 @dataclass
 class FlushReport:
     sent: list[str] = field(default_factory=list)
-    waiting: list[tuple[str, str]] = field(default_factory=list)  # (name, error): retried next flush
+    waiting: list[tuple[str, str]] = field(
+        default_factory=list
+    )  # (name, error): retried next flush
     failed: list[tuple[str, str]] = field(default_factory=list)  # (name, reason): moved to failed/
     refused: dict[str, dict[str, str]] = field(default_factory=dict)  # sent, but not to these
     error: str | None = None  # why the flush stopped early, if it did
@@ -195,13 +230,14 @@ class Outbox:
         ``name`` chosen by the caller (unique per mail) is remembered in ``names/``, so that
         ``contains`` recognises the same mail queued again, whatever became of it. The mail is
         written before its name: a crash between the two can repeat a mail, never lose it."""
-        stamp = f"{datetime.now(timezone.utc):%Y%m%dT%H%M%S%f}"
+        stamp = f"{datetime.now(UTC):%Y%m%dT%H%M%S%f}"
         file_name = f"{stamp}-{name or unique_name()}.eml"
         atomic_write(self.dir / file_name, msg.as_bytes())
         if name:
             atomic_write(self.names_dir / name, file_name)
-        log.debug("queued %s: %s to %s, %r", file_name, msg["Message-ID"], msg["To"],
-                  msg["Subject"])
+        log.debug(
+            "queued %s: %s to %s, %r", file_name, msg["Message-ID"], msg["To"], msg["Subject"]
+        )
         return file_name
 
     def contains(self, name: str) -> bool:
@@ -240,10 +276,17 @@ class Outbox:
             for d in (self.sent_dir, self.failed_dir, self.dir):
                 fsync_dir(d)
         if report.error:
-            log.warning("sending stopped: %s (%d mails stay queued for the next try)",
-                        report.error, len(report.waiting))
-        log.info("sent %d, still queued %d, refused for good %d", len(report.sent),
-                 len(report.waiting), len(report.failed))
+            log.warning(
+                "sending stopped: %s (%d mails stay queued for the next try)",
+                report.error,
+                len(report.waiting),
+            )
+        log.info(
+            "sent %d, still queued %d, refused for good %d",
+            len(report.sent),
+            len(report.waiting),
+            len(report.failed),
+        )
         return report
 
     def _send_all(self, sender: Sender, names: list[str], report: FlushReport) -> None:
@@ -253,8 +296,9 @@ class Outbox:
                 refused = sender.send(msg)
             except SendError as e:
                 if e.permanent:
-                    log.warning("%s to %s refused for good, moved to failed/: %s", name,
-                                msg["To"], e.reason)
+                    log.warning(
+                        "%s to %s refused for good, moved to failed/: %s", name, msg["To"], e.reason
+                    )
                     self._move(name, self.failed_dir, "reason", e.reason)
                     report.failed.append((name, e.reason))
                 elif e.stop:  # this one and all after it wait for the next flush
@@ -262,16 +306,22 @@ class Outbox:
                     self._hold(names[i:], e.reason, report)
                     return
                 else:
-                    log.warning("%s to %s not sent, tried again next time: %s", name,
-                                msg["To"], e.reason)
+                    log.warning(
+                        "%s to %s not sent, tried again next time: %s", name, msg["To"], e.reason
+                    )
                     self._hold([name], e.reason, report)
                 continue
-            self._move(name, self.sent_dir, "refused", json.dumps(refused, indent=1) if refused else None)
+            self._move(
+                name, self.sent_dir, "refused", json.dumps(refused, indent=1) if refused else None
+            )
             report.sent.append(name)
             log.debug("sent %s: %s to %s", name, msg["Message-ID"], msg["To"])
             if refused:
-                log.warning("%s was sent, but not to %s", name, "; ".join(
-                    f"{rcpt} ({answer})" for rcpt, answer in refused.items()))
+                log.warning(
+                    "%s was sent, but not to %s",
+                    name,
+                    "; ".join(f"{rcpt} ({answer})" for rcpt, answer in refused.items()),
+                )
                 report.refused[name] = refused
 
     def _hold(self, names: Iterable[str], reason: str, report: FlushReport) -> None:
@@ -281,19 +331,19 @@ class Outbox:
 
     def _note_error(self, name: str, error: str) -> None:
         previous = self.error_note(name) or {}
-        note = {"attempts": previous.get("attempts", 0) + 1,
-                "last_attempt": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-                "error": error}
+        note = {
+            "attempts": previous.get("attempts", 0) + 1,
+            "last_attempt": datetime.now(UTC).isoformat(timespec="seconds"),
+            "error": error,
+        }
         atomic_write(self.dir / f"{name}.error", json.dumps(note, indent=1) + "\n")
 
     def _move(self, name: str, to: Path, note_kind: str, note: str | None) -> None:
         if note is not None:
             atomic_write(to / f"{name}.{note_kind}", note + "\n")
         os.replace(self.dir / name, to / name)
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(self.dir / f"{name}.error")
-        except FileNotFoundError:
-            pass
 
     def _find(self, name: str) -> Path:
         for d in (self.dir, self.sent_dir, self.failed_dir):

@@ -1,4 +1,5 @@
 """Routing a mail: the campaign it is for, the token it carries, and its command lines."""
+
 from __future__ import annotations
 
 import re
@@ -14,10 +15,10 @@ class Route:
     campaign_id: str | None
     token: str | None
     lines: list[str]
-    cut: int = 0                  # lines past MAX_LINES, not read
+    cut: int = 0  # lines past MAX_LINES, not read
 
 
-MAX_LINES = 100                   # a mail's command lines read; the rest is reported unread
+MAX_LINES = 100  # a mail's command lines read; the rest is reported unread
 
 
 def route(mail: Incoming) -> Route:
@@ -36,5 +37,6 @@ def route(mail: Incoming) -> Route:
             token = token or meta.group(2).lower()
         else:
             lines.append(line)
-    return Route(campaign_id or None, token or None, lines[:MAX_LINES],
-                 max(0, len(lines) - MAX_LINES))
+    return Route(
+        campaign_id or None, token or None, lines[:MAX_LINES], max(0, len(lines) - MAX_LINES)
+    )

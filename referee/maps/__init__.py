@@ -2,6 +2,7 @@
 
 Each game draws its own (see its descriptor); this package holds what they share: the text
 grid, the PNG canvas and the players' colours."""
+
 from __future__ import annotations
 
 from ..contract import View

@@ -8,6 +8,7 @@ map of one board shows (the `Ground`) is drawn once per process, what changes is
 just the part of it it covers, each thing that recurs once as a sprite (shapes and text)
 pasted wherever it stands, and each text once as a mask.
 """
+
 from __future__ import annotations
 
 import io
@@ -61,21 +62,35 @@ class Shapes:
         for point in points:  # round the ends so that strokes meet cleanly
             self.shapes.append(("circle", point, width / 2, fill, None, 1))
 
-    def circle(self, centre: Point, radius: float, fill: Colour, outline: Colour | None = None,
-               width: float = 1) -> None:
+    def circle(
+        self,
+        centre: Point,
+        radius: float,
+        fill: Colour,
+        outline: Colour | None = None,
+        width: float = 1,
+    ) -> None:
         self.shapes.append(("circle", *self._local([centre]), radius, fill, outline, width))
 
-    def polygon(self, points: Iterable[Point], fill: Colour, outline: Colour | None = None,
-                width: float = 1) -> None:
+    def polygon(
+        self, points: Iterable[Point], fill: Colour, outline: Colour | None = None, width: float = 1
+    ) -> None:
         self.shapes.append(("polygon", self._local(points), fill, outline, width))
 
-    def rectangle(self, box: Box, fill: Colour, radius: float = 0,
-                  outline: Colour | None = None, width: float = 1) -> None:
+    def rectangle(
+        self,
+        box: Box,
+        fill: Colour,
+        radius: float = 0,
+        outline: Colour | None = None,
+        width: float = 1,
+    ) -> None:
         corners = self._local([box[:2], box[2:]])
         self.shapes.append(("rectangle", corners[0] + corners[1], fill, radius, outline, width))
 
-    def text(self, at: Point, text: str, size: int, fill: Colour, anchor: str,
-             halo: Colour | None = None) -> None:
+    def text(
+        self, at: Point, text: str, size: int, fill: Colour, anchor: str, halo: Colour | None = None
+    ) -> None:
         """`halo`: a colour round the letters, to read them over lines."""
         self.texts.append((*self._local([at]), text, size, fill, anchor, halo))
 
@@ -99,8 +114,12 @@ def extent(shapes: Iterable[Shape]) -> tuple[int, int, int, int]:
             x0, y0, x1, y1 = args[0]
             xs += [x0, x1]
             ys += [y0, y1]
-    return math.floor(min(xs)) - 1, math.floor(min(ys)) - 1, math.ceil(max(xs)) + 1, \
-        math.ceil(max(ys)) + 1
+    return (
+        math.floor(min(xs)) - 1,
+        math.floor(min(ys)) - 1,
+        math.ceil(max(xs)) + 1,
+        math.ceil(max(ys)) + 1,
+    )
 
 
 def draw(shapes: Iterable[Shape], image: Image.Image, origin: tuple[int, int]) -> None:
@@ -116,19 +135,27 @@ def draw(shapes: Iterable[Shape], image: Image.Image, origin: tuple[int, int]) -
         if kind == "circle":
             (x, y), radius, fill, outline, width = args
             x, y, r = (x - ox) * SUPERSAMPLE, (y - oy) * SUPERSAMPLE, radius * SUPERSAMPLE
-            pen.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=outline,
-                        width=round(width * SUPERSAMPLE))
+            pen.ellipse(
+                (x - r, y - r, x + r, y + r),
+                fill=fill,
+                outline=outline,
+                width=round(width * SUPERSAMPLE),
+            )
         elif kind == "line":
             points, fill, width = args
             pen.line(xy(points), fill=fill, width=round(width * SUPERSAMPLE))
         elif kind == "polygon":
             points, fill, outline, width = args
-            pen.polygon(xy(points), fill=fill, outline=outline,
-                        width=round(width * SUPERSAMPLE))
+            pen.polygon(xy(points), fill=fill, outline=outline, width=round(width * SUPERSAMPLE))
         else:
             (x0, y0, x1, y1), fill, radius, outline, width = args
-            pen.rounded_rectangle(xy([(x0, y0), (x1, y1)]), radius * SUPERSAMPLE, fill=fill,
-                                  outline=outline, width=round(width * SUPERSAMPLE))
+            pen.rounded_rectangle(
+                xy([(x0, y0), (x1, y1)]),
+                radius * SUPERSAMPLE,
+                fill=fill,
+                outline=outline,
+                width=round(width * SUPERSAMPLE),
+            )
 
 
 class Ground:
@@ -137,15 +164,19 @@ class Ground:
     that is drawn over, the first `drawn_width` pixels from the left (all by default), at
     SUPERSAMPLE times the size (`big`). The rest is flat `background`."""
 
-    def __init__(self, size: tuple[int, int], paper: Colour,
-                 draw_ground: Callable[[Shapes], None], drawn_width: int | None = None,
-                 background: Colour | None = None):
+    def __init__(
+        self,
+        size: tuple[int, int],
+        paper: Colour,
+        draw_ground: Callable[[Shapes], None],
+        drawn_width: int | None = None,
+        background: Colour | None = None,
+    ):
         shapes = Shapes()
         draw_ground(shapes)
         width, height = size
         self.drawn_width = drawn_width or width
-        self.big = Image.new("RGB", (self.drawn_width * SUPERSAMPLE, height * SUPERSAMPLE),
-                             paper)
+        self.big = Image.new("RGB", (self.drawn_width * SUPERSAMPLE, height * SUPERSAMPLE), paper)
         draw(shapes.shapes, self.big, (0, 0))
         self.image = Image.new("RGB", size, background or paper)
         self.image.paste(self.big.reduce(SUPERSAMPLE), (0, 0))
@@ -156,9 +187,12 @@ class Ground:
 def sprite_image(shapes: tuple[Shape, ...], texts: tuple[Shape, ...]) -> Sprite:
     """What one thing draws: its shapes drawn on a transparent ground and reduced, its text
     over them (RGBA); and where its top left pixel goes."""
-    placed = [(placed_text(at, text, size, anchor, grown), colour)
-              for at, text, size, fill, anchor, halo in texts
-              for colour, grown in ((halo, True), (fill, False)) if colour is not None]
+    placed = [
+        (placed_text(at, text, size, anchor, grown), colour)
+        for at, text, size, fill, anchor, halo in texts
+        for colour, grown in ((halo, True), (fill, False))
+        if colour is not None
+    ]
     boxes = [extent(shapes)] if shapes else []
     boxes += [(x, y, x + mask.width, y + mask.height) for (mask, (x, y)), _ in placed]
     x0, y0 = min(box[0] for box in boxes), min(box[1] for box in boxes)
@@ -174,8 +208,9 @@ def sprite_image(shapes: tuple[Shape, ...], texts: tuple[Shape, ...]) -> Sprite:
     return image, (x0, y0)
 
 
-def placed_text(at: Point, text: str, size: int, anchor: str,
-                halo: bool = False) -> tuple[Image.Image, tuple[int, int]]:
+def placed_text(
+    at: Point, text: str, size: int, anchor: str, halo: bool = False
+) -> tuple[Image.Image, tuple[int, int]]:
     """The coverage mask of `text` as ImageDraw.text draws it at `at` (with `halo`, of its
     letters grown by HALO pixels), and where the mask's top left pixel goes."""
     x, y = math.floor(at[0]), math.floor(at[1])
@@ -184,8 +219,9 @@ def placed_text(at: Point, text: str, size: int, anchor: str,
 
 
 @lru_cache(maxsize=4096)
-def text_mask(text: str, size: int, anchor: str, start: Point,
-              halo: bool) -> tuple[Image.Image, tuple[int, int]]:
+def text_mask(
+    text: str, size: int, anchor: str, start: Point, halo: bool
+) -> tuple[Image.Image, tuple[int, int]]:
     """The coverage mask of `text` as ImageDraw.text draws it at a point whose fractional
     part is `start`, and where that point lies in the mask."""
     face = font(size)
@@ -194,8 +230,9 @@ def text_mask(text: str, size: int, anchor: str, start: Point,
     # a margin for the fractional start and the halo
     x, y = 2 + grow - math.floor(left), 2 + grow - math.floor(top)
     mask = Image.new("L", (x + math.ceil(right) + 3 + grow, y + math.ceil(bottom) + 3 + grow))
-    ImageDraw.Draw(mask).text((x + start[0], y + start[1]), text, fill=255, font=face,
-                              anchor=anchor, stroke_width=grow)
+    ImageDraw.Draw(mask).text(
+        (x + start[0], y + start[1]), text, fill=255, font=face, anchor=anchor, stroke_width=grow
+    )
     return mask, (x, y)
 
 
@@ -216,8 +253,9 @@ class Picture:
         x0, y0, x1, y1 = extent(shapes.shapes)
         x0, y0 = max(x0, 0), max(y0, 0)
         x1, y1 = min(x1, self.ground.drawn_width), min(y1, self.ground.image.height)
-        big = self.ground.big.crop((x0 * SUPERSAMPLE, y0 * SUPERSAMPLE,
-                                    x1 * SUPERSAMPLE, y1 * SUPERSAMPLE))
+        big = self.ground.big.crop(
+            (x0 * SUPERSAMPLE, y0 * SUPERSAMPLE, x1 * SUPERSAMPLE, y1 * SUPERSAMPLE)
+        )
         draw(shapes.shapes, big, (x0, y0))
         self.image.paste(big.reduce(SUPERSAMPLE), (x0, y0))
 
@@ -251,14 +289,16 @@ class Picture:
         out = io.BytesIO()
         # zlib's fastest level: three times as fast as the default, and the mostly flat
         # picture still packs well under the 300 KB a mail may carry
-        self.image.quantize(palette=palette, dither=Image.Dither.NONE) \
-            .save(out, "PNG", compress_level=1)
+        self.image.quantize(palette=palette, dither=Image.Dither.NONE).save(
+            out, "PNG", compress_level=1
+        )
         return out.getvalue()
 
 
 @lru_cache(maxsize=8)
-def fixed_palette(flat_colours: tuple[Colour, ...], text_colours: tuple[Colour, ...]
-                  ) -> Image.Image:
+def fixed_palette(
+    flat_colours: tuple[Colour, ...], text_colours: tuple[Colour, ...]
+) -> Image.Image:
     """At most 256 colours (a third of the bytes of RGB): every flat colour exactly, then
     what lies between them: each pair mixed at a quarter, a half and three quarters (the
     edges of shapes drawn at twice the size), and each text colour over each flat colour in
@@ -267,17 +307,25 @@ def fixed_palette(flat_colours: tuple[Colour, ...], text_colours: tuple[Colour, 
     closer to the pictures than an octree of each, and Pillow keeps the palette's colour
     lookups from one map to the next."""
     mixes = [_mix(a, b, t) for a, b in combinations(flat_colours, 2) for t in (0.25, 0.5, 0.75)]
-    mixes += [_mix(ink, ground, i / 8) for ink in text_colours for ground in flat_colours
-              if ground != ink for i in range(1, 8)]
+    mixes += [
+        _mix(ink, ground, i / 8)
+        for ink in text_colours
+        for ground in flat_colours
+        if ground != ink
+        for i in range(1, 8)
+    ]
     swatch = Image.new("RGB", (len(mixes), 1))
     swatch.putdata(mixes)
-    octree = swatch.quantize(256 - len(flat_colours), method=Image.Quantize.FASTOCTREE,
-                             dither=Image.Dither.NONE).getpalette()
+    octree = swatch.quantize(
+        256 - len(flat_colours), method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+    ).getpalette()
     assert octree is not None  # a quantized image always has a palette
-    extra = [v for r, g, b in (octree[i:i + 3] for i in range(0, len(octree), 3))
-             if all((r - fr) ** 2 + (g - fg) ** 2 + (b - fb) ** 2 > 12
-                    for fr, fg, fb in flat_colours)
-             for v in (r, g, b)]
+    extra = [
+        v
+        for r, g, b in (octree[i : i + 3] for i in range(0, len(octree), 3))
+        if all((r - fr) ** 2 + (g - fg) ** 2 + (b - fb) ** 2 > 12 for fr, fg, fb in flat_colours)
+        for v in (r, g, b)
+    ]
     palette = Image.new("P", (1, 1))
     palette.putpalette(([v for colour in flat_colours for v in colour] + extra)[:768])
     return palette
@@ -298,8 +346,9 @@ def along(a: Point, b: Point, distance: float) -> Point:
     return a[0] + (b[0] - a[0]) * distance / length, a[1] + (b[1] - a[1]) * distance / length
 
 
-def stroke(canvas: Shapes, a: Point, b: Point, style: PlayerStyle, width: float,
-           clear: float) -> None:
+def stroke(
+    canvas: Shapes, a: Point, b: Point, style: PlayerStyle, width: float, clear: float
+) -> None:
     """A player's stroke from a to b: their colour, with the marks of their pattern placed
     symmetrically about the middle, never on it (the colour always shows there), and none
     within `clear` pixels of either end."""
@@ -311,8 +360,9 @@ def stroke(canvas: Shapes, a: Point, b: Point, style: PlayerStyle, width: float,
             pattern_mark(canvas, style, k, along(a, b, t), a, b, width)
 
 
-def pattern_mark(canvas: Shapes, style: PlayerStyle, k: int, at: Point, a: Point, b: Point,
-                 width: float) -> None:
+def pattern_mark(
+    canvas: Shapes, style: PlayerStyle, k: int, at: Point, a: Point, b: Point, width: float
+) -> None:
     """The k-th mark of the pattern at `at` on a stroke from a to b."""
     ux, uy = (b[0] - a[0]) / math.dist(a, b), (b[1] - a[1]) / math.dist(a, b)
     x, y = at
@@ -323,10 +373,13 @@ def pattern_mark(canvas: Shapes, style: PlayerStyle, k: int, at: Point, a: Point
         canvas.line([(x - ux * 4, y - uy * 4), (x + ux * 4, y + uy * 4)], ink, 2)
     elif pattern in ("bars", "pairs"):
         half = width / 2
-        for shift in ((0,) if pattern == "bars" else (-2.2, 2.2)):
+        for shift in (0,) if pattern == "bars" else (-2.2, 2.2):
             cx, cy = x + ux * shift, y + uy * shift
-            canvas.line([(cx - uy * half, cy + ux * half), (cx + uy * half, cy - ux * half)],
-                        ink, 1.6 if shift else 2)
+            canvas.line(
+                [(cx - uy * half, cy + ux * half), (cx + uy * half, cy - ux * half)],
+                ink,
+                1.6 if shift else 2,
+            )
 
 
 def pattern_sample(canvas: Shapes, at: Point, style: PlayerStyle, width: float) -> None:

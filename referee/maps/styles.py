@@ -1,6 +1,7 @@
 """How the maps tell players apart, the same in every game: an Okabe-Ito colour (safe for
 colour-blind readers), a letter for the text maps and the PNG's badges, and a stroke pattern
 for the PNG, all chosen by the player's colour name."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -20,11 +21,14 @@ class PlayerStyle:
 
 # Letters follow the colour names (U for blue) and avoid the Bus zone letters A-D. Yellow
 # is the one light colour: its letters and marks are dark.
-COLOUR_STYLES = {style.colour_name: style for style in (
-    PlayerStyle("R", (213, 94, 0), "red", "solid"),
-    PlayerStyle("U", (0, 114, 178), "blue", "dots"),
-    PlayerStyle("G", (0, 158, 115), "green", "dashes"),
-    PlayerStyle("O", (230, 159, 0), "orange", "bars"),
-    PlayerStyle("P", (204, 121, 167), "purple", "dash-dot"),
-    PlayerStyle("Y", (240, 228, 66), "yellow", "pairs", INK),
-)}
+COLOUR_STYLES = {
+    style.colour_name: style
+    for style in (
+        PlayerStyle("R", (213, 94, 0), "red", "solid"),
+        PlayerStyle("U", (0, 114, 178), "blue", "dots"),
+        PlayerStyle("G", (0, 158, 115), "green", "dashes"),
+        PlayerStyle("O", (230, 159, 0), "orange", "bars"),
+        PlayerStyle("P", (204, 121, 167), "purple", "dash-dot"),
+        PlayerStyle("Y", (240, 228, 66), "yellow", "pairs", INK),
+    )
+}

@@ -1,5 +1,6 @@
 """What the plain-text maps share: at most 100 columns of ASCII, and a schematic drawn on a
 grid of characters as labels joined by straight runs of - | / \\ or of owners' letters."""
+
 from __future__ import annotations
 
 import math
@@ -14,8 +15,9 @@ Label = tuple[int, int, str]  # (row, first column, text)
 Key = TypeVar("Key", bound=Hashable)  # what labels are known by: a crossing, a place
 
 
-def edge_cells(labels: Mapping[Key, Label], edges: Iterable[tuple[Key, Key]]) \
-        -> dict[tuple[Key, Key], list[tuple[Cell, str]]]:
+def edge_cells(
+    labels: Mapping[Key, Label], edges: Iterable[tuple[Key, Key]]
+) -> dict[tuple[Key, Key], list[tuple[Cell, str]]]:
     """For each edge (a, b), the cells it is drawn on from the label of a to that of b, each
     with the character it has while no owner's letter is there. No cell of a label is
     among them."""
@@ -25,13 +27,13 @@ def edge_cells(labels: Mapping[Key, Label], edges: Iterable[tuple[Key, Key]]) \
         r, col, text = labels[key]
         return r, col + (len(text) - 1) / 2
 
-    return {(a, b): [(cell, shape) for cell, shape in raster(centre(a), centre(b))
-                     if cell not in taken]
-            for a, b in edges}
+    return {
+        (a, b): [(cell, shape) for cell, shape in raster(centre(a), centre(b)) if cell not in taken]
+        for a, b in edges
+    }
 
 
-def raster(start: tuple[float, float], end: tuple[float, float]) \
-        -> Iterator[tuple[Cell, str]]:
+def raster(start: tuple[float, float], end: tuple[float, float]) -> Iterator[tuple[Cell, str]]:
     """The cells of a straight run between two points (row, column), each with the
     character that shows the step into it: - for sideways, | for up or down, / and \\ for
     both."""
@@ -67,7 +69,7 @@ def draw_edge(grid: list[list[str]], cells: list[tuple[Cell, str]], letters: lis
 
 def draw_labels(grid: list[list[str]], labels: Iterable[Label]) -> None:
     for r, col, text in labels:
-        grid[r][col:col + len(text)] = text
+        grid[r][col : col + len(text)] = text
 
 
 def grid_text(grid: list[list[str]]) -> str:
@@ -87,8 +89,9 @@ def document(parts: list[str], awaiting: Iterable[str], result: Iterable[str]) -
 
 def wrap(text: str, indent: str) -> str:
     """At most WIDTH columns, broken at spaces only (never inside a-b)."""
-    return textwrap.fill(text, WIDTH, subsequent_indent=indent, break_long_words=False,
-                         break_on_hyphens=False)
+    return textwrap.fill(
+        text, WIDTH, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False
+    )
 
 
 def wrap_items(items: list[str], first: str, indent: str, separator: str = ", ") -> list[str]:

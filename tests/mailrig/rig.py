@@ -14,6 +14,7 @@ to ``nobody``; its auth process runs as ``dovecot`` and must read the rig's fold
 lives in a 0755 mkdtemp folder and not in pytest's 0700 tmp_path; a TCP connect is not
 readiness, the ``* OK`` greeting is; the log goes to a file, printed when the start fails.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -56,7 +57,7 @@ def free_port() -> int:
 class MaildirDelivery:
     """aiosmtpd handler: each message into the Maildir of each recipient's account."""
 
-    def __init__(self, rig: "MailRig"):
+    def __init__(self, rig: MailRig):
         self.rig = rig
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
@@ -100,17 +101,29 @@ class MailRig:
         self.uid, self.gid = nobody.pw_uid, nobody.pw_gid
 
     # -- life --
-    def start(self) -> "MailRig":
-        self.root = Path(tempfile.mkdtemp(prefix="mailrig-", dir=os.environ.get("MAILRIG_TMP", "/tmp")))
+    def start(self) -> MailRig:
+        self.root = Path(
+            tempfile.mkdtemp(prefix="mailrig-", dir=os.environ.get("MAILRIG_TMP", "/tmp"))
+        )
         self.root.chmod(0o755)
         (self.root / "mail").mkdir()
         os.chown(self.root / "mail", self.uid, self.gid)
         self._make_certificate()
         self.imap_port, self.imaps_port = free_port(), free_port()
-        (self.root / "dovecot.conf").write_text(CONF_TEMPLATE.read_text().format(
-            root=self.root, imap_port=self.imap_port, imaps_port=self.imaps_port, uid=self.uid, gid=self.gid))
-        self._proc = subprocess.Popen(["dovecot", "-F", "-c", str(self.root / "dovecot.conf")],
-                                      stdin=subprocess.DEVNULL, start_new_session=True)
+        (self.root / "dovecot.conf").write_text(
+            CONF_TEMPLATE.read_text().format(
+                root=self.root,
+                imap_port=self.imap_port,
+                imaps_port=self.imaps_port,
+                uid=self.uid,
+                gid=self.gid,
+            )
+        )
+        self._proc = subprocess.Popen(
+            ["dovecot", "-F", "-c", str(self.root / "dovecot.conf")],
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
         try:
             self._wait_greeting()
             self._smtp = Controller(MaildirDelivery(self), hostname="127.0.0.1", port=free_port())
@@ -133,7 +146,7 @@ class MailRig:
         if self.root is not None:
             shutil.rmtree(self.root, ignore_errors=True)
 
-    def __enter__(self) -> "MailRig":
+    def __enter__(self) -> MailRig:
         return self.start()
 
     def __exit__(self, *exc) -> None:
@@ -148,11 +161,30 @@ class MailRig:
     def _make_certificate(self) -> None:
         tls = self.root / "tls"
         tls.mkdir()
-        subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
-                        "-nodes", "-days", "2", "-subj", "/CN=localhost",
-                        "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
-                        "-keyout", str(tls / "key.pem"), "-out", str(tls / "cert.pem")],
-                       check=True, capture_output=True)
+        subprocess.run(
+            [
+                "openssl",
+                "req",
+                "-x509",
+                "-newkey",
+                "ec",
+                "-pkeyopt",
+                "ec_paramgen_curve:prime256v1",
+                "-nodes",
+                "-days",
+                "2",
+                "-subj",
+                "/CN=localhost",
+                "-addext",
+                "subjectAltName=IP:127.0.0.1,DNS:localhost",
+                "-keyout",
+                str(tls / "key.pem"),
+                "-out",
+                str(tls / "cert.pem"),
+            ],
+            check=True,
+            capture_output=True,
+        )
 
     @property
     def cert_file(self) -> Path:
@@ -222,7 +254,9 @@ class MailRig:
         """Send ``raw`` over SMTP to ``to`` (the rig's SMTP server delivers it). Line ends
         become CRLF on the wire, as a mail program sends them (smtplib sends bytes as given)."""
         with smtplib.SMTP("127.0.0.1", self.smtp_port, timeout=10) as smtp:
-            smtp.sendmail(mail_from, [to] if isinstance(to, str) else to, re.sub(rb"\r?\n", b"\r\n", raw))
+            smtp.sendmail(
+                mail_from, [to] if isinstance(to, str) else to, re.sub(rb"\r?\n", b"\r\n", raw)
+            )
 
     def imap(self, address: str) -> IMAPClient:
         """An IMAP connection logged in to the account (plain, on loopback)."""

@@ -4,6 +4,7 @@ counters; the player to move takes 1, 2 or 3, and whoever takes the last counter
 Orders, one a line, case-insensitive: ``take 2``; ``take 3 | take 1`` uses the first that is
 legal. A round is one take by each player.
 """
+
 from __future__ import annotations
 
 import random
@@ -24,7 +25,7 @@ from referee.contract import (
     progress_view,
 )
 
-MOST = 3                                      # the most counters one take may remove
+MOST = 3  # the most counters one take may remove
 PILES = tuple(str(n) for n in range(1, 101))
 TAKE = re.compile(r"^take\s+(\S+)$")
 
@@ -32,18 +33,18 @@ TAKE = re.compile(r"^take\s+(\S+)$")
 @dataclass(frozen=True)
 class Take:
     count: int
-    kind: ClassVar[str] = "take"      # the decision it answers
+    kind: ClassVar[str] = "take"  # the decision it answers
 
 
 @dataclass(frozen=True)
 class TakeawayState:
     names: tuple[str, ...]
-    start: int                   # the pile at the start
-    pile: int                    # counters left
-    first: int                   # the seat that took first (drawn from the seed)
-    taken: tuple[int, ...]       # counters taken by each seat
-    takes: int = 0               # takes made so far
-    winner: int | None = None    # who took the last counter
+    start: int  # the pile at the start
+    pile: int  # counters left
+    first: int  # the seat that took first (drawn from the seed)
+    taken: tuple[int, ...]  # counters taken by each seat
+    takes: int = 0  # takes made so far
+    winner: int | None = None  # who took the last counter
 
     @property
     def to_move(self) -> int:
@@ -70,8 +71,9 @@ class TakeawayRules:
         pile = str(options.get("pile", "15"))
         if pile not in PILES:
             raise ValueError(f"pile must be a number of counters from 1 to 100, not {pile!r}")
-        return TakeawayState(tuple(players), int(pile), int(pile),
-                             random.Random(seed).randrange(2), (0, 0))
+        return TakeawayState(
+            tuple(players), int(pile), int(pile), random.Random(seed).randrange(2), (0, 0)
+        )
 
     def awaiting(self, state: TakeawayState) -> list[Decision]:
         if state.winner is not None:
@@ -98,23 +100,26 @@ class TakeawayRules:
                 continue
             if line.lower().split()[0] != "take":
                 raise NotAnOrder("not an order; an order is take 1, take 2 or take 3", line)
-            entries.append(Entry(tuple(_take(alt.strip(), line) for alt in line.split("|")),
-                                 line))
+            entries.append(Entry(tuple(_take(alt.strip(), line) for alt in line.split("|")), line))
         return entries
 
     def format(self, order: Take) -> str:
         return f"take {order.count}"
 
-    def apply(self, state: TakeawayState, seat: int, order: Take
-              ) -> tuple[TakeawayState, list[str]]:
+    def apply(
+        self, state: TakeawayState, seat: int, order: Take
+    ) -> tuple[TakeawayState, list[str]]:
         if state.winner is not None:
             raise IllegalOrder("The game is over.")
         if seat != state.to_move:
             raise IllegalOrder(f"It is {state.names[state.to_move]}'s turn to take.")
         legal = self.legal_orders(state, seat)
         if order not in legal:
-            raise IllegalOrder(f"Take 1 to {len(legal)}: the pile has {state.pile} "
-                               f"counter{'s' * (state.pile != 1)}.", legal)
+            raise IllegalOrder(
+                f"Take 1 to {len(legal)}: the pile has {state.pile} "
+                f"counter{'s' * (state.pile != 1)}.",
+                legal,
+            )
         taken = list(state.taken)
         taken[seat] += order.count
         pile = state.pile - order.count
@@ -122,41 +127,66 @@ class TakeawayRules:
         events = [f"{name} takes {order.count}; {pile} left."]
         if pile == 0:
             events.append(f"{name} takes the last counter and wins.")
-        return replace(state, pile=pile, taken=tuple(taken), takes=state.takes + 1,
-                       winner=seat if pile == 0 else None), events
+        return replace(
+            state,
+            pile=pile,
+            taken=tuple(taken),
+            takes=state.takes + 1,
+            winner=seat if pile == 0 else None,
+        ), events
 
     def view(self, state: TakeawayState) -> View:
-        players = [{"seat": s, "name": n, "taken": state.taken[s]}
-                   for s, n in enumerate(state.names)]
-        view = {"game": self.name, "round": state.round,
-                "phase": "over" if state.winner is not None else "take",
-                "players": players, "pile": state.pile, "start": state.start,
-                **progress_view(self.awaiting(state), self.result(state))}
+        players = [
+            {"seat": s, "name": n, "taken": state.taken[s]} for s, n in enumerate(state.names)
+        ]
+        view = {
+            "game": self.name,
+            "round": state.round,
+            "phase": "over" if state.winner is not None else "take",
+            "players": players,
+            "pile": state.pile,
+            "start": state.start,
+            **progress_view(self.awaiting(state), self.result(state)),
+        }
         return view  # type: ignore[return-value]
 
     def bot(self, name: str = "default"):
         try:
             return BOTS[name]
         except KeyError:
-            raise ValueError(f"no Take-away bot {name!r}; the bots are "
-                             f"{', '.join(BOTS)}") from None
+            raise ValueError(f"no Take-away bot {name!r}; the bots are {', '.join(BOTS)}") from None
 
     def to_data(self, state: TakeawayState) -> dict:
-        return {"names": list(state.names), "start": state.start, "pile": state.pile,
-                "first": state.first, "taken": list(state.taken), "takes": state.takes,
-                "winner": state.winner}
+        return {
+            "names": list(state.names),
+            "start": state.start,
+            "pile": state.pile,
+            "first": state.first,
+            "taken": list(state.taken),
+            "takes": state.takes,
+            "winner": state.winner,
+        }
 
     def from_data(self, data: dict) -> TakeawayState:
-        return TakeawayState(tuple(data["names"]), data["start"], data["pile"], data["first"],
-                             tuple(data["taken"]), data["takes"], data["winner"])
+        return TakeawayState(
+            tuple(data["names"]),
+            data["start"],
+            data["pile"],
+            data["first"],
+            tuple(data["taken"]),
+            data["takes"],
+            data["winner"],
+        )
 
     def result(self, state: TakeawayState) -> Result | None:
         if state.winner is None:
             return None
         loser = 1 - state.winner
-        return Result(f"{state.names[state.winner]} took the last counter",
-                      tuple(int(seat == state.winner) for seat in range(2)),
-                      ((state.winner,), (loser,)))
+        return Result(
+            f"{state.names[state.winner]} took the last counter",
+            tuple(int(seat == state.winner) for seat in range(2)),
+            ((state.winner,), (loser,)),
+        )
 
 
 def _take(text: str, line: str) -> Take:
