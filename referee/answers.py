@@ -78,12 +78,10 @@ def answer(site: Site, table: Table) -> int:
                 site.queue(campaign, welcome(site.identity, table, action.seat, key=str(record.n)))
                 queued += 1
         if record.kind == Kind.MAIL:
-            seat = record.seat
+            due_by = due_at.get(record.seat) if record.seat is not None else None
             site.queue(
                 campaign,
-                confirmation(
-                    site.identity, table, record, due_at.get(seat), history_for(table, record)
-                ),
+                confirmation(site.identity, table, record, due_by, history_for(table, record)),
             )
             queued += 1
     marks.confirmed = last

@@ -30,7 +30,7 @@ from typing import Any
 import yaml
 
 from . import registry
-from .contract import GameDescriptor, IllegalOrder, NotationError, Rules
+from .contract import GameDescriptor, IllegalOrder, NotationError, Rules, View
 from .records import Drop, Record, RecordError, Rollback
 from .store import append_record, atomic_write, read_records
 
@@ -109,8 +109,8 @@ class Player:
     def formatted(self) -> str:
         return f"{self.name} <{self.address}>"
 
-    def to_data(self) -> dict:
-        data = {"name": self.name, "address": self.address, "token": self.token}
+    def to_data(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"name": self.name, "address": self.address, "token": self.token}
         if self.timezone:
             data["timezone"] = self.timezone
         if self.absence:
@@ -370,7 +370,7 @@ class Step:
     record: Record
     round: int
     events: list[str]
-    view: dict
+    view: View
 
 
 class Table:
@@ -448,7 +448,7 @@ class Table:
         self.steps.append(step)
         return step
 
-    def view_after_round(self, round_: int) -> dict:
+    def view_after_round(self, round_: int) -> View:
         """The game as it was when round ``round_`` ended (or now, if it has not). The
         engine runs on into the next round by itself, so a game that shows its last round's
         action board is shown as that round ended (``GameDescriptor.round_end_view``)."""
@@ -461,7 +461,7 @@ class Table:
     def round(self) -> int:
         return self.rules.view(self.state)["round"]
 
-    def view(self) -> dict:
+    def view(self) -> View:
         return self.rules.view(self.state)
 
     @property

@@ -11,6 +11,7 @@ import math
 from dataclasses import dataclass
 
 from . import registry
+from .contract import View
 from .history import Turn, measure, standings
 
 WIDTH, HEIGHT = 720, 280
@@ -61,7 +62,7 @@ class Chart:
         return self.height - BOTTOM
 
 
-def player_colour(view: dict, player: dict) -> str:
+def player_colour(view: View, player: dict) -> str:
     """The colour the game's maps give this player."""
     return registry.get(view["game"]).player_colour(player)
 

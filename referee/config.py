@@ -14,8 +14,9 @@ import re
 import ssl
 from dataclasses import dataclass
 from email.headerregistry import Address
+from enum import Enum
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 import yaml
 
@@ -156,7 +157,7 @@ class Config:
         s = self.outbox
         if isinstance(s, MaildirOutboxSettings):
             return MaildirSender(s.path)
-        password = self._secret(s.password_env, "outbox") if s.user else None
+        password = self._secret(s.password_env, "outbox") if s.user and s.password_env else None
         return SmtpSender(
             s.host, s.port, s.security, s.user, password, ssl_context=_ssl_context(s.ca_file)
         )
@@ -188,8 +189,9 @@ def write_default_config(directory: str | os.PathLike) -> Path:
     directory.mkdir(parents=True, exist_ok=True)
     path.write_text(DEFAULT_CONFIG)
     config = load_config(path)
-    create_maildir(config.inbox.path)
-    create_maildir(config.outbox.path)
+    for mailbox in (config.inbox, config.outbox):
+        assert isinstance(mailbox, (MaildirInboxSettings, MaildirOutboxSettings))  # the default
+        create_maildir(mailbox.path)
     config.data_root.mkdir(parents=True, exist_ok=True)
     config.make_outbox()  # creates the queue folders
     return path
@@ -213,7 +215,7 @@ def load_config(path: str | os.PathLike) -> Config:
         ) from None
     reader = _Reader(path)
     config = reader.config(data)
-    if reader.errors:
+    if reader.errors or config is None:
         raise ConfigError(
             f"{path} has {len(reader.errors)} problem(s):\n"
             + "\n".join(f"  - {e}" for e in reader.errors)
@@ -221,7 +223,13 @@ def load_config(path: str | os.PathLike) -> Config:
     return config
 
 
-_MISSING = object()
+class _Missing(Enum):
+    """The default of a setting that must be given."""
+
+    MISSING = 0
+
+
+_MISSING = _Missing.MISSING
 
 
 class _Reader:
@@ -310,7 +318,7 @@ class _Reader:
                 port=self.port(s, "inbox", 993 if security == "tls" else 143),
                 security=security,
                 user=self.string(s, "user", "inbox"),
-                password_env=self.env_name(s, "inbox", required=True),
+                password_env=self.env_name(s, "inbox", required=True) or "",
                 folder=self.string(s, "folder", "inbox", "INBOX"),
                 processed_folder=self.string(s, "processed_folder", "inbox", "processed"),
                 state=self.path_value(s, "state", "inbox", "mail/imap-state.json"),
@@ -383,17 +391,28 @@ class _Reader:
             return None if default is _MISSING else default
         return value
 
-    def string(self, data: dict, key: str, where: str, default: Any = _MISSING) -> str | None:
+    # A setting that is missing or wrong is an error, and reads as its default or as an empty
+    # placeholder: the file's Config is never made while there are errors.
+    @overload
+    def string(self, data: dict, key: str, where: str, default: None) -> str | None: ...
+    @overload
+    def string(
+        self, data: dict, key: str, where: str, default: str | _Missing = _MISSING
+    ) -> str: ...
+    def string(
+        self, data: dict, key: str, where: str, default: str | _Missing | None = _MISSING
+    ) -> str | None:
+        fallback = "" if default is _MISSING else default
         value = self.get(data, key, where, default)
         if value is None or value is default:
-            return value
+            return fallback
         if (
             not isinstance(value, (str, int, float))
             or isinstance(value, bool)
             or not str(value).strip()
         ):
             self.error(where, key, f"expected a text value, found {_kind(value)}")
-            return None
+            return fallback
         return str(value).strip()
 
     def choice(
@@ -405,19 +424,19 @@ class _Reader:
             return default
         return value
 
-    def port(self, data: dict, where: str, default: int) -> int | None:
+    def port(self, data: dict, where: str, default: int) -> int:
         value = self.get(data, "port", where, default)
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 65535:
             self.error(where, "port", f"expected a port number from 1 to 65535, found {value!r}")
-            return None
+            return default
         return value
 
-    def path_value(self, data: dict, key: str, where: str, default: str | None) -> Path | None:
-        value = self.string(data, key, where, default)
-        return None if value is None else (self.base / Path(value).expanduser())
+    def path_value(self, data: dict, key: str, where: str, default: str) -> Path:
+        return self.base / Path(self.string(data, key, where, default)).expanduser()
 
     def existing_file(self, data: dict, key: str, where: str) -> Path | None:
-        path = self.path_value(data, key, where, None)
+        value = self.string(data, key, where, None)
+        path = None if value is None else self.base / Path(value).expanduser()
         if path is not None and not path.is_file():
             self.error(
                 where, key, f"{path} does not exist; give the path of the certificate file (PEM)"
@@ -427,7 +446,7 @@ class _Reader:
 
     def env_name(self, data: dict, where: str, required: bool) -> str | None:
         value = self.string(data, "password_env", where, _MISSING if required else None)
-        if value is not None and not ENV_NAME.match(value):
+        if value and not ENV_NAME.match(value):
             self.error(
                 where,
                 "password_env",

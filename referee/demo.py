@@ -11,7 +11,13 @@ from pathlib import Path
 
 from . import mailbot, registry
 from .campaign import Campaign, Status
-from .config import CONFIG_NAME, load_config, write_default_config
+from .config import (
+    CONFIG_NAME,
+    MaildirInboxSettings,
+    MaildirOutboxSettings,
+    load_config,
+    write_default_config,
+)
 from .mail.outbox import MaildirSender
 from .site import Site
 from .tick import tick
@@ -92,8 +98,13 @@ def run_demo(
         game or registry.names()[0], campaign_id, [f"{n} <{a}>" for n, a in PLAYERS], seed
     )
     site.outbox.flush(site.config.make_sender())
-    postman = Postman(site.config.outbox.path)
-    inbox = MaildirSender(site.config.inbox.path)
+    outbox, inbox_settings = site.config.outbox, site.config.inbox
+    if not isinstance(outbox, MaildirOutboxSettings) or not isinstance(
+        inbox_settings, MaildirInboxSettings
+    ):
+        raise ValueError(f"the demo plays on local Maildirs; {config_path} names mail servers")
+    postman = Postman(outbox.path)
+    inbox = MaildirSender(inbox_settings.path)
     robots = [
         RobotPlayer(seat, n, a, site, campaign_id, seed) for seat, (n, a) in enumerate(PLAYERS)
     ]

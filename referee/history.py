@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from . import maps, registry
 from .campaign import Table
+from .contract import View
 from .reports import render, result_context, turn_report
 
 
@@ -22,7 +23,7 @@ class NoSuchTurn(ValueError):
 class Turn:
     round: int
     events: list[str]
-    view: dict  # the game at the turn's end (or now, for the turn in play)
+    view: View  # the game at the turn's end (or now, for the turn in play)
     closed: bool  # the game has moved past this turn, or has ended
 
     @property
@@ -64,12 +65,12 @@ def turn_files(table: Table, round_: int) -> dict[str, str | bytes]:
     return files
 
 
-def measure(view: dict) -> str:
+def measure(view: View) -> str:
     """The name of the figure the history follows in this game (its descriptor says)."""
     return registry.get(view["game"]).measure
 
 
-def standings(view: dict) -> list[tuple[str, int]]:
+def standings(view: View) -> list[tuple[str, int]]:
     """Each player's name and figure (score or cash) in ``view``, in seat order."""
     key = measure(view)
     return [(p["name"], p[key]) for p in view["players"]]

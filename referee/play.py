@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Set
 from dataclasses import dataclass, field
 
 from .campaign import Table
@@ -99,7 +100,7 @@ def submit(table: Table, seat: int, entries: list[str]) -> Outcome:
     return outcome
 
 
-def advance(table: Table, robots: set[int] = frozenset()) -> Outcome:
+def advance(table: Table, robots: Set[int] = frozenset()) -> Outcome:
     """Everything the referee can do by itself now: queued orders, forced moves, and the
     decisions of seats the bot plays."""
     outcome = Outcome(round=table.round)
@@ -162,7 +163,7 @@ def _drain(table: Table, seat: int, how: How, outcome: Outcome) -> bool:
         options = [o for o in entry.alternatives if o.kind == kind]
         if not options:
             break  # its decision has not come yet
-        errors = []
+        errors: list[IllegalOrder] = []
         for order in options:
             try:
                 _apply(table, seat, order, how, outcome)
@@ -170,13 +171,13 @@ def _drain(table: Table, seat: int, how: How, outcome: Outcome) -> bool:
             except IllegalOrder as err:
                 errors.append(err)
         else:
-            err = errors[0]
+            first = errors[0]
             outcome.refusals.append(
                 Refusal(
                     seat,
                     queue[0],
-                    err.reason,
-                    [table.rules.format(o) for o in err.alternatives],
+                    first.reason,
+                    [table.rules.format(o) for o in first.alternatives],
                     dropped=queue[1:],
                 )
             )

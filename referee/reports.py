@@ -7,6 +7,7 @@ and into mail messages. The mails are composed by ``mail.compose``.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from email.message import EmailMessage
 from importlib import resources
@@ -15,6 +16,7 @@ import jinja2
 
 from . import maps, registry
 from .campaign import Campaign, Player, Table
+from .contract import View
 from .mail.compose import Attachment, compose
 from .records import Help, Message, Record
 
@@ -104,7 +106,7 @@ def awaited_lines(table: Table, seat: int) -> list[str]:
     return lines
 
 
-def result_context(view: dict, names: list[str]) -> dict | None:
+def result_context(view: View, names: list[str]) -> dict | None:
     result = view.get("result")
     if result is None:
         return None
@@ -117,7 +119,7 @@ def result_context(view: dict, names: list[str]) -> dict | None:
     return {"reason": result["reason"], "places": places}
 
 
-def base_context(table: Table, view: dict | None = None) -> dict:
+def base_context(table: Table, view: View | None = None) -> dict:
     view = view or table.view()
     return {
         "campaign": table.campaign,
@@ -139,7 +141,7 @@ def _mail(
     subject: str,
     text: str,
     message_id: str,
-    cc: list[str] = (),
+    cc: Sequence[str] = (),
     in_reply_to: str | None = None,
     png: bytes | None = None,
     html: str | None = None,
@@ -160,7 +162,7 @@ def _mail(
         in_reply_to=in_reply_to,
         attachments=attachments,
         html=html,
-        inline_images={map_cid: png} if html and png else None,
+        inline_images={map_cid: png} if html and png and map_cid else None,
     )
 
 
@@ -196,8 +198,15 @@ def welcome(identity: Identity, table: Table, seat: int, key: str = "") -> Email
     )
 
 
+def game_master(campaign: Campaign) -> Player:
+    """The campaign's game master, for a mail only a campaign with one sends."""
+    if campaign.gm is None:
+        raise ValueError(f"campaign {campaign.id} has no game master")
+    return campaign.gm
+
+
 def gm_welcome(identity: Identity, campaign: Campaign) -> EmailMessage:
-    gm = campaign.gm
+    gm = game_master(campaign)
     text = render(
         "gm-welcome.txt", campaign=campaign, gm=gm, reply_to=identity.plus(campaign.id, gm.token)
     )
@@ -217,7 +226,7 @@ def confirmation(
     """The answer to a mail: what was done with every order and command in it."""
     campaign = table.campaign
     seat = record.seat
-    player = campaign.gm if seat is None else campaign.players[seat]
+    player = game_master(campaign) if seat is None else campaign.players[seat]
     step = next(s for s in table.steps if s.record.n == record.n)
     applied = [{"text": order.text, "events": []} for order in record.orders]
     if applied:  # the events of a mail's orders, under its last order
@@ -293,7 +302,12 @@ def gm_notice(
 ) -> EmailMessage:
     body = render("notice.txt", text=text, referee=identity.address)
     return _mail(
-        identity, campaign, campaign.gm, subject, body, message_id(identity, campaign.id, "gm", key)
+        identity,
+        campaign,
+        game_master(campaign),
+        subject,
+        body,
+        message_id(identity, campaign.id, "gm", key),
     )
 
 
@@ -366,7 +380,7 @@ def position_text(table: Table, seat: int | None = None) -> str:
     )
 
 
-def turn_report(table: Table, round_: int, view: dict) -> str:
+def turn_report(table: Table, round_: int, view: View) -> str:
     """The report of one round, for the campaign's turns/ folder; ``view`` is the game at
     the round's end."""
     events = [e for step in table.steps if step.round == round_ for e in step.events]

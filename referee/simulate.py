@@ -49,7 +49,9 @@ def simulate(
 ) -> dict:
     started = time.perf_counter()
     finished = decisions = illegal = 0
-    rounds, scores, reasons = [], [], Counter()
+    rounds: list[int] = []
+    scores: list[float] = []
+    reasons: Counter[str] = Counter()
     for i in range(games):
         state, log, refused = play_game(rules, players, seed * 100_003 + i, bot)
         decisions += len(log)

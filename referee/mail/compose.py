@@ -67,7 +67,8 @@ def compose(
     msg.set_content(text, cte=_text_cte(text))
     if html is not None:
         msg.add_alternative(html, subtype="html", cte=_text_cte(html))
-        html_part = msg.get_payload()[-1]
+        *_, html_part = msg.iter_parts()  # the alternative just added is the last part
+        assert isinstance(html_part, EmailMessage)
         for content_id, png in (inline_images or {}).items():
             html_part.add_related(
                 png,

@@ -261,7 +261,7 @@ class ImapInbox(_Closing):
         try:
             # "n:*" always matches the highest UID, even below n: filter
             uids = sorted(u for u in client.search(["UID", f"{last + 1}:*"]) if u > last)[:limit]
-            mails = []
+            mails: list[InMail] = []
             for start in range(0, len(uids), FETCH_BATCH):
                 batch = uids[start : start + FETCH_BATCH]
                 data = client.fetch(batch, ["BODY.PEEK[]"])

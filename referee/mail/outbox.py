@@ -118,6 +118,7 @@ class SmtpSender:
     def __enter__(self) -> SmtpSender:
         where = f"the SMTP server {self.host}:{self.port}"
         try:
+            smtp: smtplib.SMTP
             if self.security == "tls":
                 smtp = smtplib.SMTP_SSL(
                     self.host, self.port, timeout=self.timeout, context=self.ssl_context
@@ -159,6 +160,8 @@ class SmtpSender:
                 smtp.close()
 
     def send(self, msg: EmailMessage) -> dict[str, str]:
+        if self._smtp is None:
+            raise RuntimeError("SmtpSender.send outside its `with` block")
         try:
             refused = self._smtp.send_message(msg)
         except smtplib.SMTPRecipientsRefused as e:

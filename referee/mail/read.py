@@ -101,7 +101,7 @@ def _header(msg: EmailMessage, name: str) -> str:
 
 def _addresses(msg: EmailMessage, name: str) -> list[tuple[str, str]]:
     """(display name, lowercased address) for every address in every ``name`` header."""
-    found = []
+    found: list[tuple[str, str]] = []
     for value in msg.get_all(name) or ():
         try:  # Delivered-To and X-Original-To are not address headers to the email package
             pairs = [(a.display_name, a.addr_spec) for a in value.addresses]
@@ -168,7 +168,7 @@ def _why_automatic(msg: EmailMessage, sender: str, referee_address: str) -> str 
         return "sent from the referee's own address"
     content_type = msg.get_content_type()
     if content_type == "multipart/report":
-        report = (msg.get_param("report-type") or "").lower()
+        report = str(msg.get_param("report-type") or "").lower()
         return (
             "a read receipt"
             if report == "disposition-notification"
@@ -217,9 +217,10 @@ def _body_text(msg: EmailMessage) -> tuple[str, bool]:
     if part is None:
         return "", False
     try:
-        payload = part.get_payload(decode=True) or b""
+        decoded = part.get_payload(decode=True)
     except Exception:
-        payload = b""
+        decoded = None
+    payload = decoded if isinstance(decoded, bytes) else b""
     truncated = len(payload) > MAX_TEXT_BYTES
     text = _decode(payload[:MAX_TEXT_BYTES], part.get_content_charset())
     text = text.replace("\r\n", "\n").replace("\r", "\n")
