@@ -135,7 +135,7 @@ def init(directory: Path) -> None:
     "--policy",
     type=click.Choice(POLICIES),
     help="a missed deadline: wait for the game master, let the bot decide, or "
-    "the game's own rules (Bus Boss 37-40)",
+    "the game's own rules for a missed order, where it has them",
 )
 @click.pass_context
 def new(

@@ -129,7 +129,7 @@ class Progress(TypedDict):
 
 class View(TypedDict, total=False):
     """The keys every game's view has (``Rules.view``); each game adds its own in a
-    TypedDict derived from this one (``BusView``, ``BusBossView``).
+    TypedDict derived from this one, beside its engine.
 
     game: the game's name; round: the round in play (0 for the setup); phase: the game's
     word for where the round stands; players: one dict a seat, with at least ``seat`` and

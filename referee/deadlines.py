@@ -10,7 +10,7 @@ A campaign's `deadlines` settings (campaign.yaml), all optional:
       grace_minutes: 60         # time after the deadline before the policy applies
       remind_hours: 12          # one reminder this long before the deadline
       timezone: Europe/London   # in which deadlines are set and shown
-      policy: bot               # wait (the game master decides), bot, or rules (Bus Boss 37-40)
+      policy: bot               # wait (the game master decides), bot, or rules (the game's own)
 
 Everything here is pure: times in, times out.
 """

@@ -1,5 +1,6 @@
-"""`referee demo`: a four-player game of Bus on the embedded default (local Maildirs), whose
-players are robots that read the referee's mail and answer it by mail."""
+"""`referee demo`: a four-player game (the registry's first unless named) on the embedded
+default (local Maildirs), whose players are robots that read the referee's mail and answer it
+by mail."""
 
 from __future__ import annotations
 
