@@ -22,14 +22,15 @@ import logging
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from .answers import answer
+from . import snapshots
+from .answers import Watermarks, answer
 from .campaign import CampaignError, Status
 from .intake import Intake, OpenCampaigns
 from .play import advance
 from .records import Kind, Record
 from .site import Site
 from .store import TickLock, crashpoint
-from .timekeeping import keep_time
+from .timekeeping import keep_time, wake
 
 log = logging.getLogger(__name__)
 
@@ -71,14 +72,20 @@ def tick(site: Site, now: datetime | None = None) -> TickReport:
         counts = intake.counts
         report.applied, report.ignored = counts.applied, counts.ignored
         report.answered, report.errors = counts.answered, list(counts.errors)
+        waits = snapshots.Waits(site.state_dir / "waits.json")
         for campaign_id in site.campaign_ids():
+            if campaign_id not in open_campaigns.campaigns and waits.asleep(
+                site.data_root / campaign_id, now
+            ):
+                continue  # nothing new, nothing due: not even loaded
             try:
                 report.answered += resolve_and_answer(
-                    site, open_campaigns, campaign_id, now, counts.by_campaign[campaign_id]
+                    site, open_campaigns, campaign_id, now, counts.by_campaign[campaign_id], waits
                 )
             except CampaignError as err:
                 report.errors.append(f"campaign {campaign_id}: {err}")
                 log.error("campaign %s: %s", campaign_id, err)
+        waits.save()
         crashpoint("queued")
         flushed = site.outbox.flush(site.config.make_sender())
         report.sent = len(flushed.sent)
@@ -92,14 +99,21 @@ def tick(site: Site, now: datetime | None = None) -> TickReport:
 
 
 def resolve_and_answer(
-    site: Site, open_campaigns: OpenCampaigns, campaign_id: str, now: datetime, mails: int
+    site: Site,
+    open_campaigns: OpenCampaigns,
+    campaign_id: str,
+    now: datetime,
+    mails: int,
+    waits: snapshots.Waits,
 ) -> int:
-    """A started campaign resolves what it can, keeps its deadlines and queues its answers;
-    returns the number of mails queued."""
-    if open_campaigns.campaign(campaign_id).status == Status.OPEN:
+    """A started campaign resolves what it can, keeps its deadlines and queues its answers,
+    and its snapshot and what it waits for are kept; returns the number of mails queued."""
+    campaign = open_campaigns.campaign(campaign_id)
+    if campaign.status == Status.OPEN:
+        waits.note(campaign.root, None)
         return 0
     table = open_campaigns.table(campaign_id)
-    steps, queued = len(table.steps), 0
+    before, queued = table.count, 0
     if table.campaign.status == Status.RUNNING:
         robots = set(table.campaign.robots)
         site.commit(table, advance(table, robots), Record(Kind.REFEREE))
@@ -107,7 +121,10 @@ def resolve_and_answer(
         if applied:  # a deadline's decision: go on from it
             site.commit(table, advance(table, robots), Record(Kind.REFEREE))
     queued += answer(site, table)
-    resolved = sum(len(s.record.orders) for s in table.steps[steps:])
+    if table.count != table.snapshot_n:
+        snapshots.save(table, Watermarks.load(table.campaign).floor())
+    waits.note(table.campaign.root, wake(table, now))
+    resolved = sum(len(s.record.orders) for s in table.steps_after(before))
     log.log(
         logging.INFO if mails or resolved or queued else logging.DEBUG,
         "campaign %s (%s): mails applied %d, orders resolved %d, mails queued %d",
