@@ -281,14 +281,19 @@ class Outbox:
         ``name`` (chosen by the caller, unique per mail) is kept in ``names/`` with the
         envelope, so that ``contains`` recognises the same mail queued again, whatever became
         of it. The mail is written before its name: a crash between the two can repeat a
-        mail, never lose it."""
+        mail, never lose it; so the name is not fsynced on its own (a power cut that loses it
+        can only repeat a mail, and its envelope is then read from the mail's headers)."""
         if isinstance(mail, EmailMessage):
             mail = OutMail.of(mail)
         name = name or unique_name()
         stamp = f"{datetime.now(UTC):%Y%m%dT%H%M%S%f}"
         file_name = f"{stamp}-{name}.eml"
         atomic_write(self.dir / file_name, mail.data)
-        atomic_write(self.names_dir / name, json.dumps({"file": file_name, **mail.envelope()}))
+        atomic_write(
+            self.names_dir / name,
+            json.dumps({"file": file_name, **mail.envelope()}),
+            durable=False,
+        )
         log.debug(
             "queued %s: %s to %s, %r", file_name, mail.message_id, mail.recipients, mail.subject
         )
