@@ -18,6 +18,7 @@ import itertools
 import json
 import logging
 import os
+import re
 import smtplib
 import socket
 import ssl
@@ -209,7 +210,7 @@ class SmtpSender:
             refused = self._smtp.sendmail(
                 mail.sender,
                 list(mail.recipients),
-                mail.data,
+                BARE_LF.sub(b"\r\n", mail.data),  # SMTP's lines end in CRLF
                 mail_options=["SMTPUTF8", "BODY=8BITMIME"] if international else [],
             )
         except smtplib.SMTPRecipientsRefused as e:
@@ -238,6 +239,9 @@ class SmtpSender:
                 f"the connection to {self.host}:{self.port} failed: {e}", stop=True
             ) from e
         return {rcpt: _code_text(code, text) for rcpt, (code, text) in refused.items()}
+
+
+BARE_LF = re.compile(rb"(?<!\r)\n")
 
 
 def _code_text(code: int, text: bytes | str) -> str:
