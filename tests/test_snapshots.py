@@ -2,13 +2,14 @@
 replay gives, or is not used; a tick leaves alone the campaigns with nothing to do."""
 
 import json
+import random
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from played import play, played_site
-from sites import PLAYERS, Mailboxes, make_site, reply_to, run_tick
+from sites import ADDRESSES, PLAYERS, Mailboxes, logged, make_site, reply_to, run_tick
 
-from referee import snapshots
+from referee import mailbot, snapshots
 from referee.answers import Watermarks
 from referee.campaign import Campaign, Table
 from referee.history import history_text, turn_files
@@ -173,3 +174,44 @@ def test_a_campaign_sleeps_until_its_next_deadline(tmp_path, monkeypatch):
     assert loaded == ["dl"]
     reminders = boxes.new()
     assert len(reminders) == 1 and "reminder" in str(reminders[0]["Subject"]).lower()
+
+
+def played_by_mail(root, monkeypatch, snapshots_used: bool):
+    """Ann, Bob and Cid answer their newest prompt each tick, for 20 ticks; what the site
+    then holds: the log, the mails sent and the turns/ files."""
+    if not snapshots_used:
+        monkeypatch.setattr("referee.intake.load_table", lambda campaign: campaign.table())
+    site = make_site(root)
+    site.new_campaign("bus", "game", PLAYERS, seed=11)
+    boxes = Mailboxes(site)
+    rng = random.Random(11)
+    for number in range(20):
+        run_tick(site)
+        for name, address in zip(("Ann", "Bob", "Cid"), ADDRESSES, strict=True):
+            answer = mailbot.answer_latest(boxes.new(address), name, address, rng.choice)
+            if answer is not None:
+                answer.replace_header("Message-ID", f"<{name}.{number}@example.org>")
+                boxes.deliver(answer)
+    monkeypatch.undo()
+    records = [
+        {k: v for k, v in r.items() if k not in ("at", "hash")}
+        for r in logged(site.campaign("game"))
+    ]
+    tokens = [p.token for p in site.campaign("game").players]
+
+    def masked(text: str) -> str:  # the tokens are drawn at random
+        for seat, token in enumerate(tokens):
+            text = text.replace(token, f"<token {seat}>")
+        return text
+
+    mails = sorted((str(m["To"]), str(m["Subject"]), masked(mailbot.body(m))) for m in boxes.sent())
+    turns = {p.name: p.read_bytes() for p in (site.data_root / "game" / "turns").iterdir()}
+    return records, mails, turns
+
+
+def test_a_game_played_by_mail_from_snapshots_is_the_game_played_by_full_replays(
+    tmp_path, monkeypatch
+):
+    with_snapshots = played_by_mail(tmp_path / "snapshots", monkeypatch, True)
+    assert len(with_snapshots[0]) > 15  # the game went on for many records
+    assert with_snapshots == played_by_mail(tmp_path / "replays", monkeypatch, False)
