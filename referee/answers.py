@@ -48,6 +48,10 @@ class Watermarks:
             data.get("stages", {}),
         )
 
+    def floor(self) -> int:
+        """The earliest record an answer may still report from."""
+        return min([self.confirmed, self.turns, *self.digests.values()])
+
     def save(self, campaign: Campaign) -> None:
         # derived: after a crash the answers are derived again and the outbox knows them
         atomic_write(
@@ -62,13 +66,11 @@ def answer(site: Site, table: Table) -> int:
     welcomes of replacement players, digests; then write the turn reports."""
     campaign = table.campaign
     marks = Watermarks.load(campaign)
-    last = table.steps[-1].record.n if table.steps else 0
+    last = table.count
     due_at = dues(table)
     queued = 0
-    for step in table.steps:
+    for step in table.steps_after(marks.confirmed):
         record = step.record
-        if record.n <= marks.confirmed:
-            continue
         for index, action in enumerate(record.actions):
             if isinstance(action, Message):
                 for seat in action.to:
@@ -92,8 +94,8 @@ def answer(site: Site, table: Table) -> int:
         since = marks.digests.get(key, 0)
         news = [
             s
-            for s in table.steps
-            if s.record.n > since and not (s.record.kind == Kind.MAIL and s.record.seat == seat)
+            for s in table.steps_after(since)
+            if not (s.record.kind == Kind.MAIL and s.record.seat == seat)
         ]
         due = awaiting.get(seat)
         final = table.over and marks.stages.get(key) != "over"  # everyone gets it once
@@ -144,7 +146,7 @@ def history_for(table: Table, record: Record) -> str:
 def write_turns(table: Table, since: int) -> None:
     """The report and text map of every round touched since record ``since``, and the
     PNG map of each such round once it is over (the game at its end)."""
-    rounds = sorted({s.round for s in table.steps if s.record.n > since})
+    rounds = sorted({s.round for s in table.steps_after(since)})
     folder = table.campaign.dir("turns")
     for round_ in rounds:
         for name, content in turn_files(table, round_).items():

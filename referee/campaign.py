@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.utils import parseaddr
 from enum import StrEnum
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -362,48 +363,93 @@ class Campaign:
         return Table.replay(self)
 
 
-@dataclass
+@dataclass(eq=False)
 class Step:
-    """What one log record did: its orders' events, the round it happened in, and the view
-    of the game after it."""
+    """What one log record did: its orders' events, the round it happened in, and the game
+    after it (its view is built only when something shows it). A table loaded from a
+    snapshot holds some steps without their state (``state`` None): their view is never
+    asked for (``Table.view_after_round`` completes the table first)."""
 
     record: Record
     round: int
     events: list[str]
-    view: View
+    state: Any
+    rules: Rules = field(repr=False)
+
+    @cached_property
+    def view(self) -> View:
+        if self.state is None:
+            raise LookupError(f"step {self.record.n} holds no state: complete its table first")
+        return self.rules.view(self.state)
 
 
 class Table:
     """A campaign's game rebuilt from its log: the state, the players' queued orders, the
-    Message-IDs already applied, and what each record did."""
+    Message-IDs already applied, and what each record did.
 
-    def __init__(self, campaign: Campaign):
+    A table may start from a snapshot (``snapshots``): then the steps of its first
+    ``skipped`` records are not held (their rounds are ``skipped_rounds``), and asking for
+    them (``steps``, or the steps of such a round) rebuilds them once by a full replay."""
+
+    def __init__(self, campaign: Campaign, state: Any = None):
+        """A table at the start of the game, or at ``state`` (a snapshot's)."""
         self.campaign = campaign
         self.descriptor = campaign.descriptor
         self.rules = self.descriptor.rules
-        self.state = self.rules.new_game(
-            campaign.options, [p.name for p in campaign.players], campaign.seed
-        )
+        if state is None:
+            state = self.rules.new_game(
+                campaign.options, [p.name for p in campaign.players], campaign.seed
+            )
+        self.state = state
         self.queues: dict[int, list[str]] = {}
         self.seen: set[str] = set()
-        self.steps: list[Step] = []
+        self.held: list[Step] = []
         self.undone: set[tuple[int, int]] = set()
+        self.skipped = 0
+        self.skipped_rounds: set[int] = set()
+        self.last_hash = GENESIS
+        self.snapshot_n: int | None = None  # the records its snapshot covered, if any
 
     @classmethod
     def replay(cls, campaign: Campaign) -> Table:
-        table = cls(campaign)
-        records = campaign.records()
+        return cls(campaign).follow_all(campaign.records())
+
+    def follow_all(self, records: list[Record]) -> Table:
+        """Follow ``records`` (the whole log, or the part after a snapshot)."""
         # a rollback marks earlier orders as undone: they stay in the log, and are passed over
-        table.undone = {
-            (n, i)
-            for r in records
-            for c in r.commands
-            if isinstance(c, Rollback)
-            for n, i in c.undone
-        }
+        self.undone |= undone_by(records)
         for record in records:
-            table.follow(record)
-        return table
+            self.follow(record)
+        return self
+
+    @property
+    def steps(self) -> list[Step]:
+        """What every record of the log did."""
+        self.complete()
+        return self.held
+
+    @property
+    def count(self) -> int:
+        """The number of records in the log."""
+        return self.skipped + len(self.held)
+
+    def steps_after(self, n: int) -> list[Step]:
+        """What the records after record ``n`` did."""
+        if n < self.skipped:
+            self.complete()
+        return [s for s in self.held if s.record.n > n]
+
+    def steps_of_round(self, round_: int) -> list[Step]:
+        if round_ in self.skipped_rounds:
+            self.complete()
+        return [s for s in self.held if s.round == round_]
+
+    def complete(self) -> None:
+        """Hold the steps of every record: a table loaded from a snapshot replays its log."""
+        if self.skipped:
+            full = Table.replay(self.campaign)
+            self.held, self.undone = full.held, full.undone
+            self.skipped, self.skipped_rounds = 0, set()
 
     def follow(self, record: Record) -> Step:
         """Apply one log record read from the log: its commands first (as they ran), then
@@ -444,30 +490,37 @@ class Table:
         """Note a record whose orders the table has applied already (in round ``round_``)."""
         if record.message_id:
             self.seen.add(record.message_id)
-        step = Step(record, round_, events, self.view())
-        self.steps.append(step)
+        step = Step(record, round_, events, self.state, self.rules)
+        self.held.append(step)
+        self.last_hash = record.hash or GENESIS
         return step
 
     def view_after_round(self, round_: int) -> View:
         """The game as it was when round ``round_`` ended (or now, if it has not). The
         engine runs on into the next round by itself, so a game that shows its last round's
         action board is shown as that round ended (``GameDescriptor.round_end_view``)."""
-        for step in reversed(self.steps):
-            if step.round == round_:
-                return self.descriptor.round_end_view(step.view, round_)
+        steps = self.steps_of_round(round_)
+        if steps and steps[-1].state is None:
+            self.complete()
+            steps = self.steps_of_round(round_)
+        if steps:
+            return self.descriptor.round_end_view(steps[-1].view, round_)
         return self.view()
 
     @property
     def round(self) -> int:
-        return self.rules.view(self.state)["round"]
+        return self.rules.round(self.state)
 
     def view(self) -> View:
         return self.rules.view(self.state)
 
     @property
-    def last_hash(self) -> str:
-        return self.steps[-1].record.hash or GENESIS if self.steps else GENESIS
-
-    @property
     def over(self) -> bool:
         return self.rules.result(self.state) is not None
+
+
+def undone_by(records: list[Record]) -> set[tuple[int, int]]:
+    """The orders (record, index) the rollbacks among ``records`` undid."""
+    return {
+        (n, i) for r in records for c in r.commands if isinstance(c, Rollback) for n, i in c.undone
+    }

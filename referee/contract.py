@@ -181,6 +181,10 @@ class Rules(Protocol):
     def view(self, state: Any) -> View:
         """Plain data for reports and maps."""
 
+    def round(self, state: Any) -> int:
+        """The round in play, as ``view(state)["round"]`` shows it, without building a view
+        (a replay asks it once per log record)."""
+
     def bot(self, name: str = "default") -> Bot:
         """ "default" plays sensibly, "random" uniformly; ValueError for others."""
 

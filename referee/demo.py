@@ -19,7 +19,7 @@ from .config import (
     load_config,
     write_default_config,
 )
-from .mail.outbox import MaildirSender
+from .mail.outbox import MaildirSender, OutMail
 from .site import Site
 from .tick import tick
 
@@ -118,7 +118,7 @@ def run_demo(
             answer = mailbot.answer_latest(mails, robot.name, robot.address, robot.choose)
             if answer is not None:
                 with inbox:
-                    inbox.send(answer)
+                    inbox.send(OutMail.of(answer))
                 replies += 1
         report = tick(site)
         ticks += 1

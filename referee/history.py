@@ -45,7 +45,7 @@ def turns(table: Table) -> list[Turn]:
 def turn_at(table: Table, round_: int) -> Turn:
     return Turn(
         round_,
-        [e for s in table.steps if s.round == round_ for e in s.events],
+        [e for s in table.steps_of_round(round_) for e in s.events],
         table.view_after_round(round_),
         round_ < table.round or table.over,
     )

@@ -23,6 +23,7 @@ from .play import Outcome, read_orders, submit
 from .records import BadLine, Kind, Record, RefusedCommand
 from .reports import notice, say
 from .site import Site
+from .snapshots import load as load_table
 from .store import crashpoint
 
 log = logging.getLogger(__name__)
@@ -44,7 +45,7 @@ class OpenCampaigns:
 
     def table(self, campaign_id: str) -> Table:
         if campaign_id not in self.tables:
-            self.tables[campaign_id] = self.campaign(campaign_id).table()
+            self.tables[campaign_id] = load_table(self.campaign(campaign_id))
         return self.tables[campaign_id]
 
     def replay(self, campaign_id: str) -> None:

@@ -131,7 +131,7 @@ def advance(table: Table, robots: Set[int] = frozenset()) -> Outcome:
 
 def decide_by_bot(table: Table, seat: int, outcome: Outcome) -> None:
     """The default bot decides for the seat (a dropped player, a missed deadline)."""
-    rng = random.Random(f"{table.campaign.seed}:{len(table.steps)}:{seat}")
+    rng = random.Random(f"{table.campaign.seed}:{table.count}:{seat}")
     order = table.rules.bot("default")(table.state, seat, rng)
     _apply(table, seat, order, How.BOT, outcome)
 

@@ -227,7 +227,7 @@ def confirmation(
     campaign = table.campaign
     seat = record.seat
     player = game_master(campaign) if seat is None else campaign.players[seat]
-    step = next(s for s in table.steps if s.record.n == record.n)
+    step = table.steps_after(record.n - 1)[0]
     applied = [{"text": order.text, "events": []} for order in record.orders]
     if applied:  # the events of a mail's orders, under its last order
         applied[-1]["events"] = list(step.events)
@@ -324,15 +324,14 @@ def digest(
     campaign = table.campaign
     player = campaign.players[seat]
     events, notes = [], []
-    for step in table.steps:
-        if step.record.n > since:
-            events += step.events
-            notes += [say("note_missed", done=m.done) for m in step.record.missed if m.seat == seat]
-            notes += [
-                say("note_refused", text=r.text, reason=r.reason, dropped=r.dropped)
-                for r in step.record.refused
-                if r.seat == seat
-            ]
+    for step in table.steps_after(since):
+        events += step.events
+        notes += [say("note_missed", done=m.done) for m in step.record.missed if m.seat == seat]
+        notes += [
+            say("note_refused", text=r.text, reason=r.reason, dropped=r.dropped)
+            for r in step.record.refused
+            if r.seat == seat
+        ]
     prompt, choices = decision_of(table, seat)
     context = base_context(table)
     subject = say(
@@ -341,7 +340,7 @@ def digest(
         round=context["view"]["round"],
         decision=prompt.split(":")[0].lower() if choices and prompt else None,
     )
-    last = table.steps[-1].record.n if table.steps else 0
+    last = table.count
     mid = message_id(identity, campaign.id, "digest", last, seat)
     parts = dict(
         events=events,
@@ -383,7 +382,7 @@ def position_text(table: Table, seat: int | None = None) -> str:
 def turn_report(table: Table, round_: int, view: View) -> str:
     """The report of one round, for the campaign's turns/ folder; ``view`` is the game at
     the round's end."""
-    events = [e for step in table.steps if step.round == round_ for e in step.events]
+    events = [e for step in table.steps_of_round(round_) for e in step.events]
     context = base_context(table, view)
     return render("turn.txt", round=round_, events=events, **context)
 

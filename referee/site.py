@@ -16,6 +16,7 @@ from pathlib import Path
 from .answers import Watermarks
 from .campaign import Campaign, CampaignError, Status, Step, Table, check_id
 from .config import Config
+from .mail.outbox import OutMail
 from .play import Outcome, advance
 from .records import Kind, Record
 from .reports import Identity, gm_welcome, welcome
@@ -89,7 +90,7 @@ class Site:
             self.queue(campaign, welcome(self.identity, table, seat))
         seats = range(len(campaign.players))
         marks = Watermarks(
-            digests={str(s): len(table.steps) for s in seats},
+            digests={str(s): table.count for s in seats},
             digest_rounds={str(s): table.round for s in seats},
         )
         marks.save(campaign)
@@ -104,7 +105,7 @@ class Site:
         record = outcome.record(base)
         if not record.changes_anything():
             return None
-        record = table.campaign.append(record, len(table.steps) + 1, table.last_hash)
+        record = table.campaign.append(record, table.count + 1, table.last_hash)
         # the same events, in the same order, as a replay of the record tells (Table.follow)
         events = [e for c in record.commands for e in c.effects() + c.told()]
         step = table.follow_applied(
@@ -145,8 +146,9 @@ class Site:
         name = hashlib.sha256(str(msg["Message-ID"]).encode()).hexdigest()[:24]
         if self.outbox.contains(name):
             return
+        mail = OutMail.of(msg)  # composed once: these bytes are archived, queued and sent
         if campaign is not None:
             atomic_write(
-                campaign.dir("mail", "out") / f"{name}.eml", msg.as_bytes(), durable=False
+                campaign.dir("mail", "out") / f"{name}.eml", mail.data, durable=False
             )  # the archive copy; the queue's is durable
-        self.outbox.queue(msg, name=name)
+        self.outbox.queue(mail, name=name)

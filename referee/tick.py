@@ -5,12 +5,16 @@ Order of work, chosen so that a tick killed at any moment loses nothing and repe
 2. fetch new mail and take each one (``intake``): store the raw mail, then route,
    authenticate, parse and apply it, and append one log record (with its Message-ID) to the
    campaign: that record is the moment the mail counts as applied, and a mail already in a
-   log is never applied again;
+   log is never applied again; the writes of all the mails are made durable together
+   (``store.grouped``: one fsync per file and per directory touched);
 3. mark the mail processed in the inbox (a crash before this only means seeing it again);
-4. let every running campaign resolve what it can (queued orders, forced moves, the bots'
-   seats) and keep its deadlines (``timekeeping``);
+4. let every running campaign with work resolve what it can (queued orders, forced moves,
+   the bots' seats) and keep its deadlines (``timekeeping``); a campaign with no new mail,
+   no deadline due and no file changed is not even loaded, and one that is starts from its
+   snapshot (``snapshots``);
 5. queue the answers the logs call for (``answers``: named by deterministic Message-IDs, so
-   a mail queued before the crash is not queued twice), then write the turn reports;
+   a mail queued before the crash is not queued twice), then write the turn reports; the
+   records and the queue are made durable together before anything is sent;
 6. send the queue; what cannot be sent stays queued for the next tick.
 
 This module only orchestrates those parts.
@@ -19,17 +23,19 @@ This module only orchestrates those parts.
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from .answers import answer
+from . import snapshots
+from .answers import Watermarks, answer
 from .campaign import CampaignError, Status
 from .intake import Intake, OpenCampaigns
 from .play import advance
 from .records import Kind, Record
 from .site import Site
-from .store import TickLock, crashpoint
-from .timekeeping import keep_time
+from .store import TickLock, crashpoint, grouped
+from .timekeeping import keep_time, wake
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +69,10 @@ def tick(site: Site, now: datetime | None = None) -> TickReport:
             mails = inbox.fetch()
             report.fetched = len(mails)
             crashpoint("fetched")
-            done = [m.key for m in mails if intake.take(m)]
+            with grouped() as writes:  # raw mails, records, received: durable together
+                done = [m.key for m in mails if intake.take(m)]
+                crashpoint("taken")
+                writes.sync()
             crashpoint("applied")
             inbox.mark_processed(done)
         finally:
@@ -71,14 +80,13 @@ def tick(site: Site, now: datetime | None = None) -> TickReport:
         counts = intake.counts
         report.applied, report.ignored = counts.applied, counts.ignored
         report.answered, report.errors = counts.answered, list(counts.errors)
-        for campaign_id in site.campaign_ids():
-            try:
-                report.answered += resolve_and_answer(
-                    site, open_campaigns, campaign_id, now, counts.by_campaign[campaign_id]
-                )
-            except CampaignError as err:
-                report.errors.append(f"campaign {campaign_id}: {err}")
-                log.error("campaign %s: %s", campaign_id, err)
+        waits = snapshots.Waits(site.state_dir / "waits.json")
+        with grouped() as writes:  # records, deadlines and the queue: durable together
+            answered = resolve_all(site, open_campaigns, counts.by_campaign, now, waits, report)
+            crashpoint("answered")
+            writes.sync()
+        report.answered += answered
+        waits.save()
         crashpoint("queued")
         flushed = site.outbox.flush(site.config.make_sender())
         report.sent = len(flushed.sent)
@@ -91,15 +99,47 @@ def tick(site: Site, now: datetime | None = None) -> TickReport:
     return report
 
 
-def resolve_and_answer(
-    site: Site, open_campaigns: OpenCampaigns, campaign_id: str, now: datetime, mails: int
+def resolve_all(
+    site: Site,
+    open_campaigns: OpenCampaigns,
+    applied: Counter[str],
+    now: datetime,
+    waits: snapshots.Waits,
+    report: TickReport,
 ) -> int:
-    """A started campaign resolves what it can, keeps its deadlines and queues its answers;
-    returns the number of mails queued."""
-    if open_campaigns.campaign(campaign_id).status == Status.OPEN:
+    """Every campaign with work resolves and answers; returns the number of mails queued."""
+    queued = 0
+    for campaign_id in site.campaign_ids():
+        if campaign_id not in open_campaigns.campaigns and waits.asleep(
+            site.data_root / campaign_id, now
+        ):
+            continue  # nothing new, nothing due: not even loaded
+        try:
+            queued += resolve_and_answer(
+                site, open_campaigns, campaign_id, now, applied[campaign_id], waits
+            )
+        except CampaignError as err:
+            report.errors.append(f"campaign {campaign_id}: {err}")
+            log.error("campaign %s: %s", campaign_id, err)
+    return queued
+
+
+def resolve_and_answer(
+    site: Site,
+    open_campaigns: OpenCampaigns,
+    campaign_id: str,
+    now: datetime,
+    mails: int,
+    waits: snapshots.Waits,
+) -> int:
+    """A started campaign resolves what it can, keeps its deadlines and queues its answers,
+    and its snapshot and what it waits for are kept; returns the number of mails queued."""
+    campaign = open_campaigns.campaign(campaign_id)
+    if campaign.status == Status.OPEN:
+        waits.note(campaign.root, None)
         return 0
     table = open_campaigns.table(campaign_id)
-    steps, queued = len(table.steps), 0
+    before, queued = table.count, 0
     if table.campaign.status == Status.RUNNING:
         robots = set(table.campaign.robots)
         site.commit(table, advance(table, robots), Record(Kind.REFEREE))
@@ -107,7 +147,10 @@ def resolve_and_answer(
         if applied:  # a deadline's decision: go on from it
             site.commit(table, advance(table, robots), Record(Kind.REFEREE))
     queued += answer(site, table)
-    resolved = sum(len(s.record.orders) for s in table.steps[steps:])
+    if table.count != table.snapshot_n:
+        snapshots.save(table, Watermarks.load(table.campaign).floor())
+    waits.note(table.campaign.root, wake(table, now))
+    resolved = sum(len(s.record.orders) for s in table.steps_after(before))
     log.log(
         logging.INFO if mails or resolved or queued else logging.DEBUG,
         "campaign %s (%s): mails applied %d, orders resolved %d, mails queued %d",

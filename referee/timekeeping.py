@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from .campaign import Campaign, Table
+from .campaign import Campaign, Status, Table
 from .deadlines import MAX_EXTENSION, Deadlines, absent_days, parse_when, show, stamp
 from .play import Outcome, adjudicate, decide_by_bot
 from .records import Kind, MissedDeadline, Record
@@ -179,3 +179,26 @@ def keep_time(site: Site, table: Table, now: datetime) -> tuple[bool, int]:
             )
     book.save(campaign)
     return bool(outcome.applied), queued
+
+
+def wake(table: Table, now: datetime) -> datetime | None:
+    """When the campaign's deadlines next need a tick: its earliest reminder or missed
+    deadline to come (``now`` for a decision the book does not know yet); None when it keeps
+    no deadlines now."""
+    campaign = table.campaign
+    settings = Deadlines.from_settings(campaign.settings.get("deadlines"))
+    if campaign.status != Status.RUNNING or not settings.active:
+        return None
+    book = Book.load(campaign)
+    times = []
+    for decision in table.rules.awaiting(table.state):
+        entry = book.seats.get(str(decision.seat))
+        if entry is None or entry.stage != decision.stage:
+            return now
+        due = due_of(settings, campaign, decision.seat, entry)
+        if due is None or entry.missed:
+            continue
+        times.append(due + settings.grace)
+        if not entry.reminded:
+            times.append(due - settings.remind)
+    return min(times, default=None)

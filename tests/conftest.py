@@ -8,6 +8,12 @@ import pytest
 from mailrig.rig import MailRig
 
 
+@pytest.fixture(scope="session", autouse=True)
+def map_cache(tmp_path_factory):
+    """The maps' disk cache of the session, also for the ticks run in subprocesses."""
+    os.environ["REFEREE_CACHE_DIR"] = str(tmp_path_factory.mktemp("map-cache"))
+
+
 @pytest.fixture(scope="session")
 def mailrig():
     """The running rig: ``add_account``/``new_account``, ``send`` (SMTP), ``deliver`` (straight

@@ -14,7 +14,17 @@ from referee import mailbot
 from referee.config import load_config
 from referee.site import Site
 
-CRASH_POINTS = ["fetched", "stored", "applied", "queued", "sent"]
+# every step of a tick, and every point where a group of writes is made durable
+CRASH_POINTS = [
+    "fetched",
+    "stored",
+    "taken",
+    "synced-files",
+    "applied",
+    "answered",
+    "queued",
+    "sent",
+]
 
 
 def tick_process(site_dir, crash_at=None):

@@ -12,6 +12,7 @@ from referee.store import (
     TickLock,
     append_record,
     atomic_write,
+    grouped,
     read_records,
 )
 
@@ -165,3 +166,31 @@ def test_tick_lock_is_exclusive_within_one_process_too(tmp_path):
     with TickLock(tmp_path / "tick.lock"), pytest.raises(LockBusy):
         with TickLock(tmp_path / "tick.lock"):
             pass
+
+
+def test_a_group_of_writes_is_made_durable_with_one_fsync_per_file_and_directory(
+    tmp_path, monkeypatch
+):
+    synced: list[str] = []
+    real_fsync = os.fsync
+
+    def noting(fd):
+        synced.append(os.readlink(f"/proc/self/fd/{fd}"))
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", noting)
+    (tmp_path / "mail").mkdir()
+    with grouped() as group:
+        for n in range(3):
+            atomic_write(tmp_path / "mail" / f"{n}.eml", b"raw")
+            append_record(tmp_path / "log.jsonl", {"n": n})
+            atomic_write(tmp_path / "book.json", f"{n}")
+        assert synced == []  # written, not yet durable
+        assert read_records(tmp_path / "log.jsonl")[0] == [{"n": 0}, {"n": 1}, {"n": 2}]
+        group.sync()
+    files = [str(tmp_path / "mail" / f"{n}.eml") for n in range(3)]
+    files += [str(tmp_path / "log.jsonl"), str(tmp_path / "book.json")]
+    assert sorted(synced[:5]) == sorted(files)  # each file once, before the directories
+    assert sorted(synced[5:]) == sorted([str(tmp_path / "mail"), str(tmp_path)])
+    atomic_write(tmp_path / "alone.json", "{}")  # outside a group: durable at once
+    assert len(synced) == 9 and synced[8] == str(tmp_path)  # its temp file, then the folder

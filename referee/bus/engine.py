@@ -106,6 +106,9 @@ class BusRules:
             tuple(tuple(place) for place in rules.ranking(state)),
         )
 
+    def round(self, state: BusState) -> int:
+        return state.round
+
     def view(self, s: BusState) -> BusView:
         result = self.result(s)
         return {

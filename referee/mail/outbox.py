@@ -5,6 +5,10 @@ Nothing is sent straight away: ``Outbox.queue`` writes a message to disk first, 
 queued with the error noted beside it and is tried again by the next flush; one the server
 refuses for good moves to ``failed/`` with the reason, so it never blocks the queue. Delivery
 is at least once: a crash between a send and its move to ``sent/`` sends that message again.
+
+A mail is composed once: the bytes queued are the bytes sent, and what the sender needs
+besides them (the envelope) is kept beside them in ``names/``; the outbox does not parse its
+own mail back (but for mail queued by an older referee, whose headers it reads).
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import itertools
 import json
 import logging
 import os
+import re
 import smtplib
 import socket
 import ssl
@@ -23,7 +28,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email import policy
 from email.message import EmailMessage
-from email.parser import BytesParser
+from email.parser import BytesHeaderParser, BytesParser
+from email.utils import getaddresses, parseaddr
 from pathlib import Path
 from typing import Protocol
 
@@ -47,13 +53,48 @@ class SendError(Exception):
         self.stop = stop
 
 
+@dataclass(frozen=True)
+class OutMail:
+    """A mail as it is queued and sent: its bytes, composed once, and its envelope."""
+
+    data: bytes
+    sender: str
+    recipients: tuple[str, ...]
+    message_id: str = ""
+    subject: str = ""
+
+    @classmethod
+    def of(cls, msg: EmailMessage) -> OutMail:
+        """``msg`` serialised once, with the envelope read from its headers."""
+        return cls.from_headers(msg.as_bytes(), msg)
+
+    @classmethod
+    def from_headers(cls, data: bytes, headers: EmailMessage) -> OutMail:
+        fields = [str(v) for k in ("To", "Cc", "Bcc") for v in headers.get_all(k, [])]
+        return cls(
+            data,
+            parseaddr(str(headers.get("Sender") or headers.get("From") or ""))[1],
+            tuple(dict.fromkeys(a for _, a in getaddresses(fields) if a)),
+            str(headers.get("Message-ID", "")),
+            str(headers.get("Subject", "")),
+        )
+
+    def envelope(self) -> dict:
+        return {
+            "from": self.sender,
+            "to": list(self.recipients),
+            "message_id": self.message_id,
+            "subject": self.subject,
+        }
+
+
 class Sender(Protocol):
-    """Used as ``with sender: sender.send(msg)``; ``send`` returns the recipients refused
+    """Used as ``with sender: sender.send(mail)``; ``send`` returns the recipients refused
     (address -> server's answer) when the message went to the others."""
 
     def __enter__(self) -> Sender: ...
     def __exit__(self, *exc) -> None: ...
-    def send(self, msg: EmailMessage) -> dict[str, str]: ...
+    def send(self, mail: OutMail) -> dict[str, str]: ...
 
 
 _unique = itertools.count()
@@ -81,11 +122,9 @@ class MaildirSender:
     def __exit__(self, *exc) -> None:
         pass
 
-    def send(self, msg: EmailMessage) -> dict[str, str]:
+    def send(self, mail: OutMail) -> dict[str, str]:
         try:
-            atomic_write(
-                self.path / "new" / unique_name(), msg.as_bytes(), temp_dir=self.path / "tmp"
-            )
+            atomic_write(self.path / "new" / unique_name(), mail.data, temp_dir=self.path / "tmp")
         except OSError as e:
             raise SendError(
                 f"cannot write to the outbox Maildir {self.path}: {e}", stop=True
@@ -159,11 +198,21 @@ class SmtpSender:
             except (OSError, smtplib.SMTPException):
                 smtp.close()
 
-    def send(self, msg: EmailMessage) -> dict[str, str]:
+    def send(self, mail: OutMail) -> dict[str, str]:
         if self._smtp is None:
             raise RuntimeError("SmtpSender.send outside its `with` block")
+        international = not all(a.isascii() for a in (mail.sender, *mail.recipients))
         try:
-            refused = self._smtp.send_message(msg)
+            if international and not self._smtp.has_extn("smtputf8"):
+                raise smtplib.SMTPNotSupportedError(
+                    "an international address needs a server that offers SMTPUTF8"
+                )
+            refused = self._smtp.sendmail(
+                mail.sender,
+                list(mail.recipients),
+                BARE_LF.sub(b"\r\n", mail.data),  # SMTP's lines end in CRLF
+                mail_options=["SMTPUTF8", "BODY=8BITMIME"] if international else [],
+            )
         except smtplib.SMTPRecipientsRefused as e:
             answers = {rcpt: _code_text(code, text) for rcpt, (code, text) in e.recipients.items()}
             permanent = all(code >= 500 for code, _ in e.recipients.values())
@@ -190,6 +239,9 @@ class SmtpSender:
                 f"the connection to {self.host}:{self.port} failed: {e}", stop=True
             ) from e
         return {rcpt: _code_text(code, text) for rcpt, (code, text) in refused.items()}
+
+
+BARE_LF = re.compile(rb"(?<!\r)\n")
 
 
 def _code_text(code: int, text: bytes | str) -> str:
@@ -228,18 +280,26 @@ class Outbox:
         for d in (self.dir, self.sent_dir, self.failed_dir, self.names_dir):
             d.mkdir(parents=True, exist_ok=True)
 
-    def queue(self, msg: EmailMessage, name: str | None = None) -> str:
-        """Write ``msg`` to the queue (atomically, fsynced) and return its file name. A
-        ``name`` chosen by the caller (unique per mail) is remembered in ``names/``, so that
-        ``contains`` recognises the same mail queued again, whatever became of it. The mail is
-        written before its name: a crash between the two can repeat a mail, never lose it."""
+    def queue(self, mail: OutMail | EmailMessage, name: str | None = None) -> str:
+        """Write ``mail`` to the queue (atomically, durably) and return its file name. Its
+        ``name`` (chosen by the caller, unique per mail) is kept in ``names/`` with the
+        envelope, so that ``contains`` recognises the same mail queued again, whatever became
+        of it. The mail is written before its name: a crash between the two can repeat a
+        mail, never lose it; so the name is not fsynced on its own (a power cut that loses it
+        can only repeat a mail, and its envelope is then read from the mail's headers)."""
+        if isinstance(mail, EmailMessage):
+            mail = OutMail.of(mail)
+        name = name or unique_name()
         stamp = f"{datetime.now(UTC):%Y%m%dT%H%M%S%f}"
-        file_name = f"{stamp}-{name or unique_name()}.eml"
-        atomic_write(self.dir / file_name, msg.as_bytes())
-        if name:
-            atomic_write(self.names_dir / name, file_name)
+        file_name = f"{stamp}-{name}.eml"
+        atomic_write(self.dir / file_name, mail.data)
+        atomic_write(
+            self.names_dir / name,
+            json.dumps({"file": file_name, **mail.envelope()}),
+            durable=False,
+        )
         log.debug(
-            "queued %s: %s to %s, %r", file_name, msg["Message-ID"], msg["To"], msg["Subject"]
+            "queued %s: %s to %s, %r", file_name, mail.message_id, mail.recipients, mail.subject
         )
         return file_name
 
@@ -253,6 +313,20 @@ class Outbox:
 
     def read(self, name: str) -> EmailMessage:
         return BytesParser(policy=policy.default).parsebytes((self._find(name)).read_bytes())
+
+    def outgoing(self, file_name: str) -> OutMail:
+        """A queued mail as it is sent: its bytes, and the envelope kept when it was queued."""
+        data = (self.dir / file_name).read_bytes()
+        name = file_name.removesuffix(".eml").partition("-")[2]
+        try:
+            kept = json.loads((self.names_dir / name).read_bytes())
+            return OutMail(
+                data, kept["from"], tuple(kept["to"]), kept["message_id"], kept["subject"]
+            )
+        except (FileNotFoundError, ValueError, KeyError, TypeError):  # queued by an older referee
+            return OutMail.from_headers(
+                data, BytesHeaderParser(policy=policy.default).parsebytes(data)
+            )
 
     def error_note(self, name: str) -> dict | None:
         """Why a queued message is still waiting: ``attempts`` (flushes that did not send
@@ -294,13 +368,16 @@ class Outbox:
 
     def _send_all(self, sender: Sender, names: list[str], report: FlushReport) -> None:
         for i, name in enumerate(names):
-            msg = self.read(name)
+            mail = self.outgoing(name)
             try:
-                refused = sender.send(msg)
+                refused = sender.send(mail)
             except SendError as e:
                 if e.permanent:
                     log.warning(
-                        "%s to %s refused for good, moved to failed/: %s", name, msg["To"], e.reason
+                        "%s to %s refused for good, moved to failed/: %s",
+                        name,
+                        mail.recipients,
+                        e.reason,
                     )
                     self._move(name, self.failed_dir, "reason", e.reason)
                     report.failed.append((name, e.reason))
@@ -310,7 +387,10 @@ class Outbox:
                     return
                 else:
                     log.warning(
-                        "%s to %s not sent, tried again next time: %s", name, msg["To"], e.reason
+                        "%s to %s not sent, tried again next time: %s",
+                        name,
+                        mail.recipients,
+                        e.reason,
                     )
                     self._hold([name], e.reason, report)
                 continue
@@ -318,7 +398,7 @@ class Outbox:
                 name, self.sent_dir, "refused", json.dumps(refused, indent=1) if refused else None
             )
             report.sent.append(name)
-            log.debug("sent %s: %s to %s", name, msg["Message-ID"], msg["To"])
+            log.debug("sent %s: %s to %s", name, mail.message_id, mail.recipients)
             if refused:
                 log.warning(
                     "%s was sent, but not to %s",

@@ -7,17 +7,32 @@ A map is drawn for every campaign at every tick, so the work is not repeated: wh
 map of one board shows (the `Ground`) is drawn once per process, what changes is drawn over
 just the part of it it covers, each thing that recurs once as a sprite (shapes and text)
 pasted wherever it stands, and each text once as a mask.
+
+Each cron tick is a fresh process, so these static parts are also kept on disk between
+processes (``StaticParts``): in ``$REFEREE_CACHE_DIR``, else ``$XDG_CACHE_HOME/referee``,
+else ``~/.cache/referee``, in files named by the renderer's version (this module's source and
+Pillow's version; a ground also by its renderer's source). A file is replaced whole by a
+rename, so two processes writing at once leave one complete file or the other; a missing,
+unreadable or foreign file only means drawing again.
 """
 
 from __future__ import annotations
 
+import atexit
+import contextlib
+import hashlib
 import io
+import marshal
 import math
+import os
+import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from functools import cache, lru_cache
 from itertools import combinations
+from pathlib import Path
 from typing import Any
 
+import PIL
 from PIL import Image, ImageDraw, ImageFont
 
 from .styles import WHITE, PlayerStyle
@@ -158,11 +173,126 @@ def draw(shapes: Iterable[Shape], image: Image.Image, origin: tuple[int, int]) -
             )
 
 
+# --- the static parts, kept on disk between processes ------------------------------------------
+
+
+def cache_dir() -> Path:
+    if os.environ.get("REFEREE_CACHE_DIR"):
+        return Path(os.environ["REFEREE_CACHE_DIR"])
+    home = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(home) / "referee"
+
+
+@cache
+def _version() -> str:
+    """The drawing code's version: this module and Pillow."""
+    digest = hashlib.sha256(PIL.__version__.encode())
+    digest.update(Path(__file__).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _image_data(image: Image.Image) -> tuple:
+    return image.mode, image.size, image.tobytes()
+
+
+def _image(data: tuple) -> Image.Image:
+    mode, size, raw = data
+    return Image.frombytes(mode, tuple(size), raw)
+
+
+def _read(path: Path) -> Any:
+    """A cache file's content, or None when it is missing or unreadable."""
+    try:
+        return marshal.loads(path.read_bytes())
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+
+
+def _mapped(path: Path, size: tuple[int, int]) -> Image.Image | None:
+    """An RGB image kept raw in a cache file, or None when there is none of that size."""
+    try:
+        pixels = path.read_bytes()
+    except OSError:
+        return None
+    return Image.frombytes("RGB", size, pixels) if len(pixels) == size[0] * size[1] * 3 else None
+
+
+def _write(path: Path, content: Any, raw: bool = False) -> None:
+    """Replace the cache file whole (a rename), so a reader never sees half of it."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+        with os.fdopen(fd, "wb") as f:
+            f.write(content if raw else marshal.dumps(content))
+        os.replace(temp, path)
+    except (OSError, ValueError):  # a cache that cannot be written costs only time
+        with contextlib.suppress(NameError, OSError):
+            os.unlink(temp)
+
+
+class StaticParts:
+    """The sprites and text masks drawn so far, by what they draw: read from disk by the
+    process's first map, written back at its end when it drew new ones."""
+
+    def __init__(self) -> None:
+        self.sprites: dict[tuple, Sprite] = {}
+        self.masks: dict[tuple, tuple[Image.Image, tuple[int, int]]] = {}
+        self.stored: dict[tuple, tuple] = {}  # read from disk, made an image when first used
+        self.loaded = self.dirty = False
+
+    @property
+    def path(self) -> Path:
+        return cache_dir() / f"map-parts-{_version()}.bin"
+
+    def load(self) -> None:
+        self.loaded = True
+        atexit.register(self.save)
+        content = _read(self.path)
+        with contextlib.suppress(KeyError, TypeError, ValueError):
+            for kind in ("sprites", "masks"):
+                self.stored.update(((kind, key), kept) for key, kept in content[kind])
+
+    def save(self) -> None:
+        """Write what is known (drawn or read) back, when this process drew anything new."""
+        if self.dirty:
+            self.dirty = False
+            content: dict[str, list] = {"sprites": [], "masks": []}
+            for (kind, key), kept in self.stored.items():
+                content[kind].append((key, kept))
+            for kind, table in (("sprites", self.sprites), ("masks", self.masks)):
+                content[kind] += [
+                    (k, (_image_data(i), o))
+                    for k, (i, o) in table.items()
+                    if (kind, k) not in self.stored
+                ]
+            _write(self.path, content)
+
+    def remembered(
+        self, kind: str, table: dict, key: tuple, make: Callable[[], Any], limit: int
+    ) -> Any:
+        if not self.loaded:
+            self.load()
+        if key not in table:
+            if len(table) >= limit:
+                del table[next(iter(table))]
+            kept = self.stored.get((kind, key))
+            if kept is not None:
+                table[key] = (_image(kept[0]), tuple(kept[1]))
+            else:
+                table[key] = make()
+                self.dirty = True
+        return table[key]
+
+
+STATIC = StaticParts()
+
+
 class Ground:
     """What every map of one board shows under what changes, drawn once by
     `draw_ground(shapes)`: at output size (`image`, and `texts` to go on top), and the part
     that is drawn over, the first `drawn_width` pixels from the left (all by default), at
-    SUPERSAMPLE times the size (`big`). The rest is flat `background`."""
+    SUPERSAMPLE times the size (`big`). The rest is flat `background`. A ground drawn before,
+    by any process, is read from the disk cache, known by the shapes it draws."""
 
     def __init__(
         self,
@@ -176,15 +306,33 @@ class Ground:
         draw_ground(shapes)
         width, height = size
         self.drawn_width = drawn_width or width
-        self.big = Image.new("RGB", (self.drawn_width * SUPERSAMPLE, height * SUPERSAMPLE), paper)
+        self.texts = tuple(shapes.texts)
+        drawn = repr((size, paper, self.drawn_width, background, shapes.shapes, self.texts))
+        name = f"ground-{_version()}-{hashlib.sha256(drawn.encode()).hexdigest()[:16]}"
+        big_size = (self.drawn_width * SUPERSAMPLE, height * SUPERSAMPLE)
+        kept = [
+            _mapped(cache_dir() / f"{name}.{part}", s)
+            for part, s in (("big", big_size), ("image", size))
+        ]
+        if kept[0] and kept[1]:
+            self.big, self.image = kept[0], kept[1]
+            return
+        self.big = Image.new("RGB", big_size, paper)
         draw(shapes.shapes, self.big, (0, 0))
         self.image = Image.new("RGB", size, background or paper)
         self.image.paste(self.big.reduce(SUPERSAMPLE), (0, 0))
-        self.texts = tuple(shapes.texts)
+        _write(cache_dir() / f"{name}.big", self.big.tobytes(), raw=True)
+        _write(cache_dir() / f"{name}.image", self.image.tobytes(), raw=True)
 
 
-@lru_cache(maxsize=1024)
 def sprite_image(shapes: tuple[Shape, ...], texts: tuple[Shape, ...]) -> Sprite:
+    """What one thing draws (see ``draw_sprite``), once per cache."""
+    return STATIC.remembered(
+        "sprites", STATIC.sprites, (shapes, texts), lambda: draw_sprite(shapes, texts), 1024
+    )
+
+
+def draw_sprite(shapes: tuple[Shape, ...], texts: tuple[Shape, ...]) -> Sprite:
     """What one thing draws: its shapes drawn on a transparent ground and reduced, its text
     over them (RGBA); and where its top left pixel goes."""
     placed = [
@@ -218,8 +366,20 @@ def placed_text(
     return mask, (x - mx, y - my)
 
 
-@lru_cache(maxsize=4096)
 def text_mask(
+    text: str, size: int, anchor: str, start: Point, halo: bool
+) -> tuple[Image.Image, tuple[int, int]]:
+    """``draw_text_mask``, once per cache."""
+    return STATIC.remembered(
+        "masks",
+        STATIC.masks,
+        (text, size, anchor, start, halo),
+        lambda: draw_text_mask(text, size, anchor, start, halo),
+        4096,
+    )
+
+
+def draw_text_mask(
     text: str, size: int, anchor: str, start: Point, halo: bool
 ) -> tuple[Image.Image, tuple[int, int]]:
     """The coverage mask of `text` as ImageDraw.text draws it at a point whose fractional

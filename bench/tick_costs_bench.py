@@ -1,0 +1,423 @@
+"""What a tick costs, beside the same work on a baseline commit measured in the same run.
+
+    python3 bench/tick_costs_bench.py [--base 5afe48e] [--sizes 10,100,1000] [--rounds 1,4,7]
+                                      [--mails 1000] [--campaigns 50]
+
+Every figure comes from a fresh process (as cron runs the tick), once with this tree on the
+Python path and once with the baseline commit checked out into a temporary worktree, on
+copies of the same site:
+- an idle tick (no mail) over 10 / 100 / 1,000 campaigns, half finished and half mid-game at
+  round 1 / 4 / 7: CPU ms per campaign (this tree's first tick after the sites were made
+  builds its snapshots and index, and is not counted; the baseline has none to build);
+- one tick of 1,000 order mails over 50 campaigns: CPU ms and fsyncs per mail, peak RSS,
+  beside the bare read of the same mails from the Maildir and the engine work alone (a
+  replay of the logs the tick wrote);
+- the replay of a finished 4-player Bus game, and (this tree) its load from a snapshot;
+- the first PNG map of a fresh process beside a warm one;
+- the peak RSS of a tick over a hostile corpus (huge, deep, long mails).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if "--worker" not in sys.argv:  # a worker runs the tree on its PYTHONPATH
+    sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+
+FOUR = [
+    "Ann <ann@example.org>",
+    "Bob <bob@example.org>",
+    "Cid <cid@example.org>",
+    "Dee <dee@example.org>",
+]
+ORDERS = [
+    "build house 15\nbuild pub 16",
+    "build office 21\nbuild office 22",
+    "action vroom\naction line",
+    "line 26-27",
+    "action buses\npass",
+    "build pub 10\nbuild house 20",
+]
+
+
+# --- in a fresh process, with one tree on the path --------------------------------------------
+
+
+def worker(task: dict) -> dict:
+    import resource
+    import statistics
+    import time
+
+    from referee.config import load_config
+    from referee.site import Site
+    from referee.tick import tick
+
+    def site_at(path: str) -> Site:
+        return Site(load_config(Path(path) / "referee.yaml"))
+
+    out: dict = {}
+    kind = task["kind"]
+    if kind == "idle":
+        site = site_at(task["site"])
+        if task["warm"]:
+            tick(site)
+        start = time.process_time()
+        tick(site)
+        out["cpu"] = time.process_time() - start
+    elif kind == "mails":
+        from referee.mail.outbox import MaildirSender
+
+        fsyncs = {"tick": 0, "delivery": 0}  # delivery: the local Maildir standing for SMTP
+        counted = ["tick"]
+        real_fsync, real_send = os.fsync, MaildirSender.send
+
+        def counting(fd: int) -> None:
+            fsyncs[counted[-1]] += 1
+            real_fsync(fd)
+
+        def delivering(self, mail):  # type: ignore[no-untyped-def]
+            counted.append("delivery")
+            try:
+                return real_send(self, mail)
+            finally:
+                counted.pop()
+
+        os.fsync = counting
+        MaildirSender.send = delivering  # type: ignore[method-assign]
+        site = site_at(task["site"])
+        start = time.process_time()
+        report = tick(site)
+        out.update(cpu=time.process_time() - start, fetched=report.fetched)
+        out.update(fsyncs=fsyncs["tick"], delivery_fsyncs=fsyncs["delivery"])
+        out["errors"] = report.errors
+    elif kind == "read":
+        site = site_at(task["site"])
+        start = time.process_time()
+        inbox = site.config.make_inbox()
+        out["fetched"] = len(inbox.fetch())
+        out["cpu"] = time.process_time() - start
+    elif kind == "engine":
+        site = site_at(task["site"])
+        start = time.process_time()
+        for campaign_id in site.campaign_ids():
+            site.campaign(campaign_id).table()
+        out["cpu"] = time.process_time() - start
+    elif kind == "replay":
+        campaign = site_at(task["site"]).campaign("four")
+        times = []
+        for _ in range(15):
+            start = time.process_time()
+            campaign.table()
+            times.append(time.process_time() - start)
+        out["replay"] = statistics.median(times)
+        try:
+            from referee import snapshots
+        except ImportError:
+            return out
+        table = campaign.table()
+        snapshots.save(table, table.count)
+        times = []
+        for _ in range(15):
+            start = time.process_time()
+            loaded = snapshots.load(campaign)
+            times.append(time.process_time() - start)
+        assert loaded.snapshot_n == table.count
+        out["snapshot"] = statistics.median(times)
+    elif kind == "png":
+        from referee import registry
+        from referee.maps import png_map
+
+        registry.get("bus")  # a tick has replayed a game before it draws
+        view = json.loads((ROOT / "tests" / "fixtures" / "bus_view_middle.json").read_text())
+        start = time.perf_counter()
+        png_map(view)
+        out["first"] = time.perf_counter() - start
+        times = []
+        for _ in range(5):
+            start = time.perf_counter()
+            png_map(view)
+            times.append(time.perf_counter() - start)
+        out["warm"] = statistics.median(times)
+    out["rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return out
+
+
+def run(tree: Path, task: dict) -> dict:
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    env.pop("REFEREE_CRASH_AT", None)
+    done = subprocess.run(
+        [sys.executable, __file__, "--worker", json.dumps(task)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tree,
+    )
+    if done.returncode:
+        raise SystemExit(f"worker {task['kind']} on {tree} failed:\n{done.stderr}")
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+# --- sites, made once with this tree ------------------------------------------------------------
+
+
+def template(root: Path, rounds: list[int]) -> Path:
+    """A site with one finished Bus game and one at each of ``rounds``, answered and sent."""
+    from played import play
+    from sites import PLAYERS, make_site, run_tick
+
+    site = make_site(root)
+    site.new_campaign("bus", "done", PLAYERS, seed=3)
+    play(site, site.campaign("done").table(), None, 3)
+    for r in rounds:
+        site.new_campaign("bus", f"mid{r}", PLAYERS, seed=3)
+        play(site, site.campaign(f"mid{r}").table(), r, 3)
+    run_tick(site)
+    return root
+
+
+def idle_site(template_root: Path, root: Path, campaigns: int, round_: int) -> Path:
+    """``campaigns`` copies of the template's games: half finished, half at ``round_``."""
+    shutil.copytree(template_root, root, ignore=shutil.ignore_patterns("games"))
+    games = root / "games"
+    games.mkdir(exist_ok=True)
+    for i in range(campaigns):
+        source = template_root / "games" / ("done" if i % 2 else f"mid{round_}")
+        target = games / f"c{i:04d}"
+        shutil.copytree(source, target, ignore=shutil.ignore_patterns("turns", "mail"))
+        yaml = target / "campaign.yaml"
+        yaml.write_text(yaml.read_text().replace(f"id: {source.name}\n", f"id: {target.name}\n"))
+    return root
+
+
+def mail_site(root: Path, campaigns: int, mails: int) -> Path:
+    import mailbox
+    from email.message import EmailMessage
+    from email.utils import make_msgid
+
+    from sites import make_site, run_tick
+
+    site = make_site(root)
+    for c in range(campaigns):
+        site.new_campaign(
+            "bus", f"c{c:02d}", [f"P{c}{s} <p{c}{s}@bench.example>" for s in "abc"], c
+        )
+    run_tick(site)
+    box = mailbox.Maildir(site.config.inbox.path, create=False)
+    for i in range(mails):
+        campaign = site.campaign(f"c{i % campaigns:02d}")
+        player = campaign.players[(i // campaigns) % 3]
+        msg = EmailMessage()
+        msg["From"] = f"{player.name} <{player.address}>"
+        msg["To"] = site.identity.plus(campaign.id, player.token)
+        msg["Subject"] = f"Re: [{campaign.id}] your turn"
+        msg["Message-ID"] = make_msgid(domain="bench.example")
+        msg.set_content(ORDERS[i % len(ORDERS)] + "\n\nOn Monday, Referee wrote:\n> ...\n")
+        box.add(msg.as_bytes())
+    return root
+
+
+def replay_site(root: Path) -> Path:
+    from played import play
+    from sites import make_site
+
+    site = make_site(root)
+    site.new_campaign("bus", "four", FOUR, seed=7)
+    play(site, site.campaign("four").table(), None, 7, answer=False)
+    return root
+
+
+def hostile_site(root: Path) -> Path:
+    """Mail meant to hurt: a 20 MB attachment, 200,000 lines, a 5 MB line, MIME nested 100
+    deep, 3,000 parts, an HTML-only 5 MB body; to a campaign, with a player's token."""
+    import mailbox
+    from email.message import EmailMessage
+
+    from sites import PLAYERS, make_site, run_tick
+
+    site = make_site(root)
+    site.new_campaign("bus", "one", PLAYERS, seed=1)
+    run_tick(site)
+    player = site.campaign("one").players[0]
+    to = site.identity.plus("one", player.token)
+
+    def base(n: int) -> EmailMessage:
+        msg = EmailMessage()
+        msg["From"] = player.formatted()
+        msg["To"] = to
+        msg["Subject"] = f"hostile {n}"
+        msg["Message-ID"] = f"<hostile.{n}@bench.example>"
+        return msg
+
+    raws = []
+    msg = base(1)
+    msg.set_content("build house 15")
+    msg.add_attachment(os.urandom(20 * 2**20), "application", "octet-stream", filename="x.bin")
+    raws.append(msg.as_bytes())
+    msg = base(2)
+    msg.set_content("pass\n" * 200_000)
+    raws.append(msg.as_bytes())
+    msg = base(3)
+    msg.set_content("x" * 5 * 2**20)
+    raws.append(msg.as_bytes())
+    nested = b"Content-Type: text/plain\r\n\r\nbuild pub 16\r\n"
+    for depth in range(100):
+        nested = (
+            f'Content-Type: multipart/mixed; boundary="b{depth}"\r\n\r\n--b{depth}\r\n'.encode()
+            + nested
+            + f"\r\n--b{depth}--\r\n".encode()
+        )
+    head = base(4)
+    raws.append(
+        b"".join(f"{k}: {v}\r\n".encode() for k, v in head.items())
+        + b"MIME-Version: 1.0\r\n"
+        + nested
+    )
+    msg = base(5)
+    msg.set_content("pass")
+    for i in range(3000):
+        msg.add_attachment(b"x" * 100, "application", "octet-stream", filename=f"{i}.bin")
+    raws.append(msg.as_bytes())
+    msg = base(6)
+    msg.set_content("<p>pass</p>" * 500_000, subtype="html")
+    raws.append(msg.as_bytes())
+    box = mailbox.Maildir(site.config.inbox.path, create=False)
+    for raw in raws:
+        box.add(raw)
+    return root
+
+
+# --- the run ------------------------------------------------------------------------------------
+
+
+def ratio(now: float, base: float) -> str:
+    return f"{now / base:.3f}x" if base else "n/a"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--worker")
+    parser.add_argument("--base", default="5afe48e")
+    parser.add_argument("--sizes", default="10,100,1000")
+    parser.add_argument("--rounds", default="1,4,7")
+    parser.add_argument("--campaigns", type=int, default=50)
+    parser.add_argument("--mails", type=int, default=1000)
+    parser.add_argument("--only", default="idle,mails,replay,png,hostile")
+    args = parser.parse_args()
+    if args.worker:
+        print(json.dumps(worker(json.loads(args.worker))))
+        return
+    sizes = [int(s) for s in args.sizes.split(",")]
+    rounds = [int(r) for r in args.rounds.split(",")]
+    only = set(args.only.split(","))
+    with tempfile.TemporaryDirectory(prefix="tick-costs-") as tmp:
+        tmp_path = Path(tmp)
+        base = tmp_path / "base"
+        subprocess.run(
+            ["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(base), args.base],
+            check=True,
+        )
+        try:
+            trees = {"base": base, "now": ROOT}
+            print(f"baseline: {args.base}; this tree: {ROOT}")
+            if "idle" in only:
+                made = template(tmp_path / "template", rounds)
+                print("\nidle tick, CPU ms per campaign (half finished, half at the round)")
+                for r in rounds:
+                    for n in sizes:
+                        got = {}
+                        for label, tree in trees.items():
+                            site = idle_site(made, tmp_path / f"idle-{label}-{r}-{n}", n, r)
+                            got[label] = run(
+                                tree, {"kind": "idle", "site": str(site), "warm": label == "now"}
+                            )
+                            shutil.rmtree(site)
+                        per = {k: v["cpu"] * 1000 / n for k, v in got.items()}
+                        print(
+                            f"  round {r}, {n:5d} campaigns: {per['now']:.3f} ms "
+                            f"(baseline {per['base']:.3f} ms): {ratio(per['now'], per['base'])}"
+                        )
+            if "mails" in only:
+                made = mail_site(tmp_path / "mails", args.campaigns, args.mails)
+                got = {}
+                for label, tree in trees.items():
+                    site = tmp_path / f"mails-{label}"
+                    shutil.copytree(made, site)
+                    got[label] = run(tree, {"kind": "read", "site": str(site)})
+                    got[label] |= {
+                        f"tick_{k}": v
+                        for k, v in run(tree, {"kind": "mails", "site": str(site)}).items()
+                    }
+                    got[label] |= {
+                        f"engine_{k}": v
+                        for k, v in run(tree, {"kind": "engine", "site": str(site)}).items()
+                    }
+                print(f"\none tick of {args.mails} order mails over {args.campaigns} campaigns")
+                for what, key, scale in (
+                    ("tick CPU ms per mail", "tick_cpu", 1000 / args.mails),
+                    ("fsyncs per mail, the tick's own", "tick_fsyncs", 1 / args.mails),
+                    (
+                        "fsyncs per mail, delivering into the local Maildir (SMTP's job)",
+                        "tick_delivery_fsyncs",
+                        1 / args.mails,
+                    ),
+                    ("bare read CPU ms per mail", "cpu", 1000 / args.mails),
+                    ("engine alone CPU ms per mail", "engine_cpu", 1000 / args.mails),
+                    ("tick peak RSS MB", "tick_rss_mb", 1),
+                ):
+                    now, was = got["now"][key] * scale, got["base"][key] * scale
+                    print(f"  {what}: {now:.3f} (baseline {was:.3f}): {ratio(now, was)}")
+                for label in trees:
+                    if got[label]["tick_errors"]:
+                        print(f"  {label}: errors {got[label]['tick_errors'][:3]}")
+            if "replay" in only:
+                made = replay_site(tmp_path / "replay")
+                got = {
+                    label: run(tree, {"kind": "replay", "site": str(made)})
+                    for label, tree in trees.items()
+                }
+                print("\na finished 4-player Bus game, CPU ms (median of 15)")
+                now, was = got["now"]["replay"] * 1000, got["base"]["replay"] * 1000
+                print(f"  full replay: {now:.2f} (baseline {was:.2f}): {ratio(now, was)}")
+                snap = got["now"]["snapshot"] * 1000
+                print(
+                    f"  load from its snapshot: {snap:.2f} "
+                    f"(baseline's full replay {was:.2f}): {ratio(snap, was)}"
+                )
+            if "png" in only:
+                print("\nPNG map of a Bus game, ms: the first of a fresh process and a warm one")
+                for label, tree in trees.items():
+                    os.environ["REFEREE_CACHE_DIR"] = str(tmp_path / f"map-cache-{label}")
+                    runs = [
+                        run(tree, {"kind": "png"}) for _ in range(2)
+                    ]  # the 2nd finds any disk cache
+                    first, warm = runs[1]["first"] * 1000, runs[1]["warm"] * 1000
+                    print(
+                        f"  {label}: first {first:.1f}, warm {warm:.1f}: "
+                        f"first/warm {first / warm:.2f}x"
+                    )
+            if "hostile" in only:
+                made = hostile_site(tmp_path / "hostile")
+                print("\na tick over a hostile corpus: peak RSS MB")
+                got = {}
+                for label, tree in trees.items():
+                    site = tmp_path / f"hostile-{label}"
+                    shutil.copytree(made, site)
+                    got[label] = run(tree, {"kind": "mails", "site": str(site)})
+                print(
+                    f"  {got['now']['rss_mb']:.0f} (baseline {got['base']['rss_mb']:.0f}): "
+                    f"{ratio(got['now']['rss_mb'], got['base']['rss_mb'])}"
+                )
+        finally:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base)])
+
+
+if __name__ == "__main__":
+    main()

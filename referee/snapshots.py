@@ -1,0 +1,195 @@
+"""Caches that let a tick cost what its new mail costs: each campaign's snapshot, and the
+site's index of what each campaign waits for.
+
+    games/<id>/snapshot.json   the campaign's table after the last tick that changed it: the
+                               engine's state as data, how many log records it covers and the
+                               hash of the last one, the queues, the Message-IDs applied, and
+                               the rounds and events of the last records (those the answers
+                               and the turn files of the next tick may still ask about)
+    state/waits.json           per campaign: the size and time of its files when a tick last
+                               looked at it, and when a deadline of it next falls due
+
+Both are caches, never the source of truth: a snapshot is used only when the log's record at
+its position has its hash and it was written for the same settings and the same code;
+anything else (missing, stale, corrupt, another version) means a full replay of the log, the
+one ``referee verify`` always makes. A campaign whose files have not changed since a tick
+looked at it, and whose next deadline is not due, has nothing to do: the tick does not load
+it (a finished one waits for mail only).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from datetime import datetime
+from functools import cache
+from importlib import import_module
+from pathlib import Path
+from typing import Any
+
+from . import registry
+from .campaign import Campaign, Step, Table, undone_by
+from .records import Record, RecordError
+from .store import atomic_write
+
+log = logging.getLogger(__name__)
+
+FORMAT = 1  # the snapshot's own layout
+SNAPSHOT = "snapshot.json"
+CODE = ("campaign.py", "records.py", "play.py", "snapshots.py")  # what replay runs, shared
+
+
+@cache
+def code_version(game: str) -> str:
+    """A fingerprint of the code a replay runs: the game's package and the shared modules
+    that apply records, so a snapshot written by other code is never trusted."""
+    digest = hashlib.sha256()
+    here = Path(__file__).parent
+    package = Path(str(import_module(registry.package(game)).__file__)).parent
+    for path in [here / name for name in CODE] + sorted(package.rglob("*.py")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def key(campaign: Campaign) -> dict[str, Any]:
+    """What a snapshot must have been written for: the same game from the same settings, by
+    the same code."""
+    return {
+        "format": FORMAT,
+        "code": code_version(campaign.game),
+        "game": campaign.game,
+        "options": campaign.options,
+        "seed": campaign.seed,
+        "players": [p.name for p in campaign.players],
+    }
+
+
+def save(table: Table, floor: int) -> None:
+    """Keep the table's snapshot; ``floor`` is the earliest record the answers still report
+    from (the lowest watermark): the rounds and events of the records after it are kept, and
+    so are those of the round in play, which the next turn files tell again."""
+    if not table.held:
+        return  # nothing followed since the snapshot it was loaded from
+    last_round = table.held[-1].round
+    in_round = [s.record.n for s in table.held if s.round == last_round]
+    tail_from = max(min(floor, in_round[0] - 1), table.skipped)
+    data = {
+        "key": key(table.campaign),
+        "n": table.count,
+        "hash": table.last_hash,
+        "state": table.rules.to_data(table.state),
+        "queues": {str(seat): queue for seat, queue in table.queues.items()},
+        "seen": sorted(table.seen),
+        "tail_from": tail_from,
+        "skipped_rounds": sorted(
+            table.skipped_rounds | {s.round for s in table.held if s.record.n <= tail_from}
+        ),
+        "tail": [[s.round, s.events] for s in table.held if s.record.n > tail_from],
+    }
+    # a cache: if a crash loses it, the next tick replays the log
+    atomic_write(
+        table.campaign.root / SNAPSHOT,
+        json.dumps(data, ensure_ascii=False, separators=(",", ":")),
+        durable=False,
+    )
+
+
+def load(campaign: Campaign) -> Table:
+    """The campaign's table: from its snapshot and the records after it when the snapshot
+    holds, else by a full replay of the log."""
+    try:
+        table = _resume(campaign)
+    except (OSError, ValueError, KeyError, TypeError, IndexError, RecordError) as err:
+        log.info("campaign %s: snapshot not used (%s), replaying the log", campaign.id, err)
+        table = None
+    return table if table is not None else Table.replay(campaign)
+
+
+class Stale(ValueError):
+    """A snapshot that does not fit the log or the code."""
+
+
+def _resume(campaign: Campaign) -> Table | None:
+    try:
+        snap = json.loads((campaign.root / SNAPSHOT).read_bytes())
+    except FileNotFoundError:
+        return None
+    if snap["key"] != key(campaign):
+        raise Stale("written for other settings or by other code")
+    n, tail_from = int(snap["n"]), int(snap["tail_from"])
+    lines = campaign.log_path.read_bytes().split(b"\n")[:-1]  # a torn last line is not used
+    if len(lines) < n:
+        raise Stale(f"the log has {len(lines)} records, the snapshot covers {n}")
+    covered = json.loads(lines[n - 1])
+    if covered.get("n") != n or covered.get("hash") != snap["hash"]:
+        raise Stale(f"record {n} of the log is not the one the snapshot covers")
+    later = [Record.from_json(json.loads(line)) for line in lines[n:] if line.strip()]
+    if any(m <= n for m, _ in undone_by(later)):
+        raise Stale("a later rollback undid orders the snapshot covers")
+    rules = campaign.rules
+    table = Table(campaign, rules.from_data(snap["state"]))
+    table.queues = {int(seat): list(queue) for seat, queue in snap["queues"].items()}
+    table.seen = set(snap["seen"])
+    table.skipped, table.skipped_rounds = tail_from, set(snap["skipped_rounds"])
+    kept = [Record.from_json(json.loads(line)) for line in lines[tail_from:n]]
+    if len(kept) != len(snap["tail"]):
+        raise Stale("the snapshot's steps do not match the log")
+    table.held = [
+        Step(record, round_, events, None, rules)
+        for record, (round_, events) in zip(kept, snap["tail"], strict=True)
+    ]
+    if table.held:
+        table.held[-1].state = table.state
+    table.last_hash = snap["hash"]
+    table.snapshot_n = n
+    return table.follow_all(later)
+
+
+# --- what each campaign waits for ------------------------------------------------------------
+
+WATCHED = ("campaign.yaml", "log.jsonl", "mailed.json", "deadlines.json")
+
+
+def fingerprint(root: Path) -> list:
+    """The size and time of the files a campaign's work follows from (a game master's
+    command from the shell changes one of them)."""
+    marks: list = []
+    for name in WATCHED:
+        try:
+            st = (root / name).stat()
+        except FileNotFoundError:
+            marks.append(None)
+            continue
+        marks.append([st.st_size, st.st_mtime_ns])
+    return marks
+
+
+class Waits:
+    """The site's index of what each campaign waits for (``state/waits.json``)."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        try:
+            self.entries: dict[str, dict] = json.loads(path.read_bytes())
+        except (FileNotFoundError, ValueError):
+            self.entries = {}  # a cache: without it, every campaign is looked at once
+
+    def asleep(self, root: Path, now: datetime) -> bool:
+        """Whether the campaign in ``root`` has nothing to do now: no file of it changed
+        since a tick looked at it, and no deadline of it is due."""
+        entry = self.entries.get(root.name)
+        if entry is None or entry["files"] != fingerprint(root):
+            return False
+        wake = entry["wake"]
+        return wake is None or now < datetime.fromisoformat(wake)
+
+    def note(self, root: Path, wake: datetime | None) -> None:
+        """A tick has done the campaign's work; ``wake``: when its next deadline is due."""
+        self.entries[root.name] = {
+            "files": fingerprint(root),
+            "wake": wake.isoformat() if wake else None,
+        }
+
+    def save(self) -> None:
+        atomic_write(self.path, json.dumps(self.entries, separators=(",", ":")), durable=False)

@@ -1,0 +1,68 @@
+"""The static parts of the PNG maps kept on disk between processes: a process that finds
+them draws no sprite, text or ground again and makes the same picture; a damaged cache is
+drawn again."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from referee.bus import png_map as bus_png
+from referee.maps import canvas, png_map
+
+VIEW = json.loads((Path(__file__).parent / "fixtures" / "bus_view_middle.json").read_text())
+
+
+def fresh_process(monkeypatch):
+    """What a new process starts with: nothing drawn in memory."""
+    parts = canvas.StaticParts()
+    monkeypatch.setattr(canvas, "STATIC", parts)
+    bus_png._ground.cache_clear()
+    return parts
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("REFEREE_CACHE_DIR", str(tmp_path / "cache"))
+    yield tmp_path / "cache"
+    bus_png._ground.cache_clear()
+
+
+def test_a_new_process_finds_the_static_parts_and_draws_the_same_map(cache, monkeypatch):
+    fresh_process(monkeypatch)
+    first = png_map(VIEW)
+    canvas.STATIC.save()  # as the process's end does
+    assert sorted(p.suffix for p in cache.iterdir()) == [".big", ".bin", ".image"]
+    fresh_process(monkeypatch)
+
+    def no_drawing(*args):
+        raise AssertionError("drawn again")
+
+    monkeypatch.setattr(canvas, "draw_sprite", no_drawing)
+    monkeypatch.setattr(canvas, "draw_text_mask", no_drawing)
+    drawn_on = []
+    draw = canvas.draw
+    monkeypatch.setattr(
+        canvas, "draw", lambda s, image, o: drawn_on.append(image.size) or draw(s, image, o)
+    )
+    assert png_map(VIEW) == first
+    ground = (bus_png.PANEL_LEFT * canvas.SUPERSAMPLE, bus_png.HEIGHT * canvas.SUPERSAMPLE)
+    assert ground not in drawn_on  # the ground was read, not drawn
+
+
+def test_a_damaged_cache_is_drawn_again(cache, monkeypatch):
+    fresh_process(monkeypatch)
+    first = png_map(VIEW)
+    canvas.STATIC.save()
+    for path in cache.iterdir():
+        path.write_bytes(path.read_bytes()[: len(path.read_bytes()) // 2])
+    parts = fresh_process(monkeypatch)
+    assert png_map(VIEW) == first
+    assert parts.dirty  # drawn again, to be written back whole
+
+
+def test_the_cache_files_are_named_by_the_drawing_codes_version(cache, monkeypatch):
+    fresh_process(monkeypatch)
+    png_map(VIEW)
+    canvas.STATIC.save()
+    assert all(canvas._version() in p.name for p in cache.iterdir())

@@ -1,0 +1,217 @@
+"""Snapshots and the index of what campaigns wait for: a cache that gives the state a full
+replay gives, or is not used; a tick leaves alone the campaigns with nothing to do."""
+
+import json
+import random
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from played import play, played_site
+from sites import ADDRESSES, PLAYERS, Mailboxes, logged, make_site, reply_to, run_tick
+
+from referee import mailbot, snapshots
+from referee.answers import Watermarks
+from referee.campaign import Campaign, Table
+from referee.history import history_text, turn_files
+from referee.tick import tick
+
+
+def same_table(loaded: Table, replayed: Table) -> None:
+    rules = replayed.rules
+    assert rules.to_data(loaded.state) == rules.to_data(replayed.state)
+    assert loaded.queues == replayed.queues
+    assert loaded.seen == replayed.seen
+    assert (loaded.count, loaded.last_hash, loaded.round) == (
+        replayed.count,
+        replayed.last_hash,
+        replayed.round,
+    )
+
+
+@pytest.fixture
+def mid_game(tmp_path):
+    """A Bus campaign played into round 4, its answers written, and its snapshot kept."""
+    site = played_site(tmp_path, "mid", seed=5, until_round=4)
+    campaign = site.campaign("mid")
+    table = campaign.table()
+    snapshots.save(table, Watermarks.load(campaign).floor())
+    return site, campaign
+
+
+def test_a_snapshot_gives_the_state_a_full_replay_gives(mid_game):
+    site, campaign = mid_game
+    loaded = snapshots.load(campaign)
+    assert loaded.snapshot_n == campaign.table().count and loaded.skipped > 0
+    same_table(loaded, campaign.table())
+
+
+def test_records_after_the_snapshot_are_replayed_on_top_of_it(mid_game):
+    site, campaign = mid_game
+    play(site, snapshots.load(campaign), until_round=5, seed=5)  # more records in the log
+    replayed = campaign.table()
+    loaded = snapshots.load(campaign)
+    assert loaded.snapshot_n is not None and loaded.count > loaded.snapshot_n
+    same_table(loaded, replayed)
+
+
+def test_the_history_and_the_turn_files_of_a_table_from_a_snapshot_are_the_full_ones(mid_game):
+    site, campaign = mid_game
+    replayed = campaign.table()
+    for round_ in range(replayed.round + 1):
+        assert turn_files(snapshots.load(campaign), round_) == turn_files(replayed, round_)
+    loaded = snapshots.load(campaign)
+    assert history_text(loaded) == history_text(replayed)
+    assert [(s.record, s.round, s.events) for s in loaded.steps] == [
+        (s.record, s.round, s.events) for s in replayed.steps
+    ]
+
+
+@pytest.mark.parametrize(
+    "spoil",
+    [
+        pytest.param(lambda path: path.unlink(), id="missing"),
+        pytest.param(lambda path: path.write_bytes(b'{"key": {"form'), id="corrupt"),
+        pytest.param(lambda path: path.write_text("[1, 2]"), id="not-a-snapshot"),
+        pytest.param(
+            lambda path: path.write_text(
+                json.dumps({**json.loads(path.read_text()), "hash": "0123456789abcdef"})
+            ),
+            id="stale-hash",
+        ),
+        pytest.param(
+            lambda path: path.write_text(json.dumps({**json.loads(path.read_text()), "n": 10**6})),
+            id="beyond-the-log",
+        ),
+        pytest.param(
+            lambda path: path.write_text(
+                json.dumps(
+                    {
+                        **json.loads(path.read_text()),
+                        "key": {**json.loads(path.read_text())["key"], "code": "older"},
+                    }
+                )
+            ),
+            id="other-code",
+        ),
+    ],
+)
+def test_a_missing_stale_or_corrupt_snapshot_falls_back_to_a_full_replay(mid_game, spoil):
+    site, campaign = mid_game
+    spoil(campaign.root / snapshots.SNAPSHOT)
+    loaded = snapshots.load(campaign)
+    assert loaded.snapshot_n is None and loaded.skipped == 0
+    same_table(loaded, campaign.table())
+
+
+def test_a_snapshot_of_other_settings_is_not_used(mid_game):
+    site, campaign = mid_game
+    campaign.players[0].name = "Zed"  # a replay starts the game with the names of today
+    loaded = snapshots.load(campaign)
+    assert loaded.snapshot_n is None
+    assert loaded.state.names[0] == "Zed"
+
+
+def test_a_log_rewritten_under_the_snapshot_is_replayed(mid_game):
+    site, campaign = mid_game
+    lines = campaign.log_path.read_bytes().split(b"\n")
+    campaign.log_path.write_bytes(b"\n".join(lines[:5]) + b"\n")  # a log cut back by hand
+    loaded = snapshots.load(campaign)
+    assert loaded.snapshot_n is None and loaded.count == 5
+    same_table(loaded, campaign.table())
+
+
+def loads(monkeypatch) -> list[str]:
+    """The campaigns whose settings a tick reads from here on."""
+    seen: list[str] = []
+    original = Campaign.load.__func__  # type: ignore[attr-defined]
+
+    def counting(cls, root):
+        seen.append(root.name)
+        return original(cls, root)
+
+    monkeypatch.setattr(Campaign, "load", classmethod(counting))
+    return seen
+
+
+def test_an_idle_tick_loads_no_campaign_and_a_new_mail_or_a_change_wakes_one(tmp_path, monkeypatch):
+    site = make_site(tmp_path)
+    site.new_campaign("bus", "one", PLAYERS, seed=1)
+    site.new_campaign("bus", "two", PLAYERS, seed=2)
+    run_tick(site)
+    boxes = Mailboxes(site)
+    welcome = next(m for m in boxes.new("ann@example.org") if "[one]" in str(m["Subject"]))
+    loaded = loads(monkeypatch)
+    run_tick(site)
+    assert loaded == []  # nothing new, nothing due: neither campaign is read
+    boxes.deliver(reply_to(welcome, "ann@example.org", "build house 15"))
+    run_tick(site)
+    assert set(loaded) == {"one"}
+    assert (site.data_root / "one" / snapshots.SNAPSHOT).exists()
+    loaded.clear()
+    site.campaign("two").save()  # a game master's change from the shell
+    loaded.clear()
+    run_tick(site)
+    assert loaded == ["two"]
+    loaded.clear()
+    run_tick(site)
+    assert loaded == []
+
+
+def test_a_campaign_sleeps_until_its_next_deadline(tmp_path, monkeypatch):
+    site = make_site(tmp_path)
+    site.new_campaign(
+        "bus", "dl", PLAYERS, seed=1, settings={"deadlines": {"hours": 24, "remind_hours": 12}}
+    )
+    start = datetime.now(UTC)
+    tick(site, start)
+    tick(site, start)  # the book knows every decision now
+    boxes = Mailboxes(site)
+    boxes.new()
+    loaded = loads(monkeypatch)
+    tick(site, start + timedelta(hours=1))
+    assert loaded == []
+    tick(site, start + timedelta(hours=13))  # the reminder is due
+    assert loaded == ["dl"]
+    reminders = boxes.new()
+    assert len(reminders) == 1 and "reminder" in str(reminders[0]["Subject"]).lower()
+
+
+def played_by_mail(root, monkeypatch, snapshots_used: bool):
+    """Ann, Bob and Cid answer their newest prompt each tick, for 20 ticks; what the site
+    then holds: the log, the mails sent and the turns/ files."""
+    if not snapshots_used:
+        monkeypatch.setattr("referee.intake.load_table", lambda campaign: campaign.table())
+    site = make_site(root)
+    site.new_campaign("bus", "game", PLAYERS, seed=11)
+    boxes = Mailboxes(site)
+    rng = random.Random(11)
+    for number in range(20):
+        run_tick(site)
+        for name, address in zip(("Ann", "Bob", "Cid"), ADDRESSES, strict=True):
+            answer = mailbot.answer_latest(boxes.new(address), name, address, rng.choice)
+            if answer is not None:
+                answer.replace_header("Message-ID", f"<{name}.{number}@example.org>")
+                boxes.deliver(answer)
+    monkeypatch.undo()
+    records = [
+        {k: v for k, v in r.items() if k not in ("at", "hash")}
+        for r in logged(site.campaign("game"))
+    ]
+    tokens = [p.token for p in site.campaign("game").players]
+
+    def masked(text: str) -> str:  # the tokens are drawn at random
+        for seat, token in enumerate(tokens):
+            text = text.replace(token, f"<token {seat}>")
+        return text
+
+    mails = sorted((str(m["To"]), str(m["Subject"]), masked(mailbot.body(m))) for m in boxes.sent())
+    turns = {p.name: p.read_bytes() for p in (site.data_root / "game" / "turns").iterdir()}
+    return records, mails, turns
+
+
+def test_a_game_played_by_mail_from_snapshots_is_the_game_played_by_full_replays(
+    tmp_path, monkeypatch
+):
+    with_snapshots = played_by_mail(tmp_path / "snapshots", monkeypatch, True)
+    assert len(with_snapshots[0]) > 15  # the game went on for many records
+    assert with_snapshots == played_by_mail(tmp_path / "replays", monkeypatch, False)
