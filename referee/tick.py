@@ -24,6 +24,7 @@ from datetime import UTC, datetime
 
 from .answers import answer
 from .campaign import CampaignError, Status
+from .failures import mail_summary, note_failure
 from .intake import Intake, OpenCampaigns
 from .play import advance
 from .records import Kind, Record
@@ -76,9 +77,21 @@ def tick(site: Site, now: datetime | None = None) -> TickReport:
                 report.answered += resolve_and_answer(
                     site, open_campaigns, campaign_id, now, counts.by_campaign[campaign_id]
                 )
-            except CampaignError as err:
-                report.errors.append(f"campaign {campaign_id}: {err}")
-                log.error("campaign %s: %s", campaign_id, err)
+            except Exception as err:  # that campaign waits; every other one goes on
+                what = f"campaign {campaign_id}"
+                text = (
+                    str(err) if isinstance(err, CampaignError) else f"{type(err).__name__}: {err}"
+                )
+                report.errors.append(f"{what}: {text} (skipped this tick)")
+                log.error(
+                    "%s: %s (skipped this tick)",
+                    what,
+                    text,
+                    exc_info=not isinstance(err, CampaignError),
+                )
+                note_failure(site, what, text, now)
+                open_campaigns.forget()
+        mail_summary(site, now)
         crashpoint("queued")
         flushed = site.outbox.flush(site.config.make_sender())
         report.sent = len(flushed.sent)

@@ -2,9 +2,14 @@
 whether it is a machine's mail that must never be answered.
 
 Only the stdlib ``email`` package (``policy.default``) parses; nothing here raises on bad
-input: any bytes give an ``Incoming``. The command text is what the person typed: quoted
-lines, quoted replies, signatures, mobile footers and attachments are left out, so a reply
-that quotes a whole report only yields the lines written above or between the quotes.
+input: any bytes give an ``Incoming``. What the parser is slow or fragile on is refused
+before it parses (a header block or one header too large, containers nested too deep): such
+a mail, and one the parser fails on, is read from its few essential headers alone and comes
+with ``unreadable`` saying why, so it can still be told apart from machine mail and answered.
+
+The command text is what the person typed: quoted lines, quoted replies, signatures, mobile
+footers and attachments are left out, so a reply that quotes a whole report only yields the
+lines written above or between the quotes.
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ from __future__ import annotations
 import codecs
 import hashlib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from email import policy
 from email.message import EmailMessage
@@ -47,6 +52,7 @@ class Incoming:
     text: str  # the command text
     truncated: bool  # the body was longer than MAX_TEXT_BYTES: only its start was read
     automatic: str | None  # why this mail must never be answered, None for a person's mail
+    unreadable: str | None = None  # why only the essential headers could be read
 
     @property
     def subject_tag(self) -> str | None:
@@ -54,16 +60,119 @@ class Incoming:
         return self.subject_tags[0] if self.subject_tags else None
 
 
+MAX_HEADER_BLOCK = 64 * 1024  # the top-level headers together
+MAX_HEADER = 8 * 1024  # one header, unfolded; the stdlib parser takes seconds on 100 KB
+MAX_CONTAINERS = 50  # multipart and message/* parts: the parser recurses into each
+ESSENTIAL_HEADERS = (
+    "from",
+    "message-id",
+    "subject",
+    "return-path",
+    "auto-submitted",
+    "precedence",
+    "list-id",
+    "list-unsubscribe",
+    REFEREE_HEADER.lower(),
+)
+
+
 def read_mail(raw: bytes, referee_address: str) -> Incoming:
     """Parse ``raw`` (one RFC 5322 message) for the referee whose address is ``referee_address``."""
-    msg = BytesParser(policy=policy.default).parsebytes(raw)
     referee_address = referee_address.strip().lower()
+    refusal = refuse_before_parsing(raw)
+    if refusal:
+        return _read_essentials(raw, referee_address, refusal)
+    try:
+        return _read(raw, referee_address)
+    except Exception as err:  # the email package fails on some malformed structures
+        why = f"the mail could not be parsed ({type(err).__name__}: {str(err)[:200]})"
+        return _read_essentials(raw, referee_address, why)
+
+
+def refuse_before_parsing(raw: bytes) -> str | None:
+    """Why ``raw`` is not given to the parser at all, or None: the checks are linear scans."""
+    end = min((i for i in (raw.find(b"\r\n\r\n"), raw.find(b"\n\n")) if i >= 0), default=-1)
+    block = raw if end < 0 else raw[:end]
+    if len(block) > MAX_HEADER_BLOCK:
+        return f"its headers are {len(block) // 1024} KB (at most {MAX_HEADER_BLOCK // 1024} KB)"
+    for name, size in _header_sizes(block):
+        if size > MAX_HEADER:
+            return f"its {name} header is {size // 1024} KB (at most {MAX_HEADER // 1024} KB)"
+    for m in PART_HEADER.finditer(raw, end if end > 0 else 0):
+        if len(m.group(0)) > MAX_HEADER:
+            return (
+                f"a part's header is {len(m.group(0)) // 1024} KB (at most {MAX_HEADER // 1024} KB)"
+            )
+    containers = len(CONTAINER.findall(raw))
+    if containers > MAX_CONTAINERS:
+        return f"it has {containers} nested parts (at most {MAX_CONTAINERS})"
+    return None
+
+
+PART_HEADER = re.compile(rb"(?im)^content-[a-z-]{1,30}:[^\n]*(?:\n[ \t][^\n]*)*")
+CONTAINER = re.compile(rb"(?im)^content-type:\s*(?:multipart|message)/")
+
+
+def _header_sizes(block: bytes):
+    """(name, unfolded size) of every header of a header block."""
+    name, size = "", 0
+    for line in block.split(b"\n"):
+        if line[:1] in (b" ", b"\t") and name:
+            size += len(line)
+            continue
+        if name:
+            yield name, size
+        name, size = line.partition(b":")[0][:60].decode("ascii", "replace"), len(line)
+    if name:
+        yield name, size
+
+
+def _read_essentials(raw: bytes, referee_address: str, why: str) -> Incoming:
+    """A mail read from its essential headers alone (each cut to MAX_HEADER), no body."""
+    end = min((i for i in (raw.find(b"\r\n\r\n"), raw.find(b"\n\n")) if i >= 0), default=-1)
+    kept: list[bytes] = []
+    keep = False
+    for line in (raw if end < 0 else raw[:end]).split(b"\n")[:10_000]:
+        if line[:1] not in (b" ", b"\t"):
+            keep = line.partition(b":")[0].strip().lower().decode("ascii", "replace") in (
+                ESSENTIAL_HEADERS
+            )
+        if keep and sum(map(len, kept)) < MAX_HEADER_BLOCK:
+            kept.append(line.rstrip(b"\r")[:MAX_HEADER])
+    try:
+        incoming = _read(b"\r\n".join(kept) + b"\r\n\r\n", referee_address, raw)
+    except Exception:  # not even those headers: nobody to answer
+        incoming = _nobody(raw)
+    return replace(incoming, unreadable=why)
+
+
+def _nobody(raw: bytes) -> Incoming:
+    return Incoming(
+        message_id=_synthetic_message_id(raw),
+        sender_address="",
+        sender_name="",
+        recipients=(),
+        reply_to=(),
+        subject="",
+        date=None,
+        in_reply_to=None,
+        references=(),
+        plus_tag=None,
+        subject_tags=(),
+        text="",
+        truncated=False,
+        automatic=None,
+    )
+
+
+def _read(raw: bytes, referee_address: str, original: bytes | None = None) -> Incoming:
+    msg = BytesParser(policy=policy.default).parsebytes(raw)
     sender_name, sender_address = _first_address(msg, "From")
     recipients = _unique(a for h in RECIPIENT_HEADERS for _, a in _addresses(msg, h))
     text, truncated = _body_text(msg)
     subject = _header(msg, "Subject")
     return Incoming(
-        message_id=_header(msg, "Message-ID").strip() or _synthetic_message_id(raw),
+        message_id=_header(msg, "Message-ID").strip() or _synthetic_message_id(original or raw),
         sender_address=sender_address,
         sender_name=sender_name,
         recipients=recipients,
@@ -243,10 +352,11 @@ def _decode(data: bytes, charset: str | None) -> str:
 
 
 def _known_charset(name: str) -> bool:
+    """A text codec Python knows: not a bytes-to-bytes one such as base64, hex or zlib, nor
+    rot13, which codecs.lookup also finds."""
     try:
-        codecs.lookup(name)
-        return True
-    except LookupError:
+        return getattr(codecs.lookup(name), "_is_text_encoding", True)
+    except (LookupError, TypeError, ValueError):
         return False
 
 
