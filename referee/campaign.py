@@ -31,6 +31,7 @@ import yaml
 
 from . import registry
 from .contract import GameDescriptor, IllegalOrder, NotationError, Rules, View
+from .deadlines import DeadlineError, Deadlines
 from .records import Drop, Record, RecordError, Rollback
 from .store import append_record, atomic_write, read_records
 
@@ -281,6 +282,10 @@ class Campaign:
             raise CampaignError(
                 f"{path} is damaged ({err!r}): compare it with another campaign's file"
             ) from None
+        try:  # checked when loaded, so that a mistake stops this campaign only, and at once
+            Deadlines.from_settings(campaign.settings.get("deadlines"))
+        except DeadlineError as err:
+            raise CampaignError(f"{path}: {err}") from None
         return campaign
 
     def save(self) -> None:

@@ -22,6 +22,8 @@ from .simulate import simulate as run_simulation
 from .store import LockBusy
 
 EX_TEMPFAIL = 75  # sysexits: try again later (another tick holds the lock)
+EX_SOME_FAILED = 3  # the tick ran, but some mails or campaigns failed (each told on stderr)
+# the tick could not run at all (config, inbox, a crash): 1, as every other failure
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 
@@ -351,7 +353,11 @@ def replay(ctx, campaign_id) -> None:
 @main.command()
 @click.pass_context
 def tick(ctx) -> None:
-    """One pass: read new mail, apply orders, resolve, answer and send (run it from cron)."""
+    """One pass: read new mail, apply orders, resolve, answer and send (run it from cron).
+
+    Exits 0 when all went well, 3 when the tick ran but some mails or campaigns failed (they
+    are told on stderr, kept and summarised for the game masters), 1 when it could not run,
+    75 when another tick is running."""
     from .tick import tick as run_tick
 
     site = open_site(ctx)
@@ -364,7 +370,9 @@ def tick(ctx) -> None:
         raise Failure(str(err)) from None
     click.echo(report.summary())
     if report.errors:
-        sys.exit(1)
+        for error in report.errors:
+            click.echo(f"referee tick: {error}", err=True)
+        sys.exit(EX_SOME_FAILED)
 
 
 @main.command()
