@@ -93,11 +93,11 @@ def refuse_before_parsing(raw: bytes) -> str | None:
     """Why ``raw`` is not given to the parser at all, or None: the checks are linear scans."""
     end = min((i for i in (raw.find(b"\r\n\r\n"), raw.find(b"\n\n")) if i >= 0), default=-1)
     block = raw if end < 0 else raw[:end]
-    if len(block) > MAX_HEADER_BLOCK:
-        return f"its headers are {len(block) // 1024} KB (at most {MAX_HEADER_BLOCK // 1024} KB)"
     for name, size in _header_sizes(block):
         if size > MAX_HEADER:
             return f"its {name} header is {size // 1024} KB (at most {MAX_HEADER // 1024} KB)"
+    if len(block) > MAX_HEADER_BLOCK:
+        return f"its headers are {len(block) // 1024} KB (at most {MAX_HEADER_BLOCK // 1024} KB)"
     for m in PART_HEADER.finditer(raw, end if end > 0 else 0):
         if len(m.group(0)) > MAX_HEADER:
             return (
@@ -203,20 +203,31 @@ def _header(msg: EmailMessage, name: str) -> str:
     """A header's decoded value, "" when it is missing or cannot be decoded at all."""
     try:
         value = msg.get(name)
-        return "" if value is None else " ".join(str(value).split())
+        return "" if value is None else _text(str(value))
     except Exception:  # the email package's header parser fails on some malformed headers
         return ""
+
+
+def _text(value: str) -> str:
+    """One line of valid Unicode: undecodable bytes (kept by the parser as surrogates) become
+    U+FFFD, so any header can be logged, stored as JSON and written into a mail."""
+    return " ".join(value.encode("utf-8", "surrogatepass").decode("utf-8", "replace").split())
 
 
 def _addresses(msg: EmailMessage, name: str) -> list[tuple[str, str]]:
     """(display name, lowercased address) for every address in every ``name`` header."""
     found: list[tuple[str, str]] = []
-    for value in msg.get_all(name) or ():
+    try:
+        values = msg.get_all(name) or []
+    except Exception:  # the header parser refused it (e.g. CR/LF encoded in a name): raw
+        values = [v for k, v in msg.raw_items() if k.lower() == name.lower()]
+    for value in values:
         try:  # Delivered-To and X-Original-To are not address headers to the email package
             pairs = [(a.display_name, a.addr_spec) for a in value.addresses]
         except Exception:  # that, or a header the structured parser gave up on
             pairs = getaddresses([str(value)])
-        found.extend((n.strip(), a.strip().lower()) for n, a in pairs if "@" in a)
+        # a name is one line: an encoded CR/LF must never reach a header the referee writes
+        found.extend((_text(n), _text(a).lower()) for n, a in pairs if "@" in a)
     return found
 
 
@@ -346,7 +357,7 @@ def _decode(data: bytes, charset: str | None) -> str:
     for name in candidates:
         try:
             return codecs.getincrementaldecoder(name)("strict").decode(data, final=False)
-        except UnicodeDecodeError:
+        except UnicodeError:  # also utf-16 without a byte-order mark
             continue
     return data.decode("utf-8", "replace")
 
