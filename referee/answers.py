@@ -16,6 +16,7 @@ from . import maps, timekeeping
 from .campaign import Campaign, Table
 from .deadlines import Deadlines, show
 from .history import NoSuchTurn, history_text, turn_files
+from .limits import Audience
 from .records import History, Kind, Message, Record, Replace
 from .reports import confirmation, digest, press, welcome
 from .store import atomic_write
@@ -77,7 +78,9 @@ def answer(site: Site, table: Table) -> int:
             elif isinstance(action, Replace):
                 site.queue(campaign, welcome(site.identity, table, action.seat, key=str(record.n)))
                 queued += 1
-        if record.kind == Kind.MAIL:
+        if record.kind == Kind.MAIL and (
+            not record.sender or site.answer_book.allow(record.sender, Audience.PLAYER)
+        ):  # over the limit (an auto-responder with the token, say), the mail goes unanswered
             due_by = due_at.get(record.seat) if record.seat is not None else None
             site.queue(
                 campaign,

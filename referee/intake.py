@@ -77,6 +77,7 @@ class Intake:
         self.site, self.open, self.now = site, open_campaigns, now
         self.received = site.received_ids()
         self.counts = Counts()
+        self.held = False  # the mail taken now was not answered: over the answer limits
 
     def take(self, mail: InMail) -> bool:
         """Handle one mail to exactly one recorded outcome; True when it may be marked
@@ -230,6 +231,8 @@ class Intake:
         self.counts.applied += 1
 
     def noted(self, message_id: str, where: str, outcome: str, detail: str = "") -> None:
+        if self.held:  # recorded, not answered
+            outcome, self.held = f"{outcome} (not answered: over the answer limit)", False
         self.site.note_received(message_id, where, outcome)
         self.received.add(message_id)
         log.info(
@@ -277,7 +280,10 @@ class Intake:
         audience: Audience = Audience.STRANGER,
     ) -> None:
         to = to or mail.sender_address
-        if not to or not self.site.answer_book.allow(to, audience, self.now):
+        if not to:
+            return
+        if not self.site.answer_book.allow(to, audience, self.now):
+            self.held = True
             return
         msg = notice(
             self.site.identity,
