@@ -79,8 +79,13 @@ def answer(site: Site, table: Table) -> int:
                 site.queue(campaign, welcome(site.identity, table, action.seat, key=str(record.n)))
                 queued += 1
         if record.kind == Kind.MAIL and (
-            not record.sender or site.answer_book.allow(record.sender, Audience.PLAYER)
-        ):  # over the limit (an auto-responder with the token, say), the mail goes unanswered
+            # a mail whose orders moved the game on is always confirmed (the game's length
+            # bounds those); any other counts against the limit, so that an auto-responder
+            # with the token is answered a few times, not for ever
+            record.orders
+            or not record.sender
+            or site.answer_book.allow(record.sender, Audience.PLAYER)
+        ):
             due_by = due_at.get(record.seat) if record.seat is not None else None
             site.queue(
                 campaign,

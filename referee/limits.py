@@ -4,8 +4,8 @@ Every answer to a mail (a confirmation, a notice outside a game, the answer to a
 could not be read) is counted against the address it goes to, in a sliding hour and day.
 Answers to strangers (unknown senders, wrong tokens, mail outside any game) have stricter
 limits than answers to players with a valid token. Over a limit, the mail is still taken
-and recorded; it is only not answered. Digests and reminders are not counted: they follow
-the game, not the mail that comes in.
+and recorded; it is only not answered. Not counted: the confirmation of a mail whose orders
+moved the game on, digests and reminders: they follow the game, whose length bounds them.
 
 The counts live in ``state/answers.json`` (derived, small: the times of the answers of the
 last day, per address).

@@ -159,6 +159,24 @@ def test_smtp_down_loses_nothing_and_the_next_flush_sends(mailrig, tmp_path):
     assert all(str(m["X-Referee"]) == "referee" for m in received)
 
 
+def test_smtp_sends_lines_that_start_with_from_as_they_are(mailrig, tmp_path):
+    """No mbox quoting over SMTP: a line "From ..." arrives as "From ...", not ">From"."""
+    alice = mailrig.new_account("alice")
+    outbox = Outbox(tmp_path / "queue")
+    text = "From 15 to 21 the line runs.\nFrom: the referee\n"
+    outbox.queue(
+        compose(from_address=REFEREE, from_name="R", to=[alice.address], subject="s", text=text)
+    )
+    sent = outbox.flush(SmtpSender("127.0.0.1", mailrig.smtp_port, security="none"))
+    assert sent.error is None
+    [raw] = mailrig.read_mails(alice.address)
+    assert b">From" not in raw
+    assert parse(raw).get_content().splitlines()[:2] == [
+        "From 15 to 21 the line runs.",
+        "From: the referee",
+    ]
+
+
 def test_a_permanent_refusal_goes_to_failed_and_does_not_block_the_queue(mailrig, tmp_path):
     bob = mailrig.new_account("bob")
     outbox = Outbox(tmp_path / "queue")

@@ -10,6 +10,7 @@ is at least once: a crash between a send and its move to ``sent/`` sends that me
 from __future__ import annotations
 
 import contextlib
+import copy as copy_module
 import itertools
 import json
 import logging
@@ -24,6 +25,7 @@ from datetime import UTC, datetime
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
+from email.utils import getaddresses
 from pathlib import Path
 from typing import Protocol
 
@@ -163,7 +165,8 @@ class SmtpSender:
         if self._smtp is None:
             raise RuntimeError("SmtpSender.send outside its `with` block")
         try:
-            refused = self._smtp.send_message(msg)
+            sender, recipients, data, options = _smtp_envelope(msg)
+            refused = self._smtp.sendmail(sender, recipients, data, options)
         except smtplib.SMTPRecipientsRefused as e:
             answers = {rcpt: _code_text(code, text) for rcpt, (code, text) in e.recipients.items()}
             permanent = all(code >= 500 for code, _ in e.recipients.values())
@@ -190,6 +193,22 @@ class SmtpSender:
                 f"the connection to {self.host}:{self.port} failed: {e}", stop=True
             ) from e
         return {rcpt: _code_text(code, text) for rcpt, (code, text) in refused.items()}
+
+
+def _smtp_envelope(msg: EmailMessage) -> tuple[str, list[str], bytes, tuple[str, ...]]:
+    """Sender, recipients, bytes and MAIL options for ``msg``, as smtplib.send_message finds
+    them, but written by the message's own policy: send_message's generator would turn each
+    body line that starts with "From " into ">From " (mbox quoting, which SMTP needs not)."""
+    sender = next((a for _, a in getaddresses([str(msg["Sender"] or msg["From"])]) if a), "")
+    recipients = [
+        a for h in ("To", "Cc", "Bcc") for _, a in getaddresses(map(str, msg.get_all(h) or [])) if a
+    ]
+    international = not all(a.isascii() for a in [sender, *recipients])
+    copy = copy_module.copy(msg)
+    del copy["Bcc"]
+    written = policy.SMTPUTF8 if international else policy.SMTP  # CRLF, no mangling
+    options = ("SMTPUTF8", "BODY=8BITMIME") if international else ()
+    return sender, recipients, copy.as_bytes(policy=written), options
 
 
 def _code_text(code: int, text: bytes | str) -> str:
