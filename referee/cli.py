@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -19,7 +20,7 @@ from .deadlines import POLICIES, DeadlineError, Deadlines
 from .mail.inbox import InboxError
 from .records import RefusedCommand
 from .simulate import simulate as run_simulation
-from .store import LockBusy
+from .store import LockBusy, TickLock
 
 EX_TEMPFAIL = 75  # sysexits: try again later (another tick holds the lock)
 EX_SOME_FAILED = 3  # the tick ran, but some mails or campaigns failed (each told on stderr)
@@ -44,6 +45,25 @@ def open_site(ctx: click.Context):
         ) from None
     except ConfigError as err:
         raise Failure(str(err)) from None
+
+
+LOCK_WAIT = 300.0  # seconds a writing command waits for a running tick to end
+
+
+@contextlib.contextmanager
+def writing(site):
+    """A command that writes holds the tick lock, as a tick does (a tick flushing the queue
+    moves the files a command would queue beside), waiting for a running tick to end."""
+    give_up = time.monotonic() + LOCK_WAIT
+    while True:
+        try:
+            with TickLock(site.state_dir / "tick.lock"):
+                yield
+            return
+        except LockBusy as err:
+            if time.monotonic() > give_up:
+                raise Failure(f"{err}; run the command again when it has ended") from None
+            time.sleep(0.2)
 
 
 @click.group()
@@ -184,20 +204,21 @@ def new(
     except DeadlineError as err:
         raise Failure(str(err)) from None
     site = open_site(ctx)
-    try:
-        campaign = site.new_campaign(
-            game,
-            campaign_id,
-            list(players),
-            seed,
-            parsed,
-            seats,
-            gm,
-            {"deadlines": deadlines} if deadlines else None,
-        )
-    except CampaignError as err:
-        raise Failure(str(err)) from None
-    flushed = site.outbox.flush(site.config.make_sender())
+    with writing(site):
+        try:
+            campaign = site.new_campaign(
+                game,
+                campaign_id,
+                list(players),
+                seed,
+                parsed,
+                seats,
+                gm,
+                {"deadlines": deadlines} if deadlines else None,
+            )
+        except CampaignError as err:
+            raise Failure(str(err)) from None
+        flushed = site.outbox.flush(site.config.make_sender())
     who = ", ".join(p.name for p in campaign.players) or "nobody yet"
     state = f"open for sign-up ({seats} seats)" if campaign.status == Status.OPEN else "running"
     click.echo(
@@ -218,11 +239,12 @@ def gm(ctx, campaign_id, command) -> None:
     from .commands import CommandError, run_as_gm
 
     site = open_site(ctx)
-    try:
-        actions = run_as_gm(site, campaign_id, " ".join(command), datetime.now(UTC))
-    except (CampaignError, CommandError) as err:
-        raise Failure(str(err)) from None
-    flushed = site.outbox.flush(site.config.make_sender())
+    with writing(site):
+        try:
+            actions = run_as_gm(site, campaign_id, " ".join(command), datetime.now(UTC))
+        except (CampaignError, CommandError) as err:
+            raise Failure(str(err)) from None
+        flushed = site.outbox.flush(site.config.make_sender())
     failed = False
     for action in actions:
         if isinstance(action, RefusedCommand):
@@ -348,6 +370,24 @@ def replay(ctx, campaign_id) -> None:
     for step in table.steps:
         for e in step.events:
             click.echo(f"  [{step.record.n}] {e}")
+
+
+@main.command()
+@click.option("--no-servers", is_flag=True, help="do not log in to the mail servers")
+@click.pass_context
+def check(ctx, no_servers: bool) -> None:
+    """Check referee.yaml, every campaign (its settings and its log) and the logins to the
+    mail servers; exit 1 when anything is wrong, saying what and how to mend it."""
+    from .check import check_site
+
+    site = open_site(ctx)  # referee.yaml: every mistake at once, or an error here
+    click.echo(f"referee.yaml: ok ({site.config.path})")
+    problems = 0
+    for what, problem in check_site(site, servers=not no_servers):
+        click.echo(f"{what}: {problem or 'ok'}")
+        problems += problem is not None
+    if problems:
+        raise Failure(f"{problems} problem(s) found")
 
 
 @main.command()
