@@ -117,7 +117,13 @@ def answer(site: Site, table: Table) -> int:
             marks.digest_rounds[key] = table.round
             marks.stages[key] = "over" if table.over else due.stage if due else None
             queued += 1
-    write_turns(table, marks.turns)
+    renamed = any(
+        isinstance(a, Replace)
+        for s in table.steps
+        if s.record.n > marks.turns
+        for a in s.record.actions
+    )  # a seat's new name shows in every round's report, as the replay shows it
+    write_turns(campaign.table() if renamed else table, 0 if renamed else marks.turns)
     marks.turns = last
     marks.save(campaign)
     return queued

@@ -378,6 +378,14 @@ class Step:
     view: View
 
 
+def undone_orders(records: list[Record]) -> set[tuple[int, int]]:
+    """(record, order index) of every order a rollback undid: they stay in the log, and a
+    replay passes over them."""
+    return {
+        (n, i) for r in records for c in r.commands if isinstance(c, Rollback) for n, i in c.undone
+    }
+
+
 class Table:
     """A campaign's game rebuilt from its log: the state, the players' queued orders, the
     Message-IDs already applied, and what each record did."""
@@ -398,14 +406,7 @@ class Table:
     def replay(cls, campaign: Campaign) -> Table:
         table = cls(campaign)
         records = campaign.records()
-        # a rollback marks earlier orders as undone: they stay in the log, and are passed over
-        table.undone = {
-            (n, i)
-            for r in records
-            for c in r.commands
-            if isinstance(c, Rollback)
-            for n, i in c.undone
-        }
+        table.undone = undone_orders(records)
         for record in records:
             table.follow(record)
         return table
