@@ -29,7 +29,7 @@ from email.utils import getaddresses
 from pathlib import Path
 from typing import Protocol
 
-from ..store import atomic_write, fsync_dir
+from ..store import atomic_write, crashpoint, fsync_dir
 
 log = logging.getLogger(__name__)
 
@@ -333,6 +333,7 @@ class Outbox:
                     )
                     self._hold([name], e.reason, report)
                 continue
+            crashpoint("delivered")  # sent, not yet moved to sent/: the next flush resends it
             self._move(
                 name, self.sent_dir, "refused", json.dumps(refused, indent=1) if refused else None
             )
