@@ -27,10 +27,17 @@ EVERY = timedelta(days=1)
 MAX_ERROR = 500  # characters of one error kept
 
 
+MAX_FILE = 4 * 1024 * 1024  # a campaign broken for months must not fill the disk
+
+
 def note_failure(site: Site, what: str, error: str, now: datetime | None = None) -> None:
     now = now or datetime.now(UTC)
+    path = site.state_dir / "failures.jsonl"
+    if path.exists() and path.stat().st_size > MAX_FILE:
+        log.error("%s is full: %s not noted there (%s)", path, what, error)
+        return
     append_record(
-        site.state_dir / "failures.jsonl",
+        path,
         {"at": now.isoformat(), "what": what, "error": " ".join(error.split())[:MAX_ERROR]},
     )
 

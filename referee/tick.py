@@ -91,7 +91,11 @@ def tick(site: Site, now: datetime | None = None) -> TickReport:
                 )
                 note_failure(site, what, text, now)
                 open_campaigns.forget()
-        mail_summary(site, now)
+        try:
+            mail_summary(site, now)
+        except Exception as err:  # the summary must not stop the sending
+            report.errors.append(f"the game masters' summary of failures: {err}")
+            log.error("the game masters' summary of failures: %s", err)
         crashpoint("queued")
         flushed = site.outbox.flush(site.config.make_sender())
         report.sent = len(flushed.sent)
