@@ -16,6 +16,7 @@ from . import maps, timekeeping
 from .campaign import Campaign, Table
 from .deadlines import Deadlines, show
 from .history import NoSuchTurn, history_text, turn_files
+from .limits import Audience
 from .records import History, Kind, Message, Record, Replace
 from .reports import confirmation, digest, press, welcome
 from .store import atomic_write
@@ -79,7 +80,14 @@ def answer(site: Site, table: Table) -> int:
             elif isinstance(action, Replace):
                 site.queue(campaign, welcome(site.identity, table, action.seat, key=str(record.n)))
                 queued += 1
-        if record.kind == Kind.MAIL:
+        if record.kind == Kind.MAIL and (
+            # a mail whose orders moved the game on is always confirmed (the game's length
+            # bounds those); any other counts against the limit, so that an auto-responder
+            # with the token is answered a few times, not for ever
+            record.orders
+            or not record.sender
+            or site.answer_book.allow(record.sender, Audience.PLAYER)
+        ):
             due_by = due_at.get(record.seat) if record.seat is not None else None
             site.queue(
                 campaign,
@@ -111,7 +119,13 @@ def answer(site: Site, table: Table) -> int:
             marks.digest_rounds[key] = table.round
             marks.stages[key] = "over" if table.over else due.stage if due else None
             queued += 1
-    write_turns(table, marks.turns)
+    renamed = any(
+        isinstance(a, Replace)
+        for s in table.steps
+        if s.record.n > marks.turns
+        for a in s.record.actions
+    )  # a seat's new name shows in every round's report, as the replay shows it
+    write_turns(campaign.table() if renamed else table, 0 if renamed else marks.turns)
     marks.turns = last
     marks.save(campaign)
     return queued

@@ -32,6 +32,7 @@ import yaml
 
 from . import registry
 from .contract import GameDescriptor, IllegalOrder, NotationError, Rules, View
+from .deadlines import DeadlineError, Deadlines
 from .records import Drop, Record, RecordError, Rollback
 from .store import append_record, atomic_write, read_records
 
@@ -282,6 +283,10 @@ class Campaign:
             raise CampaignError(
                 f"{path} is damaged ({err!r}): compare it with another campaign's file"
             ) from None
+        try:  # checked when loaded, so that a mistake stops this campaign only, and at once
+            Deadlines.from_settings(campaign.settings.get("deadlines"))
+        except DeadlineError as err:
+            raise CampaignError(f"{path}: {err}") from None
         return campaign
 
     def save(self) -> None:
@@ -383,6 +388,14 @@ class Step:
         return self.rules.view(self.state)
 
 
+def undone_orders(records: list[Record]) -> set[tuple[int, int]]:
+    """(record, order index) of every order a rollback undid: they stay in the log, and a
+    replay passes over them."""
+    return {
+        (n, i) for r in records for c in r.commands if isinstance(c, Rollback) for n, i in c.undone
+    }
+
+
 class Table:
     """A campaign's game rebuilt from its log: the state, the players' queued orders, the
     Message-IDs already applied, and what each record did.
@@ -417,7 +430,7 @@ class Table:
     def follow_all(self, records: list[Record]) -> Table:
         """Follow ``records`` (the whole log, or the part after a snapshot)."""
         # a rollback marks earlier orders as undone: they stay in the log, and are passed over
-        self.undone |= undone_by(records)
+        self.undone |= undone_orders(records)
         for record in records:
             self.follow(record)
         return self
@@ -517,10 +530,3 @@ class Table:
     @property
     def over(self) -> bool:
         return self.rules.result(self.state) is not None
-
-
-def undone_by(records: list[Record]) -> set[tuple[int, int]]:
-    """The orders (record, index) the rollbacks among ``records`` undid."""
-    return {
-        (n, i) for r in records for c in r.commands if isinstance(c, Rollback) for n, i in c.undone
-    }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -19,9 +20,11 @@ from .deadlines import POLICIES, DeadlineError, Deadlines
 from .mail.inbox import InboxError
 from .records import RefusedCommand
 from .simulate import simulate as run_simulation
-from .store import LockBusy
+from .store import LockBusy, TickLock
 
 EX_TEMPFAIL = 75  # sysexits: try again later (another tick holds the lock)
+EX_SOME_FAILED = 3  # the tick ran, but some mails or campaigns failed (each told on stderr)
+# the tick could not run at all (config, inbox, a crash): 1, as every other failure
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 
@@ -42,6 +45,25 @@ def open_site(ctx: click.Context):
         ) from None
     except ConfigError as err:
         raise Failure(str(err)) from None
+
+
+LOCK_WAIT = 300.0  # seconds a writing command waits for a running tick to end
+
+
+@contextlib.contextmanager
+def writing(site):
+    """A command that writes holds the tick lock, as a tick does (a tick flushing the queue
+    moves the files a command would queue beside), waiting for a running tick to end."""
+    give_up = time.monotonic() + LOCK_WAIT
+    while True:
+        try:
+            with TickLock(site.state_dir / "tick.lock"):
+                yield
+            return
+        except LockBusy as err:
+            if time.monotonic() > give_up:
+                raise Failure(f"{err}; run the command again when it has ended") from None
+            time.sleep(0.2)
 
 
 @click.group()
@@ -182,20 +204,21 @@ def new(
     except DeadlineError as err:
         raise Failure(str(err)) from None
     site = open_site(ctx)
-    try:
-        campaign = site.new_campaign(
-            game,
-            campaign_id,
-            list(players),
-            seed,
-            parsed,
-            seats,
-            gm,
-            {"deadlines": deadlines} if deadlines else None,
-        )
-    except CampaignError as err:
-        raise Failure(str(err)) from None
-    flushed = site.outbox.flush(site.config.make_sender())
+    with writing(site):
+        try:
+            campaign = site.new_campaign(
+                game,
+                campaign_id,
+                list(players),
+                seed,
+                parsed,
+                seats,
+                gm,
+                {"deadlines": deadlines} if deadlines else None,
+            )
+        except CampaignError as err:
+            raise Failure(str(err)) from None
+        flushed = site.outbox.flush(site.config.make_sender())
     who = ", ".join(p.name for p in campaign.players) or "nobody yet"
     state = f"open for sign-up ({seats} seats)" if campaign.status == Status.OPEN else "running"
     click.echo(
@@ -216,11 +239,12 @@ def gm(ctx, campaign_id, command) -> None:
     from .commands import CommandError, run_as_gm
 
     site = open_site(ctx)
-    try:
-        actions = run_as_gm(site, campaign_id, " ".join(command), datetime.now(UTC))
-    except (CampaignError, CommandError) as err:
-        raise Failure(str(err)) from None
-    flushed = site.outbox.flush(site.config.make_sender())
+    with writing(site):
+        try:
+            actions = run_as_gm(site, campaign_id, " ".join(command), datetime.now(UTC))
+        except (CampaignError, CommandError) as err:
+            raise Failure(str(err)) from None
+        flushed = site.outbox.flush(site.config.make_sender())
     failed = False
     for action in actions:
         if isinstance(action, RefusedCommand):
@@ -349,9 +373,31 @@ def replay(ctx, campaign_id) -> None:
 
 
 @main.command()
+@click.option("--no-servers", is_flag=True, help="do not log in to the mail servers")
+@click.pass_context
+def check(ctx, no_servers: bool) -> None:
+    """Check referee.yaml, every campaign (its settings and its log) and the logins to the
+    mail servers; exit 1 when anything is wrong, saying what and how to mend it."""
+    from .check import check_site
+
+    site = open_site(ctx)  # referee.yaml: every mistake at once, or an error here
+    click.echo(f"referee.yaml: ok ({site.config.path})")
+    problems = 0
+    for what, problem in check_site(site, servers=not no_servers):
+        click.echo(f"{what}: {problem or 'ok'}")
+        problems += problem is not None
+    if problems:
+        raise Failure(f"{problems} problem(s) found")
+
+
+@main.command()
 @click.pass_context
 def tick(ctx) -> None:
-    """One pass: read new mail, apply orders, resolve, answer and send (run it from cron)."""
+    """One pass: read new mail, apply orders, resolve, answer and send (run it from cron).
+
+    Exits 0 when all went well, 3 when the tick ran but some mails or campaigns failed (they
+    are told on stderr, kept and summarised for the game masters), 1 when it could not run,
+    75 when another tick is running."""
     from .tick import tick as run_tick
 
     site = open_site(ctx)
@@ -364,7 +410,9 @@ def tick(ctx) -> None:
         raise Failure(str(err)) from None
     click.echo(report.summary())
     if report.errors:
-        sys.exit(1)
+        for error in report.errors:
+            click.echo(f"referee tick: {error}", err=True)
+        sys.exit(EX_SOME_FAILED)
 
 
 @main.command()

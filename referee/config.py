@@ -20,6 +20,7 @@ from typing import Any, overload
 
 import yaml
 
+from .limits import AnswerLimits
 from .mail.inbox import ImapInbox, MaildirInbox, create_maildir
 from .mail.outbox import MaildirSender, Outbox, SmtpSender
 
@@ -74,6 +75,14 @@ outbox:
 #   password_env: REFEREE_SMTP_PASSWORD
 #   queue: mail/queue
 #   ca_file: /path/to/ca.pem
+
+# How many answers one address may get (so that no auto-responder can start an endless mail
+# loop); answers to strangers (unknown senders, wrong tokens) are limited more strictly.
+# limits:
+#   per_hour: 10
+#   per_day: 60
+#   strangers_per_hour: 3
+#   strangers_per_day: 8
 """
 
 ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -128,6 +137,7 @@ class Config:
     outbox: MaildirOutboxSettings | SmtpSettings
     queue_dir: Path
     game_masters: tuple = ()  # (address, token_env): may open campaigns by mail
+    limits: AnswerLimits = AnswerLimits()
 
     def game_master_token(self, address: str) -> str | None:
         """The site game master's secret token (from the environment), None if ``address``
@@ -241,7 +251,7 @@ class _Reader:
         self.errors: list[str] = []
 
     def config(self, data: Any) -> Config | None:
-        top = self.section(data, "", {"data_root", "referee", "inbox", "outbox"})
+        top = self.section(data, "", {"data_root", "referee", "inbox", "outbox", "limits"})
         referee = self.section(
             self.get(top, "referee", "", {}), "referee", {"address", "name", "game_masters"}
         )
@@ -255,6 +265,7 @@ class _Reader:
         queue = self.path_value(outbox_data, "queue", "outbox", "mail/queue")
         data_root = self.path_value(top, "data_root", "", "games")
         game_masters = self.game_masters(self.get(referee, "game_masters", "referee", []))
+        limits = self.limits(self.get(top, "limits", "", {}))
         if self.errors:
             return None
         return Config(
@@ -266,7 +277,20 @@ class _Reader:
             outbox=outbox,
             queue_dir=queue,
             game_masters=game_masters,
+            limits=limits,
         )
+
+    def limits(self, data: Any) -> AnswerLimits:
+        """limits: answers per address and hour or day (whole numbers of at least 1)."""
+        s = self.section(data, "limits", set(AnswerLimits.__dataclass_fields__))
+        values = {}
+        for key, default in AnswerLimits().__dict__.items():
+            value = self.get(s, key, "limits", default)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                self.error("limits", key, f"expected a whole number of at least 1, found {value!r}")
+            else:
+                values[key] = value
+        return AnswerLimits(**values)
 
     def game_masters(self, data: Any) -> tuple:
         """referee.game_masters: who may open campaigns by mail, each with the environment

@@ -22,6 +22,16 @@ from datetime import UTC, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 POLICIES = ("wait", "bot", "rules")
+SETTINGS = (
+    "hours",
+    "times",
+    "min_hours",
+    "weekdays_only",
+    "grace_minutes",
+    "remind_hours",
+    "timezone",
+    "policy",
+)
 MAX_EXTENSION = timedelta(days=14)  # a game master's extensions, in all, per decision
 MAX_ABSENCE = timedelta(days=21)  # one player's announced absence
 
@@ -47,31 +57,70 @@ class Deadlines:
 
     @classmethod
     def from_settings(cls, data: dict | None) -> Deadlines:
+        """The settings checked, every mistake told at once in one DeadlineError."""
+        if data is not None and not isinstance(data, dict):
+            raise DeadlineError("deadlines: expected a section of `key: value` lines")
         data = dict(data or {})
+        errors: list[str] = []
+        unknown = sorted(str(k) for k in data if k not in SETTINGS)
+        if unknown:
+            errors.append(
+                f"deadlines: unknown setting {', '.join(unknown)}; "
+                f"the settings are {', '.join(SETTINGS)}"
+            )
+
+        def number(key: str, default: float, least: float = 0) -> float:
+            value = data.get(key, default)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value < least:
+                errors.append(
+                    f"deadlines.{key}: expected a number of at least {least}, found {value!r}"
+                )
+                return default
+            return float(value)
+
         try:
             zone = ZoneInfo(str(data.get("timezone", "UTC")))
-        except (ZoneInfoNotFoundError, ValueError):
-            raise DeadlineError(
+        except (ZoneInfoNotFoundError, ValueError, OSError):
+            errors.append(
                 f"deadlines.timezone: {data.get('timezone')!r} is not a time "
                 f"zone; use a name like Europe/London or UTC"
-            ) from None
+            )
+            zone = ZoneInfo("UTC")
         policy = str(data.get("policy", "wait"))
         if policy not in POLICIES:
-            raise DeadlineError(f"deadlines.policy must be one of {', '.join(POLICIES)}")
-        times = tuple(parse_time(str(t)) for t in data.get("times", ()))
+            errors.append(f"deadlines.policy must be one of {', '.join(POLICIES)}, not {policy!r}")
+        times: tuple[time, ...] = ()
+        raw_times = data.get("times", ())
+        if not isinstance(raw_times, (list, tuple)):
+            errors.append("deadlines.times: expected a list of times of day, e.g. [08:00, 20:00]")
+        else:
+            try:
+                times = tuple(parse_time(str(t)) for t in raw_times)
+            except DeadlineError as err:
+                errors.append(f"deadlines.times: {err}")
         hours = data.get("hours")
-        if hours is not None and (not isinstance(hours, (int, float)) or hours <= 0):
-            raise DeadlineError("deadlines.hours must be a positive number of hours")
-        return cls(
+        if hours is not None and (
+            isinstance(hours, bool) or not isinstance(hours, (int, float)) or hours <= 0
+        ):
+            errors.append(f"deadlines.hours must be a positive number of hours, not {hours!r}")
+            hours = None
+        weekdays_only = data.get("weekdays_only", False)
+        if not isinstance(weekdays_only, bool):  # "no" in quotes would be true
+            errors.append(f"deadlines.weekdays_only: write true or false, not {weekdays_only!r}")
+            weekdays_only = False
+        settings = cls(
             hours=hours,
             times=times,
-            min_hours=float(data.get("min_hours", 12)),
-            weekdays_only=bool(data.get("weekdays_only", False)),
-            grace=timedelta(minutes=float(data.get("grace_minutes", 0))),
-            remind=timedelta(hours=float(data.get("remind_hours", 12))),
+            min_hours=number("min_hours", 12),
+            weekdays_only=weekdays_only,
+            grace=timedelta(minutes=number("grace_minutes", 0)),
+            remind=timedelta(hours=number("remind_hours", 12)),
             zone=zone,
             policy=policy,
         )
+        if errors:
+            raise DeadlineError("; ".join(errors))
+        return settings
 
     def due(self, asked: datetime, extra: timedelta = timedelta(0)) -> datetime | None:
         """When a decision asked for at ``asked`` is due (aware UTC), or None without
@@ -83,21 +132,21 @@ class Deadlines:
             due = self._add_hours(local, self.hours)
         else:
             due = self._next_time(self._add_hours(local, self.min_hours))
-        due += extra
+        due = _later(due, extra)
         if self.weekdays_only:
             due = self._skip_weekend(due)
         return due.astimezone(UTC)
 
     def _add_hours(self, start: datetime, hours: float) -> datetime:
         if not self.weekdays_only:
-            return start + timedelta(hours=hours)
+            return _later(start, timedelta(hours=hours))
         # count only weekday time: step through the days
         left, now = timedelta(hours=hours), self._skip_weekend(start)
         while True:
             midnight = datetime.combine(now.date() + timedelta(days=1), time(0), now.tzinfo)
-            if now + left <= midnight:
-                return now + left
-            left -= midnight - now
+            if _elapsed(now, midnight) >= left:
+                return _later(now, left)
+            left -= _elapsed(now, midnight)
             now = self._skip_weekend(midnight)
 
     def _skip_weekend(self, moment: datetime) -> datetime:
@@ -114,6 +163,18 @@ class Deadlines:
                     return candidate
             day += timedelta(days=1)
         raise DeadlineError("no deadline time found in two weeks")
+
+
+def _later(moment: datetime, delta: timedelta) -> datetime:
+    """``delta`` of real time after ``moment``, in its zone: across a daylight-saving change
+    48 hours are 48 hours, not a wall clock moved on by two days."""
+    return (moment.astimezone(UTC) + delta).astimezone(moment.tzinfo)
+
+
+def _elapsed(start: datetime, end: datetime) -> timedelta:
+    """Real time between two moments (subtracting two times of one zone would compare wall
+    clocks)."""
+    return end.astimezone(UTC) - start.astimezone(UTC)
 
 
 def parse_time(text: str) -> time:

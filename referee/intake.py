@@ -16,6 +16,8 @@ from datetime import datetime
 
 from .campaign import Campaign, CampaignError, Status, Table
 from .commands import Commands, Outside, no_such_game, run_outside, split
+from .failures import note_failure
+from .limits import Audience
 from .mail.inbox import InMail
 from .mail.read import Incoming, read_mail
 from .mail.routing import MAX_LINES, Route, route
@@ -52,6 +54,11 @@ class OpenCampaigns:
         """Rebuild a table from its log (after a rollback)."""
         self.tables[campaign_id] = self.campaign(campaign_id).table()
 
+    def forget(self) -> None:
+        """Read every campaign afresh from its files (after a mail failed half-way)."""
+        self.campaigns.clear()
+        self.tables.clear()
+
 
 @dataclass
 class Counts:
@@ -71,23 +78,47 @@ class Intake:
         self.site, self.open, self.now = site, open_campaigns, now
         self.received = site.received_ids()
         self.counts = Counts()
+        self.held = False  # the mail taken now was not answered: over the answer limits
 
     def take(self, mail: InMail) -> bool:
-        """Handle one mail; True when it may be marked processed."""
-        incoming = None
+        """Handle one mail to exactly one recorded outcome; True when it may be marked
+        processed, which is always, unless even the outcome could not be recorded."""
+        incoming = read_mail(mail.raw, self.site.identity.address)
         try:
-            incoming = read_mail(mail.raw, self.site.identity.address)
-            self.handle(incoming, mail.raw)
-            return True
-        except Exception as err:  # one bad campaign must not stop the others
+            if incoming.unreadable and incoming.message_id not in self.received:
+                self.unreadable(incoming, mail.raw)
+            else:
+                self.handle(incoming, mail.raw)
+        except Exception as err:  # one bad mail or campaign must not stop the others
             detail = traceback.format_exc(limit=3) if not isinstance(err, CampaignError) else ""
-            self.counts.errors.append(f"mail {mail.key}: {err}\n{detail}".rstrip())
+            self.counts.errors.append(f"mail {incoming.message_id}: {err}\n{detail}".rstrip())
             log.error(
-                "mail %s: %s (it stays in the inbox for the next tick)",
-                incoming.message_id if incoming else mail.key,
-                err,
+                "mail %s: %s (kept in quarantine; the sender is told)", incoming.message_id, err
             )
-            return False
+            self.open.forget()  # a campaign may have been changed half-way: read it afresh
+            try:
+                self.failed(incoming, mail.raw, f"failed: {type(err).__name__}: {err}")
+            except Exception as second:  # not even the outcome: the mail stays in the inbox
+                log.error("mail %s: its failure could not be recorded: %s", mail.key, second)
+                return False
+        return True
+
+    def unreadable(self, mail: Incoming, raw: bytes) -> None:
+        """A mail the parser refused or failed on: kept, recorded, answered once."""
+        log.warning("mail %s: unreadable: %s", mail.message_id, mail.unreadable)
+        self.failed(mail, raw, f"unreadable: {mail.unreadable}")
+
+    def failed(self, mail: Incoming, raw: bytes, outcome: str) -> None:
+        """The raw mail to the quarantine, its outcome recorded for the game master, and one
+        plain answer to a person (never to machine mail; within the answer limits)."""
+        site = self.site
+        site.keep_raw(site.state_dir / "quarantine", mail.message_id, raw)
+        note_failure(site, f"mail {mail.message_id} from {mail.sender_address or '?'}", outcome)
+        if mail.message_id in self.received:
+            return  # recorded before (the failure came after its outcome): no second answer
+        if not mail.automatic:
+            self.send_notice(mail, say("subject_not_read"), say("not_read"))
+        self.noted(mail.message_id, "-", outcome)
 
     def handle(self, mail: Incoming, raw: bytes) -> None:
         site, mid = self.site, mail.message_id
@@ -96,9 +127,10 @@ class Intake:
             self.counts.ignored += 1
             return
         where = route(mail)
-        if mail.automatic:
+        if mail.automatic or self.site.sent_by_us(mid):
             site.keep_raw(site.state_dir / "unrouted", mid, raw)
-            self.noted(mid, "-", f"ignored: {mail.automatic}")
+            why = mail.automatic or "the referee's own mail, come back"
+            self.noted(mid, "-", f"ignored: {why}")
             self.counts.ignored += 1
             return
         if where.campaign_id is None or not site.has_campaign(where.campaign_id):
@@ -195,10 +227,13 @@ class Intake:
             mail,
             say("subject_your_mail", campaign_id=campaign.id),
             "\n".join(lines) or say("nothing_for_the_referee"),
+            audience=Audience.PLAYER,
         )
         self.counts.applied += 1
 
     def noted(self, message_id: str, where: str, outcome: str, detail: str = "") -> None:
+        if self.held:  # recorded, not answered
+            outcome, self.held = f"{outcome} (not answered: over the answer limit)", False
         self.site.note_received(message_id, where, outcome)
         self.received.add(message_id)
         log.info(
@@ -243,9 +278,13 @@ class Intake:
         text: str,
         to: str | None = None,
         reply_to: str | None = None,
+        audience: Audience = Audience.STRANGER,
     ) -> None:
         to = to or mail.sender_address
         if not to:
+            return
+        if not self.site.answer_book.allow(to, audience, self.now):
+            self.held = True
             return
         msg = notice(
             self.site.identity,

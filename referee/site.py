@@ -4,6 +4,9 @@ received and the mail it queues (what to answer is ``answers``).
 Site files beside referee.yaml:
     state/received.jsonl   every mail taken from the inbox: Message-ID, when, where it went
     state/unrouted/        the raw mail that belongs to no campaign
+    state/quarantine/      the raw mail that could not be read or handled (see failures.jsonl)
+    state/failures.jsonl   what failed, for the game masters' daily summary (``failures``)
+    state/answers.json     the answers of the last day per address (``limits``)
     state/tick.lock        held while a tick runs
 """
 
@@ -11,11 +14,13 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from functools import cached_property
 from pathlib import Path
 
 from .answers import Watermarks
 from .campaign import Campaign, CampaignError, Status, Step, Table, check_id
 from .config import Config
+from .limits import AnswerBook
 from .mail.outbox import OutMail
 from .play import Outcome, advance
 from .records import Kind, Record
@@ -140,10 +145,20 @@ class Site:
         return path
 
     # answers ---------------------------------------------------------------------------------
+    @cached_property
+    def answer_book(self) -> AnswerBook:
+        """How many answers each address had: one book for the whole of a tick."""
+        return AnswerBook(self.state_dir / "answers.json", self.config.limits)
+
+    def sent_by_us(self, message_id: str) -> bool:
+        """Whether ``message_id`` is one of the referee's own mails (come back, e.g. through
+        a list that strips the headers)."""
+        return self.outbox.contains(queue_name(message_id))
+
     def queue(self, campaign: Campaign | None, msg) -> None:
         """Queue a mail once: a mail with the same Message-ID queued before is not queued
         again (answers are named deterministically, so a crashed tick resends nothing)."""
-        name = hashlib.sha256(str(msg["Message-ID"]).encode()).hexdigest()[:24]
+        name = queue_name(str(msg["Message-ID"]))
         if self.outbox.contains(name):
             return
         mail = OutMail.of(msg)  # composed once: these bytes are archived, queued and sent
@@ -152,3 +167,8 @@ class Site:
                 campaign.dir("mail", "out") / f"{name}.eml", mail.data, durable=False
             )  # the archive copy; the queue's is durable
         self.outbox.queue(mail, name=name)
+
+
+def queue_name(message_id: str) -> str:
+    """The outbox's name of a mail, from its Message-ID."""
+    return hashlib.sha256(message_id.encode()).hexdigest()[:24]

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from . import registry
-from .campaign import Campaign, Step, Table, undone_by
+from .campaign import Campaign, Step, Table, undone_orders
 from .records import Record, RecordError
 from .store import atomic_write
 
@@ -125,7 +125,7 @@ def _resume(campaign: Campaign) -> Table | None:
     if covered.get("n") != n or covered.get("hash") != snap["hash"]:
         raise Stale(f"record {n} of the log is not the one the snapshot covers")
     later = [Record.from_json(json.loads(line)) for line in lines[n:] if line.strip()]
-    if any(m <= n for m, _ in undone_by(later)):
+    if any(m <= n for m, _ in undone_orders(later)):
         raise Stale("a later rollback undid orders the snapshot covers")
     rules = campaign.rules
     table = Table(campaign, rules.from_data(snap["state"]))

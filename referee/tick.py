@@ -30,6 +30,7 @@ from datetime import UTC, datetime
 from . import snapshots
 from .answers import Watermarks, answer
 from .campaign import CampaignError, Status
+from .failures import mail_summary, note_failure
 from .intake import Intake, OpenCampaigns
 from .play import advance
 from .records import Kind, Record
@@ -87,6 +88,11 @@ def tick(site: Site, now: datetime | None = None) -> TickReport:
             writes.sync()
         report.answered += answered
         waits.save()
+        try:
+            mail_summary(site, now)
+        except Exception as err:  # the summary must not stop the sending
+            report.errors.append(f"the game masters' summary of failures: {err}")
+            log.error("the game masters' summary of failures: %s", err)
         crashpoint("queued")
         flushed = site.outbox.flush(site.config.make_sender())
         report.sent = len(flushed.sent)
@@ -118,9 +124,18 @@ def resolve_all(
             queued += resolve_and_answer(
                 site, open_campaigns, campaign_id, now, applied[campaign_id], waits
             )
-        except CampaignError as err:
-            report.errors.append(f"campaign {campaign_id}: {err}")
-            log.error("campaign %s: %s", campaign_id, err)
+        except Exception as err:  # that campaign waits; every other one goes on
+            what = f"campaign {campaign_id}"
+            text = str(err) if isinstance(err, CampaignError) else f"{type(err).__name__}: {err}"
+            report.errors.append(f"{what}: {text} (skipped this tick)")
+            log.error(
+                "%s: %s (skipped this tick)",
+                what,
+                text,
+                exc_info=not isinstance(err, CampaignError),
+            )
+            note_failure(site, what, text, now)
+            open_campaigns.forget()
     return queued
 
 

@@ -18,7 +18,16 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .campaign import GENESIS, Campaign, CampaignError, Table, record_hash, seed_hash
+from .campaign import (
+    GENESIS,
+    Campaign,
+    CampaignError,
+    Status,
+    Table,
+    record_hash,
+    seed_hash,
+    undone_orders,
+)
 from .history import turn_files
 from .records import Record, RecordError
 from .store import CorruptRecord, read_records
@@ -71,6 +80,13 @@ def verify(root: Path) -> Verification:
     check_seed(campaign, result)
     records = read_log(campaign, result)
     if records is None:
+        return result
+    if campaign.status == Status.OPEN:  # no game yet: players are still joining
+        if records:
+            result.findings.append(
+                Finding("log.jsonl", f"holds {len(records)} records before the game started")
+            )
+        result.notes.append("the campaign is open for sign-up: there is no game to replay yet")
         return result
     check_chain(campaign, records, result)
     table = replay(campaign, records, result)
@@ -181,13 +197,19 @@ def last_answered(campaign: Campaign) -> int:
 
 def replay(campaign: Campaign, records: list[dict], result: Verification) -> Table | None:
     table = Table(campaign)
+    read: list[Record] = []
     for data in records:
         try:
-            table.follow(Record.from_json(data))
+            read.append(Record.from_json(data))
+        except RecordError as err:
+            not_replayed(campaign, data, err, result)
+            return None
+    table.undone = undone_orders(read)  # as the referee replays it: rollbacks hold
+    for data, record in zip(records, read):
+        try:
+            table.follow(record)
         except (CampaignError, RecordError) as err:
-            problem = str(err).removeprefix(f"{campaign.log_path}: ")
-            result.findings.append(Finding(f"log.jsonl record {data.get('n')}", problem))
-            result.notes.append("the turn reports are not checked: the log does not replay")
+            not_replayed(campaign, data, err, result)
             return None
     orders = sum(len(s.record.orders) for s in table.steps)
     ended = table.rules.result(table.state)
@@ -196,6 +218,12 @@ def replay(campaign: Campaign, records: list[dict], result: Verification) -> Tab
         f"{table.round}" + (f", the end ({ended.reason})" if ended else "")
     )
     return table
+
+
+def not_replayed(campaign: Campaign, data: dict, err: Exception, result: Verification) -> None:
+    problem = str(err).removeprefix(f"{campaign.log_path}: ")
+    result.findings.append(Finding(f"log.jsonl record {data.get('n')}", problem))
+    result.notes.append("the turn reports are not checked: the log does not replay")
 
 
 def check_turns(campaign: Campaign, table: Table, result: Verification) -> None:

@@ -61,3 +61,46 @@ def test_times_are_shown_in_the_readers_zone():
     assert show(FRIDAY_NOON, "Asia/Tokyo", zone) == "Fri 27 Nov 2026 21:00 JST"
     assert show(FRIDAY_NOON, None, zone) == "Fri 27 Nov 2026 12:00 GMT"
     assert show(FRIDAY_NOON, "Nowhere/Else", zone) == "Fri 27 Nov 2026 12:00 GMT"
+
+
+def test_deadline_hours_are_elapsed_hours_across_a_daylight_saving_change():
+    # Europe/London falls back on Sunday 2026-10-25 at 02:00 BST: 48 hours are 48 real hours
+    rules = Deadlines.from_settings({"hours": 48, "timezone": "Europe/London"})
+    asked = datetime(2026, 10, 24, 9, 0, tzinfo=UTC)  # 10:00 BST
+    assert rules.due(asked) - asked == timedelta(hours=48)
+    spring = datetime(2026, 3, 28, 9, 0, tzinfo=UTC)  # clocks go forward on the 29th
+    assert rules.due(spring) - spring == timedelta(hours=48)
+    assert rules.due(spring, timedelta(hours=24)) - spring == timedelta(hours=72)
+
+
+def test_weekdays_only_counts_elapsed_weekday_hours_across_a_daylight_saving_change():
+    rules = Deadlines.from_settings(
+        {"hours": 24, "weekdays_only": True, "timezone": "America/New_York"}
+    )
+    # asked Friday 2026-10-30 20:00 EDT: 4 hours of Friday, the weekend (clocks fall back on
+    # Sunday 1 November), then 20 hours of Monday from midnight EST
+    asked = datetime(2026, 10, 31, 0, 0, tzinfo=UTC)
+    assert rules.due(asked) == datetime(2026, 11, 3, 1, 0, tzinfo=UTC)  # Monday 20:00 EST
+
+
+def test_every_mistake_in_the_deadline_settings_is_told_at_once():
+    with pytest.raises(DeadlineError) as told:
+        Deadlines.from_settings(
+            {
+                "hours": "48",
+                "timezone": "Mars/Olympus",
+                "weekdays_only": "no",
+                "grace_minutes": "soon",
+                "policy": "dice",
+                "hourz": 3,
+            }
+        )
+    text = str(told.value)
+    for part in ("hours", "Mars/Olympus", "weekdays_only", "'soon'", "dice", "hourz"):
+        assert part in text
+
+
+def test_weekdays_only_is_a_boolean_not_any_text():
+    with pytest.raises(DeadlineError, match="write true or false, not 'no'"):
+        Deadlines.from_settings({"hours": 24, "weekdays_only": "no"})
+    assert Deadlines.from_settings({"hours": 24, "weekdays_only": False}).weekdays_only is False

@@ -161,6 +161,41 @@ def test_imap_without_move_copies_deletes_and_expunges(mailrig, tmp_path, monkey
     ]
 
 
+def test_imap_without_move_or_uidplus_never_expunges_other_deleted_mail(
+    mailrig, tmp_path, monkeypatch
+):
+    """A plain EXPUNGE would also remove mail someone else flagged deleted (and meant to
+    keep until their own client expunges): the referee leaves its mails flagged instead."""
+    account = mailrig.new_account("referee")
+    for n in (1, 2, 3):
+        mailrig.deliver(account.address, sample(n))
+    with mailrig.imap(account.address) as client:
+        client.select_folder("INBOX")
+        client.delete_messages([2])  # the other user's mail, flagged but not expunged
+    real = IMAPClient.has_capability
+    monkeypatch.setattr(
+        IMAPClient,
+        "has_capability",
+        lambda self, c: c.upper() not in ("MOVE", "UIDPLUS") and real(self, c),
+    )
+    expunged = []
+    monkeypatch.setattr(IMAPClient, "expunge", lambda self, *a: expunged.append(a))
+    with imap_inbox(mailrig, account, tmp_path, processed_folder="done") as inbox:
+        mails = inbox.fetch()
+        inbox.mark_processed([m.key for m in mails if b"orders 2" not in m.raw])
+        assert inbox.fetch() == []  # the flagged ones are past the last UID: never again
+    assert expunged == []
+    assert subjects(mailrig.read_mails(account.address)) == [
+        "[bus1] orders 1",
+        "[bus1] orders 2",
+        "[bus1] orders 3",
+    ]  # all still there (2 flagged by its owner, 1 and 3 by the referee)
+    assert subjects(mailrig.read_mails(account.address, "done")) == [
+        "[bus1] orders 1",
+        "[bus1] orders 3",
+    ]
+
+
 def test_imap_uidvalidity_change_resyncs_from_scratch(mailrig, tmp_path):
     account = mailrig.new_account("referee")
     with mailrig.imap(account.address) as client:

@@ -2,7 +2,10 @@
 through real SMTP servers (the rig's, and ones with STARTTLS, TLS and a login)."""
 
 import json
+import os
 import socket
+import subprocess
+import sys
 from email import policy
 from email.parser import BytesParser
 
@@ -157,6 +160,51 @@ def test_smtp_down_loses_nothing_and_the_next_flush_sends(mailrig, tmp_path):
     received = [parse(raw) for raw in mailrig.read_mails(alice.address)]
     assert [str(m["Subject"]) for m in received] == ["[bus1] Round 1", "[bus1] Round 2"]
     assert all(str(m["X-Referee"]) == "referee" for m in received)
+
+
+def test_smtp_sends_lines_that_start_with_from_as_they_are(mailrig, tmp_path):
+    """No mbox quoting over SMTP: a line "From ..." arrives as "From ...", not ">From"."""
+    alice = mailrig.new_account("alice")
+    outbox = Outbox(tmp_path / "queue")
+    text = "From 15 to 21 the line runs.\nFrom: the referee\n"
+    outbox.queue(
+        compose(from_address=REFEREE, from_name="R", to=[alice.address], subject="s", text=text)
+    )
+    sent = outbox.flush(SmtpSender("127.0.0.1", mailrig.smtp_port, security="none"))
+    assert sent.error is None
+    [raw] = mailrig.read_mails(alice.address)
+    assert b">From" not in raw
+    assert parse(raw).get_content().splitlines()[:2] == [
+        "From 15 to 21 the line runs.",
+        "From: the referee",
+    ]
+
+
+def test_delivery_over_smtp_is_at_least_once_with_stable_message_ids(mailrig, tmp_path):
+    """Killed after the server took a mail and before it moved to sent/, a flush loses
+    nothing; the next one sends that mail again, with the same Message-ID."""
+    alice = mailrig.new_account("alice")
+    queue = tmp_path / "queue"
+    outbox = Outbox(queue)
+    for n in (1, 2):
+        outbox.queue(report([alice.address], subject=f"[bus1] Round {n}"))
+    script = (
+        "import sys; from referee.mail.outbox import Outbox, SmtpSender; "
+        "Outbox(sys.argv[1]).flush(SmtpSender('127.0.0.1', int(sys.argv[2]), security='none'))"
+    )
+    killed = subprocess.run(
+        [sys.executable, "-c", script, str(queue), str(mailrig.smtp_port)],
+        env={**os.environ, "PYTHONPATH": os.getcwd(), "REFEREE_CRASH_AT": "delivered"},
+        timeout=60,
+    )
+    assert killed.returncode == 137
+    assert len(outbox.pending()) == 2  # the first was sent, but the queue does not know it
+    again = outbox.flush(SmtpSender("127.0.0.1", mailrig.smtp_port, security="none"))
+    assert len(again.sent) == 2 and outbox.pending() == []
+    received = [parse(raw) for raw in mailrig.read_mails(alice.address)]
+    subjects = [str(m["Subject"]) for m in received]
+    assert subjects == ["[bus1] Round 1", "[bus1] Round 1", "[bus1] Round 2"]
+    assert received[0]["Message-ID"] == received[1]["Message-ID"]  # one mail, twice
 
 
 def test_a_permanent_refusal_goes_to_failed_and_does_not_block_the_queue(mailrig, tmp_path):

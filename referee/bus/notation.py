@@ -110,13 +110,17 @@ def _words(line: str) -> list[str]:
 
 
 def _number(word: str, line: str) -> int:
-    if not word.isdigit():
+    # ASCII digits only: isdigit() also takes "²", which int() refuses; and no crossing or
+    # count has more than a few digits, while int() refuses more than 4,300
+    if not (word.isascii() and word.isdigit()) or len(word) > 6:
         raise NotationError(f"{word!r} is not a crossing number", line)
     return int(word)
 
 
 def _parse_line(line: str, stations: tuple[int, ...]) -> list[Order]:
     words = _words(line)
+    if not words:  # "|" alone, or an empty alternative as in "pass | |"
+        raise NotationError("an order is missing around '|'", line)
     verb, rest = words[0], words[1:]
     if verb == "pass":
         if rest:

@@ -146,7 +146,7 @@ def parse_order(text: str) -> list[Entry]:
             continue
         word, _, rest = line.partition(" ")
         if word == "round":
-            if not rest.isdigit():
+            if not (rest.isascii() and rest.isdigit()) or len(rest) > 6:
                 raise NotationError("write the round as a number, e.g. 'round 8'", raw)
             if round_no is not None and int(rest) != round_no:
                 raise NotationError("one round's orders at a time", raw)
@@ -257,7 +257,7 @@ def _parse_purchase(alt: str, raw: str) -> Purchase:
     if alt in ("nothing", "none", "pass"):
         return Purchase(())
     cost = None
-    m = re.search(r"\s*\bcost\s*(\d+)$", alt)
+    m = re.search(r"\s*\bcost\s*([0-9]{1,6})$", alt)
     if m:
         cost, alt = int(m.group(1)), alt[: m.start()]
     words = re.sub(r"\s*-\s*", "-", alt).replace(",", " ").replace("+", " ").split()

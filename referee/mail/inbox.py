@@ -300,10 +300,11 @@ class ImapInbox(_Closing):
             else:
                 client.copy(uids, self.processed_folder)
                 client.delete_messages(uids)
+                # a plain EXPUNGE would remove every deleted-flagged mail of the folder, not
+                # only the referee's: without UIDPLUS they stay flagged, and are not fetched
+                # again (the state file's last UID is past them)
                 if client.has_capability("UIDPLUS"):
                     client.uid_expunge(uids)
-                else:
-                    client.expunge()
         except (OSError, IMAPClientError) as e:
             log.warning(
                 "moving processed mail to %r on %s:%d failed: %s",

@@ -33,7 +33,7 @@ from email.utils import getaddresses, parseaddr
 from pathlib import Path
 from typing import Protocol
 
-from ..store import atomic_write, fsync_dir
+from ..store import atomic_write, crashpoint, fsync_dir
 
 log = logging.getLogger(__name__)
 
@@ -394,6 +394,7 @@ class Outbox:
                     )
                     self._hold([name], e.reason, report)
                 continue
+            crashpoint("delivered")  # sent, not yet moved to sent/: the next flush resends it
             self._move(
                 name, self.sent_dir, "refused", json.dumps(refused, indent=1) if refused else None
             )

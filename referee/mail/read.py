@@ -2,9 +2,14 @@
 whether it is a machine's mail that must never be answered.
 
 Only the stdlib ``email`` package (``policy.default``) parses; nothing here raises on bad
-input: any bytes give an ``Incoming``. The command text is what the person typed: quoted
-lines, quoted replies, signatures, mobile footers and attachments are left out, so a reply
-that quotes a whole report only yields the lines written above or between the quotes.
+input: any bytes give an ``Incoming``. What the parser is slow or fragile on is refused
+before it parses (a header block or one header too large, containers nested too deep): such
+a mail, and one the parser fails on, is read from its few essential headers alone and comes
+with ``unreadable`` saying why, so it can still be told apart from machine mail and answered.
+
+The command text is what the person typed: quoted lines, quoted replies, signatures, mobile
+footers and attachments are left out, so a reply that quotes a whole report only yields the
+lines written above or between the quotes.
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ from __future__ import annotations
 import codecs
 import hashlib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from email import policy
 from email.message import EmailMessage
@@ -47,6 +52,7 @@ class Incoming:
     text: str  # the command text
     truncated: bool  # the body was longer than MAX_TEXT_BYTES: only its start was read
     automatic: str | None  # why this mail must never be answered, None for a person's mail
+    unreadable: str | None = None  # why only the essential headers could be read
 
     @property
     def subject_tag(self) -> str | None:
@@ -54,16 +60,120 @@ class Incoming:
         return self.subject_tags[0] if self.subject_tags else None
 
 
+MAX_HEADER_BLOCK = 64 * 1024  # the top-level headers together
+MAX_HEADER = 8 * 1024  # one header, unfolded; the stdlib parser takes seconds on 100 KB
+MAX_CONTAINERS = 50  # multipart and message/* parts: the parser recurses into each
+ESSENTIAL_HEADERS = (
+    "from",
+    "message-id",
+    "subject",
+    "return-path",
+    "auto-submitted",
+    "precedence",
+    "list-id",
+    "list-unsubscribe",
+    REFEREE_HEADER.lower(),
+)
+
+
 def read_mail(raw: bytes, referee_address: str) -> Incoming:
     """Parse ``raw`` (one RFC 5322 message) for the referee whose address is ``referee_address``."""
-    msg = BytesParser(policy=policy.default).parsebytes(raw)
     referee_address = referee_address.strip().lower()
+    refusal = refuse_before_parsing(raw)
+    if refusal:
+        return _read_essentials(raw, referee_address, refusal)
+    try:
+        return _read(raw, referee_address)
+    except Exception as err:  # the email package fails on some malformed structures
+        why = f"the mail could not be parsed ({type(err).__name__}: {str(err)[:200]})"
+        return _read_essentials(raw, referee_address, why)
+
+
+def refuse_before_parsing(raw: bytes) -> str | None:
+    """Why ``raw`` is not given to the parser at all, or None: the checks are linear scans."""
+    end = min((i for i in (raw.find(b"\r\n\r\n"), raw.find(b"\n\n")) if i >= 0), default=-1)
+    block = raw if end < 0 else raw[:end]
+    for name, size in _header_sizes(block):
+        if size > MAX_HEADER:
+            return f"its {name} header is {size // 1024} KB (at most {MAX_HEADER // 1024} KB)"
+    if len(block) > MAX_HEADER_BLOCK:
+        return f"its headers are {len(block) // 1024} KB (at most {MAX_HEADER_BLOCK // 1024} KB)"
+    for m in PART_HEADER.finditer(raw, end if end > 0 else 0):
+        if len(m.group(0)) > MAX_HEADER:
+            return (
+                f"a part's header is {len(m.group(0)) // 1024} KB (at most {MAX_HEADER // 1024} KB)"
+            )
+    containers = len(CONTAINER.findall(raw))
+    if containers > MAX_CONTAINERS:
+        return f"it has {containers} nested parts (at most {MAX_CONTAINERS})"
+    return None
+
+
+PART_HEADER = re.compile(rb"(?im)^content-[a-z-]{1,30}:[^\n]*(?:\n[ \t][^\n]*)*")
+CONTAINER = re.compile(rb"(?im)^content-type:\s*(?:multipart|message)/")
+
+
+def _header_sizes(block: bytes):
+    """(name, unfolded size) of every header of a header block."""
+    name, size = "", 0
+    for line in block.split(b"\n"):
+        if line[:1] in (b" ", b"\t") and name:
+            size += len(line)
+            continue
+        if name:
+            yield name, size
+        name, size = line.partition(b":")[0][:60].decode("ascii", "replace"), len(line)
+    if name:
+        yield name, size
+
+
+def _read_essentials(raw: bytes, referee_address: str, why: str) -> Incoming:
+    """A mail read from its essential headers alone (each cut to MAX_HEADER), no body."""
+    end = min((i for i in (raw.find(b"\r\n\r\n"), raw.find(b"\n\n")) if i >= 0), default=-1)
+    kept: list[bytes] = []
+    keep = False
+    for line in (raw if end < 0 else raw[:end]).split(b"\n")[:10_000]:
+        if line[:1] not in (b" ", b"\t"):
+            keep = line.partition(b":")[0].strip().lower().decode("ascii", "replace") in (
+                ESSENTIAL_HEADERS
+            )
+        if keep and sum(map(len, kept)) < MAX_HEADER_BLOCK:
+            kept.append(line.rstrip(b"\r")[:MAX_HEADER])
+    try:
+        incoming = _read(b"\r\n".join(kept) + b"\r\n\r\n", referee_address, raw)
+    except Exception:  # not even those headers: nobody to answer
+        incoming = _nobody(raw)
+    return replace(incoming, unreadable=why)
+
+
+def _nobody(raw: bytes) -> Incoming:
+    return Incoming(
+        message_id=_synthetic_message_id(raw),
+        sender_address="",
+        sender_name="",
+        recipients=(),
+        reply_to=(),
+        subject="",
+        date=None,
+        in_reply_to=None,
+        references=(),
+        plus_tag=None,
+        subject_tags=(),
+        text="",
+        truncated=False,
+        automatic=None,
+    )
+
+
+def _read(raw: bytes, referee_address: str, original: bytes | None = None) -> Incoming:
+    msg = BytesParser(policy=policy.default).parsebytes(raw)
     sender_name, sender_address = _first_address(msg, "From")
     recipients = _unique(a for h in RECIPIENT_HEADERS for _, a in _addresses(msg, h))
     text, truncated = _body_text(msg)
+    text = command_text(text)
     subject = _header(msg, "Subject")
     return Incoming(
-        message_id=_header(msg, "Message-ID").strip() or _synthetic_message_id(raw),
+        message_id=_header(msg, "Message-ID").strip() or _synthetic_message_id(original or raw),
         sender_address=sender_address,
         sender_name=sender_name,
         recipients=recipients,
@@ -74,9 +184,9 @@ def read_mail(raw: bytes, referee_address: str) -> Incoming:
         references=tuple(_header(msg, "References").split()),
         plus_tag=_plus_tag(recipients, referee_address),
         subject_tags=tuple(t.lower() for t in SUBJECT_TAG.findall(subject)),
-        text=command_text(text),
+        text=text,
         truncated=truncated,
-        automatic=_why_automatic(msg, sender_address, referee_address),
+        automatic=_why_automatic(msg, sender_address, referee_address) or why_machine_wording(text),
     )
 
 
@@ -94,20 +204,31 @@ def _header(msg: EmailMessage, name: str) -> str:
     """A header's decoded value, "" when it is missing or cannot be decoded at all."""
     try:
         value = msg.get(name)
-        return "" if value is None else " ".join(str(value).split())
+        return "" if value is None else _text(str(value))
     except Exception:  # the email package's header parser fails on some malformed headers
         return ""
+
+
+def _text(value: str) -> str:
+    """One line of valid Unicode: undecodable bytes (kept by the parser as surrogates) become
+    U+FFFD, so any header can be logged, stored as JSON and written into a mail."""
+    return " ".join(value.encode("utf-8", "surrogatepass").decode("utf-8", "replace").split())
 
 
 def _addresses(msg: EmailMessage, name: str) -> list[tuple[str, str]]:
     """(display name, lowercased address) for every address in every ``name`` header."""
     found: list[tuple[str, str]] = []
-    for value in msg.get_all(name) or ():
+    try:
+        values = msg.get_all(name) or []
+    except Exception:  # the header parser refused it (e.g. CR/LF encoded in a name): raw
+        values = [v for k, v in msg.raw_items() if k.lower() == name.lower()]
+    for value in values:
         try:  # Delivered-To and X-Original-To are not address headers to the email package
             pairs = [(a.display_name, a.addr_spec) for a in value.addresses]
         except Exception:  # that, or a header the structured parser gave up on
             pairs = getaddresses([str(value)])
-        found.extend((n.strip(), a.strip().lower()) for n, a in pairs if "@" in a)
+        # a name is one line: an encoded CR/LF must never reach a header the referee writes
+        found.extend((_text(n), _text(a).lower()) for n, a in pairs if "@" in a)
     return found
 
 
@@ -152,11 +273,44 @@ def _plus_tag(recipients: tuple[str, ...], referee_address: str) -> str | None:
 
 # --- mail that must never be answered ---------------------------------------------------
 
-AUTOMATIC_SENDERS = re.compile(r"^(mailer-daemon|mail-daemon|postmaster|no-?reply|do-?not-?reply)$")
-AUTO_REPLY_SUBJECTS = re.compile(
-    r"^(auto(matic)?[ -]?reply|auto-?response|out of (the )?office|abwesenheitsnotiz|"
-    r"automatische antwort|r[ée]ponse automatique|respuesta autom[áa]tica|risposta automatica)\b",
+AUTOMATIC_SENDERS = re.compile(
+    r"^(mailer-daemon|mail-daemon|postmaster|bounces?([-+.].*)?|no-?reply([-+.].*)?|"
+    r"do-?not-?reply|donotreply|auto-?reply|autoresponder|notifications?)$"
+)
+AUTOMATIC_NAMES = re.compile(
+    r"^(mail delivery (subsystem|system|service)|mailer-daemon|postmaster|"
+    r"microsoft outlook|mail administrator)$",
     re.IGNORECASE,
+)
+AUTO_REPLY_SUBJECTS = re.compile(
+    r"\b(auto(matic)?[ -]?(reply|response|answer)|autoreply|auto-?response|out of (the )?office|"
+    r"abwesenheitsnotiz|abwesend|automatische antwort|r[ée]ponse automatique|"
+    r"message automatique|absent du bureau|respuesta autom[áa]tica|fuera de la oficina|"
+    r"risposta automatica|fuori sede|resposta autom[áa]tica|automatisch antwoord|afwezig|"
+    r"automatisk svar|autosvar|automaattinen vastaus|automatyczna odpowied[zź]|"
+    r"undeliverable|undelivered mail|delivery status notification|delivery failure|"
+    r"mail delivery failed|returned mail|unzustellbar|nicht zustellbar|"
+    r"ticket (received|created)|request received)\b|\[(#|ticket\s*#?|case\s*#?)\s*\d+\]",
+    re.IGNORECASE,
+)
+AUTOMATIC_HEADER_PREFIXES = (
+    "x-autoreply",
+    "x-autorespond",
+    "x-autogenerated",
+    "x-mail-autoreply",
+    "x-auto-response-suppress",  # Exchange sets it on its automatic replies
+    "x-loop",
+    "x-rt-loop-prevention",  # ticket systems: RT, OTRS, Zendesk, Freshdesk, Jira
+    "rt-ticket",
+    "x-otrs-loop",
+    "x-zendesk-",
+    "x-freshdesk-",
+    "x-jira-",
+    "x-ticket-id",
+)
+REFEREE_WORDING = re.compile(
+    r"^(This is an automatic (answer|summary) from the game referee|YOUR DECISION: )",
+    re.MULTILINE,
 )
 
 
@@ -178,6 +332,9 @@ def _why_automatic(msg: EmailMessage, sender: str, referee_address: str) -> str 
         return "a delivery status report"
     if AUTOMATIC_SENDERS.match(sender.partition("@")[0]):
         return f"sent by {sender}, an automatic sender"
+    name, _ = _first_address(msg, "From")
+    if AUTOMATIC_NAMES.match(name):
+        return f"sent by {name!r}, an automatic sender"
     if _header(msg, "Return-Path") == "<>":
         return "an empty Return-Path (a bounce)"
     auto_submitted = (_header(msg, "Auto-Submitted").lower().split() or [""])[0].rstrip(";")
@@ -190,18 +347,20 @@ def _why_automatic(msg: EmailMessage, sender: str, referee_address: str) -> str 
     for name in ("List-Id", "List-Unsubscribe"):
         if msg.get(name) is not None:
             return f"mailing-list mail ({name} header)"
-    for name in (
-        "X-Autoreply",
-        "X-Autorespond",
-        "X-Autogenerated",
-        "X-AutoReply-From",
-        "X-Mail-Autoreply",
-    ):
-        if msg.get(name) is not None:
-            return f"an auto-reply ({name} header)"
-    if AUTO_REPLY_SUBJECTS.match(_header(msg, "Subject")):
-        return "an auto-reply (by its subject)"
+    for header in msg:
+        if header.lower().startswith(AUTOMATIC_HEADER_PREFIXES):
+            return f"an auto-reply or ticket system ({header} header)"
+    subject = _header(msg, "Subject")
+    if AUTO_REPLY_SUBJECTS.search(subject):
+        return f"an auto-reply, a bounce or a ticket (by its subject: {subject[:80]!r})"
     return None
+
+
+def why_machine_wording(text: str) -> str | None:
+    """The referee's own wording, unquoted, in the text a person would have written: its
+    mail come back (re-sent by a list or a forwarder that dropped its headers)."""
+    found = REFEREE_WORDING.search(text)
+    return f"the referee's own words came back ({found.group(0).strip()!r})" if found else None
 
 
 # --- the body ----------------------------------------------------------------------------
@@ -237,16 +396,17 @@ def _decode(data: bytes, charset: str | None) -> str:
     for name in candidates:
         try:
             return codecs.getincrementaldecoder(name)("strict").decode(data, final=False)
-        except UnicodeDecodeError:
+        except UnicodeError:  # also utf-16 without a byte-order mark
             continue
     return data.decode("utf-8", "replace")
 
 
 def _known_charset(name: str) -> bool:
+    """A text codec Python knows: not a bytes-to-bytes one such as base64, hex or zlib, nor
+    rot13, which codecs.lookup also finds."""
     try:
-        codecs.lookup(name)
-        return True
-    except LookupError:
+        return getattr(codecs.lookup(name), "_is_text_encoding", True)
+    except (LookupError, TypeError, ValueError):
         return False
 
 

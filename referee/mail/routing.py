@@ -37,6 +37,8 @@ def route(mail: Incoming) -> Route:
             token = token or meta.group(2).lower()
         else:
             lines.append(line)
+    if token and not token.isascii():  # tokens are ASCII: such a one is only a wrong token
+        token = token.encode("ascii", "backslashreplace").decode()
     return Route(
         campaign_id or None, token or None, lines[:MAX_LINES], max(0, len(lines) - MAX_LINES)
     )

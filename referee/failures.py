@@ -1,0 +1,72 @@
+"""Failures the game masters must hear of, since no player will tell them: a mail that
+could not be read or handled, a campaign skipped by a tick.
+
+Each is appended to ``state/failures.jsonl`` when it happens. Once a day at most, a tick mails
+the site's game masters (referee.yaml's ``referee.game_masters``) a short summary of the
+failures since the last one: at most ``SHOWN`` of them, then how many more there were.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
+
+from .mail.compose import compose
+from .reports import message_id, render
+from .store import append_record, atomic_write, read_records
+
+if TYPE_CHECKING:
+    from .site import Site
+
+log = logging.getLogger(__name__)
+
+SHOWN = 30  # failures listed in one summary
+EVERY = timedelta(days=1)
+MAX_ERROR = 500  # characters of one error kept
+
+
+MAX_FILE = 4 * 1024 * 1024  # a campaign broken for months must not fill the disk
+
+
+def note_failure(site: Site, what: str, error: str, now: datetime | None = None) -> None:
+    now = now or datetime.now(UTC)
+    path = site.state_dir / "failures.jsonl"
+    if path.exists() and path.stat().st_size > MAX_FILE:
+        log.error("%s is full: %s not noted there (%s)", path, what, error)
+        return
+    append_record(
+        path,
+        {"at": now.isoformat(), "what": what, "error": " ".join(error.split())[:MAX_ERROR]},
+    )
+
+
+def mail_summary(site: Site, now: datetime) -> bool:
+    """Queue the summary of the failures not told yet to the site's game masters, when there
+    are any and the last summary is a day old; True when one was queued."""
+    if not site.config.game_masters:
+        return False
+    told_path = site.state_dir / "failures-told.json"
+    told: dict = {"count": 0, "at": None}
+    if told_path.exists():
+        told = json.loads(told_path.read_text())
+    if told["at"] and now - datetime.fromisoformat(told["at"]) < EVERY:
+        return False
+    failures, _ = read_records(site.state_dir / "failures.jsonl")
+    new = failures[told["count"] :]
+    if not new:
+        return False
+    text = render("failures.txt", failures=new[:SHOWN], more=len(new) - SHOWN, site=site.root)
+    msg = compose(
+        from_address=site.identity.address,
+        from_name=site.identity.name,
+        to=[address for address, _ in site.config.game_masters],
+        subject=f"referee: {len(new)} failure(s) since {told['at'] or 'the start'}",
+        text=text,
+        message_id=message_id(site.identity, "failures", len(failures)),
+    )
+    site.queue(None, msg)
+    atomic_write(told_path, json.dumps({"count": len(failures), "at": now.isoformat()}))
+    log.info("failure summary (%d) queued for the game masters", len(new))
+    return True

@@ -1,0 +1,99 @@
+"""`referee check`, the tick lock held by every command that writes, and the game masters'
+daily summary of failures."""
+
+import threading
+import time
+from datetime import UTC, datetime, timedelta
+
+from click.testing import CliRunner
+from sites import PLAYERS, Mailboxes, make_site, reload, run_tick, text_of
+
+from referee.cli import main
+from referee.failures import SHOWN, note_failure
+from referee.store import TickLock
+from referee.tick import tick
+
+T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
+
+
+def referee(site, *args):
+    return CliRunner().invoke(main, ["--config", str(site.config.path), *args])
+
+
+def test_check_tells_every_problem_of_every_campaign_and_the_servers(tmp_path):
+    site = make_site(tmp_path)
+    site.new_campaign("bus", "good", PLAYERS, seed=1)
+    site.new_campaign("bus", "bad", PLAYERS, seed=2)
+    settings = site.data_root / "bad" / "campaign.yaml"
+    settings.write_text(settings.read_text() + "deadlines: {hours: -4, policy: dice}\n")
+    done = referee(site, "check")
+    assert done.exit_code == 1
+    assert "campaign good: ok" in done.output and "inbox: ok" in done.output
+    assert "deadlines.hours must be a positive number" in done.output
+    assert "deadlines.policy must be one of wait, bot, rules" in done.output
+    assert "1 problem(s) found" in done.output
+    settings.write_text(settings.read_text().replace("deadlines: {hours: -4, policy: dice}\n", ""))
+    done = referee(site, "check")
+    assert done.exit_code == 0 and "campaign bad: ok" in done.output
+
+
+def test_check_tells_a_refused_mail_server_login(tmp_path):
+    site = make_site(tmp_path)
+    path = site.config.path
+    text = path.read_text().replace(
+        "inbox:\n  type: maildir\n  path: mail/inbox\n  processed_folder: processed",
+        "inbox:\n  type: imap\n  host: 127.0.0.1\n  port: 9\n  security: none\n"
+        "  user: referee\n  password_env: REFEREE_TEST_NO_PASSWORD",
+    )
+    path.write_text(text)
+    done = referee(site, "check")
+    assert done.exit_code == 1
+    assert "inbox:" in done.output and "REFEREE_TEST_NO_PASSWORD" in done.output
+
+
+def test_referee_new_waits_for_a_running_tick(tmp_path):
+    site = make_site(tmp_path)
+    seen_while_locked = []
+
+    def hold():
+        with TickLock(site.state_dir / "tick.lock"):
+            time.sleep(1.0)
+            seen_while_locked.append((site.data_root / "bus1").exists())
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    time.sleep(0.2)
+    done = referee(site, "new", "bus", "bus1", *sum((["--player", p] for p in PLAYERS), []))
+    holder.join()
+    assert done.exit_code == 0, done.output
+    assert seen_while_locked == [False]  # nothing was written while the tick held the lock
+    assert (site.data_root / "bus1" / "campaign.yaml").exists()
+
+
+def test_the_game_masters_get_one_bounded_summary_of_failures_a_day(tmp_path):
+    site = make_site(tmp_path)
+    path = site.config.path
+    path.write_text(
+        path.read_text().replace(
+            "  # game_masters:",
+            "  game_masters:\n    - address: gm@example.org\n      token_env: GM_TOKEN\n  #",
+        )
+    )
+    site = reload(site)
+    for n in range(SHOWN + 5):
+        note_failure(site, f"mail <m{n}@x>", f"unreadable: reason {n}", T0)
+    tick(site, T0)
+    boxes = Mailboxes(site)
+    [summary] = boxes.new("gm@example.org")
+    assert str(summary["Subject"]).startswith(f"referee: {SHOWN + 5} failure(s)")
+    text = text_of(summary)
+    assert "mail <m0@x>" in text and f"mail <m{SHOWN}@x>" not in text
+    assert "... and 5 more" in text
+    note_failure(site, "campaign c", "boom", T0)
+    tick(site, T0 + timedelta(hours=3))  # not again the same day
+    assert boxes.new("gm@example.org") == []
+    tick(site, T0 + timedelta(days=1, minutes=1))
+    [second] = boxes.new("gm@example.org")
+    assert "campaign c" in text_of(second) and "mail <m0@x>" not in text_of(second)
+    run_tick(site)
+    assert boxes.new("gm@example.org") == []  # nothing new: no summary
