@@ -14,7 +14,7 @@ import pytest
 
 from referee.busboss import GAME
 from referee.busboss.engine import RULES
-from referee.busboss.game import entry_limit
+from referee.busboss.game import builds_allowed, entry_limit, review
 from referee.busboss.journeys import network, resolve
 from referee.busboss.map import CARDS
 from referee.busboss.orders import Build, Order, Purchase, RunEntry
@@ -61,26 +61,34 @@ def play_game(seed: int):
 
 
 def refuse_illegal(s, seat, rng):
-    """Orders the rules forbid are refused and change nothing."""
+    """Orders the rules refuse whole are refused and change nothing; orders whose pieces the
+    rules void (K10) are taken, each void piece named with its reason, and leave the state
+    they were applied to as it was."""
     before = RULES.to_data(s)
-    illegal = [Order(s.kind, round=s.round + 1)]
+    refused = [Order(s.kind, round=s.round + 1)]
+    voided = []
     if s.kind == "build":
+        refused.append(Order("operate", round=s.round))  # runs in a building round
         routes = tuple(r.ends for r in s.map.routes[:5])
-        illegal.append(Order("build", builds=(Build((Purchase(routes),)),)))
-        illegal.append(Order("build", builds=(Build((Purchase(()),)),) * 3))
+        voided.append((Order("build", builds=(Build((Purchase(routes),)),)), 1))
+        voided.append(
+            (Order("build", builds=(Build((Purchase(()),)),) * 3), 3 - builds_allowed(s, seat))
+        )
     else:
         offered = {frozenset(o.cards) for o in s.offers}
         pair = next(p for p in zip(CARDS, CARDS[1:]) if frozenset(p) not in offered)
-        illegal.append(Order("operate", runs=(RunEntry(pair, ("red",) if seat else ("blue",)),)))
+        partner = ("red",) if s.colours[seat] != "red" else ("blue",)
+        voided.append((Order("operate", runs=(RunEntry(pair, partner),)), 1))
         if s.offers:
-            many = tuple(
-                RunEntry(s.offers[0].cards, ("red",) if seat else ("blue",))
-                for _ in range(entry_limit(s) + 1)
-            )
-            illegal.append(Order("operate", runs=many))
-    for o in illegal:
+            many = tuple(RunEntry(s.offers[0].cards, partner) for _ in range(entry_limit(s) + 1))
+            voided.append((Order("operate", runs=many), entry_limit(s)))
+    for o in refused:
         with pytest.raises(IllegalOrder):
             RULES.apply(s, seat, o)
+    for o, pieces in voided:
+        after, _ = RULES.apply(s, seat, o)
+        if not after.over and after.round == s.round:
+            assert len(review(after, seat, o)) >= pieces
     assert RULES.to_data(s) == before
 
 
@@ -102,15 +110,16 @@ def check_round(start, s, orders):
                 for x in orders[seat].runs
                 if set(x.cards) == set(cards) and x.journey is not None
             )
-            plan = resolve(net, company, cards, journey)  # K4 held (raises otherwise)
+            plan = resolve(net, company, cards, journey, s.colours)  # K4 held (raises otherwise)
             assert plan.paid <= 10 and plan.spaces == e["spaces"]
+            assert all(plan.own_spaces(seat) for seat in company)  # rule 22, K12
             assert sum(e["paid"]) == plan.paid
             for seat, won, cost in zip(company, e["points"], e["paid"]):
                 change[seat] += won - cost
             paid += plan.paid
         for p in run["payments"]:
             if p["to"] != "bank":
-                change[owner_seat(p["to"])] += p["amount"]
+                change[owner_seat(p["to"], s.colours)] += p["amount"]
         assert sum(p["amount"] for p in run["payments"]) == paid
         if run["entrants"]:  # every row of rule 31 sums to 30
             assert sum(sum(e["points"]) for e in run["entrants"]) == 30
@@ -127,20 +136,20 @@ def check_round(start, s, orders):
         assert len(owners) <= r.copies
         players = [o for o in owners if o != BANK_SEAT]
         assert len(players) == len(set(players))
-    for seat in range(len(s.names)):  # K2: one connected network
+    for seat in range(len(s.names)):  # K2, K9: one connected network
         assert connected(m, [m.routes[i] for i in s.routes_of(seat)])
 
 
 def connected(m, routes):
     if not routes:
         return True
-    reached, todo = set(routes[0].ends), list(routes[1:])
-    while todo:
-        joining = [r for r in todo if set(r.ends) & reached]
+    reached, todo = set(routes[0].places), list(routes[1:])
+    while todo:  # routes meet at towns and at junctions along them (rule 10, K9)
+        joining = [r for r in todo if set(r.places) & reached]
         if not joining:
             return False
         for r in joining:
-            reached.update(r.ends)
+            reached.update(r.places)
             todo.remove(r)
     return True
 
@@ -169,6 +178,7 @@ def test_bot_games_keep_the_rules_and_replay_exactly(first):
 
 REPLAY_ELSEWHERE = """
 import json, sys
+from referee.busboss import GAME
 from referee.busboss.engine import RULES
 job = json.load(sys.stdin)
 s = RULES.new_game({}, job["names"], job["seed"])

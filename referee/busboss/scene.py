@@ -78,8 +78,9 @@ class BossScene:
 
 
 def view_map(view: BusBossView) -> Map:
-    """The map the view's game is played on, as the engine loaded it."""
-    return load_map(view["map_name"])
+    """The map the view's game is played on, in the version it is played on, as the engine
+    loaded it (a view kept from before maps had versions is drawn on the map as it is)."""
+    return load_map(view["map_name"], view.get("map_version"))
 
 
 def owner_style(owner: str) -> PlayerStyle:
