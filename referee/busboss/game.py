@@ -266,8 +266,8 @@ def held(s: BusBossState, seat: int) -> HeldOrder | None:
         notes += [f"  {v.piece}: {v.reason}." for v in voids]
     else:
         notes.append(
-            "Every piece of them is valid now; whether your routes are still free and "
-            "affordable when your turn to build comes shows when the round resolves."
+            "Every piece of them is valid now; whether a route is still free and affordable "
+            "when your turn to build comes is settled as the round resolves (rule 35)."
             if order.builds and any(p.routes for b in order.builds for p in b.choices)
             else "Every piece of them is valid now."
         )

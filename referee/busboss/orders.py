@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..contract import Entry, NotationError
+from ..contract import Entry, NotAnOrder, NotationError
 from .map import CARDS
 
 COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")  # by seat
@@ -159,8 +159,8 @@ def parse_order(text: str) -> list[Entry]:
             runs.append(_parse_entry(rest, raw))
         elif word in ("build", "buy"):
             builds.append(_parse_build(rest, raw))
-        else:
-            raise NotationError(
+        else:  # a greeting or a remark: the referee passes it over and says so
+            raise NotAnOrder(
                 "not a Bus Boss order; lines start with round, build, run or 'no runs'", raw
             )
     if no_runs and runs:
