@@ -105,8 +105,7 @@ GAME = GameDescriptor(
         SignupChoice(
             "colours",
             "red,blue,green",
-            f"the colours you prefer for your routes, first choice first (rule 6): "
-            f"{', '.join(COLOURS)}",
+            f"the colours of your routes, first choice first, of {', '.join(COLOURS)} (rule 6)",
             colour_preferences,
             aliases=("colour", "colors", "color"),
         ),

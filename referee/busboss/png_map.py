@@ -427,7 +427,7 @@ def _companies(picture: Picture, scene: BossScene, x: float, y: float) -> float:
 
 
 def _company_name(picture: Picture, c: Company, x: float, mid: float) -> None:
-    picture.text((x, mid - 7 if c.status else mid), _fit(c.name, 16, 150), 16, INK, "lm")
+    picture.text((x, mid - 7 if c.status else mid), _fit(c.title, 16, 150), 16, INK, "lm")
     if c.status:
         picture.text((x, mid + 10), c.status, 12, MUTED, "lm")
 

@@ -200,14 +200,19 @@ def _schematic_key(scene: BossScene, m: Map) -> str:
 # the tables -------------------------------------------------------------------------------
 
 
+NAME_COLUMN, COMPANY_COLUMN = 18, 34  # a player's name; a company's with its player's
+
+
 def _cash(scene: BossScene) -> str:
+    named = any(c.company for c in scene.companies)
+    width = NAME_COLUMN if not named else COMPANY_COLUMN
     lines = [
-        f"{'Players':<20}{'Colour':<8}{'Cash':>6}{'Routes':>8}{'Spaces':>8}"
-        + ("" if scene.over else "  This round")
+        f"{'Companies (players)' if named else 'Players':<{width + 2}}{'Colour':<8}{'Cash':>6}"
+        f"{'Routes':>8}{'Spaces':>8}" + ("" if scene.over else "  This round")
     ]
     for c in scene.companies:
         lines.append(
-            f"{c.style.letter} {c.name[:17]:<18}{c.style.colour_name:<8}{c.cash:>6}"
+            f"{c.style.letter} {c.title[: width - 1]:<{width}}{c.style.colour_name:<8}{c.cash:>6}"
             f"{len(c.routes):>8}{c.spaces:>8}  {c.status}".rstrip()
         )
     return "\n".join(lines)
@@ -215,7 +220,7 @@ def _cash(scene: BossScene) -> str:
 
 def _routes(scene: BossScene) -> str:
     lines = []
-    owners = [(f"{c.style.letter} {c.name}", c.routes) for c in scene.companies]
+    owners = [(f"{c.style.letter} {c.title}", c.routes) for c in scene.companies]
     if scene.bank_routes:
         owners.append((f"{BANK_STYLE.letter} The bank (rule 40)", scene.bank_routes))
     for who, names in owners:
