@@ -334,7 +334,9 @@ def do_replace(ctx: Commands, rest: str, line: str) -> Command:
     old = ctx.campaign.players[seat]
     if any(p.address == address for i, p in enumerate(ctx.campaign.players) if i != seat):
         raise CommandError(say("plays_already", address=address, campaign_id=ctx.campaign.id))
-    ctx.campaign.players[seat] = Player(new_name, address, new_token())
+    # the newcomer takes over the seat as it is, with what its first player chose when
+    # joining (a company, colours): the game replays from them
+    ctx.campaign.players[seat] = Player(new_name, address, new_token(), signup=dict(old.signup))
     ctx.campaign.save()
     return Replace(line, say("replaced", old=old.name, new=new_name), seat, old.name, new_name)
 

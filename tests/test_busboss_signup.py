@@ -122,3 +122,23 @@ def test_the_list_of_open_games_and_the_help_say_how_to_choose(tmp_path):
         "boss1: Bus Boss, 3 of 3 seats free. To join: join boss1 as YourName (and if you "
         'like: company "Vale Motors" colours red,blue,green)' in text_of(boxes.new()[-1])
     )
+
+
+def test_rule_6_a_replacement_player_takes_over_the_company_and_its_colour(tmp_path):
+    from referee.commands import run_as_gm
+
+    site = make_site(tmp_path)
+    site.new_campaign("busboss", "boss1", [], seed=4, seats=3, gm="Gil <gil@example.org>")
+    boxes = Mailboxes(site)
+    join(site, boxes, "Ann", 'join boss1 as Ann company "Vale Motors" colours purple')
+    join(site, boxes, "Bob", "join boss1 as Bob")
+    join(site, boxes, "Cid", "join boss1 as Cid")
+    run_as_gm(site, "boss1", "replace Ann with Dee <dee@example.org>", T0)
+    campaign = site.campaign("boss1")
+    assert campaign.players[0].name == "Dee"
+    assert campaign.players[0].signup == {"company": "Vale Motors", "colours": ["purple"]}
+    view = campaign.table().view()
+    assert (view["players"][0]["company"], view["players"][0]["colour"]) == (
+        "Vale Motors",
+        "purple",
+    )
