@@ -60,8 +60,10 @@ def test_rule_6_company_and_colours_at_sign_up_reach_the_game_maps_and_reports(t
         (None, "blue"),  # the first colour left
     ]
     text_map = maps.text_map(view)
-    assert "\nR Vale Motors (Ann)" in text_map and "\nG Tyne Coaches (Bob Smith)" in text_map
+    assert "\nR Vale Motors " in text_map and "\nG Tyne Coaches " in text_map
+    assert "Routes: R Vale Motors (Ann)  G Tyne Coaches (Bob Smith)  U Cid " in text_map
     assert "\nU Cid " in text_map
+    assert max(len(line) for line in text_map.splitlines()) <= 100
     # the order language names owners and partners by these colours
     table = campaign.table()
     state, events = RULES.apply(table.state, 1, RULES.parse("build leeds-york")[0].alternatives[0])
@@ -78,6 +80,8 @@ def test_rule_6_a_bad_choice_is_explained_and_no_seat_taken(tmp_path):
     assert "colours: red is named twice among your colours" in text
     text = join(site, boxes, "Ann", "join boss1 as Ann company")
     assert 'company: write the name after "company"' in text
+    text = join(site, boxes, "Ann", 'join boss1 as Ann company "The Vale of York Motor Co"')
+    assert "company: a company's name has at most 22 characters" in text
     assert site.campaign("boss1").players == []
     join(site, boxes, "Ann", 'join boss1 as Ann company "Vale Motors"')
     text = join(site, boxes, "Bob", 'join boss1 as Bob company "vale motors"')
@@ -107,7 +111,7 @@ def test_rule_6_without_choices_the_game_is_as_before(tmp_path):
         (None, "blue"),
         (None, "green"),
     ]
-    assert "\nR Ann " in maps.text_map(view) and "Companies (players)" not in maps.text_map(view)
+    assert "\nR Ann " in maps.text_map(view) and "Companies" not in maps.text_map(view)
 
 
 def test_the_list_of_open_games_and_the_help_say_how_to_choose(tmp_path):

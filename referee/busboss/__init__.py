@@ -15,7 +15,7 @@ from .engine import RULES, BusBossView
 from .map import DEFAULT_MAP, FIRST_VERSION, MapError, load_map
 from .orders import COLOURS
 
-COMPANY_NAME_LENGTH = 30
+COMPANY_NAME_LENGTH = 22  # the text map's table has room for so many
 
 # The descriptor hands this game's functions only views its own engine made: a fact of the
 # registry's dispatch on view["game"] that the View type cannot carry, hence the casts.

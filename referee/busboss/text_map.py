@@ -173,7 +173,7 @@ def _schematic_key(scene: BossScene, m: Map) -> str:
     def route(r: Route) -> str:
         return f"{short[r.ends[0]]}-{short[r.ends[1]]} {r.length}"
 
-    owners = "  ".join(f"{c.style.letter} {c.name}" for c in scene.companies)
+    owners = "  ".join(f"{c.style.letter} {c.title}" for c in scene.companies)
     doubled = [route(r) for r in m.routes if r.copies > 1]
     unwritten = [route(r) for r in m.routes if r.name not in length_cells(m)]
     lines = [
@@ -200,21 +200,23 @@ def _schematic_key(scene: BossScene, m: Map) -> str:
 # the tables -------------------------------------------------------------------------------
 
 
-NAME_COLUMN, COMPANY_COLUMN = 18, 34  # a player's name; a company's with its player's
+NAME_COLUMN = 18  # a player's name, or their company's (rule 6; the key says whose)
 
 
 def _cash(scene: BossScene) -> str:
     named = any(c.company for c in scene.companies)
-    width = NAME_COLUMN if not named else COMPANY_COLUMN
+    width = NAME_COLUMN + (5 if named else 0)
     lines = [
-        f"{'Companies (players)' if named else 'Players':<{width + 2}}{'Colour':<8}{'Cash':>6}"
+        f"{'Companies' if named else 'Players':<{width + 2}}{'Colour':<8}{'Cash':>6}"
         f"{'Routes':>8}{'Spaces':>8}" + ("" if scene.over else "  This round")
     ]
     for c in scene.companies:
-        lines.append(
-            f"{c.style.letter} {c.title[: width - 1]:<{width}}{c.style.colour_name:<8}{c.cash:>6}"
-            f"{len(c.routes):>8}{c.spaces:>8}  {c.status}".rstrip()
+        line = (
+            f"{c.style.letter} {(c.company or c.name)[: width - 1]:<{width}}"
+            f"{c.style.colour_name:<8}{c.cash:>6}{len(c.routes):>8}{c.spaces:>8}"
         )
+        status = f"  {c.status}".rstrip()
+        lines.append(line + status if len(line + status) <= WIDTH else f"{line}\n{status:>{WIDTH}}")
     return "\n".join(lines)
 
 
