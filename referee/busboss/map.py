@@ -197,11 +197,16 @@ def map_names() -> tuple[str, ...]:
     return tuple(sorted(f.name[:-5] for f in folder.iterdir() if f.name.endswith(".yaml")))
 
 
-@lru_cache(maxsize=16)
 def load_map(name_or_path: str = DEFAULT_MAP, version: int | None = None) -> Map:
     """The map named (one shipped in maps/) or at a path (a game master's own file), as it
     was in ``version`` (None: the file's own version). Loaded once per process: a map must
-    not change under a running game."""
+    not change under a running game; one Map object stands for one version of a map."""
+    latest = _load_map(name_or_path, None)
+    return latest if version in (None, latest.version) else _load_map(name_or_path, version)
+
+
+@lru_cache(maxsize=16)
+def _load_map(name_or_path: str, version: int | None) -> Map:
     if name_or_path in map_names():
         text = (
             resources.files(__package__)

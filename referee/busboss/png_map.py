@@ -47,7 +47,7 @@ TOWN_RADIUS = 3.5  # a town without cards
 JUNCTION_RADIUS = 4.5  # a point where routes cross between towns (K9)
 LENGTH_RADIUS = 7.5  # the disc of a route's length
 
-NAME_SIZE, CARD_SIZE, JUNCTION_SIZE = 14, 11, 11
+NAME_SIZE, CARD_SIZE, SMALL_NAME_SIZE = 14, 11, 11  # SMALL: towns without cards, junctions
 CHIP_HEIGHT, CHIP_PAD, CHIP_GAP = 14, 3, 2
 NAME_LINE = 16
 
@@ -191,7 +191,7 @@ class Layout:
 def _label_size(m: Map, key: str) -> tuple[float, float]:
     place = m.places[key]
     if place.destination is None:
-        return text_width(place.name, JUNCTION_SIZE), JUNCTION_SIZE + 2
+        return text_width(place.name, SMALL_NAME_SIZE), SMALL_NAME_SIZE + 2
     cards = m.destination_cards[place.destination]
     return (
         max(text_width(place.destination, NAME_SIZE), _chips_width(cards)),
@@ -208,7 +208,7 @@ def _label(shapes: Shapes, m: Map, key: str, label: Label) -> None:
     x = {"l": x0, "m": (x0 + x1) / 2, "r": x1}[label.align]
     place = m.places[key]
     if place.destination is None:
-        shapes.text((x, y1 - 2), place.name, JUNCTION_SIZE, MUTED, label.align + "s", PAPER)
+        shapes.text((x, y1 - 2), place.name, SMALL_NAME_SIZE, MUTED, label.align + "s", PAPER)
         return
     shapes.text(
         (x, y0 + NAME_SIZE - 1), place.destination, NAME_SIZE, INK, label.align + "s", PAPER
@@ -290,7 +290,8 @@ class _Obstacles:
 @lru_cache(maxsize=8)
 def _layout(m: Map) -> Layout:
     """Names round their places and lengths beside their routes' middles, each where it
-    covers the least (see `_Obstacles`), most cards first, junctions last."""
+    covers the least (see `_Obstacles`), most cards first, towns without cards and junctions
+    last."""
     obstacles = _Obstacles(m)
     labels = {}
     order = sorted(m.places, key=lambda k: (m.places[k].destination is None, -len(_cards(m, k))))
