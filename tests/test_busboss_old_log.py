@@ -14,6 +14,7 @@ import yaml
 from click.testing import CliRunner
 from sites import make_site
 
+from referee.archive import players_context
 from referee.campaign import Campaign, CampaignError
 from referee.cli import main
 
@@ -32,6 +33,8 @@ def test_k9_an_old_campaign_names_no_map_version_and_is_played_on_version_1(tmp_
     table = campaign.table()
     assert table.view()["map_version"] == 1
     assert not any(p["kind"] == "junction" for p in table.view()["places"])
+    # the archive's page of players says which version of the map was played
+    assert ("map_version", 1) in players_context(table)["options"]
 
 
 def test_k9_an_old_log_replays_to_the_state_it_reached(tmp_path):
