@@ -111,7 +111,7 @@ class Player:
         return f"{self.name} <{self.address}>"
 
     def to_data(self) -> dict:
-        data = {"name": self.name, "address": self.address, "token": self.token}
+        data: dict[str, Any] = {"name": self.name, "address": self.address, "token": self.token}
         if self.timezone:
             data["timezone"] = self.timezone
         if self.absence:
