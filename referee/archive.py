@@ -97,8 +97,9 @@ def players_context(table: Table) -> dict:
     campaign, view = table.campaign, table.view()
     over = table.over or campaign.status == Status.FINISHED
     figures = dict(standings(view))
+    played_with = campaign.game_options()  # as the game was created, a campaign's defaults too
     options = {
-        name: campaign.options.get(name, default)
+        name: played_with.get(name, default)
         for name, (default, _allowed) in table.rules.options.items()
     }
     return {

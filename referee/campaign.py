@@ -31,7 +31,7 @@ from typing import Any
 import yaml
 
 from . import registry
-from .contract import GameDescriptor, IllegalOrder, NotationError, Rules, View
+from .contract import SIGNUP, GameDescriptor, IllegalOrder, NotationError, Rules, View
 from .deadlines import DeadlineError, Deadlines
 from .records import Drop, Record, RecordError, Rollback
 from .store import append_record, atomic_write, read_records
@@ -107,6 +107,7 @@ class Player:
     token: str
     timezone: str | None = None  # shows times in this zone (the `timezone` command)
     absence: list = field(default_factory=list)  # [[first day, last day]] (`absence`)
+    signup: dict = field(default_factory=dict)  # what they chose when joining (the game's)
 
     def formatted(self) -> str:
         return f"{self.name} <{self.address}>"
@@ -117,6 +118,8 @@ class Player:
             data["timezone"] = self.timezone
         if self.absence:
             data["absence"] = self.absence
+        if self.signup:
+            data["signup"] = self.signup
         return data
 
     @classmethod
@@ -127,6 +130,7 @@ class Player:
             str(data["token"]),
             data.get("timezone"),
             [list(a) for a in data.get("absence", [])],
+            dict(data.get("signup") or {}),
         )
 
 
@@ -213,6 +217,8 @@ class Campaign:
         )
         for name, address in parsed:
             campaign.add_player(name, address)
+        # options a later release may give other defaults (a map's version) are kept as now
+        campaign.options = {**campaign.descriptor.pin_options(campaign.options), **campaign.options}
         campaign.check_game()
         if campaign.root.exists():
             raise CampaignError(f"campaign {campaign_id} exists already in {data_root}")
@@ -220,6 +226,16 @@ class Campaign:
         campaign.root.mkdir(parents=True)
         campaign.save()
         return campaign
+
+    def game_options(self) -> dict:
+        """The options the game is created with: the campaign's, those a campaign made before
+        some were kept takes by default (``GameDescriptor.unpinned``), and what the players
+        chose when joining (``SIGNUP``, for a game that asks)."""
+        descriptor = self.descriptor
+        options = {**descriptor.unpinned, **self.options}
+        if descriptor.signup:
+            options[SIGNUP] = [dict(p.signup) for p in self.players]
+        return options
 
     def add_player(self, name: str, address: str) -> Player:
         if any(p.address == address.lower() for p in self.players):
@@ -236,10 +252,12 @@ class Campaign:
         """The options (and, once it runs, the players) make a game of its kind."""
         rules = self.rules
         names = [p.name for p in self.players]
+        options = self.game_options()
         if self.status == Status.OPEN:
             names = [f"Seat {i + 1}" for i in range(rules.min_players)]
+            options.pop(SIGNUP, None)
         try:
-            rules.new_game(self.options, names, self.seed)
+            rules.new_game(options, names, self.seed)
         except ValueError as err:
             raise CampaignError(str(err)) from None
 
@@ -410,9 +428,14 @@ class Table:
         self.descriptor = campaign.descriptor
         self.rules = self.descriptor.rules
         if state is None:
-            state = self.rules.new_game(
-                campaign.options, [p.name for p in campaign.players], campaign.seed
-            )
+            try:
+                state = self.rules.new_game(
+                    campaign.game_options(), [p.name for p in campaign.players], campaign.seed
+                )
+            except ValueError as err:  # e.g. the map it began on is no longer to be had
+                raise CampaignError(
+                    f"campaign {campaign.id} cannot be replayed with this referee: {err}"
+                ) from None
         self.state = state
         self.queues: dict[int, list[str]] = {}
         self.seen: set[str] = set()

@@ -334,7 +334,9 @@ def do_replace(ctx: Commands, rest: str, line: str) -> Command:
     old = ctx.campaign.players[seat]
     if any(p.address == address for i, p in enumerate(ctx.campaign.players) if i != seat):
         raise CommandError(say("plays_already", address=address, campaign_id=ctx.campaign.id))
-    ctx.campaign.players[seat] = Player(new_name, address, new_token())
+    # the newcomer takes over the seat as it is, with what its first player chose when
+    # joining (a company, colours): the game replays from them
+    ctx.campaign.players[seat] = Player(new_name, address, new_token(), signup=dict(old.signup))
     ctx.campaign.save()
     return Replace(line, say("replaced", old=old.name, new=new_name), seat, old.name, new_name)
 
@@ -526,16 +528,14 @@ def do_open(ctx: Outside, rest: str, line: str) -> None:
 
 
 @command(
-    "join", "join <game> as <your name>", "take a seat in a game open for sign-up", verbs=SITE_VERBS
+    "join",
+    "join <game> as <your name> [choices]",
+    "take a seat in a game open for sign-up (its help names the choices it asks for)",
+    verbs=SITE_VERBS,
 )
 def do_join(ctx: Outside, rest: str, line: str) -> None:
-    words = rest.split()
+    words = join_words(rest)
     campaign_id = words[0].lower() if words else ""
-    name = (
-        " ".join(words[2:])
-        if len(words) > 2 and words[1].lower() == "as"
-        else (ctx.sender_name or ctx.sender_address.partition("@")[0])
-    )
     campaign = ctx.site.campaign(campaign_id) if ctx.site.has_campaign(campaign_id) else None
     if campaign is None or campaign.status != Status.OPEN:
         ctx.answer(
@@ -545,14 +545,19 @@ def do_join(ctx: Outside, rest: str, line: str) -> None:
         return
     existing = campaign.seat_of_address(ctx.sender_address)
     try:
+        name, signup = read_signup(campaign, words[1:], existing)
         player = (
             campaign.players[existing]
             if existing is not None
-            else campaign.add_player(name, ctx.sender_address)
+            else campaign.add_player(
+                name or ctx.sender_name or ctx.sender_address.partition("@")[0],
+                ctx.sender_address,
+            )
         )
     except CampaignError as err:
         ctx.answer(say("subject_not_joined_game", campaign_id=campaign_id), str(err))
         return
+    player.signup.update(signup)
     campaign.save()
     address = ctx.site.identity.plus(campaign.id, player.token)
     full = len(campaign.players) == campaign.seats
@@ -568,11 +573,76 @@ def do_join(ctx: Outside, rest: str, line: str) -> None:
             full=full,
             seats=campaign.seats,
             joined=len(campaign.players),
-        ),
+        )
+        + signup_note(campaign, player, started=full),
         reply_to=address,
     )
     if full:
         ctx.site.start_campaign(campaign)
+
+
+def join_words(text: str) -> list[str]:
+    """The words of a join line; a name in double quotes (straight or curly) is one word."""
+    text = re.sub("[\u201c\u201d\u201e]", '"', text)
+    return [quoted or word for quoted, word in re.findall(r'"([^"]*)"|(\S+)', text)]
+
+
+def read_signup(campaign: Campaign, words: list[str], seat: int | None) -> tuple[str, dict]:
+    """A join line after the game's id: 'as <name>', then the choices the game asks for
+    (``GameDescriptor.signup``), each its keyword and its value, e.g. company "Vale Motors"
+    colours red,blue. Returns the name (or "") and the choices read; CampaignError says what
+    is wrong with one."""
+    choices = campaign.descriptor.signup
+    keyword = {w: c for c in choices for w in (c.word, *c.aliases)}
+    name: list[str] = []
+    given: dict[str, list[str]] = {}
+    current = None
+    for i, word in enumerate(words):
+        if i == 0 and word.lower() == "as":
+            continue
+        if word.lower() in keyword:
+            current = keyword[word.lower()]
+            given[current.word] = []
+        elif current is not None:
+            given[current.word].append(word)
+        elif words[:1] and words[0].lower() == "as":
+            name.append(word)
+    read: dict = {}
+    for choice in choices:
+        if choice.word not in given:
+            continue
+        try:
+            value = choice.read(" ".join(given[choice.word]))
+        except ValueError as err:
+            raise CampaignError(f"{choice.word}: {err}") from None
+        others = [p for s, p in enumerate(campaign.players) if s != seat]
+        if choice.distinct and any(
+            str(p.signup.get(choice.word, "")).lower() == str(value).lower() for p in others
+        ):
+            raise CampaignError(f"{choice.word} {value} is taken in {campaign.id}: choose another")
+        read[choice.word] = value
+    return " ".join(name), read
+
+
+def signup_note(campaign: Campaign, player: Player, started: bool) -> str:
+    """What the player chose when joining, and, until the game starts, what more they may
+    choose, for a game that asks."""
+    choices = campaign.descriptor.signup
+    if not choices:
+        return ""
+    chosen = [
+        (c.word, ", ".join(v) if isinstance(v, list) else str(v))
+        for c in choices
+        if (v := player.signup.get(c.word)) is not None
+    ]
+    return " " + say(
+        "signup_chosen",
+        chosen=chosen,
+        offered=[]
+        if started
+        else [(c.word, c.example, c.summary) for c in choices if c.word not in player.signup],
+        campaign_id=campaign.id,
+    )
 
 
 @command("list", "list", "the games open for sign-up", verbs=SITE_VERBS)
@@ -596,6 +666,7 @@ def open_games(site: Site) -> str:
                     "title": campaign.rules.title,
                     "free": campaign.seats - len(campaign.players),
                     "seats": campaign.seats,
+                    "signup": " ".join(f"{c.word} {c.example}" for c in campaign.descriptor.signup),
                 }
             )
     return say("open_games", games=games)

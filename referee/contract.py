@@ -81,9 +81,47 @@ Bot = Callable[[Any, int, random.Random], Any]
 """A bot: (state, seat, rng) -> a legal order for the decision the seat owes."""
 
 
+SIGNUP = "signup"
+"""The option under which ``new_game`` finds what the players chose when joining
+(``GameDescriptor.signup``): a list by seat of dicts, {word: value}. It is no setting of the
+campaign: the referee passes it from its players."""
+
+
+@dataclass(frozen=True)
+class HeldOrder:
+    """A seat's answer to a decision that the game holds until the decision resolves for
+    everyone (simultaneous rounds): a new order of the same ``kind`` replaces it. ``notes``
+    are for that player alone: how the held order will be used."""
+
+    kind: str
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class SignupChoice:
+    """Something a player may choose when joining a game, written after their name:
+    ``join <game> as <name> <word> <value> ...``.
+
+    word      the keyword, e.g. "company"
+    example   a value as the help shows it, e.g. '"Vale Motors"'
+    summary   what the choice is, in a few words
+    read      the value as written -> the value kept (plain data), or ValueError saying
+              what is wrong, for the player
+    distinct  whether two players of one game may not choose the same value
+    aliases   other spellings of the keyword ("colors" for "colours")
+    """
+
+    word: str
+    example: str
+    summary: str
+    read: Callable[[str], Any]
+    distinct: bool = False
+    aliases: tuple[str, ...] = ()
+
+
 def check_setup(rules: Rules, options: Mapping[str, Any], players: Sequence[str]) -> None:
     """The options a game knows and the number of players it is for, or ValueError."""
-    unknown = set(options) - set(rules.options)
+    unknown = set(options) - set(rules.options) - {SIGNUP}
     if unknown:
         raise ValueError(
             f"{rules.title} has no option {', '.join(sorted(unknown))}; "
@@ -220,6 +258,16 @@ class GameDescriptor:
     drop_note      how the game master is told what a drop did
     adjudicate     the game's own rule for a missed decision: (state, seat) -> an order, or
                    None; None: the campaign's deadline policy decides alone
+    held           for a game of simultaneous decisions: (state, seat) -> the seat's answer
+                   the game holds until the decision resolves for everyone (``HeldOrder``),
+                   or None; a new order from the player replaces it, and the player's
+                   confirmation shows its notes
+    signup         what a player may choose when joining (``SignupChoice``); the choices
+                   reach ``new_game`` under the option ``SIGNUP``
+    pin_options    options -> options to keep in a new campaign's settings at their present
+                   values, so that a later release with other defaults (a map's new version)
+                   plays the campaign as it began
+    unpinned       those options' values for a campaign made before they were kept
     """
 
     rules: Rules
@@ -231,6 +279,10 @@ class GameDescriptor:
     drop: Callable[[Any, int], tuple[Any, list[str]]] | None = None
     drop_note: str = "the bot plays their seat"
     adjudicate: Callable[[Any, int], Any] | None = None
+    held: Callable[[Any, int], HeldOrder | None] | None = None
+    signup: tuple[SignupChoice, ...] = ()
+    pin_options: Callable[[Mapping[str, Any]], dict[str, Any]] = lambda options: {}
+    unpinned: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def name(self) -> str:

@@ -2,7 +2,9 @@
 
 A player's mail replaces their queue with the orders it holds, in order. An order is used
 when a decision of its kind is owed by that player; an entry `a | b` uses the first of its
-alternatives that is legal then. When the order at the head of a queue is refused, the rest of
+alternatives that is legal then. In a game whose decisions are simultaneous, a player's answer
+is held until everyone's is in (``GameDescriptor.held``): the first order of a new mail then
+replaces the held one. When the order at the head of a queue is refused, the rest of
 that queue is dropped (it was planned on top of it) and the player is told why. A decision with
 exactly one legal choice is taken by the referee at once.
 """
@@ -68,8 +70,11 @@ class Reading:
 
 
 def read_orders(rules, lines: list[str]) -> Reading:
-    """One order a line, or, for a game whose orders span lines, the lines as one order."""
+    """One order a line, or, for a game whose orders span lines, the lines as one order
+    (passing over, and reporting, the lines that are no part of an order)."""
     reading = Reading()
+    if rules.multiline_orders:
+        lines = _order_lines(rules, lines, reading)
     for chunk in ["\n".join(lines)] if rules.multiline_orders and lines else lines:
         try:
             entries = rules.parse(chunk)
@@ -87,15 +92,32 @@ def read_orders(rules, lines: list[str]) -> Reading:
     return reading
 
 
+def _order_lines(rules, lines: list[str], reading: Reading) -> list[str]:
+    """The lines of a mail that may be part of a multi-line order: a line that does not even
+    start like an order (a greeting, a remark) is passed over and noted in ``reading``."""
+    kept = []
+    for line in lines:
+        try:
+            rules.parse(line)
+        except NotAnOrder:
+            reading.ignored.append(line)
+            continue
+        except NotationError:
+            pass  # part of an order, or a malformed one: the whole text says which
+        kept.append(line)
+    return kept
+
+
 def entry_text(rules, entry: Entry) -> str:
     return " | ".join(rules.format(o) for o in entry.alternatives)
 
 
 def submit(table: Table, seat: int, entries: list[str]) -> Outcome:
-    """A player's new orders: they replace the queue, then as many as fit are applied now."""
+    """A player's new orders: they replace the queue (and the first, an answer the game
+    holds unresolved), then as many as fit are applied now."""
     outcome = Outcome(round=table.round)
     table.queues[seat] = list(entries)
-    _drain(table, seat, How.MAIL, outcome)
+    _drain(table, seat, How.MAIL, outcome, replacing=True)
     outcome.queues[seat] = list(table.queues[seat])
     return outcome
 
@@ -146,19 +168,24 @@ def adjudicate(table: Table, seat: int, outcome: Outcome) -> bool:
     return True
 
 
-def _owed_kind(table: Table, seat: int) -> str | None:
+def _owed_kind(table: Table, seat: int, replacing: bool = False) -> str | None:
+    """The kind of the decision the seat owes; or, when ``replacing``, of the answer the game
+    holds for it unresolved, which a new order replaces."""
     for due in table.rules.awaiting(table.state):
         if due.seat == seat:
             return due.kind
-    return None
+    held = table.descriptor.held
+    kept = held(table.state, seat) if replacing and held else None
+    return kept.kind if kept else None
 
 
-def _drain(table: Table, seat: int, how: How, outcome: Outcome) -> bool:
-    """Use the seat's queue while its head answers the decision the seat owes."""
+def _drain(table: Table, seat: int, how: How, outcome: Outcome, replacing: bool = False) -> bool:
+    """Use the seat's queue while its head answers the decision the seat owes (the head of a
+    new mail may replace an answer the game holds, ``replacing``)."""
     queue = table.queues.get(seat, [])
     used = False
     while queue and not table.over:
-        kind = _owed_kind(table, seat)
+        kind = _owed_kind(table, seat, replacing and not used)
         entry = table.rules.parse(queue[0])[0]
         options = [o for o in entry.alternatives if o.kind == kind]
         if not options:

@@ -233,6 +233,8 @@ def confirmation(
         applied[-1]["events"] = list(step.events)
     prompt, choices = decision_of(table, seat) if seat is not None else (None, [])
     wants_help = any(isinstance(c, Help) for c in record.commands)
+    held = table.descriptor.held  # an answer the game holds until everyone's is in
+    kept = held(table.state, seat) if held and seat is not None else None
     text = render(
         "confirmation.txt",
         campaign=campaign,
@@ -243,6 +245,7 @@ def confirmation(
         actions=record.actions,
         refusals=[r for r in record.refused if r.seat == seat],
         queue=record.queues.get(seat, ()) if seat is not None else (),
+        held=kept.notes if kept else (),
         awaited=awaited_lines(table, seat) if seat is not None else [],
         due=due,
         prompt=prompt,

@@ -59,7 +59,7 @@ def key(campaign: Campaign) -> dict[str, Any]:
         "format": FORMAT,
         "code": code_version(campaign.game),
         "game": campaign.game,
-        "options": campaign.options,
+        "options": campaign.game_options(),
         "seed": campaign.seed,
         "players": [p.name for p in campaign.players],
     }

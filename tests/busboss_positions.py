@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from referee.busboss.engine import RULES
+from referee.busboss.game import review
 from referee.busboss.state import BANK_SEAT, BusBossState, Offer
 from referee.contract import IllegalOrder
 
@@ -59,6 +60,13 @@ def refusal(s: BusBossState, seat: int, text: str) -> str:
     with pytest.raises(IllegalOrder) as caught:
         RULES.apply(s, seat, order(text))
     return caught.value.reason
+
+
+def void(s: BusBossState, seat: int, text: str) -> list[str]:
+    """K10: the pieces of the seat's order that will not count, as 'piece: reason', as the
+    referee tells the player while it holds the order (the order itself is accepted)."""
+    s, _ = RULES.apply(s, seat, order(text))
+    return [f"{v.piece}: {v.reason}" for v in review(s, seat, s.pending[seat])]
 
 
 def play(s: BusBossState, orders: dict[int, str]) -> tuple[BusBossState, list[str]]:

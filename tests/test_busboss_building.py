@@ -1,10 +1,21 @@
 """Building: rules 4-12, 33-35 and ruling K2, on the Yorkshire map."""
 
-import pytest
-from busboss_positions import ANN, BOB, CAT, DAN, at_round, new, order, owning, play, route_owners
+from busboss_positions import (
+    ANN,
+    BOB,
+    CAT,
+    DAN,
+    at_round,
+    new,
+    order,
+    owning,
+    play,
+    route_owners,
+    void,
+)
 
 from referee.busboss.engine import RULES
-from referee.contract import IllegalOrder
+from referee.busboss.game import review
 
 NOTHING = "build nothing"
 
@@ -52,24 +63,28 @@ def test_rule_8_two_to_four_routes_cost_at_most_12_together():
     assert len(s.routes_of(BOB)) == 3 and s.cash[BOB] == 100 - 11
 
 
-def test_rule_8_limits_are_refused_when_the_order_arrives():
+def test_k10_rule_8_an_alternative_over_the_limits_is_skipped_for_the_next():
     s = new()
-    with pytest.raises(IllegalOrder) as caught:
-        RULES.apply(s, ANN, order("build leeds-york york-malton"))  # 7 + 6 = 13
-    assert caught.value.reason.endswith(
-        "cost at most 12 together; leeds-york malton-york cost 13 (rule 8)."
+    over_12 = "leeds-york york-malton"  # 7 + 6 = 13
+    assert void(s, ANN, f"build {over_12} | york-malton") == [
+        f"build {over_12}: two to four routes may cost at most 12 together; "
+        "leeds-york malton-york cost 13 (rule 8)"
+    ]
+    five = (
+        "leeds-bradford bradford-halifax halifax-huddersfield huddersfield-wakefield "
+        "wakefield-leeds"
     )
-    with pytest.raises(IllegalOrder) as caught:
-        RULES.apply(
-            s,
-            ANN,
-            order(
-                "build leeds-bradford bradford-halifax halifax-huddersfield "
-                "huddersfield-wakefield wakefield-leeds"
-            ),
-        )
-    assert "at most 4 routes" in caught.value.reason
-    assert caught.value.alternatives, "the legal choices come with the refusal"
+    assert void(s, ANN, f"build {five}") == [
+        f"build {five}: at most 4 routes can be bought in one build (rule 8)"
+    ]
+    s, events = play(
+        s, {ANN: f"build {over_12} | york-malton", BOB: NOTHING, CAT: NOTHING, DAN: NOTHING}
+    )
+    assert (
+        f"Ann (red) skips {over_12}: two to four routes may cost at most 12 together; "
+        "leeds-york malton-york cost 13 (rule 8)." in events
+    )
+    assert route_owners(s, "malton-york") == (ANN,) and s.cash[ANN] == 100 - 6
 
 
 def test_k2_the_first_route_anywhere_later_ones_must_touch_the_network():
@@ -78,8 +93,8 @@ def test_k2_the_first_route_anywhere_later_ones_must_touch_the_network():
         s, {ANN: "build hull-beverley | york-malton", BOB: NOTHING, CAT: NOTHING, DAN: NOTHING}
     )
     assert (
-        "Ann (red) cannot buy hull-beverley: beverley-hull does not connect to your "
-        "routes (rule 10)." in events
+        "Ann (red) skips hull-beverley: beverley-hull does not meet the company's routes at a "
+        "town or junction (rule 10)." in events
     )
     assert route_owners(s, "york-malton") == (ANN,)  # the second preference
 
@@ -103,7 +118,7 @@ def test_k2_the_routes_of_one_purchase_join_in_any_order():
     assert s.cash[BOB] == 100
 
 
-def test_k2_junctions_connect_too():
+def test_k2_k9_towns_without_cards_connect_too():
     s = owning(new(), {ANN: "leeds-wetherby"})
     s, _ = play(s, {ANN: "build wetherby-boroughbridge", BOB: NOTHING, CAT: NOTHING, DAN: NOTHING})
     assert route_owners(s, "boroughbridge-wetherby") == (ANN,)
@@ -119,7 +134,7 @@ def test_k2_no_more_spent_than_there_is():
     s, events = play(
         s, {ANN: "build york-malton | york-selby", BOB: NOTHING, CAT: NOTHING, DAN: NOTHING}
     )
-    assert "Ann (red) cannot buy york-malton: it costs 6 and only 5 is left (K2)." in events
+    assert "Ann (red) skips york-malton: it costs 6 and only 5 is left (K2)." in events
     assert route_owners(s, "selby-york") == (ANN,) and s.cash[ANN] == 0
 
 
@@ -146,11 +161,36 @@ def test_rule_12_identical_routes_one_each_and_never_two_for_one_player():
         },
     )
     assert route_owners(s, "leeds-york") == (ANN, BOB)
-    assert "Cat (green) cannot buy leeds-york: leeds-york is taken." in events
+    assert "Cat (green) skips leeds-york: leeds-york is taken (rule 35)." in events
     assert route_owners(s, "york-selby") == (CAT,)
-    with pytest.raises(IllegalOrder) as caught:
-        RULES.apply(s, ANN, order("build york-leeds"))
-    assert "one of the 2 identical routes leeds-york" in caught.value.reason
+    assert void(s, ANN, "build york-leeds") == [
+        "build york-leeds: the company owns one of the 2 identical routes leeds-york "
+        "already; a player may only ever buy one (rule 12)"
+    ]
+
+
+def test_k10_rule_12_a_route_owned_already_is_skipped_for_the_next_preference():
+    # the issue's case: leeds-york is Ann's already, so her order falls to york-malton
+    s = owning(new(), {ANN: "leeds-york"})
+    text = "build leeds-york | york-malton"
+    assert void(s, ANN, text) == [
+        "build leeds-york: the company owns one of the 2 identical routes leeds-york "
+        "already; a player may only ever buy one (rule 12)"
+    ]
+    s, events = play(s, {ANN: text, BOB: NOTHING, CAT: NOTHING, DAN: NOTHING})
+    assert events[5] == (
+        "Ann (red) skips leeds-york: the company owns one of the 2 identical routes "
+        "leeds-york already; a player may only ever buy one (rule 12)."
+    )
+    assert events[6] == "Ann (red) buys malton-york for 6 (cash 94)."
+    assert s.last["skipped"] == [
+        {
+            "seat": ANN,
+            "purchase": "leeds-york",
+            "reason": "the company owns one of the 2 identical routes leeds-york already; "
+            "a player may only ever buy one (rule 12)",
+        }
+    ]
 
 
 def test_rule_12_routes_that_part_ways_may_both_be_bought():
@@ -175,25 +215,29 @@ def test_rule_35_the_first_legal_preference_when_the_players_turn_comes():
     assert route_owners(s, "malton-york") == (ANN,)
     assert route_owners(s, "beverley-hull") == (BOB,)
     assert events.index("Ann (red) buys malton-york for 6 (cash 94).") < events.index(
-        "Bob (blue) cannot buy malton-york: malton-york is taken."
+        "Bob (blue) skips malton-york: malton-york is taken (rule 35)."
     )
 
 
-def test_rule_34_a_stated_cost_is_checked():
-    with pytest.raises(IllegalOrder) as caught:
-        RULES.apply(new(), ANN, order("build leeds-york cost 6"))
-    assert caught.value.reason == "build leeds-york cost 6: leeds-york cost 7, not 6 (rule 34)."
+def test_rule_34_k10_a_stated_cost_is_checked_and_a_wrong_one_skipped():
+    assert void(new(), ANN, "build leeds-york cost 6 | york-selby") == [
+        "build leeds-york cost 6: leeds-york cost 7, not 6 (rule 34)"
+    ]
     s, _ = RULES.apply(new(), ANN, order("build leeds-york cost 7"))
-    assert ANN in s.pending
+    assert ANN in s.pending and review(s, ANN, s.pending[ANN]) == []
+    s, events = play(
+        new(),
+        {ANN: "build leeds-york cost 6 | york-selby", BOB: NOTHING, CAT: NOTHING, DAN: NOTHING},
+    )
+    assert "Ann (red) skips leeds-york cost 6: leeds-york cost 7, not 6 (rule 34)." in events
+    assert route_owners(s, "selby-york") == (ANN,)
 
 
-def test_unknown_routes_and_places_are_refused():
-    with pytest.raises(IllegalOrder) as caught:
-        RULES.apply(new(), ANN, order("build leeds-scarborough"))
-    assert "there is no route leeds-scarborough on the map" in caught.value.reason
-    with pytest.raises(IllegalOrder) as caught:
-        RULES.apply(new(), ANN, order("build leeds-gotham"))
-    assert "there is no place 'gotham' on the map" in caught.value.reason
+def test_k10_unknown_routes_and_places_are_skipped_with_the_reason():
+    assert void(new(), ANN, "build leeds-scarborough | leeds-gotham | nothing") == [
+        "build leeds-scarborough: there is no route leeds-scarborough on the map (K1)",
+        "build leeds-gotham: there is no place 'gotham' on the map (K1)",
+    ]
 
 
 def test_rule_33_after_the_runs_the_poorest_builds_first():
@@ -209,7 +253,7 @@ def test_rule_33_after_the_runs_the_poorest_builds_first():
         },
     )
     assert route_owners(s, "malton-york") == (BOB,)
-    assert "Ann (red) cannot buy york-malton: malton-york is taken." in events
+    assert "Ann (red) skips york-malton: malton-york is taken (rule 35)." in events
 
 
 def test_rule_33_ties_reverse_the_previous_rounds_order_of_play():

@@ -36,7 +36,7 @@ def test_every_seat_owes_one_decision_a_round_and_the_last_resolves_it():
     assert [d.seat for d in RULES.awaiting(s)] == [ANN, BOB, DAN]
     assert s.routes_of(CAT) == [] and s.cash[CAT] == 100  # bought at resolution
     s, events = RULES.apply(s, CAT, order("build hull-beverley"))  # a change of mind
-    assert events == ["Cat (green) changed orders for round 1."]
+    assert events == ["Cat (green) sent new orders for round 1; they replace those sent before."]
     s, events = play(s, {ANN: NOTHING, BOB: NOTHING, DAN: NOTHING})
     assert "Round 1 is resolved." in events and "Round 2 begins." in events
     assert [s.map.routes[i].name for i in s.routes_of(CAT)] == ["beverley-hull"]
@@ -148,6 +148,7 @@ def test_view_has_what_reports_and_maps_need():
         "game",
         "map",
         "map_name",
+        "map_version",
         "round",
         "phase",
         "order_of_play",
@@ -166,6 +167,7 @@ def test_view_has_what_reports_and_maps_need():
     assert view["players"][ANN] == {
         "seat": 0,
         "name": "Ann",
+        "company": None,
         "colour": "red",
         "cash": 100,
         "in_game": True,
@@ -181,6 +183,7 @@ def test_view_has_what_reports_and_maps_need():
         "length": 5,
         "cost": 7,
         "copies": 2,
+        "junctions": [["bramham", 2]],  # K9: 2 spaces from leeds
         "owners": ["red"],
     }
     assert view["bank_routes"] == ["beverley-hull"]
@@ -190,8 +193,11 @@ def test_view_has_what_reports_and_maps_need():
         "name": "Leeds",
         "pos": [41, 78],
         "destination": "Leeds",
+        "kind": "destination",
         "cards": ["AS", "KH", "QD"],
     }
+    kinds = {p["key"]: p["kind"] for p in view["places"]}
+    assert (kinds["thirsk"], kinds["bramham"], view["map_version"]) == ("town", "junction", 2)
     assert [r["reoffered"] for r in view["runs"]] == [True, True]
     assert view["last_round"] is None and view["result"] is None
 

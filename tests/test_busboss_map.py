@@ -37,11 +37,12 @@ def test_k1_big_towns_carry_several_cards_and_some_destinations_stand_twice():
     assert sorted(twice) == ["Cumbria", "Lancashire", "Scotland", "The Midlands"]
 
 
-def test_k1_junctions_routes_lengths_and_doubled_routes():
+def test_k1_k9_towns_routes_lengths_and_doubled_routes():
     m = load_map()
-    junctions = [p for p in m.places.values() if p.destination is None]
-    assert {j.key for j in junctions} >= {"scotchcorner", "wetherby", "ferrybridge"}
+    towns = [p for p in m.places.values() if p.kind == "town"]
+    assert {t.key for t in towns} >= {"scotchcorner", "wetherby", "ferrybridge", "thirsk"}
     assert m.places["scotchcorner"].name == "Scotch Corner"
+    assert all(m.routes_at[t.key] for t in towns)  # routes end at towns, cards or none
     assert m.route("york", "leeds") is m.route("leeds", "york")
     leeds_york = m.route("leeds", "york")
     assert (leeds_york.length, leeds_york.cost, leeds_york.copies) == (5, 7, 2)  # rule 9, 12
@@ -132,13 +133,11 @@ def test_positions_keys_sections_and_junctions_are_checked():
     assert any("position of 'leeds'" in p for p in found)
     assert any("place key 'Washington'" in p for p in found)
     assert problems("name: x\nroutes: []\n") == ["the section 'destinations' is missing"]
-    lonely = SHIPPED.replace(
-        "junctions:\n", "junctions:\n  nowhere: {name: Nowhere, pos: [1, 1]}\n"
-    )
+    lonely = SHIPPED.replace("towns:\n", "towns:\n  nowhere: {name: Nowhere, pos: [1, 1]}\n")
     found = problems(
         lonely.replace("  - skipton-colne 2\n", "  - skipton-colne 2\n  - nowhere-hull 3\n")
     )
-    assert found == ["junction nowhere: a junction must join at least two routes"]
+    assert found == ["town nowhere: a town without cards must join at least two routes"]
 
 
 def test_all_problems_are_named_together():
@@ -153,6 +152,6 @@ def test_all_problems_are_named_together():
 
 def test_yaml_that_is_not_a_map():
     assert problems("just words") == [
-        "the file must hold the sections name, destinations, junctions and routes"
+        "the file must hold the sections name, version, destinations, towns, junctions, routes"
     ]
     assert "not readable as YAML" in problems("a: [unclosed")[0]

@@ -155,7 +155,8 @@ def test_the_panel_shows_each_company_by_its_colour_and_letter():
 
 
 def test_a_game_master_s_own_map_is_drawn_too(tmp_path):
-    # four towns of 13 cards each round a junction; short keys get numbered abbreviations
+    # four towns of 13 cards each round a town without cards (K9); short keys get numbered
+    # abbreviations
     suits = {"north": "S", "east": "H", "south": "D", "west": "C"}
     ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
     where = {"north": [50, 0], "east": [100, 50], "south": [50, 100], "west": [0, 50]}
@@ -165,7 +166,7 @@ def test_a_game_master_s_own_map_is_drawn_too(tmp_path):
         cards = ", ".join(r + suit for r in ranks)
         lines.append(f"  {town.title()}: {{cards: [{cards}], places: {{{key}: {where[town]}}}}}")
     lines += [
-        "junctions:",
+        "towns:",
         "  hub: {name: The Hub, pos: [50, 50]}",
         "routes:",
         "  - n1-hub 4 twice",

@@ -12,7 +12,14 @@ from busboss_map_views import POSITIONS, bot_views, stored
 
 from referee import maps
 from referee.busboss.scene import BANK_STYLE, view_map
-from referee.busboss.text_map import abbreviations, labels, length_cells, route_cells, text_map
+from referee.busboss.text_map import (
+    abbreviations,
+    junction_cells,
+    labels,
+    length_cells,
+    route_cells,
+    text_map,
+)
 from referee.maps.styles import COLOUR_STYLES
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -99,13 +106,29 @@ def test_free_routes_show_their_slope_and_every_length_is_told_once():
 def test_places_have_unique_abbreviations_upper_case_for_destinations():
     m = view_map(stored("start"))
     short = abbreviations(m)
-    assert len({s.upper() for s in short.values()}) == len(m.places)
+    towns = [key for key, place in m.places.items() if not place.junction]
+    assert len({s.upper() for s in short.values()}) == len(towns) == len(short)
     assert short["leeds"] == "LEE" and short["leeming"] == "lem" and short["colne"] == "CON"
-    for key, place in m.places.items():
-        assert short[key].isupper() == (place.destination is not None)
+    for key in towns:
+        assert short[key].isupper() == (m.places[key].kind == "destination")
     rows = schematic(rendered("start")[1])
     for r, col, text in labels(m).values():
         assert rows[r][col : col + 3] == text
+
+
+def test_k9_a_junction_is_a_plus_where_its_routes_cross_and_is_listed_with_them():
+    view, text = rendered("start")
+    m, rows = view_map(view), schematic(text)
+    cells = route_cells(m)
+    for key in ("allerton", "bramham"):
+        r, col = junction_cells(m)[key]
+        assert rows[r][col] == "+"
+        through = [route.name for route in m.routes_through[key]]
+        assert len(through) == 2 and all((r, col) in dict(cells[name]) for name in through)
+    assert "lower case: towns without cards, +: junctions" in text
+    assert (
+        "\nbramham: on leeds-york 2 from leeds, ferrybridge-wetherby 3 from ferrybridge\n" in text
+    )
 
 
 def test_tables_give_cash_routes_runs_and_every_place_with_its_cards():
@@ -125,7 +148,7 @@ def test_tables_give_cash_routes_runs_and_every_place_with_its_cards():
         "  4H-8S    Northallerton                        The Midlands (chesterfield/worksop)"
         "  new" in text
     )
-    places = text.split("Places (abbreviation, key in orders, name, cards):\n")[1]
+    places = text.split("Towns (abbreviation, key in orders, name, cards):\n")[1]
     for entry in (
         "LEE leeds AS KH QD",
         "COL coldstream (Scotland) 9S 10C",

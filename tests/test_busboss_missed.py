@@ -1,7 +1,19 @@
 """Missed orders: rules 37-40 with ruling K7."""
 
 import pytest
-from busboss_positions import ANN, BOB, CAT, DAN, at_round, new, order, owning, play, route_owners
+from busboss_positions import (
+    ANN,
+    BOB,
+    CAT,
+    DAN,
+    at_round,
+    new,
+    order,
+    owning,
+    play,
+    route_owners,
+    void,
+)
 
 from referee.busboss import GAME
 from referee.busboss.engine import RULES
@@ -31,20 +43,24 @@ def test_rule_38_a_missed_building_round_buys_nothing_and_allows_an_extra_build(
     assert s.extra_build == (ANN,) and RULES.view(s)["players"][ANN]["missed_in_a_row"] == 1
     prompts = {d.seat: d.prompt for d in RULES.awaiting(s)}
     assert "extra build" in prompts[ANN] and "extra build" not in prompts[BOB]
-    with pytest.raises(IllegalOrder) as caught:
-        RULES.apply(s, BOB, order("build leeds-york\nbuild york-malton"))
-    assert caught.value.reason.startswith("One build line a round")
+    assert void(s, BOB, "build leeds-york\nbuild york-malton") == [
+        "build york-malton: only 1 build line may be given this round (rules 8, 38)"
+    ]
     s, events = play(
         s,
         {
             ANN: "build leeds-york\nbuild york-malton | york-selby",
-            BOB: NOTHING,
+            BOB: "build leeds-york\nbuild york-malton",
             CAT: NOTHING,
             DAN: NOTHING,
         },
     )
-    assert route_owners(s, "leeds-york") == (ANN,) and route_owners(s, "york-malton") == (ANN,)
-    assert s.cash[ANN] == 100 - 7 - 6
+    assert route_owners(s, "leeds-york") == (BOB, ANN) and route_owners(s, "york-malton") == (ANN,)
+    assert s.cash[ANN] == 100 - 7 - 6 and s.cash[BOB] == 100 - 7  # K10: Bob's first line stands
+    assert (
+        "Bob (blue): build york-malton is void, only 1 build line may be given this round "
+        "(rules 8, 38)." in events
+    )
     assert s.extra_build == () and s.missed == [0, 0, 0, 0]
 
 
@@ -54,8 +70,9 @@ def test_rule_38_the_extra_build_is_not_carried_forward():
     s, _ = miss(s, ANN)
     s, _ = play(s, dict.fromkeys(range(4), NOTHING))  # round 6: one build line used
     assert s.round == 7 and s.extra_build == ()
-    with pytest.raises(IllegalOrder):
-        RULES.apply(s, ANN, order("no runs\nbuild leeds-york\nbuild york-malton"))
+    assert void(s, ANN, "no runs\nbuild leeds-york\nbuild york-malton") == [
+        "build york-malton: only 1 build line may be given this round (rules 8, 38)"
+    ]
 
 
 def test_rule_38_a_missed_sixth_round_gives_the_extra_build_after_the_runs_of_round_7():
@@ -121,7 +138,7 @@ def test_rule_40_after_two_missed_rounds_the_bank_takes_the_routes():
     assert sorted(view["bank_routes"]) == ["leeds-york", "malton-york"]
     assert view["players"][ANN]["in_game"] is False and view["players"][ANN]["routes"] == []
     assert sorted(d.seat for d in RULES.awaiting(s)) == [BOB, CAT, DAN]
-    assert view["entry_limit"] == 6  # rule 20: three players left
+    assert view["entry_limit"] == 5  # K11: four were in the game as round 9 began
     with pytest.raises(IllegalOrder) as caught:
         RULES.apply(s, ANN, order("no runs"))
     assert caught.value.reason == "You are no longer in the game (rule 40)."

@@ -1,7 +1,8 @@
-"""Whole games of Bus Boss played by the bots, 3 to 6 players, with missed rounds and drops:
-cash moves only by route costs, payments and points; the cards are dealt once in each half;
-illegal orders are refused and everything accepted kept the rules; the order log replays the
-game exactly (K8)."""
+"""Whole games of Bus Boss played by the bots, 3 to 6 players, with missed rounds and drops,
+and in half of them companies in colours they chose (rule 6): cash moves only by route costs,
+payments and points; the cards are dealt once in each half; orders the rules refuse are
+refused, pieces they void are named (K10), the default bot sends none, and everything that
+counted kept the rules; the order log replays the game exactly (K8)."""
 
 import json
 import os
@@ -14,12 +15,12 @@ import pytest
 
 from referee.busboss import GAME
 from referee.busboss.engine import RULES
-from referee.busboss.game import entry_limit
+from referee.busboss.game import builds_allowed, entry_limit, review
 from referee.busboss.journeys import network, resolve
 from referee.busboss.map import CARDS
-from referee.busboss.orders import Build, Order, Purchase, RunEntry
+from referee.busboss.orders import COLOURS, Build, Order, Purchase, RunEntry
 from referee.busboss.state import BANK_SEAT, owner_seat
-from referee.contract import IllegalOrder
+from referee.contract import SIGNUP, IllegalOrder
 
 GAMES = 200
 CHUNK = 25
@@ -29,12 +30,14 @@ def play_game(seed: int):
     rng = random.Random(seed)
     players = 3 + seed % 4
     names = [f"P{i}" for i in range(players)]
-    bots = [RULES.bot(rng.choice(["default", "random"])) for _ in names]
+    kinds = [rng.choice(["default", "random"]) for _ in names]
+    bots = [RULES.bot(kind) for kind in kinds]
+    options = signup_options(players, rng)
     # in some games a player falls silent from some round on and is dropped (rules 37-40)
     silent, silent_from = rng.randrange(players), rng.randint(2, 11)
     if rng.random() < 0.7:
         silent_from = 99
-    s = RULES.new_game({}, names, seed)
+    s = RULES.new_game(options, names, seed)
     log, dealt = [], {}
     while RULES.awaiting(s):
         start, orders = s, {}
@@ -50,6 +53,8 @@ def play_game(seed: int):
             text = RULES.format(o)
             assert RULES.parse(text)[0].alternatives == (o,)
             s, _ = RULES.apply(s, seat, o)
+            if kinds[seat] == "default" and not o.missed and s.round == start.round:
+                assert review(s, seat, o) == []  # K10: the default bot sends nothing void
             log.append(("order", seat, text))
             orders[seat] = o
         check_round(start, s, orders)
@@ -57,30 +62,51 @@ def play_game(seed: int):
             if s.missed[seat] >= 2 and (seat == silent or rng.random() < 0.5) and not s.over:
                 s, _ = GAME.drop(s, seat)
                 log.append(("drop", seat, ""))
-    return s, log, dealt, names
+    return s, log, dealt, names, options
+
+
+def signup_options(players: int, rng: random.Random) -> dict:
+    """Rule 6: in half the games the players name companies and give colours they prefer,
+    so that colours are not the seats' defaults."""
+    if rng.random() < 0.5:
+        return {}
+    choices = []
+    for seat in range(players):
+        colours = list(COLOURS)
+        rng.shuffle(colours)
+        choices.append({"company": f"Company {seat}", "colours": colours[: rng.randint(0, 3)]})
+    return {SIGNUP: choices}
 
 
 def refuse_illegal(s, seat, rng):
-    """Orders the rules forbid are refused and change nothing."""
+    """Orders the rules refuse whole are refused and change nothing; orders whose pieces the
+    rules void (K10) are taken, each void piece named with its reason, and leave the state
+    they were applied to as it was."""
     before = RULES.to_data(s)
-    illegal = [Order(s.kind, round=s.round + 1)]
+    refused = [Order(s.kind, round=s.round + 1)]
+    voided = []
     if s.kind == "build":
+        refused.append(Order("operate", round=s.round))  # runs in a building round
         routes = tuple(r.ends for r in s.map.routes[:5])
-        illegal.append(Order("build", builds=(Build((Purchase(routes),)),)))
-        illegal.append(Order("build", builds=(Build((Purchase(()),)),) * 3))
+        voided.append((Order("build", builds=(Build((Purchase(routes),)),)), 1))
+        voided.append(
+            (Order("build", builds=(Build((Purchase(()),)),) * 3), 3 - builds_allowed(s, seat))
+        )
     else:
         offered = {frozenset(o.cards) for o in s.offers}
         pair = next(p for p in zip(CARDS, CARDS[1:]) if frozenset(p) not in offered)
-        illegal.append(Order("operate", runs=(RunEntry(pair, ("red",) if seat else ("blue",)),)))
+        partner = ("red",) if s.colours[seat] != "red" else ("blue",)
+        voided.append((Order("operate", runs=(RunEntry(pair, partner),)), 1))
         if s.offers:
-            many = tuple(
-                RunEntry(s.offers[0].cards, ("red",) if seat else ("blue",))
-                for _ in range(entry_limit(s) + 1)
-            )
-            illegal.append(Order("operate", runs=many))
-    for o in illegal:
+            many = tuple(RunEntry(s.offers[0].cards, partner) for _ in range(entry_limit(s) + 1))
+            voided.append((Order("operate", runs=many), entry_limit(s)))
+    for o in refused:
         with pytest.raises(IllegalOrder):
             RULES.apply(s, seat, o)
+    for o, pieces in voided:
+        after, _ = RULES.apply(s, seat, o)
+        if not after.over and after.round == s.round:
+            assert len(review(after, seat, o)) >= pieces
     assert RULES.to_data(s) == before
 
 
@@ -102,15 +128,16 @@ def check_round(start, s, orders):
                 for x in orders[seat].runs
                 if set(x.cards) == set(cards) and x.journey is not None
             )
-            plan = resolve(net, company, cards, journey)  # K4 held (raises otherwise)
+            plan = resolve(net, company, cards, journey, s.colours)  # K4 held (raises otherwise)
             assert plan.paid <= 10 and plan.spaces == e["spaces"]
+            assert all(plan.own_spaces(seat) for seat in company)  # rule 22, K12
             assert sum(e["paid"]) == plan.paid
             for seat, won, cost in zip(company, e["points"], e["paid"]):
                 change[seat] += won - cost
             paid += plan.paid
         for p in run["payments"]:
             if p["to"] != "bank":
-                change[owner_seat(p["to"])] += p["amount"]
+                change[owner_seat(p["to"], s.colours)] += p["amount"]
         assert sum(p["amount"] for p in run["payments"]) == paid
         if run["entrants"]:  # every row of rule 31 sums to 30
             assert sum(sum(e["points"]) for e in run["entrants"]) == 30
@@ -127,26 +154,26 @@ def check_round(start, s, orders):
         assert len(owners) <= r.copies
         players = [o for o in owners if o != BANK_SEAT]
         assert len(players) == len(set(players))
-    for seat in range(len(s.names)):  # K2: one connected network
+    for seat in range(len(s.names)):  # K2, K9: one connected network
         assert connected(m, [m.routes[i] for i in s.routes_of(seat)])
 
 
 def connected(m, routes):
     if not routes:
         return True
-    reached, todo = set(routes[0].ends), list(routes[1:])
-    while todo:
-        joining = [r for r in todo if set(r.ends) & reached]
+    reached, todo = set(routes[0].places), list(routes[1:])
+    while todo:  # routes meet at towns and at junctions along them (rule 10, K9)
+        joining = [r for r in todo if set(r.places) & reached]
         if not joining:
             return False
         for r in joining:
-            reached.update(r.ends)
+            reached.update(r.places)
             todo.remove(r)
     return True
 
 
-def replay(names, seed, log):
-    s = RULES.new_game({}, names, seed)
+def replay(names, seed, log, options):
+    s = RULES.new_game(options, names, seed)
     for kind, seat, text in log:
         if kind == "drop":
             s, _ = GAME.drop(s, seat)
@@ -159,19 +186,21 @@ def replay(names, seed, log):
 @pytest.mark.parametrize("first", range(0, GAMES, CHUNK))
 def test_bot_games_keep_the_rules_and_replay_exactly(first):
     for seed in range(first, first + CHUNK):
-        s, log, dealt, names = play_game(seed)
+        s, log, dealt, names, options = play_game(seed)
         assert s.over and RULES.result(s) is not None
         for half in ((7, 8, 9), (10, 11, 12)):  # rule 15, K3
             if all(r in dealt for r in half):
                 assert sorted(c for r in half for c in dealt[r]) == sorted(CARDS), seed
-        assert RULES.to_data(replay(names, seed, log)) == RULES.to_data(s), seed
+        assert RULES.to_data(replay(names, seed, log, options)) == RULES.to_data(s), seed
+        assert RULES.to_data(RULES.from_data(RULES.to_data(s))) == RULES.to_data(s), seed
 
 
 REPLAY_ELSEWHERE = """
 import json, sys
+from referee.busboss import GAME
 from referee.busboss.engine import RULES
 job = json.load(sys.stdin)
-s = RULES.new_game({}, job["names"], job["seed"])
+s = RULES.new_game(job["options"], job["names"], job["seed"])
 for kind, seat, text in job["log"]:
     s, _ = GAME.drop(s, seat) if kind == "drop" else RULES.apply(
         s, seat, RULES.parse(text)[0].alternatives[0])
@@ -182,8 +211,8 @@ print(json.dumps(RULES.to_data(s)))
 @pytest.mark.parametrize("hash_seed", ["1", "2"])
 def test_a_log_replays_the_same_in_another_process(hash_seed):
     """K8: nothing depends on the process (string hashing differs between processes)."""
-    s, log, _, names = play_game(3)
-    job = json.dumps({"names": names, "seed": 3, "log": log})
+    s, log, _, names, options = play_game(3)
+    job = json.dumps({"names": names, "seed": 3, "log": log, "options": options})
     done = subprocess.run(
         [sys.executable, "-c", REPLAY_ELSEWHERE],
         input=job,

@@ -3,7 +3,19 @@
 import random
 
 import pytest
-from busboss_positions import ANN, BOB, CAT, DAN, at_round, new, order, owning, play, refusal
+from busboss_positions import (
+    ANN,
+    BOB,
+    CAT,
+    DAN,
+    at_round,
+    new,
+    order,
+    owning,
+    play,
+    route_owners,
+    void,
+)
 
 from referee.busboss.engine import RULES
 from referee.busboss.journeys import network, resolve
@@ -133,11 +145,16 @@ def test_k5_a_race_on_the_map_with_throws_places_and_points():
 def test_k5_and_rule_28_each_change_of_colour_adds_a_space():
     s = owning(new(), {ANN: "leeds-wakefield york-malton", BOB: "leeds-york"})
     net = network(s.map, s.owners)
-    plan = resolve(
-        net, (ANN,), ("2S", "4D"), order("run 2S-4D: wakefield-leeds-york-malton").runs[0].journey
-    )
+    journey = order("run 2S-4D: wakefield-leeds-york-malton").runs[0].journey
+    plan = resolve(net, (ANN,), ("2S", "4D"), journey, s.colours)
     assert (plan.spaces, plan.changes, plan.distance, plan.paid) == (11, 2, 13, 5)
-    joint = resolve(net, (ANN, BOB), ("2S", "4D"), plan.journey(lambda r: s.owners[r.index]))
+    joint = resolve(
+        net,
+        (ANN, BOB),
+        ("2S", "4D"),
+        plan.journey(lambda r: s.owners[r.index], s.colours),
+        s.colours,
+    )
     assert (joint.changes, joint.distance, joint.paid) == (0, 11, 0)  # K6: partners
 
 
@@ -164,18 +181,26 @@ def test_rule_23_and_24_paying_others_up_to_ten():
     assert s.cash[ANN] == 20 + 30 - 10 and s.cash[BOB] == 20 + 10
 
 
-def test_rule_24_the_cap_of_ten():
+def test_rule_24_k10_over_the_cap_of_ten_the_entry_is_void_and_the_rest_stands():
     s = york_barnsley("doncaster-rotherham rotherham-barnsley")
-    assert refusal(s, ANN, "run QH-3D: york-selby-goole-doncaster-rotherham-barnsley") == (
-        "run QH-3D: the journey would pay 11 to other players; at most 10 is allowed (rule 24)."
+    text = "run QH-3D: york-selby-goole-doncaster-rotherham-barnsley\nbuild york-malton"
+    assert void(s, ANN, text) == [
+        "run QH-3D: the journey would pay 11 to other players; at most 10 is allowed (rule 24)"
+    ]
+    s, events = play(s, {ANN: text, BOB: NO_RUNS, CAT: NO_RUNS, DAN: NO_RUNS})
+    assert (
+        "  Ann (red): the entry is void, the journey would pay 11 to other players; at most "
+        "10 is allowed (rule 24)." in events
     )
+    assert s.last["runs"][0]["outcome"] == "offered again"
+    assert route_owners(s, "malton-york") == (ANN,)  # K10: the build stands
 
 
-def test_rule_22_a_run_must_use_a_space_of_ones_own():
+def test_rule_22_k10_a_run_must_use_a_space_of_ones_own_or_its_entry_is_void():
     s = york_barnsley("doncaster-barnsley")
-    assert refusal(s, CAT, "run QH-3D: york-selby-goole-doncaster-barnsley") == (
-        "run QH-3D: the journey uses none of your own routes (rule 22)."
-    )
+    assert void(s, CAT, "run QH-3D: york-selby-goole-doncaster-barnsley") == [
+        "run QH-3D: the journey uses none of your own routes (rule 22)"
+    ]
 
 
 def test_rule_25_at_most_twice_the_shortest_journey():
@@ -188,10 +213,10 @@ def test_rule_25_at_most_twice_the_shortest_journey():
         },
     )
     s = at_round(s, 7, "AS-QH")
-    s = entry(s, ANN, "run AS-QH: leeds-wetherby-boroughbridge-york")  # 10 = 2 x 5
-    assert refusal(s, ANN, "run AS-QH: leeds-harrogate-ripon-boroughbridge-york") == (
-        "run AS-QH: the journey is 11 spaces, more than twice the shortest journey of 5 (rule 25)."
-    )
+    assert void(s, ANN, "run AS-QH: leeds-wetherby-boroughbridge-york") == []  # 10 = 2 x 5
+    assert void(s, ANN, "run AS-QH: leeds-harrogate-ripon-boroughbridge-york") == [
+        "run AS-QH: the journey is 11 spaces, more than twice the shortest journey of 5 (rule 25)"
+    ]
 
 
 def test_k4_where_several_could_serve_the_journey_names_whose_route():
@@ -201,13 +226,13 @@ def test_k4_where_several_could_serve_the_journey_names_whose_route():
         "AS-4D",
         cash={ANN: 20, BOB: 20, CAT: 20, DAN: 20},
     )
-    assert refusal(s, ANN, "run AS-4D: leeds-york-malton") == (
+    assert void(s, ANN, "run AS-4D: leeds-york-malton") == [
         "run AS-4D: leeds-york is owned by blue and green: name whose route you use, "
-        "e.g. leeds-york(blue)."
-    )
-    assert refusal(s, ANN, "run AS-4D: leeds-york(purple)-malton") == (
-        "run AS-4D: purple has no route leeds-york."
-    )
+        "e.g. leeds-york(blue) (K4)"
+    ]
+    assert void(s, ANN, "run AS-4D: leeds-york(purple)-malton") == [
+        "run AS-4D: purple has no route leeds-york (K4)"
+    ]
     s, events = play(
         s, {ANN: "run AS-4D: leeds-york(green)-malton", BOB: NO_RUNS, CAT: NO_RUNS, DAN: NO_RUNS}
     )
@@ -216,18 +241,19 @@ def test_k4_where_several_could_serve_the_journey_names_whose_route():
 
 def test_k4_the_journey_runs_between_the_runs_destinations_over_owned_routes():
     s = at_round(owning(new(), {ANN: "leeds-york"}), 7, "AS-4D")
-    assert refusal(s, ANN, "run AS-4D: leeds-york") == (
-        "run AS-4D: the journey must run between leeds and malton."
-    )
-    assert refusal(s, ANN, "run AS-4D: leeds-york-malton") == (
-        "run AS-4D: nobody owns york-malton yet."
-    )
-    assert refusal(s, ANN, "run AS-4D: leeds-hull-malton") == (
-        "run AS-4D: there is no route leeds-hull on the map."
-    )
-    assert refusal(s, ANN, "run AS-QH: leeds-york") == (
-        "run AS-QH: no such run is on offer this round; the runs on offer are AS-4D."
-    )
+    assert void(s, ANN, "run AS-4D: leeds-york") == [
+        "run AS-4D: the journey must run between leeds and malton (K4)"
+    ]
+    assert void(s, ANN, "run AS-4D: leeds-york-malton") == [
+        "run AS-4D: nobody owns malton-york yet (K4)"
+    ]
+    assert void(s, ANN, "run AS-4D: leeds-hull-malton") == [
+        "run AS-4D: no route runs from leeds to hull: a journey names each town or junction "
+        "where it changes route (K4, rule 29)"
+    ]
+    assert void(s, ANN, "run AS-QH: leeds-york") == [
+        "run AS-QH: no such run is on offer this round (the runs on offer: AS-4D) (rules 16, 21)"
+    ]
 
 
 def test_rule_19_a_run_may_start_or_end_at_either_place_of_a_destination():
@@ -236,9 +262,9 @@ def test_rule_19_a_run_may_start_or_end_at_either_place_of_a_destination():
         {ANN: "carterbar-newcastle", BOB: "newcastle-morpeth morpeth-alnwick alnwick-coldstream"},
     )
     s = at_round(s, 9, "10C-QS", cash={ANN: 10, BOB: 10, CAT: 10, DAN: 10})
-    assert refusal(s, BOB, "run 10C-QS: newcastle-morpeth-alnwick-berwick") == (
-        "run 10C-QS: the journey must run between coldstream or carterbar and newcastle."
-    )
+    assert void(s, BOB, "run 10C-QS: newcastle-morpeth-alnwick-berwick") == [
+        "run 10C-QS: the journey must run between coldstream or carterbar and newcastle (K4)"
+    ]
     s, events = play(
         s,
         {
@@ -270,19 +296,24 @@ run JD-2S: bradford-leeds-wakefield
 run 2D-3D: halifax-bradford-leeds-wakefield-barnsley"""
 
 
-def test_rule_20_five_entries_or_six_with_three_players():
-    assert refusal(six_runs(4), ANN, SIX_ENTRIES) == (
-        "At most 5 runs may be entered in a round (rule 20); this order enters 6."
-    )
+def test_rule_20_k10_five_entries_or_six_with_three_players_and_later_lines_are_void():
+    assert void(six_runs(4), ANN, SIX_ENTRIES) == [
+        "run 2D-3D: at most 5 runs may be entered in a round, and this is run line 6 (rule 20)"
+    ]
+    s, events = play(six_runs(4), {ANN: SIX_ENTRIES, BOB: NO_RUNS, CAT: NO_RUNS, DAN: NO_RUNS})
+    assert [r["outcome"] for r in s.last["runs"]] == ["run"] * 5 + ["offered again"]
+    reason = "at most 5 runs may be entered in a round, and this is run line 6 (rule 20)"
+    assert events[5] == f"Ann (red): run 2D-3D is void, {reason}."
+    assert s.last["void"] == [{"seats": [ANN], "piece": "run 2D-3D", "reason": reason}]
     s, events = play(six_runs(3), {ANN: SIX_ENTRIES, BOB: NO_RUNS, CAT: NO_RUNS})
     assert [r["outcome"] for r in s.last["runs"]] == ["run"] * 6
     assert s.cash[ANN] == 100 + 6 * 30
 
 
-def test_a_run_is_entered_once():
-    assert refusal(six_runs(4), ANN, "run AS-QH: leeds-york\nrun QH-AS: york-leeds") == (
-        "run QH-AS is entered twice."
-    )
+def test_k10_a_run_is_entered_once_and_a_second_line_for_it_is_void():
+    assert void(six_runs(4), ANN, "run AS-QH: leeds-york\nrun QH-AS: york-leeds") == [
+        "run QH-AS: the run is entered on an earlier line (rule 20)"
+    ]
 
 
 # rule 21 and K3: runs not made -----------------------------------------------------------------
@@ -291,9 +322,7 @@ def test_a_run_is_entered_once():
 def test_rule_21_a_run_nobody_makes_is_offered_again_and_marked():
     s = at_round(owning(new(), {ANN: "leeds-york"}), 7, "AS-QH 9C-3D")
     s, events = play(s, {ANN: "run AS-QH: leeds-york", BOB: NO_RUNS, CAT: NO_RUNS, DAN: NO_RUNS})
-    assert (
-        "Run 9C-3D (Cumbria to Barnsley) is not run: it is offered again next round (rule 21)."
-    ) in events
+    assert "Not run: 9C-3D, offered again next round (rule 21)." in events
     assert [(o.cards, o.since) for o in s.offers] == [(("9C", "3D"), 7)]
     [run] = RULES.view(s)["runs"]
     assert run["name"] == "9C-3D" and run["reoffered"] and run["since"] == 7
@@ -306,10 +335,8 @@ def test_k3_no_run_is_carried_out_of_round_12():
     s, events = play(s, dict.fromkeys(range(4), NO_RUNS))
     assert s.offers == () and s.phase == "over"
     assert [r["outcome"] for r in s.last["runs"]] == ["lapsed", "lapsed"]
-    assert (
-        "Run 9C-3D (Cumbria to Barnsley, offered since round 10) is not run: no run is "
-        "carried out of round 12 (K3)."
-    ) in events
+    assert "Not run: 2 runs; no run is carried out of round 12 (K3): 9C-3D, AS-QH." in events
+    assert not [e for e in events if e.startswith("Run ")]  # one line for them all
     assert RULES.result(s).reason == "round 12 is over"
 
 
@@ -410,14 +437,14 @@ def test_k6_one_partner_must_give_the_journey():
     assert s.last["runs"][0]["void"][0]["reason"] == "no partner gave the journey (rule 26)"
 
 
-def test_rule_26_two_or_three_players_to_a_joint_run():
+def test_rule_26_k10_two_or_three_players_to_a_joint_run_or_the_entry_is_void():
     s = joint_position()
-    assert refusal(s, ANN, "run AS-5S with blue green yellow") == (
-        "run AS-5S: a joint run is for two or three players (rule 26)."
-    )
-    assert refusal(s, ANN, "run AS-5S with red") == (
-        "run AS-5S: you cannot run jointly with yourself."
-    )
-    assert refusal(s, ANN, "run AS-5S with orange") == (
-        "run AS-5S: no player in the game plays orange."
-    )
+    assert void(s, ANN, "run AS-5S with blue green yellow") == [
+        "run AS-5S: a joint run is for two or three players (rule 26)"
+    ]
+    assert void(s, ANN, "run AS-5S with red") == [
+        "run AS-5S: a company cannot run jointly with itself (rule 26)"
+    ]
+    assert void(s, ANN, "run AS-5S with orange") == [
+        "run AS-5S: no player in the game plays orange (rule 26)"
+    ]

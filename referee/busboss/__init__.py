@@ -4,12 +4,18 @@ knows of it."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from typing import Any, cast
 
-from ..contract import GameDescriptor, View
+from ..contract import GameDescriptor, SignupChoice, View
 from ..maps.styles import COLOUR_STYLES
 from . import game
 from .engine import RULES, BusBossView
+from .map import DEFAULT_MAP, FIRST_VERSION, MapError, load_map
+from .orders import COLOURS
+
+COMPANY_NAME_LENGTH = 22  # the text map's table has room for so many
 
 # The descriptor hands this game's functions only views its own engine made: a fact of the
 # registry's dispatch on view["game"] that the View type cannot carry, hence the casts.
@@ -35,8 +41,53 @@ def player_colour(player: dict[str, Any]) -> str:
     return "#{:02x}{:02x}{:02x}".format(*COLOUR_STYLES[player["colour"]].colour)
 
 
+def company_name(text: str) -> str:
+    """Rule 6: a company's name, as a player gives it when joining."""
+    name = " ".join(text.split()).strip("\"'").strip()
+    if not name:
+        raise ValueError('write the name after "company", e.g. company "Vale Motors"')
+    if len(name) > COMPANY_NAME_LENGTH:
+        raise ValueError(
+            f"a company's name has at most {COMPANY_NAME_LENGTH} characters; "
+            f"{name!r} has {len(name)}"
+        )
+    if not name.isprintable() or any(c in name for c in "()|#"):
+        raise ValueError(f"write the company's name without ( ) | or #, not {name!r}")
+    return name
+
+
+def colour_preferences(text: str) -> list[str]:
+    """Rule 6: colours in order of preference, as a player gives them when joining."""
+    words = [w for w in re.split(r"[\s,;/]+", text.lower()) if w and w not in ("and", "then")]
+    choices = ", ".join(COLOURS)
+    if not words:
+        raise ValueError(
+            f"list the colours you prefer after 'colours', e.g. colours red,blue "
+            f"(the colours are {choices})"
+        )
+    for i, word in enumerate(words):
+        if word not in COLOURS:
+            raise ValueError(f"{word!r} is not a colour of Bus Boss; the colours are {choices}")
+        if word in words[:i]:
+            raise ValueError(f"{word} is named twice among your colours")
+    return words
+
+
+def pin_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    """A new campaign keeps the version of its map it starts on, so that a later version
+    of the map file does not change a game under way (K9 added junctions in version 2)."""
+    if options.get("map_version") not in (None, ""):
+        return {}
+    try:
+        return {"map_version": load_map(str(options.get("map", DEFAULT_MAP))).version}
+    except MapError:
+        return {}  # the campaign's check names what is wrong with the map
+
+
 # the player's cash decides the game; rule 40 hands a dropped player's routes to the bank;
-# rules 37-39 decide for a player who missed a round
+# rules 37-39 decide for a player who missed a round; a round's orders are held until the
+# round resolves (replaced by a new one); rule 6: a company name and colours at sign-up; a
+# campaign from before maps had versions was played on version 1 of its map
 GAME = GameDescriptor(
     rules=RULES,
     measure="cash",
@@ -46,4 +97,19 @@ GAME = GameDescriptor(
     drop=game.drop,
     drop_note="the bank takes their routes (rule 40)",
     adjudicate=game.adjudicate,
+    held=game.held,
+    signup=(
+        SignupChoice(
+            "company", '"Vale Motors"', "your bus company's name (rule 6)", company_name, True
+        ),
+        SignupChoice(
+            "colours",
+            "red,blue,green",
+            f"the colours of your routes, first choice first, of {', '.join(COLOURS)} (rule 6)",
+            colour_preferences,
+            aliases=("colour", "colors", "color"),
+        ),
+    ),
+    pin_options=pin_options,
+    unpinned={"map_version": FIRST_VERSION},
 )

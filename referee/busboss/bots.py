@@ -7,11 +7,11 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from .building import MAX_ROUTES, SHARED_BUDGET, buyable
+from .building import MAX_ROUTES, SHARED_BUDGET, buyable, meets
 from .game import entry_limit
 from .journeys import network
 from .map import Map, Route
-from .orders import COLOURS, Build, Order, Purchase, RunEntry
+from .orders import Build, Order, Purchase, RunEntry
 from .prompts import NOTHING, entry_of, quickest, run_options, single_purchases
 from .runs import POINTS
 from .state import LAST_ROUND, BusBossState
@@ -37,7 +37,7 @@ def random_bot(s: BusBossState, seat: int, rng: random.Random) -> Order:
         return Order("build", builds=builds, round=s.round)
     options = run_options(s, seat)
     chosen = rng.sample(options, rng.randint(0, min(entry_limit(s), len(options))))
-    others = [COLOURS[x] for x in s.order if x != seat]
+    others = [s.colours[x] for x in s.order if x != seat]
     entries = []
     for offer, plan in chosen:
         entry = entry_of(s, offer, plan)
@@ -134,7 +134,7 @@ def _greedy_group(
             for r in ranked
             if r not in group
             and total + r.cost <= budget
-            and (not network_now or r.ends[0] in network_now or r.ends[1] in network_now)
+            and (not network_now or meets(network_now, r))
         ]
         if not fits:
             break
@@ -147,7 +147,7 @@ def _greedy_group(
             break
         group.append(best)
         total += best.cost
-        network_now.update(best.ends)
+        network_now.update(best.places)
         reached.update(m.places[p].destination for p in best.ends)
     return group
 

@@ -1,4 +1,4 @@
-"""Buying routes (rules 8-12, 35, 38, 40 and ruling K2)."""
+"""Buying routes (rules 8-12, 35, 38, 40 and rulings K2, K9, K10)."""
 
 from __future__ import annotations
 
@@ -17,18 +17,23 @@ def routes_of_purchase(m: Map, purchase: Purchase) -> list[Route]:
         route = m.route(a, b)
         if route is None:
             unknown = [p for p in (a, b) if p not in m.places]
+            junction = [p for p in (a, b) if p in m.places and m.places[p].junction]
             raise ValueError(
-                f"there is no place {unknown[0]!r} on the map"
+                f"there is no place {unknown[0]!r} on the map (K1)"
                 if unknown
-                else f"there is no route {a}-{b} on the map"
+                else f"there is no route {a}-{b} on the map: routes run between towns, and "
+                f"{junction[0]} is a junction along routes (K9)"
+                if junction
+                else f"there is no route {a}-{b} on the map (K1)"
             )
         routes.append(route)
     return routes
 
 
 def purchase_problem(s: BusBossState, seat: int, purchase: Purchase) -> str | None:
-    """What is wrong with a purchase whatever the other players do, or None (rules 8, 12, 34).
-    Whether a route is still free, connects and is affordable is judged at the player's turn."""
+    """What is wrong with a purchase whatever the other players do, or None (rules 8, 12, 34);
+    K10: such an alternative is skipped. Whether a route is still free, connects and is
+    affordable is judged at the player's turn."""
     try:
         routes = routes_of_purchase(s.map, purchase)
     except ValueError as e:
@@ -36,7 +41,7 @@ def purchase_problem(s: BusBossState, seat: int, purchase: Purchase) -> str | No
     names = [r.name for r in routes]
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
-        return f"{twice[0]} is named twice"
+        return f"{twice[0]} is named twice (rule 8)"
     total = sum(r.cost for r in routes)
     if len(routes) > MAX_ROUTES:
         return f"at most {MAX_ROUTES} routes can be bought in one build (rule 8)"
@@ -56,10 +61,10 @@ def purchase_problem(s: BusBossState, seat: int, purchase: Purchase) -> str | No
 def owned_already(route: Route) -> str:
     if route.copies > 1:
         return (
-            f"you already own one of the {route.copies} identical routes {route.name}; "
-            "a player may only ever buy one (rule 12)"
+            f"the company owns one of the {route.copies} identical routes {route.name} "
+            "already; a player may only ever buy one (rule 12)"
         )
-    return f"you already own {route.name}"
+    return f"the company owns {route.name} already (rule 12)"
 
 
 def available(s: BusBossState, route: Route) -> bool:
@@ -79,10 +84,10 @@ def buy(s: BusBossState, seat: int, purchase: Purchase) -> str | None:
         if seat in s.owners[r.index]:
             return owned_already(r)
         if not available(s, r):
-            return f"{r.name} is taken"
+            return f"{r.name} is taken (rule 35)"
     unjoined = unconnected(s.network(seat), routes)
     if unjoined:
-        return f"{unjoined.name} does not connect to your routes (rule 10)"
+        return f"{unjoined.name} does not meet the company's routes at a town or junction (rule 10)"
     owners = list(s.owners)
     for r in routes:
         who = owners[r.index]
@@ -98,28 +103,40 @@ def buy(s: BusBossState, seat: int, purchase: Purchase) -> str | None:
 
 def unconnected(network: set[str], routes: list[Route]) -> Route | None:
     """K2: the first route of a player's network may go anywhere; every later one, the
-    second of the same purchase too, must touch the network at a town or junction. The
-    routes of one purchase may be listed in any order. Returns a route that cannot join."""
+    second of the same purchase too, must touch the network at a town or at a junction
+    along it (rule 10, K9). The routes of one purchase may be listed in any order. Returns a
+    route that cannot join."""
     todo = list(routes)
-    network = set(network) if network else set(todo.pop(0).ends)
+    network = set(network) if network else set(todo.pop(0).places)
     while todo:
-        joining = next((r for r in todo if r.ends[0] in network or r.ends[1] in network), None)
+        joining = next((r for r in todo if meets(network, r)), None)
         if joining is None:
             return todo[0]
-        network.update(joining.ends)
+        network.update(joining.places)
         todo.remove(joining)
     return None
 
 
+def meets(network: set[str], route: Route) -> bool:
+    """Whether the route touches the network at one of its towns or junctions (rule 10)."""
+    return any(p in network for p in route.places)
+
+
 def execute_build(
-    s: BusBossState, seat: int, build: Build, events: list[str], record: list[dict]
+    s: BusBossState,
+    seat: int,
+    build: Build,
+    events: list[str],
+    record: list[dict],
+    skipped: list[dict] | None = None,
 ) -> None:
-    """Rule 35: the first alternative that is legal now is bought."""
+    """Rule 35 and K10: the first alternative that can be bought now is bought; each one
+    before it is skipped, and the report says why, with its rule."""
     for purchase in build.choices:
         if not purchase.routes:
             events.append(f"{s.label(seat)} buys nothing.")
             return
-        problem = buy(s, seat, purchase)
+        problem = purchase_problem(s, seat, purchase) or buy(s, seat, purchase)
         if problem is None:
             routes = routes_of_purchase(s.map, purchase)
             cost = sum(r.cost for r in routes)
@@ -129,7 +146,9 @@ def execute_build(
             )
             record.append({"seat": seat, "routes": [r.name for r in routes], "cost": cost})
             return
-        events.append(f"{s.label(seat)} cannot buy {format_purchase(purchase)}: {problem}.")
+        events.append(f"{s.label(seat)} skips {format_purchase(purchase)}: {problem}.")
+        if skipped is not None:
+            skipped.append({"seat": seat, "purchase": format_purchase(purchase), "reason": problem})
     events.append(f"{s.label(seat)} buys nothing.")
 
 
@@ -144,7 +163,7 @@ def buyable(s: BusBossState, seat: int) -> list[Route]:
             if r.cost <= cash
             and seat not in s.owners[r.index]
             and available(s, r)
-            and (not network or r.ends[0] in network or r.ends[1] in network)
+            and (not network or meets(network, r))
         ),
         key=lambda r: (r.cost, r.name),
     )

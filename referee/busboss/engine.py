@@ -1,9 +1,15 @@
-"""Bus Boss (David Watts' postal game, rules 1.1 with rulings K1-K8) as a pure rules engine:
+"""Bus Boss (David Watts' postal game, rules 1.1 with rulings K1-K12) as a pure rules engine:
 see ``referee/contract.py`` for the contract.
 
-Decisions are simultaneous: each round every seat still in the game owes one decision, kind
-"build" (rounds 1-6) or "operate" (rounds 7-12), answered by one Order holding all of that
-round (see ``orders.py`` for the language). Applying the last seat's order resolves the round.
+Decisions are simultaneous: each round every seat still in the game owes one decision,
+answered by one Order holding all of that round (see ``orders.py`` for the language). An order
+is held until the round resolves, and a new one replaces it; applying the last seat's order
+resolves the round.
+
+Options: ``map``, the map's name or file; ``map_version``, the version of the map the game is
+played on (the file's own version when not given; a campaign keeps the version it started on);
+``signup``, what each player chose when joining (rule 6): by seat, a dict with ``company`` (a
+name) and ``colours`` (a preference list).
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..contract import (
+    SIGNUP,
     Bot,
     Decision,
     Entry,
@@ -24,21 +31,23 @@ from ..contract import (
 from . import game
 from .bots import BOTS
 from .map import DEFAULT_MAP, map_names
-from .orders import COLOURS, Order, format_order, parse_order
+from .orders import Order, format_order, parse_order
 from .prompts import legal_orders, prompt_lines
-from .state import BANK_SEAT, LAST_ROUND, BusBossState, owner_name
+from .state import BANK_SEAT, LAST_ROUND, BusBossState
 
 
 class BusBossView(View):
     """What ``BusBossRules.view`` shows besides the keys of every game's view.
 
-    map: the map's title; map_name: what the game's map option names (``load_map`` reads
-    it); places, routes, runs: one dict each, in the map's order and the order of offer;
-    bank_routes: names of the routes the bank holds; last_round: the record of the round
-    resolved last, None before the first."""
+    map: the map's title; map_name, map_version: what the game's map options name
+    (``load_map`` reads them); places, routes, runs: one dict each, in the map's order and
+    the order of offer; bank_routes: names of the routes the bank holds; last_round: the
+    record of the round resolved last, None before the first. Each player has a colour
+    (rule 6) and a company: its name, or None where the player gave none."""
 
     map: str
     map_name: str
+    map_version: int
     order_of_play: list[int]
     entry_limit: int
     cash: list[int]
@@ -54,14 +63,32 @@ class BusBossRules:
     title = "Bus Boss"
     min_players, max_players = 3, 6
     multiline_orders = True  # a round's order: run lines, build lines, alternatives
-    # map: a map shipped in maps/ by name, or the path of a game master's own map file
-    options: dict[str, tuple[str, Sequence[str]]] = {"map": (DEFAULT_MAP, map_names())}
+    # map: a map shipped in maps/ by name, or the path of a game master's own map file;
+    # map_version: the version of it the game is played on ("" for the file's own)
+    options: dict[str, tuple[str, Sequence[str]]] = {
+        "map": (DEFAULT_MAP, map_names()),
+        "map_version": ("", ()),
+    }
 
     def new_game(
         self, options: Mapping[str, Any], players: Sequence[str], seed: int
     ) -> BusBossState:
         check_setup(self, options, players)
-        return game.new_game(str(options.get("map", DEFAULT_MAP)), list(players), seed)
+        version = options.get("map_version")
+        if version not in (None, "") and not str(version).isdigit():
+            raise ValueError(f"map_version must be a whole number, not {version!r}")
+        signup = list(options.get(SIGNUP) or [])
+        choices = [
+            dict(signup[x]) if x < len(signup) and signup[x] else {} for x in range(len(players))
+        ]
+        return game.new_game(
+            str(options.get("map", DEFAULT_MAP)),
+            list(players),
+            seed,
+            int(version) if version not in (None, "") else None,
+            [list(c.get("colours") or ()) for c in choices],
+            [c.get("company") for c in choices],
+        )
 
     def awaiting(self, state: BusBossState) -> list[Decision]:
         return game.awaiting(state)
@@ -120,6 +147,7 @@ class BusBossRules:
             "game": "busboss",
             "map": m.title,
             "map_name": s.map_name,
+            "map_version": s.map_version,
             "round": self.round(s),
             "phase": s.phase,
             "order_of_play": list(s.order),
@@ -128,7 +156,8 @@ class BusBossRules:
                 {
                     "seat": x,
                     "name": s.names[x],
-                    "colour": COLOURS[x],
+                    "company": s.companies[x],
+                    "colour": s.colours[x],
                     "cash": s.cash[x],
                     "in_game": s.active[x],
                     "missed_in_a_row": s.missed[x],
@@ -145,6 +174,7 @@ class BusBossRules:
                     "name": p.name,
                     "pos": list(p.pos),
                     "destination": p.destination,
+                    "kind": p.kind,
                     "cards": list(m.destination_cards[p.destination]) if p.destination else [],
                 }
                 for p in m.places.values()
@@ -156,7 +186,8 @@ class BusBossRules:
                     "length": r.length,
                     "cost": r.cost,
                     "copies": r.copies,
-                    "owners": [owner_name(o) for o in s.owners[r.index]],
+                    "junctions": [list(j) for j in r.junctions],
+                    "owners": [s.owner_name(o) for o in s.owners[r.index]],
                 }
                 for r in m.routes
             ],

@@ -1,33 +1,66 @@
 """The course of a game of Bus Boss: simultaneous orders each round, resolved when the last
-one is in (rules 2-40 with rulings K1-K8)."""
+one is in (rules 2-40 with rulings K1-K12).
+
+An order is judged in pieces (K10): only what makes the whole order meaningless refuses it
+(the game is over, the wrong round, runs in a building round). A run entry that cannot count
+is void by itself and a build alternative that cannot be bought is skipped for the next one;
+the report names each with its rule, and ``review`` tells the player at once.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from ..contract import Decision, IllegalOrder, Result
+from ..contract import Decision, HeldOrder, IllegalOrder, Result
 from .building import execute_build, purchase_problem
 from .journeys import JourneyError, Plan, network, resolve
 from .map import load_map
 from .orders import COLOURS, Order, RunEntry, format_journey, format_purchase
 from .runs import RUNS_PER_ROUND, SHUFFLE_ROUNDS, award, deal_runs, race, share
-from .state import BANK_SEAT, LAST_ROUND, BusBossState, Offer, owner_name
+from .state import BANK_SEAT, LAST_ROUND, BusBossState, Offer
 
 ENTRY_LIMIT = 5  # rule 20; one more ...
-SMALL_GAME_ENTRY_LIMIT = 6  # ... with only two or three players left
+SMALL_GAME_ENTRY_LIMIT = 6  # ... with only two or three players left (K11)
 
 
-def new_game(map_name: str, players: list[str], seed: int) -> BusBossState:
-    load_map(map_name)  # a bad map stops here (MapError)
-    s = BusBossState(map_name, players, seed, ())
+def new_game(
+    map_name: str,
+    players: list[str],
+    seed: int,
+    map_version: int | None = None,
+    colour_choices: Sequence[Sequence[str]] = (),
+    companies: Sequence[str | None] = (),
+) -> BusBossState:
+    """A new game on the map (as it is in ``map_version``, or as it is now). Rule 6: each
+    seat's colour preferences and company name, by seat, from the players' sign-up."""
+    m = load_map(map_name, map_version)  # a bad map stops here (MapError)
+    colours = assign_colours(colour_choices, len(players))
+    named = [str(c) if c else None for c in companies] + [None] * len(players)
+    s = BusBossState(map_name, players, seed, (), m.version, colours, named[: len(players)])
     order = list(range(len(players)))
     s.rng.shuffle(order)  # rule 4: the referee's draw (K8)
     s.order = s.previous_order = tuple(order)
     return s
 
 
+def assign_colours(choices: Sequence[Sequence[str]], players: int) -> tuple[str, ...]:
+    """Rule 6: in seat order (the order players joined), each company takes the first colour
+    of its preference list that no company before it took; a company whose list is empty
+    or all taken gets the first colour nobody chose, in the order of COLOURS."""
+    colours: list[str | None] = [None] * players
+    for seat in range(players):
+        wanted = choices[seat] if seat < len(choices) and choices[seat] else ()
+        colours[seat] = next((c for c in wanted if c in COLOURS and c not in colours), None)
+    spare = iter(c for c in COLOURS if c not in colours)
+    return tuple(c if c is not None else next(spare) for c in colours)
+
+
 def entry_limit(s: BusBossState) -> int:
-    return SMALL_GAME_ENTRY_LIMIT if s.players_left() <= 3 else ENTRY_LIMIT
+    """Rule 20 with K11: six runs each when two or three players were still in the game as
+    the round began (a drop during the round counts from the next one), else five."""
+    return SMALL_GAME_ENTRY_LIMIT if s.round_players <= 3 else ENTRY_LIMIT
 
 
 def awaiting(s: BusBossState) -> list[Decision]:
@@ -62,8 +95,8 @@ def prompt(s: BusBossState, seat: int) -> str:
 
 
 def check_order(s: BusBossState, seat: int, order: Order) -> None:
-    """Everything about an order that does not depend on the other players' orders of this
-    round; raises IllegalOrder with the reason."""
+    """What refuses a whole order (K10: everything else is judged piece by piece); raises
+    IllegalOrder with the reason."""
     if s.over:
         raise IllegalOrder("The game is over.")
     if not 0 <= seat < len(s.names) or not s.active[seat]:
@@ -77,41 +110,107 @@ def check_order(s: BusBossState, seat: int, order: Order) -> None:
         raise IllegalOrder(
             f"Round {s.round} is a building round: runs start in round 7. Send build lines only."
         )
-    allowed = 2 if seat in s.extra_build else 1
-    if len(order.builds) > allowed:
+    kept = s.pending.get(seat)
+    if kept is not None and kept.missed and not order.missed:
         raise IllegalOrder(
-            "One build line a round, two only in the round after a missed building round (rule 38)."
+            f"Your orders for round {s.round} were decided when the deadline passed, as a "
+            "missed round (rules 37-39); they can no longer be changed."
         )
-    for build in order.builds:
+
+
+@dataclass(frozen=True)
+class Void:
+    """A piece of an order that does not count (K10): what it is, and why, with its rule."""
+
+    piece: str  # "run 7H-QS", "build leeds-york", "the second build line"
+    reason: str
+
+
+def builds_allowed(s: BusBossState, seat: int) -> int:
+    """One build line a round; two in the round after a missed building round (rule 38)."""
+    return 2 if seat in s.extra_build else 1
+
+
+def counted_builds(s: BusBossState, seat: int, order: Order) -> tuple[Order, list[Void]]:
+    """The order with the build lines that count (rule 38), and those that are void."""
+    allowed = builds_allowed(s, seat)
+    voids = [
+        Void(
+            "build " + " | ".join(format_purchase(p) for p in build.choices),
+            f"only {allowed} build line{'s' if allowed > 1 else ''} may be given this round "
+            "(rules 8, 38)",
+        )
+        for build in order.builds[allowed:]
+    ]
+    return Order(order.part, order.runs, order.builds[:allowed], order.round), voids
+
+
+def counted_entries(
+    s: BusBossState, seat: int, order: Order
+) -> tuple[dict[Offer, RunEntry], list[Void]]:
+    """The seat's run entries that name a run on offer once, within the limit of rule 20
+    (the first lines of the order count), with partners who may run with it (rule 26); and
+    the entries that are void for any of these reasons (K10)."""
+    entries: dict[Offer, RunEntry] = {}
+    voids: list[Void] = []
+    limit = entry_limit(s)
+    for number, entry in enumerate(order.runs, 1):
+        piece = f"run {entry.run}"
+        if number > limit:
+            voids.append(
+                Void(
+                    piece,
+                    f"at most {limit} runs may be entered in a round, and this is "
+                    f"run line {number} (rule 20)",
+                )
+            )
+            continue
+        offer = offer_of(s, entry)
+        if offer is None:
+            on_offer = ", ".join(f"{o.cards[0]}-{o.cards[1]}" for o in s.offers) or "none"
+            voids.append(
+                Void(
+                    piece,
+                    f"no such run is on offer this round (the runs on offer: {on_offer}) "
+                    "(rules 16, 21)",
+                )
+            )
+            continue
+        if offer in entries:
+            voids.append(Void(piece, "the run is entered on an earlier line (rule 20)"))
+            continue
+        problem = partner_problem(s, seat, entry)
+        if problem:
+            voids.append(Void(piece, problem))
+            continue
+        entries[offer] = entry
+    return entries, voids
+
+
+def review(s: BusBossState, seat: int, order: Order) -> list[Void]:
+    """Every piece of the seat's order that will not count, as far as can be told before the
+    round resolves (K10): void build lines and run entries, journeys that break rules 22-25
+    or K4 and K12, and build alternatives that can never be bought. Whether a route is still
+    free and affordable when the seat's turn comes, and whether partners join a joint run,
+    shows when the round resolves."""
+    counted, voids = counted_builds(s, seat, order)
+    entries, entry_voids = counted_entries(s, seat, order)
+    voids += entry_voids
+    net = network(s.map, s.owners)
+    for offer, entry in entries.items():
+        if entry.journey is None:
+            continue
+        company = (seat,) + partner_seats(s, entry)
+        try:
+            resolve(net, company, offer.cards, entry.journey, s.colours)
+        except JourneyError as e:
+            voids.append(Void(f"run {entry.run}", str(e)))
+    for build in counted.builds:
         for purchase in build.choices:
             problem = purchase.routes and purchase_problem(s, seat, purchase)
             if problem:
-                raise IllegalOrder(f"build {format_purchase(purchase)}: {problem}.")
-    limit = entry_limit(s)
-    if len(order.runs) > limit:
-        raise IllegalOrder(
-            f"At most {limit} runs may be entered in a round (rule 20); "
-            f"this order enters {len(order.runs)}."
-        )
-    net = network(s.map, s.owners)
-    entered = set()
-    for entry in order.runs:
-        offer = offer_of(s, entry)
-        if offer is None:
-            on_offer = ", ".join(f"{o.cards[0]}-{o.cards[1]}" for o in s.offers)
-            raise IllegalOrder(
-                f"run {entry.run}: no such run is on offer this round; the runs "
-                f"on offer are {on_offer}."
-            )
-        if offer.cards in entered:
-            raise IllegalOrder(f"run {entry.run} is entered twice.")
-        entered.add(offer.cards)
-        company = (seat,) + partner_seats(s, seat, entry)
-        if entry.journey is not None:
-            try:
-                resolve(net, company, offer.cards, entry.journey)
-            except JourneyError as e:
-                raise IllegalOrder(f"run {entry.run}: {e}.") from None
+                voids.append(Void(f"build {format_purchase(purchase)}", problem))
+    return voids
 
 
 def offer_of(s: BusBossState, entry: RunEntry) -> Offer | None:
@@ -119,21 +218,60 @@ def offer_of(s: BusBossState, entry: RunEntry) -> Offer | None:
     return next((o for o in s.offers if set(o.cards) == cards), None)
 
 
-def partner_seats(s: BusBossState, seat: int, entry: RunEntry) -> tuple[int, ...]:
-    """The partner seats of a joint entry (rule 26: two or three players in all)."""
-    seats = []
+def partner_problem(s: BusBossState, seat: int, entry: RunEntry) -> str | None:
+    """What is wrong with the partners a joint entry names (rule 26: two or three players
+    in all, each in the game), or None."""
+    seats: list[int] = []
     for colour in entry.partners:
-        partner = COLOURS.index(colour)
-        if partner >= len(s.names) or not s.active[partner]:
-            raise IllegalOrder(f"run {entry.run}: no player in the game plays {colour}.")
+        partner = s.colours.index(colour) if colour in s.colours else None
+        if partner is None or not s.active[partner]:
+            return f"no player in the game plays {colour} (rule 26)"
         if partner == seat:
-            raise IllegalOrder(f"run {entry.run}: you cannot run jointly with yourself.")
+            return "a company cannot run jointly with itself (rule 26)"
         if partner in seats:
-            raise IllegalOrder(f"run {entry.run}: {colour} is named twice.")
+            return f"{colour} is named twice (rule 26)"
         seats.append(partner)
     if len(seats) > 2:
-        raise IllegalOrder(f"run {entry.run}: a joint run is for two or three players (rule 26).")
-    return tuple(seats)
+        return "a joint run is for two or three players (rule 26)"
+    return None
+
+
+def partner_seats(s: BusBossState, entry: RunEntry) -> tuple[int, ...]:
+    """The seats of a joint entry's partners (checked by ``partner_problem``)."""
+    return tuple(s.colours.index(c) for c in entry.partners)
+
+
+def held(s: BusBossState, seat: int) -> HeldOrder | None:
+    """The seat's order for this round while the round waits for others: a new order
+    replaces it until the round resolves; notes for the player alone on what will not count
+    (K10)."""
+    order = s.pending.get(seat)
+    if order is None or s.over:
+        return None
+    if order.missed:
+        return HeldOrder(
+            Order.kind,
+            (
+                f"Your round {s.round} was decided as missed when the deadline passed "
+                "(rules 37-39).",
+            ),
+        )
+    voids = review(s, seat, order)
+    notes = [
+        f"Your orders for round {s.round} are held until the round resolves; "
+        "a new order sent before then replaces them."
+    ]
+    if voids:
+        notes.append("These pieces of them will not count (K10):")
+        notes += [f"  {v.piece}: {v.reason}." for v in voids]
+    else:
+        notes.append(
+            "Every piece of them is valid now; whether a route is still free and affordable "
+            "when your turn to build comes is settled as the round resolves (rule 35)."
+            if order.builds and any(p.routes for b in order.builds for p in b.choices)
+            else "Every piece of them is valid now."
+        )
+    return HeldOrder(Order.kind, tuple(notes))
 
 
 def apply(s: BusBossState, seat: int, order: Order) -> tuple[BusBossState, list[str]]:
@@ -150,8 +288,12 @@ def apply(s: BusBossState, seat: int, order: Order) -> tuple[BusBossState, list[
                 else "no runs and no build this round (rules 37, 39)."
             )
         ]
+    elif again:
+        events = [
+            f"{s.label(seat)} sent new orders for round {s.round}; they replace those sent before."
+        ]
     else:
-        events = [f"{s.label(seat)} {'changed' if again else 'sent'} orders for round {s.round}."]
+        events = [f"{s.label(seat)} sent orders for round {s.round}."]
     if all(x in s.pending for x in s.order):
         events += resolve_round(s)
     return s, events
@@ -193,25 +335,48 @@ def drop(s: BusBossState, seat: int) -> tuple[BusBossState, list[str]]:
 
 
 def resolve_round(s: BusBossState) -> list[str]:
-    """All orders are in: runs (rounds 7-12), then building, then the next round. Mutates s."""
+    """All orders are in: runs (rounds 7-12), then building, then the next round. Mutates s.
+    Pieces of orders that do not count are named with their rule first (K10)."""
     events = [f"Round {s.round} is resolved."]
-    record: dict[str, Any] = {"round": s.round, "runs": [], "purchases": [], "events": events}
+    record: dict[str, Any] = {
+        "round": s.round,
+        "runs": [],
+        "purchases": [],
+        "void": [],
+        "skipped": [],
+        "events": events,
+    }
     start_cash = list(s.cash)
+    entries: dict[int, dict[Offer, RunEntry]] = {}
+    builds = {}
+    for seat in s.order:
+        order = s.pending[seat]
+        counted, voids = counted_builds(s, seat, order)
+        entries[seat], entry_voids = counted_entries(s, seat, order)
+        builds[seat] = counted.builds
+        for v in entry_voids + voids:
+            events.append(f"{s.label(seat)}: {v.piece} is void, {v.reason}.")
+            record["void"].append({"seats": [seat], "piece": v.piece, "reason": v.reason})
     carried: list[Offer] = []
     if s.kind == "operate":
         # K5: "poorer" is cash at the start of the round, then earlier in the play order
         poorness = {seat: (start_cash[seat], i) for i, seat in enumerate(s.order)}
+        not_run = []
         for offer in s.offers:
-            if not run_offer(s, offer, poorness, events, record) and s.round < LAST_ROUND:
-                carried.append(offer)
+            if not run_offer(s, offer, entries, poorness, events, record):
+                not_run.append(offer)
+        if s.round < LAST_ROUND:
+            carried = not_run
+        if not_run:
+            events.append(not_run_line(s, not_run))
         # rule 33: poorest first; ties in the reverse of the previous round's order of play
         previous = {seat: i for i, seat in enumerate(s.previous_order)}
         builders = sorted(s.order, key=lambda x: (start_cash[x], -previous.get(x, 0)))
     else:
         builders = list(s.order)
     for seat in builders:
-        for build in s.pending[seat].builds:
-            execute_build(s, seat, build, events, record["purchases"])
+        for build in builds[seat]:
+            execute_build(s, seat, build, events, record["purchases"], record["skipped"])
     s.last = record
     advance(s, tuple(carried))
     if s.over:
@@ -229,6 +394,20 @@ def resolve_round(s: BusBossState) -> list[str]:
     return events
 
 
+def not_run_line(s: BusBossState, offers: list[Offer]) -> str:
+    """One line for every run of the round that was not run (rule 21, K3)."""
+    names = ", ".join(f"{o.cards[0]}-{o.cards[1]}" for o in offers)
+    if s.round < LAST_ROUND:
+        if len(offers) == 1:
+            return f"Not run: {names}, offered again next round (rule 21)."
+        return f"Not run: {len(offers)} runs, offered again next round (rule 21): {names}."
+    if len(offers) == 1:
+        return f"Not run: {names}; no run is carried out of round {LAST_ROUND} (K3)."
+    return (
+        f"Not run: {len(offers)} runs; no run is carried out of round {LAST_ROUND} (K3): {names}."
+    )
+
+
 def advance(s: BusBossState, carried: tuple[Offer, ...]) -> None:
     for seat in s.order:
         s.missed[seat] = s.missed[seat] + 1 if s.pending[seat].missed else 0
@@ -237,6 +416,7 @@ def advance(s: BusBossState, carried: tuple[Offer, ...]) -> None:
     s.pending = {}
     s.previous_order = s.order
     s.order = s.order[1:] + s.order[:1]  # rule 7
+    s.round_players = s.players_left()  # K11: rule 20 counts them as the round begins
     s.round += 1
     if s.round > LAST_ROUND:
         s.offers, s.end_reason = (), f"round {LAST_ROUND} is over"
@@ -262,16 +442,16 @@ def describe(s: BusBossState, offer: Offer) -> str:
 
 
 def entrants(
-    s: BusBossState, offer: Offer, events: list[str], record: dict[str, Any]
+    s: BusBossState,
+    offer: Offer,
+    counted: dict[int, dict[Offer, RunEntry]],
+    events: list[str],
+    record: dict[str, Any],
 ) -> list[Plan]:
     """The valid entrants of a run in play order: single players and joint companies (K6).
-    Entries that fail are reported and left out (K4)."""
+    Entries that fail are reported and left out (K4, K10, K12)."""
     net = network(s.map, s.owners)
-    entries = {}
-    for seat in s.order:
-        entry = next((e for e in s.pending[seat].runs if set(e.cards) == set(offer.cards)), None)
-        if entry is not None:
-            entries[seat] = entry
+    entries = {seat: counted[seat][offer] for seat in s.order if offer in counted[seat]}
     plans: list[Plan] = []
     done: set[int] = set()
 
@@ -284,14 +464,12 @@ def entrants(
         if seat not in entries or seat in done:
             continue
         entry = entries[seat]
-        group = {seat} | {COLOURS.index(c) for c in entry.partners}
+        group = {seat, *partner_seats(s, entry)}
         company = tuple(x for x in s.order if x in group) + tuple(
             x for x in sorted(group) if x not in s.order
         )
         agreeing = tuple(
-            x
-            for x in company
-            if x in entries and {x} | {COLOURS.index(c) for c in entries[x].partners} == group
+            x for x in company if x in entries and {x, *partner_seats(s, entries[x])} == group
         )
         done.update(agreeing)
         if len(agreeing) < len(company):
@@ -301,7 +479,7 @@ def entrants(
         try:
             journeys = (entries[x].journey for x in company)
             found = [
-                resolve(net, company, offer.cards, journey)
+                resolve(net, company, offer.cards, journey, s.colours)
                 for journey in journeys
                 if journey is not None
             ]
@@ -321,7 +499,7 @@ def entrants(
 def _signature(plan: Plan) -> tuple:
     """A joint journey as the partners see it: places and, per leg, another owner's colour
     or the company's own route."""
-    legs = tuple(-2 if o in plan.company else o for _, o in plan.legs)
+    legs = tuple(-2 if o in plan.company else o for _, o, _ in plan.legs)
     forward = (plan.places, legs)
     backward = (plan.places[::-1], legs[::-1])
     return min(forward, backward)
@@ -330,6 +508,7 @@ def _signature(plan: Plan) -> tuple:
 def run_offer(
     s: BusBossState,
     offer: Offer,
+    counted: dict[int, dict[Offer, RunEntry]],
     poorness: dict[int, tuple[int, int]],
     events: list[str],
     record: dict[str, Any],
@@ -344,19 +523,12 @@ def run_offer(
     }
     record["runs"].append(run_record)
     notes: list[str] = []
-    plans = entrants(s, offer, notes, run_record)
+    plans = entrants(s, offer, counted, notes, run_record)
     if not plans:
-        again = s.round < LAST_ROUND
-        run_record["outcome"] = "offered again" if again else "lapsed"
-        events.append(
-            f"Run {describe(s, offer)} is not run: "
-            + (
-                "it is offered again next round (rule 21)."
-                if again
-                else f"no run is carried out of round {LAST_ROUND} (K3)."
-            )
-        )
-        events.extend(notes)
+        run_record["outcome"] = "offered again" if s.round < LAST_ROUND else "lapsed"
+        if notes:  # the runs nobody entered are named together, after the runs
+            events.append(f"Run {describe(s, offer)}: no valid entry.")
+            events.extend(notes)
         return False
     run_record["outcome"] = "run"
     events.append(f"Run {describe(s, offer)}:")
@@ -367,7 +539,7 @@ def run_offer(
     for plan, thrown, place, won in zip(plans, throws, places, points):
         company = plan.company
         names = " and ".join(s.label(x) for x in company)
-        journey = format_journey(plan.journey(lambda r: s.owners[r.index]))
+        journey = format_journey(plan.journey(lambda r: s.owners[r.index], s.colours))
         change = (
             f" and {plan.changes} change{'s' if plan.changes != 1 else ''} of colour"
             if plan.changes
@@ -390,7 +562,7 @@ def run_offer(
             events.append(
                 f"  {names} pay{'s' if len(company) == 1 else ''} {s.label(owner)} {amount}."
             )
-            run_record["payments"].append({"to": owner_name(owner), "amount": amount})
+            run_record["payments"].append({"to": s.owner_name(owner), "amount": amount})
         if len(company) > 1:
             events.append(
                 f"  {names} share {won} points ({_split(s, company, gains)}) and "

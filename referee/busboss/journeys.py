@@ -1,25 +1,30 @@
-"""Journeys over owned routes (rules 22-25, 28, ruling K4): checking a player's journey and
-finding a good one for prompts and bots.
+"""Journeys over owned routes (rules 22-25, 28, 29, rulings K4, K9, K12): checking a
+player's journey and finding a good one for prompts and bots.
 
-A journey is resolved into a Plan: its places, and for each leg the route and whose copy of
-it is used. A company is the seat entering a run, or the partners of a joint run (K6), who use
-each other's routes free and change between them without penalty.
+A journey is resolved into a Plan: its places, and for each leg the route, whose copy of it is
+used and the spaces it covers. A leg runs along one route between two of its places: its towns
+or a junction on it, where a bus may change to a route crossing there (K9). A company is the
+seat entering a run, or the partners of a joint run (K6), who use each other's routes free and
+change between them without penalty.
 """
 
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import count
 
 from .map import Map, Route, shortest
-from .orders import Journey
+from .orders import BANK, Journey
 from .state import owner_name, owner_seat
 
 PAYMENT_CAP = 10  # rule 24
 DETOUR_FACTOR = 2  # rule 25
+
+
+Step = tuple[str, Route, int, int]  # a search's step: (from place, route, owner, spaces)
 
 
 class JourneyError(Exception):
@@ -29,17 +34,17 @@ class JourneyError(Exception):
 @dataclass(frozen=True)
 class Plan:
     places: tuple[str, ...]
-    legs: tuple[tuple[Route, int], ...]  # (route, owner seat or BANK_SEAT) per leg
+    legs: tuple[tuple[Route, int, int], ...]  # (route, owner seat or BANK_SEAT, spaces) per leg
     company: tuple[int, ...]
 
     @property
     def spaces(self) -> int:
-        return sum(r.length for r, _ in self.legs)
+        return sum(spaces for _, _, spaces in self.legs)
 
     @property
     def changes(self) -> int:
         """Changes of colour along the way (rule 28); none between partners (K6)."""
-        colours = [self._colour(o) for _, o in self.legs]
+        colours = [self._colour(o) for _, o, _ in self.legs]
         return sum(1 for a, b in zip(colours, colours[1:]) if a != b)
 
     @property
@@ -48,56 +53,65 @@ class Plan:
         return self.spaces + self.changes
 
     def payments(self) -> dict[int, int]:
-        """What the company owes each other owner (rule 23), by owner seat."""
+        """What the company owes each other owner, one a space (rule 23), by owner seat."""
         owed: dict[int, int] = {}
-        for route, owner in self.legs:
+        for _, owner, spaces in self.legs:
             if owner not in self.company:
-                owed[owner] = owed.get(owner, 0) + route.length
+                owed[owner] = owed.get(owner, 0) + spaces
         return owed
 
     @property
     def paid(self) -> int:
+        """The company's payment to others in all: what the cap of rule 24 limits (K12)."""
         return sum(self.payments().values())
 
-    def own_spaces(self) -> int:
-        return sum(r.length for r, o in self.legs if o in self.company)
+    def own_spaces(self, seat: int | None = None) -> int:
+        """Spaces on the company's routes, or on one partner's (rule 22, K12)."""
+        owners = self.company if seat is None else (seat,)
+        return sum(spaces for _, o, spaces in self.legs if o in owners)
 
     def _colour(self, owner: int) -> int:
         return self.company[0] if owner in self.company else owner
 
-    def journey(self, owners_of: Callable[[Route], tuple[int, ...]]) -> Journey:
+    def journey(
+        self, owners_of: Callable[[Route], tuple[int, ...]], colours: Sequence[str]
+    ) -> Journey:
         """The journey as a player writes it: owners named only where the rules would not
-        pick the same one (``owners_of(route)`` gives a route's owners)."""
+        pick the same one (``owners_of(route)`` gives a route's owners, ``colours`` the
+        players' colours by seat)."""
         named = tuple(
-            None if default_owner(owners_of(r), self.company) == o else owner_name(o)
-            for r, o in self.legs
+            None if default_owner(owners_of(r), self.company) == o else owner_name(o, colours)
+            for r, o, _ in self.legs
         )
         return Journey(self.places, named)
 
 
 class Network:
-    """The owned routes of one moment of a game, with lookups the searches need."""
+    """The owned routes of one moment of a game, with lookups the searches need.
+
+    ``adjacent[p]``: from place p, each next place along each owned route through p (a town
+    or a junction, K9), as (place, route, owners, spaces)."""
 
     def __init__(self, m: Map, owners: tuple[tuple[int, ...], ...]):
         self.map = m
         self.owners = owners
-        self.adjacent: dict[str, list[tuple[str, Route, tuple[int, ...]]]] = {}
-        for route in m.routes:
-            who = owners[route.index]
-            if who:
-                a, b = route.ends
-                self.adjacent.setdefault(a, []).append((b, route, who))
-                self.adjacent.setdefault(b, []).append((a, route, who))
+        self.adjacent: dict[str, list[tuple[str, Route, tuple[int, ...], int]]] = {}
+        for place, steps in m.steps_at.items():
+            for nxt, route, spaces in steps:
+                who = owners[route.index]
+                if who:
+                    self.adjacent.setdefault(place, []).append((nxt, route, who, spaces))
         self._shortest: dict[tuple[str, str], int | None] = {}
 
     def shortest(self, cards: tuple[str, str]) -> int | None:
-        """The shortest journey for a run over all owned routes, whoever owns them (rule 25)."""
+        """The shortest journey for a run over all owned routes, whoever owns them (rule 25),
+        changing routes at towns and junctions (rule 29)."""
         if cards not in self._shortest:
             m = self.map
             self._shortest[cards] = shortest(
                 m.places_of_card(cards[0]),
                 set(m.places_of_card(cards[1])),
-                lambda p: ((q, r.length) for q, r, _ in self.adjacent.get(p, ())),
+                lambda p: ((q, spaces) for q, _, _, spaces in self.adjacent.get(p, ())),
             )
         return self._shortest[cards]
 
@@ -118,57 +132,79 @@ def default_owner(owners: tuple[int, ...], company: tuple[int, ...]) -> int | No
 
 
 def resolve(
-    net: Network, company: tuple[int, ...], cards: tuple[str, str], journey: Journey
+    net: Network,
+    company: tuple[int, ...],
+    cards: tuple[str, str],
+    journey: Journey,
+    colours: Sequence[str],
 ) -> Plan:
-    """The plan of a journey written by a player; raises JourneyError saying what is wrong."""
+    """The plan of a journey written by a player; raises JourneyError saying what is wrong.
+    ``colours``: the players' colours by seat, as journeys name owners."""
     m = net.map
     ends_a, ends_b = m.places_of_card(cards[0]), m.places_of_card(cards[1])
     first, last = journey.places[0], journey.places[-1]
     if not ((first in ends_a and last in ends_b) or (first in ends_b and last in ends_a)):
         raise JourneyError(
-            f"the journey must run between {' or '.join(ends_a)} and {' or '.join(ends_b)}"
+            f"the journey must run between {' or '.join(ends_a)} and {' or '.join(ends_b)} (K4)"
         )
-    if len(set(journey.places)) < len(journey.places):
-        raise JourneyError("the journey passes a place twice")
     legs = []
+    passed: list[str] = [first]
     for a, b, named in zip(journey.places, journey.places[1:], journey.owners):
-        route = m.route(a, b)
-        if route is None:
+        found = m.leg(a, b)
+        if found is None:
             unknown = [p for p in (a, b) if p not in m.places]
             raise JourneyError(
-                f"there is no place {unknown[0]!r} on the map"
+                f"there is no place {unknown[0]!r} on the map (K4)"
                 if unknown
-                else f"there is no route {a}-{b} on the map"
+                else f"no route runs from {a} to {b}: a journey names each town or junction "
+                "where it changes route (K4, rule 29)"
             )
+        route, spaces = found
+        passed += route.between(a, b)[1:]
         owners = net.owners[route.index]
         if not owners:
-            raise JourneyError(f"nobody owns {a}-{b} yet")
+            raise JourneyError(f"nobody owns {route.name} yet (K4)")
         if named is None:
             owner = default_owner(owners, company)
             if owner is None:
-                names = " and ".join(owner_name(o) for o in sorted(set(owners)))
+                names = " and ".join(owner_name(o, colours) for o in sorted(set(owners)))
                 raise JourneyError(
-                    f"{a}-{b} is owned by {names}: name whose route you use, "
-                    f"e.g. {a}-{b}({owner_name(owners[0])})"
+                    f"{route.name} is owned by {names}: name whose route you use, "
+                    f"e.g. {a}-{b}({owner_name(owners[0], colours)}) (K4)"
                 )
         else:
-            owner = owner_seat(named)
-            if owner not in owners:
-                raise JourneyError(f"{named} has no route {a}-{b}")
-        legs.append((route, owner))
+            playing = named == BANK or named in colours
+            owner = owner_seat(named, colours) if playing else None
+            if owner is None or owner not in owners:
+                raise JourneyError(f"{named} has no route {route.name} (K4)")
+        legs.append((route, owner, spaces))
+    twice = next((p for i, p in enumerate(passed) if p in passed[:i]), None)
+    if twice is not None:
+        raise JourneyError(f"the journey passes {twice} twice (K4)")
     plan = Plan(journey.places, tuple(legs), company)
-    check(net, plan, cards)
+    check(net, plan, cards, colours)
     return plan
 
 
-def check(net: Network, plan: Plan, cards: tuple[str, str]) -> None:
-    """Rules 22, 24 and 25 for a resolved plan."""
+def check(net: Network, plan: Plan, cards: tuple[str, str], colours: Sequence[str]) -> None:
+    """Rules 22, 24 and 25 for a resolved plan; in a joint run rule 22 holds for each
+    partner, and the cap of rule 24 for the company's payments together (K12)."""
     if not plan.own_spaces():
         raise JourneyError("the journey uses none of your own routes (rule 22)")
+    if len(plan.company) > 1:
+        for seat in plan.company:
+            if not plan.own_spaces(seat):
+                raise JourneyError(
+                    f"the journey uses no route of {owner_name(seat, colours)}'s: in a joint "
+                    "run each partner must own at least one space of it (rule 22, K12)"
+                )
     if plan.paid > PAYMENT_CAP:
         raise JourneyError(
             f"the journey would pay {plan.paid} to other players; at most "
             f"{PAYMENT_CAP} is allowed (rule 24)"
+            if len(plan.company) == 1
+            else f"the partners would pay {plan.paid} to other players together; at most "
+            f"{PAYMENT_CAP} is allowed (rule 24, K12)"
         )
     shortest_spaces = net.shortest(cards)
     assert shortest_spaces is not None  # the plan itself is a journey for the run
@@ -182,7 +218,8 @@ def check(net: Network, plan: Plan, cards: tuple[str, str]) -> None:
 
 def best_plan(net: Network, company: tuple[int, ...], cards: tuple[str, str]) -> Plan | None:
     """A legal journey for the run that is quick in the race (fewest spaces plus colour
-    changes, then least paid), or None if the company can make none."""
+    changes, then least paid), or None if the company can make none. For one seat: a joint
+    company's journey must also use a route of each partner (K12), which this does not seek."""
     shortest_spaces = net.shortest(cards)
     if shortest_spaces is None:
         return None
@@ -191,33 +228,28 @@ def best_plan(net: Network, company: tuple[int, ...], cards: tuple[str, str]) ->
     targets = set(m.places_of_card(cards[1]))
     adjacent = net.adjacent
     tie = count()
-    # (distance, paid, tie, place, last colour, uses own route, path of (place, route, owner))
-    heap: list[tuple[int, int, int, str, int | None, bool, tuple[tuple[str, Route, int], ...]]] = [
-        (0, 0, next(tie), p, None, False, ()) for p in m.places_of_card(cards[0])
+    # (distance, paid, tie, place, last colour, uses own route, spaces, path)
+    heap: list[tuple[int, int, int, str, int | None, bool, int, tuple[Step, ...]]] = [
+        (0, 0, next(tie), p, None, False, 0, ()) for p in m.places_of_card(cards[0])
     ]
     settled: set[tuple[str, int | None, bool, int]] = set()
     while heap:
-        dist, paid, _, place, colour, own, path = heapq.heappop(heap)
+        dist, paid, _, place, colour, own, spaces, path = heapq.heappop(heap)
         if place in targets and own:
-            return Plan(
-                tuple(step[0] for step in path) + (place,),
-                tuple((r, o) for _, r, o in path),
-                company,
-            )
+            return _plan(path, place, company)
         key = (place, colour, own, paid)
         if key in settled:
             continue
         settled.add(key)
         visited = {step[0] for step in path}
-        spaces = sum(r.length for _, r, _ in path)
-        for nxt, route, owners in adjacent.get(place, ()):
-            if nxt in visited or spaces + route.length > limit:
+        for nxt, route, owners, length in adjacent.get(place, ()):
+            if nxt in visited or spaces + length > limit:
                 continue
             mine = default_owner(owners, company)
             choices = [mine] if mine in company else sorted(set(owners))
             for owner in choices:
                 ours = owner in company
-                cost = 0 if ours else route.length
+                cost = 0 if ours else length
                 if paid + cost > PAYMENT_CAP:
                     continue
                 new_colour = company[0] if ours else owner
@@ -225,13 +257,28 @@ def best_plan(net: Network, company: tuple[int, ...], cards: tuple[str, str]) ->
                 heapq.heappush(
                     heap,
                     (
-                        dist + route.length + change,
+                        dist + length + change,
                         paid + cost,
                         next(tie),
                         nxt,
                         new_colour,
                         own or ours,
-                        path + ((place, route, owner),),
+                        spaces + length,
+                        path + ((place, route, owner, length),),
                     ),
                 )
     return None
+
+
+def _plan(path: tuple[Step, ...], end: str, company: tuple[int, ...]) -> Plan:
+    """The plan of a search's path: steps along the same copy of one route make one leg, so
+    a journey names a junction only where it changes route there (K9)."""
+    places: list[str] = []
+    legs: list[tuple[Route, int, int]] = []
+    for place, route, owner, spaces in path:
+        if legs and legs[-1][0] is route and legs[-1][1] == owner:
+            legs[-1] = (route, owner, legs[-1][2] + spaces)
+        else:
+            places.append(place)
+            legs.append((route, owner, spaces))
+    return Plan(tuple(places) + (end,), tuple(legs), company)

@@ -1,8 +1,12 @@
-"""Bus Boss maps (ruling K1): places, destinations keyed to the 52 cards, and routes.
+"""Bus Boss maps (rulings K1, K9): places, destinations keyed to the 52 cards, and routes.
 
-A map is a YAML file (see ``maps/yorkshire.yaml`` for the commented format). ``load_map``
-takes the name of a map shipped in ``maps/`` or the path of a game master's own file and
-checks it whole, naming every problem, before a game may use it.
+A route runs between two towns. A town is a destination (it carries cards) or a town without
+cards; a junction is a point along two or more routes where they cross between towns, never a
+route's end: buses may change route there (rule 29) and a new route may join a network there
+(rule 10). A map is a YAML file (see ``maps/yorkshire.yaml`` for the commented format) with a
+version: ``load_map`` takes the name of a map shipped in ``maps/`` or the path of a game
+master's own file, and the version a game was started on, and checks the map whole, naming
+every problem, before a game may use it.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from collections.abc import Callable, Collection, Container, Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
+from itertools import combinations
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +29,8 @@ CARDS = tuple(rank + suit for suit in SUITS for rank in RANKS)
 KEY = re.compile(r"^[a-z][a-z0-9]*$")
 ROUTE_LINE = re.compile(r"^([a-z][a-z0-9]*)\s*-\s*([a-z][a-z0-9]*)\s+(-?\d+)(\s+twice)?$")
 DEFAULT_MAP = "yorkshire"
+FIRST_VERSION = 1  # a map file that names no version; games before maps had versions used it
+SECTIONS = ("name", "version", "destinations", "towns", "junctions", "routes")
 
 
 class MapError(ValueError):
@@ -41,15 +48,24 @@ class Place:
     key: str
     name: str
     pos: tuple[float, float]
-    destination: str | None  # None for a junction
+    destination: str | None  # None for a town without cards and for a junction
+    junction: bool = False  # K9: a point along routes where they cross, never a route's end
+
+    @property
+    def kind(self) -> str:
+        """K9: "destination" (a town with cards), "town" (one without) or "junction"."""
+        if self.junction:
+            return "junction"
+        return "town" if self.destination is None else "destination"
 
 
 @dataclass(frozen=True)
 class Route:
     index: int
-    ends: tuple[str, str]  # place keys in alphabetical order
+    ends: tuple[str, str]  # place keys in alphabetical order: the towns it joins
     length: int  # spaces, as printed on the map
     copies: int  # 2 for a doubled route (rule 12)
+    junctions: tuple[tuple[str, int], ...] = ()  # (junction, spaces from ends[0]), in order
 
     @property
     def name(self) -> str:
@@ -59,12 +75,33 @@ class Route:
     def cost(self) -> int:
         return self.length + 2  # rule 9
 
+    @property
+    def stops(self) -> tuple[tuple[str, int], ...]:
+        """Every place along the route with its spaces from ends[0]: its two towns and the
+        junctions between them (K9)."""
+        return ((self.ends[0], 0), *self.junctions, (self.ends[1], self.length))
+
+    @property
+    def places(self) -> tuple[str, ...]:
+        """The keys of the places along the route, from ends[0] to ends[1]."""
+        return tuple(p for p, _ in self.stops)
+
     def other_end(self, place: str) -> str:
         return self.ends[1] if self.ends[0] == place else self.ends[0]
 
+    def between(self, a: str, b: str) -> tuple[str, ...]:
+        """The places the route passes from a to b, both included, in that order."""
+        keys = self.places
+        i, j = keys.index(a), keys.index(b)
+        return keys[i : j + 1] if i <= j else keys[j : i + 1][::-1]
+
 
 class Map:
-    """A checked map. Lookups only; distances over the whole map are cached."""
+    """A checked map. Lookups only; distances over the whole map are cached.
+
+    ``steps_at[p]``: from place p, each next place along each route through p, as (place,
+    route, spaces); ``leg(a, b)``: the route on which a journey may go from a to b without
+    stopping, and its spaces (K4, K9)."""
 
     def __init__(
         self,
@@ -74,9 +111,11 @@ class Map:
         destinations: dict[str, tuple[str, ...]],
         cards: dict[str, str],
         routes: list[Route],
+        version: int = FIRST_VERSION,
     ):
         self.key = key
         self.title = title
+        self.version = version
         self.places = places
         self.destinations = destinations  # name -> place keys
         self.card_destination = cards  # card -> destination name
@@ -84,15 +123,35 @@ class Map:
         self.routes = tuple(routes)
         self.route_between = {r.ends: r for r in routes}
         self.routes_at = {p: tuple(r for r in routes if p in r.ends) for p in places}
+        self.routes_through = {p: tuple(r for r in routes if p in r.places) for p in places}
+        steps: dict[str, list[tuple[str, Route, int]]] = {p: [] for p in places}
+        legs: dict[tuple[str, str], list[tuple[Route, int]]] = {}
+        for r in routes:
+            stops = r.stops
+            for (a, at_a), (b, at_b) in zip(stops, stops[1:]):
+                steps[a].append((b, r, at_b - at_a))
+                steps[b].append((a, r, at_b - at_a))
+            for (a, at_a), (b, at_b) in combinations(stops, 2):
+                legs.setdefault((a, b) if a < b else (b, a), []).append((r, at_b - at_a))
+        self.steps_at = {p: tuple(s) for p, s in steps.items()}
+        self.legs = legs  # every pair of places on one route; parse_map allows one route a pair
 
     def route(self, a: str, b: str) -> Route | None:
+        """The route whose two towns are a and b (what a purchase names)."""
         return self.route_between.get((a, b) if a < b else (b, a))
+
+    def leg(self, a: str, b: str) -> tuple[Route, int] | None:
+        """The route that passes both a and b, and the spaces between them on it (K9: a
+        junction splits the routes through it into legs)."""
+        found = self.legs.get((a, b) if a < b else (b, a))
+        return found[0] if found else None
 
     def places_of_card(self, card: str) -> tuple[str, ...]:
         return self.destinations[self.card_destination[card]]
 
     def distance(self, card_a: str, card_b: str) -> int:
-        """Shortest spaces between two cards' destinations over every route of the map (K3)."""
+        """Shortest spaces between two cards' destinations over every route of the map (K3),
+        changing routes at towns and junctions (rule 29)."""
         spaces = _map_distance(self, self.card_destination[card_a], self.card_destination[card_b])
         assert spaces is not None  # parse_map refuses a map that is not connected
         return spaces
@@ -103,7 +162,7 @@ def _map_distance(m: Map, dest_a: str, dest_b: str) -> int | None:
     return shortest(
         m.destinations[dest_a],
         set(m.destinations[dest_b]),
-        lambda p: ((r.other_end(p), r.length) for r in m.routes_at[p]),
+        lambda p: ((q, spaces) for q, _, spaces in m.steps_at[p]),
     )
 
 
@@ -138,17 +197,23 @@ def map_names() -> tuple[str, ...]:
     return tuple(sorted(f.name[:-5] for f in folder.iterdir() if f.name.endswith(".yaml")))
 
 
+def load_map(name_or_path: str = DEFAULT_MAP, version: int | None = None) -> Map:
+    """The map named (one shipped in maps/) or at a path (a game master's own file), as it
+    was in ``version`` (None: the file's own version). Loaded once per process: a map must
+    not change under a running game; one Map object stands for one version of a map."""
+    latest = _load_map(name_or_path, None)
+    return latest if version in (None, latest.version) else _load_map(name_or_path, version)
+
+
 @lru_cache(maxsize=16)
-def load_map(name_or_path: str = DEFAULT_MAP) -> Map:
-    """The map named (one shipped in maps/) or at a path (a game master's own file).
-    Loaded once per process: a map must not change under a running game."""
+def _load_map(name_or_path: str, version: int | None) -> Map:
     if name_or_path in map_names():
         text = (
             resources.files(__package__)
             .joinpath("maps", name_or_path + ".yaml")
             .read_text(encoding="utf-8")
         )
-        return parse_map(text, name_or_path, name_or_path + ".yaml")
+        return parse_map(text, name_or_path, name_or_path + ".yaml", version)
     path = Path(name_or_path)
     if not path.is_file():
         raise MapError(
@@ -158,37 +223,59 @@ def load_map(name_or_path: str = DEFAULT_MAP) -> Map:
                 "or give the path of a map file"
             ],
         )
-    return parse_map(path.read_text(encoding="utf-8"), name_or_path, str(path))
+    return parse_map(path.read_text(encoding="utf-8"), name_or_path, str(path), version)
 
 
-def parse_map(text: str, key: str = "map", source: str = "map") -> Map:
-    """A map from the text of a map file; raises MapError naming every problem."""
+def parse_map(text: str, key: str = "map", source: str = "map", version: int | None = None) -> Map:
+    """A map from the text of a map file, as it was in ``version`` (None: the file's own
+    version; a junction marked ``since: N`` is left out of versions before N). Raises
+    MapError naming every problem."""
     problems: list[str] = []
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as e:
         raise MapError(source, [f"not readable as YAML: {e}"]) from None
     if not isinstance(data, dict):
-        raise MapError(
-            source, ["the file must hold the sections name, destinations, junctions and routes"]
-        )
+        raise MapError(source, [f"the file must hold the sections {', '.join(SECTIONS)}"])
     for section in ("name", "destinations", "routes"):
         if section not in data:
             problems.append(f"the section '{section}' is missing")
-    unknown = set(data) - {"name", "destinations", "junctions", "routes"}
+    unknown = set(data) - set(SECTIONS)
     if unknown:
         problems.append(
             f"unknown section(s) {', '.join(sorted(map(str, unknown)))}; "
-            "the sections are name, destinations, junctions and routes"
+            f"the sections are {', '.join(SECTIONS)}"
         )
+    latest = data.get("version", FIRST_VERSION)
+    if not isinstance(latest, int) or isinstance(latest, bool) or latest < FIRST_VERSION:
+        problems.append(f"version: write the map's version as a whole number, not {latest!r}")
+        latest = FIRST_VERSION
     if problems:
         raise MapError(source, problems)
+    if version is None:
+        version = latest
+    elif not FIRST_VERSION <= version <= latest:
+        raise MapError(
+            source,
+            [
+                f"the game was started on version {version} of this map, but the file holds "
+                f"version {latest}: a map file keeps its earlier versions only by marking "
+                "what each added with 'since'"
+            ],
+        )
 
     places: dict[str, Place] = {}
     destinations: dict[str, tuple[str, ...]] = {}
     card_owner: dict[str, str] = {}
 
-    def add_place(pkey: object, name: str, pos: Any, destination: str | None, where: str) -> None:
+    def add_place(
+        pkey: object,
+        name: str,
+        pos: Any,
+        destination: str | None,
+        where: str,
+        junction: bool = False,
+    ) -> None:
         pkey = str(pkey)
         if not KEY.match(pkey):
             problems.append(
@@ -207,7 +294,7 @@ def parse_map(text: str, key: str = "map", source: str = "map") -> Map:
                 f"from 0 to 100, not {pos!r}"
             )
             pos = (0, 0)
-        places[pkey] = Place(pkey, name, (pos[0], pos[1]), destination)
+        places[pkey] = Place(pkey, name, (pos[0], pos[1]), destination, junction)
 
     dests = data["destinations"]
     if not isinstance(dests, dict) or not dests:
@@ -245,15 +332,68 @@ def parse_map(text: str, key: str = "map", source: str = "map") -> Map:
             "each of the 52 cards must be keyed exactly once"
         )
 
+    towns = data.get("towns") or {}
+    if not isinstance(towns, dict):
+        problems.append("towns must map each town's key to {name: ..., pos: [x, y]}")
+        towns = {}
+    for tkey, town in towns.items():
+        if not isinstance(town, dict) or set(town) != {"name", "pos"}:
+            problems.append(f"town {tkey}: write it as {{name: ..., pos: [x, y]}}")
+            continue
+        add_place(tkey, str(town["name"]), town["pos"], None, f"town {tkey}")
+
+    # K9: a junction lies along routes, a given number of spaces from one of their towns
+    along: list[tuple[str, str, str, int, str]] = []  # (junction, town, town, spaces, where)
     junctions = data.get("junctions") or {}
     if not isinstance(junctions, dict):
-        problems.append("junctions must map each junction's key to {name: ..., pos: [x, y]}")
+        problems.append(
+            "junctions must map each junction's key to {name: ..., pos: [x, y], along: [...]}"
+        )
         junctions = {}
+    towns_written_as_junctions = set()
     for jkey, j in junctions.items():
-        if not isinstance(j, dict) or set(j) != {"name", "pos"}:
-            problems.append(f"junction {jkey}: write it as {{name: ..., pos: [x, y]}}")
+        where = f"junction {jkey}"
+        if isinstance(j, dict) and set(j) == {"name", "pos"}:
+            towns_written_as_junctions.add(jkey)
+            problems.append(
+                f"{where}: a junction is a point where routes cross between towns, so it "
+                "says which routes it lies along ('along: [a-b N, c-d M]', N spaces from a); a "
+                "place where routes end is a town: list it under towns (K9)"
+            )
             continue
-        add_place(jkey, str(j["name"]), j["pos"], None, f"junction {jkey}")
+        if not isinstance(j, dict) or not {"name", "pos", "along"} <= set(j) <= {
+            "name",
+            "pos",
+            "along",
+            "since",
+        }:
+            problems.append(
+                f"{where}: write it as {{name: ..., pos: [x, y], along: [a-b N, c-d M]}} "
+                "(and 'since: V' for a junction added in version V)"
+            )
+            continue
+        since = j.get("since", FIRST_VERSION)
+        if not isinstance(since, int) or not FIRST_VERSION <= since <= latest:
+            problems.append(
+                f"{where}: 'since' is the map version that added it, from {FIRST_VERSION} "
+                f"to {latest}, not {since!r}"
+            )
+            continue
+        if since > version:
+            continue  # not on the map yet in the version played
+        on = j["along"] if isinstance(j["along"], list) else []
+        if len(on) < 2:
+            problems.append(f"{where}: a junction lies on at least two routes (K9)")
+        add_place(jkey, str(j["name"]), j["pos"], None, where, junction=True)
+        for item in on:
+            found = ROUTE_LINE.match(str(item).strip().lower())
+            if not found or found.group(4):
+                problems.append(
+                    f"{where}: write where it lies as 'a-b N': on the route a-b, N spaces "
+                    f"from a, not {item!r}"
+                )
+                continue
+            along.append((str(jkey), found.group(1), found.group(2), int(found.group(3)), where))
 
     routes: list[Route] = []
     seen: dict[tuple[str, str], int] = {}
@@ -267,9 +407,18 @@ def parse_map(text: str, key: str = "map", source: str = "map") -> Map:
             problems.append(f"{where}: write a route as 'a-b N' or 'a-b N twice'")
             continue
         a, b, length, twice = match.group(1), match.group(2), int(match.group(3)), match.group(4)
-        bad = [p for p in (a, b) if p not in places]
+        bad = [p for p in (a, b) if p not in places and p not in junctions]
         if bad:
             problems.append(f"{where}: no place {' or '.join(map(repr, bad))} on the map")
+            continue
+        if towns_written_as_junctions & {a, b}:
+            continue  # named once, under its junction
+        at_junction = [p for p in (a, b) if p in junctions]
+        if at_junction:
+            problems.append(
+                f"{where}: a route runs between towns, and {at_junction[0]} is a junction, "
+                "a point along routes (K9)"
+            )
             continue
         if a == b:
             problems.append(f"{where}: a route must join two different places")
@@ -286,13 +435,51 @@ def parse_map(text: str, key: str = "map", source: str = "map") -> Map:
             continue
         seen[ends] = number
         routes.append(Route(len(routes), ends, length, 2 if twice else 1))
+
+    by_ends = {r.ends: r for r in routes}
+    crossings: dict[int, list[tuple[str, int]]] = {}
+    for jkey, a, b, spaces, where in along:
+        route = by_ends.get((a, b) if a < b else (b, a))
+        if route is None:
+            problems.append(f"{where}: there is no route {a}-{b} for it to lie on")
+            continue
+        if not 0 < spaces < route.length:
+            problems.append(
+                f"{where}: on {route.name} ({route.length} spaces) it lies 1 to "
+                f"{route.length - 1} spaces from {a}, not {spaces}"
+            )
+            continue
+        at = spaces if a == route.ends[0] else route.length - spaces
+        points = crossings.setdefault(route.index, [])
+        if any(other == jkey for other, _ in points):
+            problems.append(f"{where}: it lies on {route.name} once")
+        elif any(where_ == at for _, where_ in points):
+            problems.append(f"{where}: another junction lies at that space of {route.name}")
+        else:
+            points.append((jkey, at))
+    routes = [
+        Route(
+            r.index,
+            r.ends,
+            r.length,
+            r.copies,
+            tuple(sorted(crossings.get(r.index, []), key=lambda p: p[1])),
+        )
+        for r in routes
+    ]
     if problems:
         raise MapError(source, problems)
 
-    m = Map(key, str(data["name"]), places, destinations, card_owner, routes)
+    m = Map(key, str(data["name"]), places, destinations, card_owner, routes, version)
     for pkey, place in places.items():
-        if place.destination is None and len(m.routes_at[pkey]) < 2:
-            problems.append(f"junction {pkey}: a junction must join at least two routes")
+        if place.kind == "town" and len(m.routes_at[pkey]) < 2:
+            problems.append(f"town {pkey}: a town without cards must join at least two routes")
+    for (a, b), on in m.legs.items():
+        if len(on) > 1:
+            problems.append(
+                f"{' and '.join(r.name for r, _ in on)} both pass {a} and {b}: two routes "
+                "may meet at one junction or town, not run side by side between two"
+            )
     reached = _reachable(m, next(iter(places)))
     cut_off = [p for p in places if p not in reached]
     if cut_off:
@@ -309,8 +496,7 @@ def _reachable(m: Map, start: str) -> set[str]:
     seen, todo = {start}, [start]
     while todo:
         p = todo.pop()
-        for r in m.routes_at[p]:
-            q = r.other_end(p)
+        for q, _, _ in m.steps_at[p]:
             if q not in seen:
                 seen.add(q)
                 todo.append(q)

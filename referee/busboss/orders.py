@@ -11,15 +11,18 @@ Case does not matter, spaces around `-`, `|`, `:` and `(` are optional, `#` star
     run 7H-QS: hull-beverley-york(blue)-leeds
                                     enter the run between the destinations of 7H and QS with
                                     this journey; `(blue)` names whose route the leg arriving at
-                                    york uses, needed only where several could serve (K4)
+                                    york uses, needed only where several could serve (K4);
+                                    a journey names the towns it passes and each junction
+                                    where it changes route: york-bramham-ferrybridge (K9)
     run 2C-KS with blue: ...        a joint run with the blue player (rule 26, K6); one partner
                                     may leave out the journey: `run 2C-KS with red`
     no runs                         enter no run this operating round
     missed                          written by the referee for a missed round (rules 37-39)
 
 Rounds 1-6 take build lines only; in rounds 7-12 an order also says which runs it enters (or
-`no runs`), and its build lines are bought after the runs (rule 33). `format` writes the
-canonical form; `parse(format(o))` gives back `o`.
+`no runs`), and its build lines are bought after the runs (rule 33). A line that starts with
+none of these words is no order (NotAnOrder: a greeting, passed over). Colours are the
+companies' (rule 6). `format` writes the canonical form; `parse(format(o))` gives back `o`.
 """
 
 from __future__ import annotations
@@ -27,10 +30,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..contract import Entry, NotationError
+from ..contract import Entry, NotAnOrder, NotationError
 from .map import CARDS
 
-COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")  # by seat
+COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")  # rule 6; the default by seat
 BANK = "bank"  # owner of the routes of a dropped player (rule 40)
 OWNERS = COLOURS + (BANK,)
 
@@ -159,8 +162,8 @@ def parse_order(text: str) -> list[Entry]:
             runs.append(_parse_entry(rest, raw))
         elif word in ("build", "buy"):
             builds.append(_parse_build(rest, raw))
-        else:
-            raise NotationError(
+        else:  # a greeting or a remark: the referee passes it over and says so
+            raise NotAnOrder(
                 "not a Bus Boss order; lines start with round, build, run or 'no runs'", raw
             )
     if no_runs and runs:

@@ -43,10 +43,11 @@ FREE_WIDTH = 3  # a copy nobody owns
 OWNED_WIDTH = 6  # a copy a company owns
 BANK_WIDTH = 5  # a copy the bank holds: dashes and gaps
 BANK_DASH, BANK_GAP = 6, 10  # between the ends' centres: the round ends take BANK_WIDTH
-JUNCTION_RADIUS = 3.5
+TOWN_RADIUS = 3.5  # a town without cards
+JUNCTION_RADIUS = 4.5  # a point where routes cross between towns (K9)
 LENGTH_RADIUS = 7.5  # the disc of a route's length
 
-NAME_SIZE, CARD_SIZE, JUNCTION_SIZE = 14, 11, 11
+NAME_SIZE, CARD_SIZE, SMALL_NAME_SIZE = 14, 11, 11  # SMALL: towns without cards, junctions
 CHIP_HEIGHT, CHIP_PAD, CHIP_GAP = 14, 3, 2
 NAME_LINE = 16
 
@@ -99,10 +100,11 @@ def copy_centre(m: Map, name: str, copy: int) -> tuple[int, int]:
 
 
 def marker_radius(m: Map, key: str) -> float:
-    """A destination's disc grows with its cards; a junction is a dot."""
+    """A destination's disc grows with its cards; a town without cards is a dot, a junction
+    a small ring (K9)."""
     place = m.places[key]
     if place.destination is None:
-        return JUNCTION_RADIUS
+        return JUNCTION_RADIUS if place.junction else TOWN_RADIUS
     return 5 + 1.5 * len(m.destination_cards[place.destination])
 
 
@@ -159,7 +161,9 @@ def _places(m: Map) -> Sprite:
     layout = _layout(m)
     for key in m.places:
         centre, radius = place_centre(m, key), marker_radius(m, key)
-        if m.places[key].destination is None:
+        if m.places[key].junction:
+            shapes.circle(centre, radius, WHITE, outline=INK, width=1.5)
+        elif m.places[key].destination is None:
             shapes.circle(centre, radius, INK)
         else:
             shapes.circle(centre, radius, WHITE, outline=INK, width=2.5)
@@ -187,7 +191,7 @@ class Layout:
 def _label_size(m: Map, key: str) -> tuple[float, float]:
     place = m.places[key]
     if place.destination is None:
-        return text_width(place.name, JUNCTION_SIZE), JUNCTION_SIZE + 2
+        return text_width(place.name, SMALL_NAME_SIZE), SMALL_NAME_SIZE + 2
     cards = m.destination_cards[place.destination]
     return (
         max(text_width(place.destination, NAME_SIZE), _chips_width(cards)),
@@ -204,7 +208,7 @@ def _label(shapes: Shapes, m: Map, key: str, label: Label) -> None:
     x = {"l": x0, "m": (x0 + x1) / 2, "r": x1}[label.align]
     place = m.places[key]
     if place.destination is None:
-        shapes.text((x, y1 - 2), place.name, JUNCTION_SIZE, MUTED, label.align + "s", PAPER)
+        shapes.text((x, y1 - 2), place.name, SMALL_NAME_SIZE, MUTED, label.align + "s", PAPER)
         return
     shapes.text(
         (x, y0 + NAME_SIZE - 1), place.destination, NAME_SIZE, INK, label.align + "s", PAPER
@@ -286,7 +290,8 @@ class _Obstacles:
 @lru_cache(maxsize=8)
 def _layout(m: Map) -> Layout:
     """Names round their places and lengths beside their routes' middles, each where it
-    covers the least (see `_Obstacles`), most cards first, junctions last."""
+    covers the least (see `_Obstacles`), most cards first, towns without cards and junctions
+    last."""
     obstacles = _Obstacles(m)
     labels = {}
     order = sorted(m.places, key=lambda k: (m.places[k].destination is None, -len(_cards(m, k))))
@@ -386,7 +391,7 @@ def _segment_hits(box: Box, a: Point, b: Point, half: float) -> bool:
 # (header, right edge of the column)
 COMPANY_COLUMNS = (("Cash", 262), ("Routes", 322), ("Spaces", 382), ("Turn", 432))
 COMPANIES_TOP, COMPANY_ROW, RUN_ROW = 108, 38, 21
-LEGEND_TOP = 922
+LEGEND_TOP = 898
 
 
 def _draw_panel(picture: Picture, scene: BossScene) -> None:
@@ -423,7 +428,7 @@ def _companies(picture: Picture, scene: BossScene, x: float, y: float) -> float:
 
 
 def _company_name(picture: Picture, c: Company, x: float, mid: float) -> None:
-    picture.text((x, mid - 7 if c.status else mid), _fit(c.name, 16, 150), 16, INK, "lm")
+    picture.text((x, mid - 7 if c.status else mid), _fit(c.title, 16, 150), 16, INK, "lm")
     if c.status:
         picture.text((x, mid + 10), c.status, 12, MUTED, "lm")
 
@@ -481,8 +486,9 @@ def _result(picture: Picture, scene: BossScene, x: float, y: float) -> None:
 def _legend(shapes: Shapes, x: float, y: float) -> None:
     shapes.text((x, y), "Legend", 16, INK, "ls")
     rows = (
-        (_legend_town, "a town and its cards: a run joins the towns of two cards"),
-        (_legend_junction, "a junction"),
+        (_legend_destination, "a destination and its cards: a run joins two cards' towns"),
+        (_legend_town, "a town without cards"),
+        (_legend_junction, "a junction: routes cross; buses change and routes join there"),
         (_legend_length, "a route's length in spaces; it costs its length + 2"),
         (_legend_free, "a free route; a doubled route (one copy each)"),
         (_legend_bank, "a route of the bank's (a dropped player's, rule 40)"),
@@ -494,13 +500,20 @@ def _legend(shapes: Shapes, x: float, y: float) -> None:
         shapes.text((x + 70, mid), sentence, 13, INK, "lm")
 
 
-def _legend_town(shapes: Shapes, at: Point) -> None:
+def _legend_destination(shapes: Shapes, at: Point) -> None:
     shapes.circle((at[0] - 18, at[1]), 6.5, WHITE, outline=INK, width=2.5)
     _chips(shapes, (at[0] - 7, at[1] - CHIP_HEIGHT / 2), ("KS",))
 
 
+def _legend_town(shapes: Shapes, at: Point) -> None:
+    shapes.circle(at, TOWN_RADIUS, INK)
+
+
 def _legend_junction(shapes: Shapes, at: Point) -> None:
-    shapes.circle(at, JUNCTION_RADIUS, INK)
+    x, y = at
+    shapes.line([(x - 16, y - 10), (x + 16, y + 10)], ROAD, FREE_WIDTH)
+    shapes.line([(x - 16, y + 10), (x + 16, y - 10)], ROAD, FREE_WIDTH)
+    shapes.circle(at, JUNCTION_RADIUS, WHITE, outline=INK, width=1.5)
 
 
 def _legend_length(shapes: Shapes, at: Point) -> None:

@@ -9,7 +9,7 @@ from .building import buyable
 from .game import entry_limit, run_title
 from .journeys import Network, Plan, best_plan, network
 from .orders import Build, Journey, Order, Purchase, RunEntry, format_entry, format_purchase
-from .state import BusBossState, Offer, owner_name
+from .state import BusBossState, Offer
 
 
 @lru_cache(maxsize=4096)
@@ -30,7 +30,7 @@ def run_options(s: BusBossState, seat: int) -> list[tuple[Offer, Plan]]:
 
 
 def journey_of(s: BusBossState, plan: Plan) -> Journey:
-    return plan.journey(lambda r: s.owners[r.index])
+    return plan.journey(lambda r: s.owners[r.index], s.colours)
 
 
 def entry_of(s: BusBossState, offer: Offer, plan: Plan) -> RunEntry:
@@ -74,7 +74,7 @@ def prompt_lines(s: BusBossState, seat: int) -> list[str]:
             f"# Runs you can enter, at most {entry_limit(s)}, shortest first (or write: no runs):"
         )
         for offer, plan in options:
-            pay = ", ".join(f"{owner_name(o)} {a}" for o, a in sorted(plan.payments().items()))
+            pay = ", ".join(f"{s.owner_name(o)} {a}" for o, a in sorted(plan.payments().items()))
             note = f"{plan.spaces} spaces"
             if plan.changes:
                 note += f", {plan.changes} change{'s' if plan.changes > 1 else ''} of colour"

@@ -29,7 +29,8 @@ class Company:
     """A player: their bus company."""
 
     seat: int
-    name: str
+    name: str  # the player's
+    company: str | None  # the name they gave their company (rule 6), if any
     style: PlayerStyle
     cash: int
     routes: tuple[str, ...]  # route names, in the map's order
@@ -39,6 +40,11 @@ class Company:
     @property
     def label(self) -> str:
         return f"{self.name} ({self.style.letter})"
+
+    @property
+    def title(self) -> str:
+        """The company's name with its player's, or the player's alone (rule 6)."""
+        return f"{self.company} ({self.name})" if self.company else self.name
 
 
 @dataclass(frozen=True)
@@ -78,8 +84,9 @@ class BossScene:
 
 
 def view_map(view: BusBossView) -> Map:
-    """The map the view's game is played on, as the engine loaded it."""
-    return load_map(view["map_name"])
+    """The map the view's game is played on, in the version it is played on, as the engine
+    loaded it (a view kept from before maps had versions is drawn on the map as it is)."""
+    return load_map(view["map_name"], view.get("map_version"))
 
 
 def owner_style(owner: str) -> PlayerStyle:
@@ -159,6 +166,7 @@ def _company(
     return Company(
         p["seat"],
         p["name"],
+        p.get("company"),  # a view kept from before companies had names has none
         COLOUR_STYLES[p["colour"]],
         p["cash"],
         tuple(p["routes"]),

@@ -1,12 +1,14 @@
 """The state of a game of Bus Boss: plain lists, tuples and ints, cheap to copy, plain data
-to store. Seats are 0..n-1; seat i plays in colour COLOURS[i]."""
+to store. Seats are 0..n-1; each seat's company has a colour (rule 6), by which orders name
+its routes, and may have a name."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from .map import Map, load_map
+from .map import FIRST_VERSION, Map, load_map
 from .orders import BANK, COLOURS, Order, format_order, parse_order
 
 BANK_SEAT = -1  # the owner of a dropped player's routes (rule 40)
@@ -24,13 +26,17 @@ class Offer(NamedTuple):
 class BusBossState:
     __slots__ = (
         "map_name",
+        "map_version",
         "names",
+        "colours",
+        "companies",
         "seed",
         "rng",
         "round",
         "cash",
         "owners",
         "active",
+        "round_players",
         "order",
         "previous_order",
         "pending",
@@ -42,15 +48,28 @@ class BusBossState:
         "end_reason",
     )
 
-    def __init__(self, map_name: str, names: list[str], seed: int, order: tuple[int, ...]):
+    def __init__(
+        self,
+        map_name: str,
+        names: list[str],
+        seed: int,
+        order: tuple[int, ...],
+        map_version: int = FIRST_VERSION,
+        colours: Sequence[str] = COLOURS,
+        companies: Sequence[str | None] = (),
+    ):
         self.map_name = map_name
+        self.map_version = map_version  # the version of the map the game started on
         self.names = list(names)
+        self.colours = tuple(colours[: len(names)])  # rule 6: by seat, how orders name owners
+        self.companies = tuple(companies) or (None,) * len(names)  # rule 6; None: unnamed
         self.seed = seed
         self.rng = random.Random(seed)  # K8: the game's one generator
         self.round = 1
         self.cash = [START_CASH] * len(names)
         self.owners: tuple[tuple[int, ...], ...] = tuple(() for _ in self.map.routes)
         self.active = [True] * len(names)
+        self.round_players = len(names)  # K11: players in the game when the round began
         self.order = order  # rule 7 play order of this round
         self.previous_order = order
         self.pending: dict[int, Order] = {}  # orders in for this round
@@ -75,7 +94,7 @@ class BusBossState:
     # derived ---------------------------------------------------------------------------------
     @property
     def map(self) -> Map:
-        return load_map(self.map_name)
+        return load_map(self.map_name, self.map_version)
 
     @property
     def over(self) -> bool:
@@ -93,17 +112,27 @@ class BusBossState:
         return "build" if self.round <= 6 else "operate"
 
     def label(self, seat: int) -> str:
+        """How reports name a company: 'Ann (red)', or 'Vale Motors (Ann, red)' (rule 6)."""
         if seat == BANK_SEAT:
             return "the bank"
-        return f"{self.names[seat]} ({COLOURS[seat]})"
+        company = self.companies[seat]
+        if company is None:
+            return f"{self.names[seat]} ({self.colours[seat]})"
+        return f"{company} ({self.names[seat]}, {self.colours[seat]})"
+
+    def owner_name(self, seat: int) -> str:
+        return owner_name(seat, self.colours)
+
+    def owner_seat(self, name: str) -> int:
+        return owner_seat(name, self.colours)
 
     def routes_of(self, seat: int) -> list[int]:
         return [i for i, owners in enumerate(self.owners) if seat in owners]
 
     def network(self, seat: int) -> set[str]:
-        """The places the seat's routes touch (rule 10)."""
+        """The places along the seat's routes, junctions too (rule 10, K9)."""
         routes = self.map.routes
-        return {p for i in self.routes_of(seat) for p in routes[i].ends}
+        return {p for i in self.routes_of(seat) for p in routes[i].places}
 
     def players_left(self) -> int:
         return sum(self.active)
@@ -114,17 +143,21 @@ class BusBossState:
         routes = self.map.routes
         return {
             "map": self.map_name,
+            "map_version": self.map_version,
             "players": list(self.names),
+            "colours": list(self.colours),
+            "companies": list(self.companies),
             "seed": self.seed,
             "rng": [version, list(internal), gauss],
             "round": self.round,
             "cash": list(self.cash),
             "owners": {
-                routes[i].name: [owner_name(o) for o in owners]
+                routes[i].name: [self.owner_name(o) for o in owners]
                 for i, owners in enumerate(self.owners)
                 if owners
             },
             "active": list(self.active),
+            "round_players": self.round_players,
             "order": list(self.order),
             "previous_order": list(self.previous_order),
             "pending": {str(seat): format_order(o) for seat, o in sorted(self.pending.items())},
@@ -138,7 +171,17 @@ class BusBossState:
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> BusBossState:
-        s = cls(data["map"], data["players"], data["seed"], tuple(data["order"]))
+        names = data["players"]
+        s = cls(
+            data["map"],
+            names,
+            data["seed"],
+            tuple(data["order"]),
+            # the data of a game from before maps had versions and companies had names
+            data.get("map_version", FIRST_VERSION),
+            data.get("colours", COLOURS),
+            data.get("companies", ()),
+        )
         version, internal, gauss = data["rng"]
         s.rng.setstate((version, tuple(internal), gauss))
         s.round = data["round"]
@@ -146,9 +189,10 @@ class BusBossState:
         index = {r.name: r.index for r in s.map.routes}
         owners: list[tuple[int, ...]] = [()] * len(s.map.routes)
         for name, who in data["owners"].items():
-            owners[index[name]] = tuple(owner_seat(o) for o in who)
+            owners[index[name]] = tuple(s.owner_seat(o) for o in who)
         s.owners = tuple(owners)
         s.active = list(data["active"])
+        s.round_players = data.get("round_players", sum(s.active))
         s.previous_order = tuple(data["previous_order"])
         s.pending = {
             int(seat): parse_order(text)[0].alternatives[0]
@@ -163,9 +207,12 @@ class BusBossState:
         return s
 
 
-def owner_name(seat: int) -> str:
-    return BANK if seat == BANK_SEAT else COLOURS[seat]
+def owner_name(seat: int, colours: Sequence[str]) -> str:
+    """The word orders name an owner by: their colour (``colours`` by seat), or "bank"."""
+    return BANK if seat == BANK_SEAT else colours[seat]
 
 
-def owner_seat(name: str) -> int:
-    return BANK_SEAT if name == BANK else COLOURS.index(name)
+def owner_seat(name: str, colours: Sequence[str]) -> int:
+    """The seat whose colour (``colours`` by seat) is ``name``, or the bank's; ValueError
+    for a colour nobody plays."""
+    return BANK_SEAT if name == BANK else list(colours).index(name)

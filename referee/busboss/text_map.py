@@ -1,9 +1,10 @@
 """The plain-text map of a Bus Boss position: a schematic of the map and compact tables.
 
-At most 100 columns of plain ASCII, for the body of a mail read in a monospace font. Places
-are three-letter abbreviations (upper case for destinations, lower case for junctions),
-routes are drawn with - | / \\ or with their owners' letters, and a route's length stands
-in its middle where there is room.
+At most 100 columns of plain ASCII, for the body of a mail read in a monospace font. Towns
+are three-letter abbreviations (upper case for destinations, the towns with cards; lower case
+for towns without), a junction where routes cross between towns is a +, routes are drawn
+with - | / \\ or with their owners' letters, and a route's length stands in its middle where
+there is room.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from itertools import combinations
 
 from ..maps.textgrid import (
     WIDTH,
+    Cell,
     Label,
     blank,
     document,
@@ -44,8 +46,9 @@ def text_map(view: BusBossView, m: Map) -> str:
         _routes(scene),
         _runs(scene),
         _places(m),
+        _junctions(m),
     ]
-    return document(parts, scene.awaiting, scene.result)
+    return document([p for p in parts if p], scene.awaiting, scene.result)
 
 
 def _header(scene: BossScene) -> str:
@@ -61,13 +64,15 @@ def _header(scene: BossScene) -> str:
 
 @lru_cache(maxsize=8)
 def abbreviations(m: Map) -> dict[str, str]:
-    """Three characters for each place, unique whatever the case: the first three letters
+    """Three characters for each town, unique whatever the case: the first three letters
     of its key where they are free, else its first letter and two later ones (its first
-    letter and a number for a short key). Destinations are upper case, junctions lower
-    case."""
+    letter and a number for a short key). Destinations are upper case, towns without cards
+    lower case; a junction has none (it is drawn as a +)."""
     taken: set[str] = set()
     found = {}
     for key, place in m.places.items():
+        if place.junction:
+            continue
         letters = key.upper()
         candidates = [letters[0] + a + b for a, b in combinations(letters[1:], 2)]
         short = next(
@@ -85,7 +90,28 @@ def labels(m: Map) -> dict[str, Label]:
     return {
         key: (round(p.pos[1] * GRID_Y), round(p.pos[0] * GRID_X), abbreviations(m)[key])
         for key, p in m.places.items()
+        if not p.junction
     }
+
+
+JUNCTION_MARK = "+"
+
+
+@lru_cache(maxsize=8)
+def junction_cells(m: Map) -> dict[str, Cell]:
+    """Where each junction's + stands: a cell its routes share if they share one, else the
+    cell of its routes nearest to where it lies (K9)."""
+    cells = route_cells(m)
+    found = {}
+    for key, place in m.places.items():
+        if not place.junction:
+            continue
+        drawn = [{cell for cell, _ in cells[r.name]} for r in m.routes_through[key]]
+        shared = set.intersection(*drawn) if drawn else set()
+        row, col = place.pos[1] * GRID_Y, place.pos[0] * GRID_X + 1  # labels stand centred
+        candidates = shared or set.union(*drawn)
+        found[key] = min(candidates, key=lambda c: ((c[0] - row) ** 2 + (c[1] - col) ** 2, c))
+    return found
 
 
 @lru_cache(maxsize=8)
@@ -137,6 +163,7 @@ def _schematic(scene: BossScene, m: Map) -> str:
         ),
     )
     draw_labels(grid, labels(m).values())
+    draw_labels(grid, ((r, col, JUNCTION_MARK) for r, col in junction_cells(m).values()))
     return grid_text(grid)
 
 
@@ -146,7 +173,7 @@ def _schematic_key(scene: BossScene, m: Map) -> str:
     def route(r: Route) -> str:
         return f"{short[r.ends[0]]}-{short[r.ends[1]]} {r.length}"
 
-    owners = "  ".join(f"{c.style.letter} {c.name}" for c in scene.companies)
+    owners = "  ".join(f"{c.style.letter} {c.title}" for c in scene.companies)
     doubled = [route(r) for r in m.routes if r.copies > 1]
     unwritten = [route(r) for r in m.routes if r.name not in length_cells(m)]
     lines = [
@@ -154,7 +181,10 @@ def _schematic_key(scene: BossScene, m: Map) -> str:
             f"Routes: {owners}  {BANK_STYLE.letter} the bank;  - | / \\ free. Numbers are lengths.",
             "  ",
         ),
-        "Upper case: destinations, lower case: junctions (see the places below).",
+        "Upper case: destinations (towns with cards), lower case: towns without cards, "
+        f"{JUNCTION_MARK}: junctions"
+        if any(p.junction for p in m.places.values())
+        else "Upper case: destinations (towns with cards), lower case: towns without cards.",
         *wrap_items(
             doubled,
             "Doubled routes (one copy each, rule 12; owners' letters "
@@ -170,22 +200,29 @@ def _schematic_key(scene: BossScene, m: Map) -> str:
 # the tables -------------------------------------------------------------------------------
 
 
+NAME_COLUMN = 18  # a player's name, or their company's (rule 6; the key says whose)
+
+
 def _cash(scene: BossScene) -> str:
+    named = any(c.company for c in scene.companies)
+    width = NAME_COLUMN + (5 if named else 0)
     lines = [
-        f"{'Players':<20}{'Colour':<8}{'Cash':>6}{'Routes':>8}{'Spaces':>8}"
-        + ("" if scene.over else "  This round")
+        f"{'Companies' if named else 'Players':<{width + 2}}{'Colour':<8}{'Cash':>6}"
+        f"{'Routes':>8}{'Spaces':>8}" + ("" if scene.over else "  This round")
     ]
     for c in scene.companies:
-        lines.append(
-            f"{c.style.letter} {c.name[:17]:<18}{c.style.colour_name:<8}{c.cash:>6}"
-            f"{len(c.routes):>8}{c.spaces:>8}  {c.status}".rstrip()
+        line = (
+            f"{c.style.letter} {(c.company or c.name)[: width - 1]:<{width}}"
+            f"{c.style.colour_name:<8}{c.cash:>6}{len(c.routes):>8}{c.spaces:>8}"
         )
+        status = f"  {c.status}".rstrip()
+        lines.append(line + status if len(line + status) <= WIDTH else f"{line}\n{status:>{WIDTH}}")
     return "\n".join(lines)
 
 
 def _routes(scene: BossScene) -> str:
     lines = []
-    owners = [(f"{c.style.letter} {c.name}", c.routes) for c in scene.companies]
+    owners = [(f"{c.style.letter} {c.title}", c.routes) for c in scene.companies]
     if scene.bank_routes:
         owners.append((f"{BANK_STYLE.letter} The bank (rule 40)", scene.bank_routes))
     for who, names in owners:
@@ -231,11 +268,11 @@ def _run_end(run: RunFacts, i: int) -> str:
 
 
 def _places(m: Map) -> str:
-    """Every place: abbreviation, key (as orders write it), name where it is not just the
+    """Every town: abbreviation, key (as orders write it), name where it is not just the
     key, and cards; in two columns sorted by abbreviation."""
     short = abbreviations(m)
     entries = []
-    for key in sorted(m.places, key=lambda k: short[k].upper()):
+    for key in sorted(short, key=lambda k: short[k].upper()):
         place = m.places[key]
         name = place.destination or place.name
         title = "" if name.lower() == key else f" ({name})"
@@ -250,7 +287,29 @@ def _places(m: Map) -> str:
             f"{left:<{column}}   {right}".rstrip()
             for left, right in zip(entries[:half], entries[half:] + [""])
         ]
-    return "\n".join(["Places (abbreviation, key in orders, name, cards):"] + rows)
+    return "\n".join(["Towns (abbreviation, key in orders, name, cards):"] + rows)
+
+
+def _junctions(m: Map) -> str:
+    """Every junction (K9): its key, its name and where it lies along its routes."""
+    lines = []
+    for key, place in m.places.items():
+        if not place.junction:
+            continue
+        along = [
+            f"{r.name} {spaces} from {r.ends[0]}"
+            for r in m.routes_through[key]
+            for stop, spaces in r.junctions
+            if stop == key
+        ]
+        title = "" if place.name.lower() == key else f" ({place.name})"
+        lines.append(wrap(f"{key}{title}: on {', '.join(along)}", "    "))
+    if not lines:
+        return ""
+    return "\n".join(
+        [f"Junctions ({JUNCTION_MARK}: routes cross; buses change and new routes join there):"]
+        + lines
+    )
 
 
 def _count(n: int, thing: str) -> str:
