@@ -132,8 +132,8 @@ def test_tables_give_cash_routes_runs_and_every_place_with_its_cards():
         assert entry in places
     # one line for the four awaited (in the order of play), Dan's order being in
     assert (
-        "\n\nAwaiting: Ann (R), Eve (P), Bob (U), Cat (G): Round 8, an operating round: "
-        "enter up to 5 of the 13\n  runs on offer, then buy routes after the runs.\n" in text
+        "\n\nAwaiting: Ann (R), Eve (P), Bob (U), Cat (G): Round 8, an operating round:\n"
+        "  enter up to 5 of the 13 runs on offer, then buy routes after the runs.\n" in text
     )
 
 
