@@ -22,6 +22,10 @@ from .mail.outbox import MaildirSender
 from .site import Site
 from .tick import tick
 
+# answers with nothing to decide wait this long for the player's next mail, as a campaign
+# played at a brisk pace would set it
+GATHER_MINUTES = 10
+
 PLAYERS = [
     ("Ada", "ada@demo.invalid"),
     ("Ben", "ben@demo.invalid"),
@@ -95,7 +99,11 @@ def run_demo(
         number += 1
         campaign_id = f"demo-{number}"
     site.new_campaign(
-        game or registry.names()[0], campaign_id, [f"{n} <{a}>" for n, a in PLAYERS], seed
+        game or registry.names()[0],
+        campaign_id,
+        [f"{n} <{a}>" for n, a in PLAYERS],
+        seed,
+        settings={"gather_minutes": GATHER_MINUTES},
     )
     site.outbox.flush(site.config.make_sender())
     outbox, inbox_settings = site.config.outbox, site.config.inbox

@@ -7,6 +7,7 @@ and into mail messages. The mails are composed by ``mail.compose``.
 from __future__ import annotations
 
 import hashlib
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from email.message import EmailMessage
@@ -50,6 +51,39 @@ def _command_help(gm: bool) -> list[tuple[str, str]]:
 
 
 _ENV.globals["command_help"] = _command_help
+
+MAIL_WIDTH = 78  # the columns of a mail's plain text (RFC 5322's recommended line length)
+
+
+def _fill(text: str, indent: str = "", first: str | None = None) -> str:
+    """Text in lines of at most MAIL_WIDTH columns, each starting with ``indent`` (the
+    first with ``first`` when given), broken at spaces only."""
+    return textwrap.fill(
+        str(text),
+        MAIL_WIDTH,
+        initial_indent=indent if first is None else first,
+        subsequent_indent=indent,
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+
+
+_ENV.filters["fill"] = _fill
+
+
+def fitted(text: str) -> str:
+    """A mail's plain text with every line in MAIL_WIDTH columns: the templates keep to it,
+    and a line that a long name or reason makes longer is wrapped under its own indent."""
+    lines = []
+    for line in text.splitlines():
+        if len(line) <= MAIL_WIDTH:
+            lines.append(line)
+        else:
+            indent = " " * (len(line) - len(line.lstrip()))
+            # a comment goes on as a comment, so that no part of it reads as an order
+            more = indent + ("# " if line.lstrip().startswith("#") else "  " if indent else "")
+            lines.append(_fill(line.strip(), more, indent))
+    return "\n".join(lines) + ("\n" if text.endswith("\n") else "")
 
 
 def render(template: str, **context) -> str:
@@ -147,9 +181,10 @@ def _mail(
     html: str | None = None,
     map_cid: str | None = None,
 ) -> EmailMessage:
-    """A mail to one player. With ``png``, the map goes along as an attachment, and inline
-    in ``html`` (an alternative to the plain text, which comes first) as ``cid:map_cid``."""
-    attachments = [Attachment(f"{campaign.id}-map.png", png)] if png else []
+    """A mail to one player. With ``png`` and ``html`` (an alternative to the plain text,
+    which comes first), the map goes along once, inline in the HTML as ``cid:map_cid``;
+    a plain-text client shows it as an attachment. A PNG without HTML is attached."""
+    attachments = [Attachment(f"{campaign.id}-map.png", png)] if png and not html else []
     return compose(
         from_address=identity.address,
         from_name=identity.name,
@@ -157,7 +192,7 @@ def _mail(
         cc=list(cc),
         reply_to=identity.plus(campaign.id, player.token),
         subject=f"[{campaign.id}] {subject}",
-        text=text,
+        text=fitted(text),
         message_id=message_id,
         in_reply_to=in_reply_to,
         attachments=attachments,
@@ -220,29 +255,44 @@ def gm_welcome(identity: Identity, campaign: Campaign) -> EmailMessage:
     )
 
 
-def confirmation(
-    identity: Identity, table: Table, record: Record, due: str | None = None, history: str = ""
-) -> EmailMessage:
-    """The answer to a mail: what was done with every order and command in it."""
-    campaign = table.campaign
+def read_of(table: Table, record: Record) -> dict:
+    """What was done with every order and command of a mail, for the answer to it."""
     seat = record.seat
-    player = game_master(campaign) if seat is None else campaign.players[seat]
     step = next(s for s in table.steps if s.record.n == record.n)
     applied = [{"text": order.text, "events": []} for order in record.orders]
     if applied:  # the events of a mail's orders, under its last order
         applied[-1]["events"] = list(step.events)
+    return {
+        "subject": record.subject or "",
+        "applied": applied,
+        "bad_lines": record.bad_lines,
+        "ignored": record.ignored,
+        "actions": record.actions,
+        "refusals": [r for r in record.refused if r.seat == seat],
+        "queue": record.queues.get(seat, ()) if seat is not None else (),
+        "message_id": record.message_id,
+    }
+
+
+def confirmation(
+    identity: Identity,
+    table: Table,
+    records: Sequence[Record],
+    due: str | None = None,
+    history: str = "",
+) -> EmailMessage:
+    """The answer to one player's mails (or the game master's): what was done with every
+    order and command in them, and what is awaited from them now."""
+    campaign = table.campaign
+    record = records[-1]
+    seat = record.seat
+    player = game_master(campaign) if seat is None else campaign.players[seat]
     prompt, choices = decision_of(table, seat) if seat is not None else (None, [])
-    wants_help = any(isinstance(c, Help) for c in record.commands)
+    wants_help = any(isinstance(c, Help) for r in records for c in r.commands)
     text = render(
         "confirmation.txt",
         campaign=campaign,
-        subject=record.subject or "",
-        applied=applied,
-        bad_lines=record.bad_lines,
-        ignored=record.ignored,
-        actions=record.actions,
-        refusals=[r for r in record.refused if r.seat == seat],
-        queue=record.queues.get(seat, ()) if seat is not None else (),
+        reads=[read_of(table, r) for r in records],
         awaited=awaited_lines(table, seat) if seat is not None else [],
         due=due,
         prompt=prompt,
@@ -318,9 +368,11 @@ def digest(
     since: int,
     png: bytes | None = None,
     due: str | None = None,
+    reads: Sequence[dict] = (),
 ) -> EmailMessage:
-    """The report for one player: everything since record ``since``, the map, the scores and
-    their decision."""
+    """The report for one player: the answers to their mails read since the last one
+    (``read_of``), everything since record ``since``, the map, the scores and their
+    decision."""
     campaign = table.campaign
     player = campaign.players[seat]
     events, notes = [], []
@@ -344,6 +396,7 @@ def digest(
     last = table.steps[-1].record.n if table.steps else 0
     mid = message_id(identity, campaign.id, "digest", last, seat)
     parts = dict(
+        reads=reads,
         events=events,
         notes=notes,
         prompt=prompt,
@@ -359,7 +412,16 @@ def digest(
         map_cid = f"map.{mid.strip('<>')}"
         html = render("digest.html", subject=subject, map_cid=map_cid, **parts)
     return _mail(
-        identity, campaign, player, subject, text, mid, png=png, html=html, map_cid=map_cid
+        identity,
+        campaign,
+        player,
+        subject,
+        text,
+        mid,
+        in_reply_to=reads[-1]["message_id"] if reads else None,
+        png=png,
+        html=html,
+        map_cid=map_cid,
     )
 
 
@@ -369,6 +431,7 @@ def position_text(table: Table, seat: int | None = None) -> str:
     context = base_context(table)
     return render(
         "digest.txt",
+        reads=[],
         events=[],
         notes=[],
         prompt=prompt,
@@ -398,7 +461,7 @@ def notice(
     reply_to: str | None = None,
 ) -> EmailMessage:
     """A short answer outside a player's game (unknown game, unknown sender, no token)."""
-    body = render("notice.txt", text=text, referee=identity.address)
+    body = fitted(render("notice.txt", text=text, referee=identity.address))
     digest_of_key = hashlib.sha256(key.encode()).hexdigest()[:16]
     return compose(
         from_address=identity.address,

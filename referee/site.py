@@ -91,6 +91,8 @@ class Site:
         marks = Watermarks(
             digests={str(s): len(table.steps) for s in seats},
             digest_rounds={str(s): table.round for s in seats},
+            # the welcomes prompt the first decisions
+            stages={str(d.seat): d.stage for d in table.rules.awaiting(table.state)},
         )
         marks.save(campaign)
         log.info(

@@ -106,7 +106,7 @@ def resolve_and_answer(
         applied, queued = keep_time(site, table, now)
         if applied:  # a deadline's decision: go on from it
             site.commit(table, advance(table, robots), Record(Kind.REFEREE))
-    queued += answer(site, table)
+    queued += answer(site, table, now)
     resolved = sum(len(s.record.orders) for s in table.steps[steps:])
     log.log(
         logging.INFO if mails or resolved or queued else logging.DEBUG,

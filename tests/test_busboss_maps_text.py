@@ -117,9 +117,7 @@ def test_tables_give_cash_routes_runs_and_every_place_with_its_cards():
         "Runs on offer: 13 runs, 4 of them offered again (rule 21); each player may\n"
         "  enter up to 5." in text
     )
-    assert (
-        "  AH-7S    Sheffield - Stockton-on-Tees (stockton), since 7" in text
-    )
+    assert "  AH-7S    Sheffield - Stockton-on-Tees (stockton), since 7" in text
     assert "  4H-8S    Northallerton - The Midlands (chesterfield/worksop), new" in text
     places = text.split("Places (abbreviation, key in orders, name, cards):\n")[1]
     for entry in (
