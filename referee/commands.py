@@ -28,6 +28,7 @@ from . import registry, timekeeping
 from .answers import answer
 from .campaign import Campaign, CampaignError, Player, Status, Table, new_token, parse_player
 from .deadlines import MAX_ABSENCE, DeadlineError, parse_day
+from .mail.read import as_order, as_written
 from .play import Outcome, adjudicate, decide_by_bot
 from .records import (
     Absence,
@@ -133,13 +134,14 @@ def split(lines: list[str], gm: bool) -> tuple[list[Line], list[str]]:
     """The lines that are referee commands the sender may give, and the rest (the game's
     orders)."""
     commands, orders = [], []
-    for line in lines:
-        verb, _, rest = line.strip().partition(" ")
+    for written in lines:
+        line = as_written(written)
+        verb, _, rest = line.partition(" ")
         known = CAMPAIGN_VERBS.get(verb.lower())
         if known is not None and known.allows(gm):
             commands.append(Line(verb.lower(), rest.strip(), line))
         else:
-            orders.append(line)
+            orders.append(as_order(line))
     return commands, orders
 
 
