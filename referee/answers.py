@@ -88,6 +88,9 @@ def answer(site: Site, table: Table, now: datetime | None = None) -> int:
             continue
         for index, action in enumerate(record.actions):
             if isinstance(action, Message):
+                if action.to_gm and campaign.gm is not None:
+                    site.queue(campaign, press(site.identity, table, record, action, index, None))
+                    queued += 1
                 for seat in action.to:
                     site.queue(campaign, press(site.identity, table, record, action, index, seat))
                     queued += 1

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Protocol
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from . import registry, timekeeping
-from .answers import answer
+from .answers import answer, dues
 from .campaign import Campaign, CampaignError, Player, Status, Table, new_token, parse_player
 from .deadlines import MAX_ABSENCE, DeadlineError, parse_day
 from .mail.read import as_order, as_written
@@ -49,6 +49,7 @@ from .records import (
     Resume,
     Rollback,
     Start,
+    StatusAsked,
     TimeZone,
 )
 from .reports import help_text, render, say
@@ -103,9 +104,15 @@ def command(
     return register
 
 
+def unique(verbs: dict[str, Verb]) -> list[Verb]:
+    """The commands of a registry, each once (a second word for one, like ``games`` for
+    ``status``, is left out)."""
+    return list({v.name: v for v in verbs.values()}.values())
+
+
 def help_lines(gm: bool) -> list[tuple[str, str]]:
     """(usage, summary) of every campaign command the sender may give, for the help."""
-    return [(v.usage, v.summary) for v in CAMPAIGN_VERBS.values() if v.allows(gm)]
+    return [(v.usage, v.summary) for v in unique(CAMPAIGN_VERBS) if v.allows(gm)]
 
 
 # running commands inside a campaign ----------------------------------------------------------
@@ -201,21 +208,31 @@ def do_history(ctx: Commands, rest: str, line: str) -> Command:
     return History(line, say("history"), turn)
 
 
-@command("message", "message all|<player> <text>", "a message to all, or to one player")
+@command(
+    "message",
+    "message all|<player>|gm <text>",
+    "a message to all, to one player or to the game master",
+)
 def do_message(ctx: Commands, rest: str, line: str) -> Command:
     players = ctx.campaign.players
     # the addressee is "all" or a player's whole name (which may have spaces in it)
-    addressees = ["all"] + sorted((p.name for p in players), key=len, reverse=True)
+    addressees = ["all", "gm"] + sorted((p.name for p in players), key=len, reverse=True)
     to = next((n for n in addressees if rest.lower().startswith(n.lower() + " ")), None)
     text = rest[len(to) :].strip() if to else ""
     if to is None or not text:
         raise CommandError(say("message_usage", players=[p.name for p in players]))
+    sender = None if ctx.seat is None else players[ctx.seat].name
+    if to == "gm":
+        if ctx.campaign.gm is None or ctx.seat is None:
+            raise CommandError(say("no_gm_to_write_to", campaign_id=ctx.campaign.id))
+        return Message(
+            line, say("message_sent_gm"), ctx.seat, sender, (), (), False, text, to_gm=True
+        )
     if to == "all":
         seats = [s for s in range(len(players)) if s != ctx.seat]
     else:
         seats = [s for s in range(len(players)) if players[s].name.lower() == to.lower()]
     names = [players[s].name for s in seats]
-    sender = None if ctx.seat is None else players[ctx.seat].name
     return Message(
         line,
         say("message_sent", names=names),
@@ -226,6 +243,46 @@ def do_message(ctx: Commands, rest: str, line: str) -> Command:
         to == "all",
         text,
     )
+
+
+@command("status", "status | games", "every game you play: its state and what it awaits")
+def do_status(ctx: Commands, rest: str, line: str) -> Command:
+    address = (ctx.player() if ctx.seat is not None else game_master_of(ctx.campaign)).address
+    return StatusAsked(line, status_text(ctx.site, address))
+
+
+CAMPAIGN_VERBS["games"] = CAMPAIGN_VERBS["status"]
+
+
+def game_master_of(campaign: Campaign) -> Player:
+    if campaign.gm is None:
+        raise CommandError(say("gm_only"))
+    return campaign.gm
+
+
+def status_text(site: Site, address: str) -> str:
+    """Every campaign ``address`` plays in (or runs): its state, its round, what it awaits
+    from them and by when."""
+    games = []
+    for campaign_id in site.campaign_ids():
+        campaign = site.campaign(campaign_id)
+        seat = campaign.seat_of_address(address)
+        runs = campaign.gm is not None and campaign.gm.address == address.lower()
+        if seat is None and not runs:
+            continue
+        game: dict = {"id": campaign.id, "title": campaign.rules.title}
+        game.update(status=str(campaign.status), round=None, awaited=None, due=None)
+        game["gm"] = runs and seat is None
+        if campaign.status != Status.OPEN:
+            table = campaign.table()
+            game["round"] = table.round
+            if seat is not None:
+                prompt = next(
+                    (d.prompt for d in table.rules.awaiting(table.state) if d.seat == seat), None
+                )
+                game.update(awaited=prompt, due=dues(table).get(seat))
+        games.append(game)
+    return say("status", games=games)
 
 
 # players ----------------------------------------------------------------------------------------
@@ -428,7 +485,7 @@ def run_as_gm(site: Site, campaign_id: str, line: str, now: datetime) -> list[Ac
             say(
                 "not_a_gm_command",
                 line=line,
-                verbs=[v.name for v in CAMPAIGN_VERBS.values() if v.allows(gm=True)],
+                verbs=[v.name for v in unique(CAMPAIGN_VERBS) if v.allows(gm=True)],
             )
         )
     table = campaign.table() if campaign.status != Status.OPEN else None
@@ -468,11 +525,15 @@ def run_outside(ctx: Outside, lines: list[str]) -> None:
     mail that quotes the help text does the one thing asked for), or the notice that the
     mail named no game."""
     words = [line.lower().split() for line in lines]
-    for verb in SITE_VERBS.values():
-        line = next((line for line, w in zip(lines, words) if w[:1] == [verb.name]), None)
+    for word, verb in SITE_VERBS.items():
+        line = next((line for line, w in zip(lines, words) if w[:1] == [word]), None)
         if line is not None:
-            verb.run(ctx, line.strip()[len(verb.name) :].strip(), line)
+            verb.run(ctx, line.strip()[len(word) :].strip(), line)
             return
+    if status_text(ctx.site, ctx.sender_address) != say("status", games=[]):
+        # a registered player's fresh mail: the games they play, and how to reach each
+        do_site_status(ctx, "", "status")
+        return
     ctx.answer(say("subject_no_game"), say("no_game_named"))
 
 
@@ -582,6 +643,19 @@ def do_list(ctx: Outside, rest: str, line: str) -> None:
     ctx.answer(say("subject_open_games"), open_games(ctx.site))
 
 
+@command(
+    "status",
+    "status | games",
+    "every game you play, from the address you play with",
+    verbs=SITE_VERBS,
+)
+def do_site_status(ctx: Outside, rest: str, line: str) -> None:
+    ctx.answer(say("subject_status"), status_text(ctx.site, ctx.sender_address))
+
+
+SITE_VERBS["games"] = SITE_VERBS["status"]
+
+
 @command("help", "help", "how to play by mail", verbs=SITE_VERBS)
 def do_site_help(ctx: Outside, rest: str, line: str) -> None:
     ctx.answer(say("subject_help"), help_outside())
@@ -609,5 +683,5 @@ def help_outside() -> str:
         "help-outside.txt",
         titles=[registry.get(g).title for g in registry.names()],
         games=[help_text(g) for g in registry.names()],
-        site_commands=[(v.usage, v.summary) for v in SITE_VERBS.values()],
+        site_commands=[(v.usage, v.summary) for v in unique(SITE_VERBS)],
     ).rstrip()

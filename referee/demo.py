@@ -35,6 +35,33 @@ PLAYERS = [
 
 
 @dataclass
+class MailCount:
+    """The mail one player received: how many, their bytes, the largest, and the longest
+    line of their plain text."""
+
+    mails: int = 0
+    bytes: int = 0
+    largest: int = 0
+    widest: int = 0
+
+
+def mail_counts(outbox: Path) -> dict[str, MailCount]:
+    """Per recipient address, what the referee's outbox Maildir holds."""
+    counts: dict[str, MailCount] = {}
+    box = mailbox.Maildir(outbox, create=False)
+    for key in box.iterkeys():
+        raw = box.get_bytes(key)
+        msg = mailbot.parse(raw)
+        count = counts.setdefault(str(msg["To"].addresses[0].addr_spec).lower(), MailCount())
+        count.mails += 1
+        count.bytes += len(raw)
+        count.largest = max(count.largest, len(raw))
+        lines = mailbot.body(msg).splitlines() or [""]
+        count.widest = max(count.widest, *map(len, lines))
+    return counts
+
+
+@dataclass
 class DemoResult:
     campaign: Campaign
     ticks: int

@@ -316,20 +316,25 @@ def confirmation(
 
 
 def press(
-    identity: Identity, table: Table, record: Record, message: Message, index: int, seat: int
+    identity: Identity,
+    table: Table,
+    record: Record,
+    message: Message,
+    index: int,
+    seat: int | None,
 ) -> EmailMessage:
     """A player's (or the game master's) message, the record's action ``index``, relayed to
-    another player."""
+    another player (or, seat None, to the game master)."""
     campaign = table.campaign
     who = say("the_gm") if message.sender is None else campaign.players[message.sender].name
     text = render("press.txt", campaign=campaign, who=who, text=message.text)
     return _mail(
         identity,
         campaign,
-        campaign.players[seat],
+        game_master(campaign) if seat is None else campaign.players[seat],
         say("subject_press", who=who),
         text,
-        message_id(identity, campaign.id, "press", record.n, index, seat),
+        message_id(identity, campaign.id, "press", record.n, index, "gm" if seat is None else seat),
     )
 
 
