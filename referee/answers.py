@@ -20,8 +20,20 @@ from . import maps, timekeeping
 from .campaign import Campaign, Table
 from .deadlines import Deadlines, show
 from .history import NoSuchTurn, history_text, turn_files
-from .records import History, Kind, Message, Record, Replace
-from .reports import confirmation, digest, press, read_of, welcome
+from .records import (
+    Adjudicate,
+    Drop,
+    Extend,
+    History,
+    Kind,
+    Message,
+    Pause,
+    Record,
+    Replace,
+    Resume,
+    Rollback,
+)
+from .reports import confirmation, digest, press, read_of, replaced_notice, welcome
 from .store import atomic_write
 
 if TYPE_CHECKING:
@@ -79,6 +91,7 @@ def answer(site: Site, table: Table, now: datetime | None = None) -> int:
     due_at = dues(table)
     queued = 0
     held: dict[int | None, list[Record]] = {}
+    told_everyone = False  # a game master's action: everyone gets a report
     records = {s.record.n: s.record for s in table.steps}
     for key, numbers in marks.held.items():
         held[int(key)] = [records[n] for n in numbers if n in records]
@@ -96,7 +109,13 @@ def answer(site: Site, table: Table, now: datetime | None = None) -> int:
                     queued += 1
             elif isinstance(action, Replace):
                 site.queue(campaign, welcome(site.identity, table, action.seat, key=str(record.n)))
-                queued += 1
+                if action.old_address:
+                    site.queue(campaign, replaced_notice(site.identity, campaign, action, record))
+                queued += 1 + bool(action.old_address)
+            if isinstance(action, TOLD):
+                told_everyone = True
+            if isinstance(action, Rollback):
+                marks.stages.clear()  # the awaited players are prompted again
         if record.kind == Kind.MAIL:
             held.setdefault(record.seat, []).append(record)
     marks.confirmed = last
@@ -117,9 +136,13 @@ def answer(site: Site, table: Table, now: datetime | None = None) -> int:
             marks.digests[key] = last
             continue
         new_decision = due is not None and marks.stages.get(key) != due.stage
-        new_round = bool(news) and marks.digest_rounds.get(key) != table.round
+        new_round = bool(news) and (told_everyone or marks.digest_rounds.get(key) != table.round)
         waiting = [s.record for s in news[:1]] + reads
-        if new_round and not (new_decision or final) and _may_wait(waiting, now, gather):
+        if (
+            new_round
+            and not (new_decision or final or told_everyone)
+            and _may_wait(waiting, now, gather)
+        ):
             new_round = False  # a report with nothing to decide waits for the next mail
         if new_decision or new_round or final:
             png = png or optimised_png(maps.png_map(table.view()))
@@ -157,6 +180,10 @@ def answer(site: Site, table: Table, now: datetime | None = None) -> int:
     marks.turns = last
     marks.save(campaign)
     return queued
+
+
+# the game master's actions that everyone is told of at once, with the game and deadlines
+TOLD = (Pause, Resume, Extend, Rollback, Drop, Replace, Adjudicate)
 
 
 def _may_wait(records: list[Record], now: datetime, gather: timedelta) -> bool:

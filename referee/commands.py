@@ -27,7 +27,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from . import registry, timekeeping
 from .answers import answer, dues
 from .campaign import Campaign, CampaignError, Player, Status, Table, new_token, parse_player
-from .deadlines import MAX_ABSENCE, DeadlineError, parse_day
+from .deadlines import MAX_ABSENCE, DeadlineError, Deadlines, parse_day
 from .mail.read import as_order, as_written
 from .play import Outcome, adjudicate, decide_by_bot
 from .records import (
@@ -395,7 +395,9 @@ def do_replace(ctx: Commands, rest: str, line: str) -> Command:
         raise CommandError(say("plays_already", address=address, campaign_id=ctx.campaign.id))
     ctx.campaign.players[seat] = Player(new_name, address, new_token())
     ctx.campaign.save()
-    return Replace(line, say("replaced", old=old.name, new=new_name), seat, old.name, new_name)
+    return Replace(
+        line, say("replaced", old=old.name, new=new_name), seat, old.name, new_name, old.address
+    )
 
 
 @command("drop", "drop Bob", "the game's rule for it, or a bot plays on", Who.GAME_MASTER)
@@ -562,6 +564,11 @@ def do_open(ctx: Outside, rest: str, line: str) -> None:
         ctx.answer(say("subject_not_opened"), say("open_usage"))
         return
     try:
+        deadlines = deadline_settings(options)
+    except DeadlineError as err:
+        ctx.answer(say("subject_not_opened"), str(err))
+        return
+    try:
         campaign = ctx.site.new_campaign(
             game,
             campaign_id,
@@ -569,6 +576,7 @@ def do_open(ctx: Outside, rest: str, line: str) -> None:
             options=options,
             seats=seats,
             gm=f"{ctx.sender_name or 'Game master'} <{ctx.sender_address}>",
+            settings={"deadlines": deadlines} if deadlines else None,
         )
     except CampaignError as err:
         ctx.answer(say("subject_not_opened"), str(err))
@@ -584,6 +592,7 @@ def do_open(ctx: Outside, rest: str, line: str) -> None:
             seats=seats,
             referee=identity.address,
             gm_address=identity.plus(campaign.id, campaign.gm.token),
+            deadlines=deadlines,
         ),
     )
 
@@ -659,6 +668,32 @@ SITE_VERBS["games"] = SITE_VERBS["status"]
 @command("help", "help", "how to play by mail", verbs=SITE_VERBS)
 def do_site_help(ctx: Outside, rest: str, line: str) -> None:
     ctx.answer(say("subject_help"), help_outside())
+
+
+DEADLINE_KEYS: dict[str, Callable[[str], object]] = {
+    "hours": float,
+    "policy": str,
+    "timezone": str,
+    "times": lambda v: v.split(","),
+    "remind_hours": float,
+    "grace_minutes": float,
+    "min_hours": float,
+    "weekdays_only": lambda v: v.lower() in ("1", "yes", "true"),
+}
+
+
+def deadline_settings(options: dict[str, str]) -> dict:
+    """The deadline settings among an `open` line's KEY=VALUE words (taken out of
+    ``options``, which keeps the game's own), checked as the campaign will read them."""
+    found = {}
+    for key in [k for k in options if k.lower() in DEADLINE_KEYS]:
+        value = options.pop(key)
+        try:
+            found[key.lower()] = DEADLINE_KEYS[key.lower()](value)
+        except ValueError:
+            raise DeadlineError(say("bad_deadline_value", key=key, value=value)) from None
+    Deadlines.from_settings(found)
+    return found
 
 
 def open_games(site: Site) -> str:

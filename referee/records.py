@@ -270,6 +270,7 @@ class Replace(Command):
     seat: int = 0
     old: str = ""
     new: str = ""
+    old_address: str = field(default="", metadata={"added": True})  # to tell them
 
     def told(self) -> list[str]:
         return [f"{self.new} takes {self.old}'s seat."]

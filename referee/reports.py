@@ -19,7 +19,7 @@ from . import maps, registry
 from .campaign import Campaign, Player, Table
 from .contract import View
 from .mail.compose import Attachment, compose
-from .records import Help, Message, Record
+from .records import Help, Message, Record, Replace
 
 
 def template_source(name: str) -> str:
@@ -222,6 +222,8 @@ def welcome(identity: Identity, table: Table, seat: int, key: str = "") -> Email
         choices=choices,
         waiting_for=waiting_for(table),
         seed_hash=campaign.settings.get("seed_hash"),
+        # a player who takes over a seat comes into a game under way: show it to them
+        position=base_context(table) if key else None,
     )
     return _mail(
         identity,
@@ -230,6 +232,25 @@ def welcome(identity: Identity, table: Table, seat: int, key: str = "") -> Email
         say("subject_welcome", title=table.rules.title, name=player.name),
         text,
         message_id(identity, campaign.id, "welcome", seat, *([key] if key else [])),
+    )
+
+
+def replaced_notice(
+    identity: Identity, campaign: Campaign, replace: Replace, record: Record
+) -> EmailMessage:
+    """The player a game master replaced is told, at the address they played from."""
+    text = render(
+        "notice.txt",
+        text=say("replaced_you", name=replace.old, new=replace.new, campaign_id=campaign.id),
+        referee=identity.address,
+    )
+    return compose(
+        from_address=identity.address,
+        from_name=identity.name,
+        to=[(replace.old, replace.old_address)],
+        subject=f"[{campaign.id}] {say('subject_replaced_you')}",
+        text=fitted(text),
+        message_id=message_id(identity, campaign.id, "replaced", record.n, replace.seat),
     )
 
 
