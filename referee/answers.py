@@ -22,6 +22,7 @@ from .deadlines import Deadlines, show
 from .history import NoSuchTurn, history_text, turn_files
 from .records import (
     Adjudicate,
+    DeadlinesSet,
     Drop,
     Extend,
     History,
@@ -33,7 +34,15 @@ from .records import (
     Resume,
     Rollback,
 )
-from .reports import confirmation, digest, press, read_of, replaced_notice, welcome
+from .reports import (
+    confirmation,
+    digest,
+    observer_report,
+    press,
+    read_of,
+    replaced_notice,
+    welcome,
+)
 from .store import atomic_write
 
 if TYPE_CHECKING:
@@ -50,6 +59,7 @@ class Watermarks:
     turns: int = 0  # turn reports written up to this record
     stages: dict = field(default_factory=dict)  # seat -> stage of the decision last prompted
     held: dict = field(default_factory=dict)  # seat -> mail records whose answer waits
+    observed: int | None = None  # the last round whose report went to the observers
 
     @classmethod
     def load(cls, campaign: Campaign) -> Watermarks:
@@ -64,6 +74,7 @@ class Watermarks:
             data["turns"],
             data.get("stages", {}),
             data.get("held", {}),
+            data.get("observed"),
         )
 
     def save(self, campaign: Campaign) -> None:
@@ -116,6 +127,8 @@ def answer(site: Site, table: Table, now: datetime | None = None) -> int:
                 told_everyone = True
             if isinstance(action, Rollback):
                 marks.stages.clear()  # the awaited players are prompted again
+        if record.missed and campaign.settings.get("lateness_notice"):
+            told_everyone = True
         if record.kind == Kind.MAIL:
             held.setdefault(record.seat, []).append(record)
     marks.confirmed = last
@@ -176,6 +189,7 @@ def answer(site: Site, table: Table, now: datetime | None = None) -> int:
         site.queue(campaign, confirmation(site.identity, table, [record]))
         queued += 1
     marks.held = {str(seat): [r.n for r in reads] for seat, reads in held.items() if reads}
+    queued += tell_observers(site, table, marks)
     write_turns(table, marks.turns)
     marks.turns = last
     marks.save(campaign)
@@ -183,7 +197,29 @@ def answer(site: Site, table: Table, now: datetime | None = None) -> int:
 
 
 # the game master's actions that everyone is told of at once, with the game and deadlines
-TOLD = (Pause, Resume, Extend, Rollback, Drop, Replace, Adjudicate)
+TOLD = (Pause, Resume, Extend, DeadlinesSet, Rollback, Drop, Replace, Adjudicate)
+
+
+def tell_observers(site: Site, table: Table, marks: Watermarks) -> int:
+    """The report of each round that ended since the last one, and the result, to the
+    campaign's observers (what every player can read: no token, no private press)."""
+    campaign = table.campaign
+    observers = campaign.settings.get("observers") or []
+    done = table.round + 1 if table.over else table.round  # the rounds that are over
+    if marks.observed is None:
+        marks.observed = done - 1  # observers join from the round in play
+    queued = 0
+    for round_ in range(marks.observed + 1, done):
+        text = turn_files(table, round_)
+        report = next(v for k, v in text.items() if k.endswith(".txt") and ".map" not in k)
+        for address in observers:
+            site.queue(
+                campaign,
+                observer_report(site.identity, campaign, address, round_, str(report)),
+            )
+            queued += 1
+    marks.observed = max(marks.observed, done - 1)
+    return queued
 
 
 def _may_wait(records: list[Record], now: datetime, gather: timedelta) -> bool:

@@ -34,7 +34,9 @@ from .records import (
     Absence,
     Action,
     Adjudicate,
+    ChoicesAsked,
     Command,
+    DeadlinesSet,
     Drop,
     Extend,
     Help,
@@ -254,6 +256,12 @@ def do_status(ctx: Commands, rest: str, line: str) -> Command:
 CAMPAIGN_VERBS["games"] = CAMPAIGN_VERBS["status"]
 
 
+@command("choices", "choices", "every choice of your decision, one a line", Who.PLAYERS)
+def do_choices(ctx: Commands, rest: str, line: str) -> Command:
+    ctx.player()
+    return ChoicesAsked(line, say("choices_below"))
+
+
 def game_master_of(campaign: Campaign) -> Player:
     if campaign.gm is None:
         raise CommandError(say("gm_only"))
@@ -375,6 +383,28 @@ def do_extend(ctx: Commands, rest: str, line: str) -> Command:
         raise CommandError(say("extend_range"))
     timekeeping.extend(ctx.campaign, value)
     return Extend(line, say("extended", hours=f"{value:g}"), value)
+
+
+@command(
+    "deadlines",
+    "deadlines hours=48 policy=bot",
+    "change the deadline settings (hours, times, policy, ...)",
+    Who.GAME_MASTER,
+)
+def do_deadlines(ctx: Commands, rest: str, line: str) -> Command:
+    ctx.game_master()
+    try:
+        words = dict(w.split("=", 1) for w in rest.split())
+    except ValueError:
+        raise CommandError(say("deadlines_usage")) from None
+    changed = deadline_settings(words)
+    if not changed or words:
+        raise CommandError(say("deadlines_usage"))
+    settings = {**(ctx.campaign.settings.get("deadlines") or {}), **changed}
+    Deadlines.from_settings(settings)  # the whole, as the campaign will read it
+    ctx.campaign.settings["deadlines"] = settings
+    ctx.campaign.save()
+    return DeadlinesSet(line, say("deadlines_set", settings=rest.strip()), rest.strip())
 
 
 @command(
@@ -663,6 +693,53 @@ def do_site_status(ctx: Outside, rest: str, line: str) -> None:
 
 
 SITE_VERBS["games"] = SITE_VERBS["status"]
+
+
+@command(
+    "observe",
+    "observe <game> | unobserve <game>",
+    "get each round's report of a game you do not play",
+    verbs=SITE_VERBS,
+)
+def do_observe(ctx: Outside, rest: str, line: str) -> None:
+    campaign_id = rest.split()[0].lower() if rest.split() else ""
+    if not campaign_id:
+        ctx.answer(say("subject_help"), say("observe_usage"))
+        return
+    if not ctx.site.has_campaign(campaign_id):
+        no_such_game(ctx, campaign_id)
+        return
+    campaign = ctx.site.campaign(campaign_id)
+    if campaign.settings.get("no_observers"):
+        ctx.answer(
+            say("subject_observing", campaign_id=campaign.id),
+            say("no_observers", campaign_id=campaign.id),
+        )
+        return
+    observers = list(campaign.settings.get("observers") or [])
+    if ctx.sender_address not in observers:
+        observers.append(ctx.sender_address)
+    campaign.settings["observers"] = observers
+    campaign.save()
+    ctx.answer(
+        say("subject_observing", campaign_id=campaign.id), say("observing", campaign_id=campaign.id)
+    )
+
+
+@command("unobserve", "unobserve <game>", "stop observing a game", verbs=SITE_VERBS)
+def do_unobserve(ctx: Outside, rest: str, line: str) -> None:
+    campaign_id = rest.split()[0].lower() if rest.split() else ""
+    if not ctx.site.has_campaign(campaign_id):
+        no_such_game(ctx, campaign_id)
+        return
+    campaign = ctx.site.campaign(campaign_id)
+    observers = list(campaign.settings.get("observers") or [])
+    campaign.settings["observers"] = [a for a in observers if a != ctx.sender_address]
+    campaign.save()
+    ctx.answer(
+        say("subject_observing", campaign_id=campaign.id),
+        say("not_observing", campaign_id=campaign.id),
+    )
 
 
 @command("help", "help", "how to play by mail", verbs=SITE_VERBS)

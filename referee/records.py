@@ -223,6 +223,13 @@ class StatusAsked(Command):
 
 
 @dataclass(frozen=True)
+class ChoicesAsked(Command):
+    """A player asked for every choice of their decision, ungrouped."""
+
+    verb = "choices"
+
+
+@dataclass(frozen=True)
 class Absence(Command):
     verb = "absence"
 
@@ -262,6 +269,17 @@ class Extend(Command):
 
     def told(self) -> list[str]:
         return [f"The game master extends the deadlines by {self.hours:g} hours."]
+
+
+@dataclass(frozen=True)
+class DeadlinesSet(Command):
+    """The game master changed the campaign's deadline settings (kept in campaign.yaml)."""
+
+    verb = "deadlines"
+    settings: str = ""  # as written: "hours=24 policy=bot"
+
+    def told(self) -> list[str]:
+        return [f"The game master sets the deadlines: {self.settings}."]
 
 
 @dataclass(frozen=True)
@@ -334,12 +352,14 @@ COMMANDS: dict[str, type[Command]] = {
         History,
         Message,
         StatusAsked,
+        ChoicesAsked,
         Absence,
         TimeZone,
         Leave,
         Pause,
         Resume,
         Extend,
+        DeadlinesSet,
         Replace,
         Drop,
         Rollback,

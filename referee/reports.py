@@ -19,7 +19,7 @@ from . import maps, registry
 from .campaign import Campaign, Player, Table
 from .contract import View
 from .mail.compose import Attachment, compose
-from .records import Help, Message, Record, Replace
+from .records import ChoicesAsked, Help, Message, Record, Replace
 
 
 def template_source(name: str) -> str:
@@ -69,6 +69,32 @@ def _fill(text: str, indent: str = "", first: str | None = None) -> str:
 
 
 _ENV.filters["fill"] = _fill
+
+GROUP_FROM = 12  # a decision with more choices than this lists them grouped
+
+
+def grouped(choices: Sequence[str]) -> list[str]:
+    """A long list of choices made short: orders that differ only in their last word are
+    one line, ``build house: 15, 16, 21`` (one order per number); comments and lines of
+    their own stay as they are."""
+    if len(choices) <= GROUP_FROM:
+        return list(choices)
+    groups: dict[str, list[str]] = {}
+    for choice in choices:
+        head, _, last = choice.rpartition(" ")
+        plain = head and not any(mark in choice for mark in "#:,")
+        key = head if plain else choice
+        groups.setdefault(key, []).append(last if key == head else choice)
+    lines = []
+    for key, items in groups.items():
+        if len(items) == 1:
+            lines.append(items[0] if items[0] == key else f"{key} {items[0]}")
+        else:
+            lines.append(f"{key}: {', '.join(items)}")
+    return lines
+
+
+_ENV.globals["grouped"] = grouped
 
 
 def fitted(text: str) -> str:
@@ -254,6 +280,22 @@ def replaced_notice(
     )
 
 
+def observer_report(
+    identity: Identity, campaign: Campaign, address: str, round_: int, report: str
+) -> EmailMessage:
+    """A round's report (the result with the last) for someone who watches the game."""
+    text = render("observer.txt", campaign=campaign, report=report)
+    return compose(
+        from_address=identity.address,
+        from_name=identity.name,
+        to=[address],
+        reply_to=identity.address,
+        subject=f"[{campaign.id}] {say('subject_observed', round=round_)}",
+        text=fitted(text),
+        message_id=message_id(identity, campaign.id, "observed", round_, address),
+    )
+
+
 def game_master(campaign: Campaign) -> Player:
     """The campaign's game master, for a mail only a campaign with one sends."""
     if campaign.gm is None:
@@ -310,6 +352,7 @@ def confirmation(
     player = game_master(campaign) if seat is None else campaign.players[seat]
     prompt, choices = decision_of(table, seat) if seat is not None else (None, [])
     wants_help = any(isinstance(c, Help) for r in records for c in r.commands)
+    full = any(isinstance(c, ChoicesAsked) for r in records for c in r.commands)
     text = render(
         "confirmation.txt",
         campaign=campaign,
@@ -321,6 +364,7 @@ def confirmation(
         gm=seat is None,
         help=help_text(campaign.game) if wants_help else "",
         history=history,
+        full=full,
     )
     sender = record.sender or player.address
     cc = [sender] if sender and sender != player.address else []
@@ -406,6 +450,12 @@ def digest(
         if step.record.n > since:
             events += step.events
             notes += [say("note_missed", done=m.done) for m in step.record.missed if m.seat == seat]
+            if campaign.settings.get("lateness_notice"):  # njudge's late notice, to all
+                notes += [
+                    say("note_late", name=campaign.players[m.seat].name, done=m.done)
+                    for m in step.record.missed
+                    if m.seat != seat
+                ]
             notes += [
                 say("note_refused", text=r.text, reason=r.reason, dropped=r.dropped)
                 for r in step.record.refused

@@ -82,3 +82,46 @@ def test_every_mail_of_a_game_is_plain_text_within_78_columns_and_small(game):
     for mail in bodies:
         assert len(mail.as_bytes()) < 150_000
         assert max(map(len, text_of(mail).splitlines())) <= 78, str(mail["Subject"])
+
+
+def test_a_long_choice_list_is_grouped_and_choices_lists_it_whole(game):
+    site, boxes = game
+    welcome = welcome_of(boxes, "ann@example.org")
+    text = text_of(welcome)
+    assert "    build pub: 10, 15, 16, 17, 20, 21, 22, 27\n" in text
+    assert "    build house 15\n" not in text
+    boxes.deliver(reply_to(welcome, "ann@example.org", "choices"))
+    assert not tick(site).errors
+    [answer] = boxes.new("ann@example.org")
+    full = text_of(answer)
+    assert "Every choice of your decision is listed below" in full
+    assert "    build house 15\n" in full and "    build pub 27\n" in full
+
+
+def test_observers_get_the_result_and_a_refusing_campaign_takes_none(tmp_path):
+    from sites import person_mail
+
+    from referee.campaign import Status
+
+    site = make_site(tmp_path)
+    site.new_campaign("bus", "watched", PLAYERS, seed=1)
+    site.new_campaign("bus", "closed", PLAYERS, seed=2, settings={"no_observers": True})
+    boxes = Mailboxes(site)
+    for game in ("watched", "closed"):
+        boxes.deliver(
+            person_mail("Olga <olga@example.org>", "referee@example.org", "w", f"observe {game}")
+        )
+    assert not tick(site).errors
+    said = [text_of(m) for m in boxes.new("olga@example.org")]
+    assert any("does not take observers" in t for t in said)
+    assert site.campaign("closed").settings.get("observers") is None
+    for _ in range(400):  # the bot plays every seat to the end
+        campaign = site.campaign("watched")
+        campaign.robots = [0, 1, 2]
+        campaign.save()
+        assert not tick(site).errors
+        if site.campaign("watched").status == Status.FINISHED:
+            break
+    reports = boxes.new("olga@example.org")
+    assert len(reports) >= 5
+    assert "THE GAME IS OVER" in text_of(reports[-1])

@@ -104,3 +104,32 @@ def test_a_campaign_opened_by_mail_gets_its_deadlines(mailrig, tmp_path, monkeyp
     run(site, T0)
     [refused] = [m for m in gil.new_mail() if "Not opened" in str(m["Subject"])]
     assert "hours=soon" in mailbot.body(refused)
+
+
+def test_the_game_master_changes_the_deadlines_and_everyone_is_told(mailrig, tmp_path):
+    site, (ann, bob, cid), gm = deadline_game(mailrig, tmp_path)
+    for player in (ann, bob, cid):
+        player.new_mail()
+    gm_does(site, mailrig, gm, "deadlines hours=48 policy=bot")
+    assert site.campaign("dl").settings["deadlines"]["hours"] == 48.0
+    assert site.campaign("dl").settings["deadlines"]["policy"] == "bot"
+    [text] = texts(ann)
+    assert "The game master sets the deadlines: hours=48 policy=bot." in text
+    assert "Due by Wed 25 Nov 2026 09:00 UTC" in text  # 48 hours from the start
+    assert any("sets the deadlines" in t for t in texts(cid))
+    gm_does(site, mailrig, gm, "deadlines hours=soon", hours=2)
+    assert site.campaign("dl").settings["deadlines"]["hours"] == 48.0
+
+
+def test_a_lateness_notice_goes_to_everyone_when_the_campaign_asks_for_it(mailrig, tmp_path):
+    site, (ann, bob, cid), gm = deadline_game(mailrig, tmp_path, policy="bot")
+    campaign = site.campaign("dl")
+    campaign.settings["lateness_notice"] = True
+    campaign.save()
+    for player in (ann, bob, cid):
+        player.new_mail()
+    run(site, T0 + timedelta(hours=24, minutes=1))  # Ann's first building is late
+    for player in (bob, cid):
+        assert any("Ann missed a deadline: the bot decided for them" in t for t in texts(player)), (
+            player.name
+        )

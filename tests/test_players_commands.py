@@ -58,3 +58,40 @@ def test_message_gm_reaches_the_game_master_only(mailrig, tmp_path):
     assert not [m for m in mails_of(mailrig, bob.address) if "Message" in str(m["Subject"])]
     [answer] = [m for m in mails_of(mailrig, ann.address) if "was read" in text_of(m)]
     assert "Your message goes to the game master." in text_of(answer)
+
+
+def test_an_observer_gets_round_reports_and_no_token_or_private_press(mailrig, tmp_path):
+    """(The result goes out as the last round's report: see test_observers_get_the_result.)"""
+    from test_referee_by_mail import MailPlayer
+
+    site = mail_site(tmp_path, mailrig)
+    players = [MailPlayer(mailrig, n, s) for s, n in enumerate(["Ann", "Bob", "Cid"])]
+    olga = mailrig.new_account("olga")
+    site.new_campaign("bus", "open", [f"{p.name} <{p.account.address}>" for p in players], seed=1)
+    referee = site.identity.address
+    mail = person_mail(f"Olga <{olga.address}>", referee, "watching", "observe open\n")
+    mailrig.send(mail.as_bytes(), referee, olga.address)
+    assert not tick(site).errors
+    [said] = [m for m in mails_of(mailrig, olga.address) if "Observing" in str(m["Subject"])]
+    assert "You now observe open" in " ".join(text_of(said).split())
+    # a private message on the way, and play on through the setup into round 1
+    ann = players[0]
+    [welcome] = [m for m in ann.new_mail() if "Welcome" in str(m["Subject"])]
+    secret = mailbot.reply(welcome, "Ann", ann.account.address, ["message bob our secret plan"])
+    mailrig.send(secret.as_bytes(), str(secret["To"]), ann.account.address)
+    ann.received.remove(welcome)
+    ann.last_uid = 0  # she answers her welcome with orders next
+    for _ in range(80):
+        for player in players:
+            player.play()
+        assert not tick(site).errors
+        if site.campaign("open").table().round >= 1:
+            break
+    reports = [m for m in mails_of(mailrig, olga.address) if "for observers" in str(m["Subject"])]
+    assert [str(m["Subject"]) for m in reports] == ["[open] Round 0: the report for observers"]
+    assert "Standings" in text_of(reports[0]) or "Clock:" in text_of(reports[0])
+    everything = "".join(m.as_string() for m in reports)
+    for player in site.campaign("open").players:
+        assert player.token not in everything
+    assert "our secret plan" not in everything
+    assert all(str(m["Reply-To"]) == referee for m in reports)

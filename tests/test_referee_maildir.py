@@ -76,7 +76,7 @@ def test_a_reply_with_the_report_quoted_and_a_signature_is_applied_and_confirmed
     [bob] = boxes.new("bob@example.org")
     assert str(bob["Subject"]) == "[bus1] Setup: your turn - first buildings"
     assert "Ann builds a house at 15 (zone A)." in text_of(bob)
-    assert "    build office 21" in text_of(bob)
+    assert "    build office: 10, 15, 16, 17, 20, 21, 22, 27\n" in text_of(bob)  # grouped
     # the map once: inline in the HTML alternative by its Content-ID, after the plain text
     assert bob.get_content_type() == "multipart/alternative"
     [png] = [p for p in bob.walk() if p.get_content_type() == "image/png"]
