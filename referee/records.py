@@ -329,7 +329,8 @@ class Rollback(Command):
     undone: tuple[tuple[int, int], ...] = ()
 
     def told(self) -> list[str]:
-        return [f"The game master undoes the last {len(self.undone)} order(s)."]
+        count = len(self.undone)
+        return [f"The game master undoes the last {count} order{'' if count == 1 else 's'}."]
 
 
 @dataclass(frozen=True)

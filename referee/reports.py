@@ -73,27 +73,53 @@ _ENV.filters["fill"] = _fill
 GROUP_FROM = 12  # a decision with more choices than this lists them grouped
 
 
-def grouped(choices: Sequence[str]) -> list[str]:
-    """A long list of choices made short: orders that differ only in their last word are
-    one line, ``build house: 15, 16, 21`` (one order per number); comments and lines of
-    their own stay as they are."""
-    if len(choices) <= GROUP_FROM:
-        return list(choices)
+def _groups(choices: Sequence[str]) -> dict[str, list[str]]:
+    """Choices by all but their last word (a choice with a comment, a colon or a comma is
+    a group of its own, keyed by itself)."""
     groups: dict[str, list[str]] = {}
     for choice in choices:
         head, _, last = choice.rpartition(" ")
         plain = head and not any(mark in choice for mark in "#:,")
         key = head if plain else choice
-        groups.setdefault(key, []).append(last if key == head else choice)
+        groups.setdefault(key, []).append(last if plain else choice)
+    return groups
+
+
+def grouped(choices: Sequence[str]) -> list[str]:
+    """A long list of choices made short: orders that differ only in their last word are
+    one line, ``build house: 15, 16, 21`` (one order per number), a long group in lines of
+    its own that each say it whole; comments and lines of their own stay as they are."""
+    if len(choices) <= GROUP_FROM:
+        return list(choices)
     lines = []
-    for key, items in groups.items():
+    room = MAIL_WIDTH - 4  # a choice is indented by four spaces
+    for key, items in _groups(choices).items():
         if len(items) == 1:
             lines.append(items[0] if items[0] == key else f"{key} {items[0]}")
-        else:
-            lines.append(f"{key}: {', '.join(items)}")
+            continue
+        line = f"{key}: {items[0]}"
+        for item in items[1:]:
+            if len(line) + 2 + len(item) > room:
+                lines.append(line)
+                line = f"{key}: {item}"
+            else:
+                line += f", {item}"
+        lines.append(line)
     return lines
 
 
+def group_example(choices: Sequence[str]) -> tuple[str, str, str] | None:
+    """(the words, a first and a second last word) of the first group ``grouped`` makes,
+    for the line that explains it; None when it makes none."""
+    if len(choices) <= GROUP_FROM:
+        return None
+    for key, items in _groups(choices).items():
+        if len(items) > 1:
+            return key, items[0], items[1]
+    return None
+
+
+_ENV.globals["group_example"] = group_example
 _ENV.globals["grouped"] = grouped
 
 

@@ -60,7 +60,7 @@ def test_rollback_prompts_the_awaited_player_again(mailrig, tmp_path):
     ann.new_mail()
     gm_does(site, mailrig, gm, "rollback 1")
     [text] = texts(ann)
-    assert "The game master undoes the last 1 order(s)." in text
+    assert "The game master undoes the last 1 order." in text
     assert "YOUR DECISION: First buildings" in text
 
 
