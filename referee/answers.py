@@ -8,17 +8,42 @@ outbox recognises a mail it queued before by its Message-ID, so none goes out tw
 
 from __future__ import annotations
 
+import io
 import json
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
+
+from PIL import Image
 
 from . import maps, timekeeping
 from .campaign import Campaign, Table
 from .deadlines import Deadlines, show
 from .history import NoSuchTurn, history_text, turn_files
 from .limits import Audience
-from .records import History, Kind, Message, Record, Replace
-from .reports import confirmation, digest, press, welcome
+from .records import (
+    Adjudicate,
+    DeadlinesSet,
+    Drop,
+    Extend,
+    History,
+    Kind,
+    Message,
+    Pause,
+    Record,
+    Replace,
+    Resume,
+    Rollback,
+)
+from .reports import (
+    confirmation,
+    digest,
+    observer_report,
+    press,
+    read_of,
+    replaced_notice,
+    welcome,
+)
 from .store import atomic_write
 
 if TYPE_CHECKING:
@@ -34,6 +59,8 @@ class Watermarks:
     digest_rounds: dict = field(default_factory=dict)  # seat -> round of that report
     turns: int = 0  # turn reports written up to this record
     stages: dict = field(default_factory=dict)  # seat -> stage of the decision last prompted
+    held: dict = field(default_factory=dict)  # seat -> mail records whose answer waits
+    observed: int | None = None  # the last round whose report went to the observers
 
     @classmethod
     def load(cls, campaign: Campaign) -> Watermarks:
@@ -47,11 +74,15 @@ class Watermarks:
             data["digest_rounds"],
             data["turns"],
             data.get("stages", {}),
+            data.get("held", {}),
+            data.get("observed"),
         )
 
     def floor(self) -> int:
-        """The earliest record an answer may still report from."""
-        return min([self.confirmed, self.turns, *self.digests.values()])
+        """The earliest record an answer may still report from (a mail whose answer waits
+        is read again when it goes)."""
+        kept = [n - 1 for numbers in self.held.values() for n in numbers]
+        return min([self.confirmed, self.turns, *self.digests.values(), *kept])
 
     def save(self, campaign: Campaign) -> None:
         # derived: after a crash the answers are derived again and the outbox knows them
@@ -62,43 +93,58 @@ class Watermarks:
         )
 
 
-def answer(site: Site, table: Table) -> int:
-    """Queue the mails the campaign's log calls for: confirmations, relayed messages,
-    welcomes of replacement players, digests; then write the turn reports."""
+def answer(site: Site, table: Table, now: datetime | None = None) -> int:
+    """Queue the mails the campaign's log calls for: relayed messages, welcomes of
+    replacement players, then one mail per player for what concerns them: a digest (with
+    the answers to their mails read since) when they have a new decision, a new round or
+    the result, else a confirmation of their mail. A mail that needs no answer of its own
+    (its orders accepted, nothing else in it) and a report with no decision in it wait up
+    to the campaign's ``gather_minutes`` for the player's next mail to go along with it.
+    Then write the turn reports."""
     campaign = table.campaign
+    now = now or datetime.now(UTC)
+    gather = timedelta(minutes=float(campaign.settings.get("gather_minutes", 0)))
     marks = Watermarks.load(campaign)
     last = table.count
     due_at = dues(table)
     queued = 0
+    held: dict[int | None, list[Record]] = {}
+    told_everyone = False  # a game master's action: everyone gets a report
+    kept = [n for numbers in marks.held.values() for n in numbers]
+    records = {
+        s.record.n: s.record for s in table.steps_after(min([marks.confirmed + 1, *kept]) - 1)
+    }
+    for key, numbers in marks.held.items():
+        held[int(key)] = [records[n] for n in numbers if n in records]
     for step in table.steps_after(marks.confirmed):
         record = step.record
         for index, action in enumerate(record.actions):
             if isinstance(action, Message):
+                if action.to_gm and campaign.gm is not None:
+                    site.queue(campaign, press(site.identity, table, record, action, index, None))
+                    queued += 1
                 for seat in action.to:
                     site.queue(campaign, press(site.identity, table, record, action, index, seat))
                     queued += 1
             elif isinstance(action, Replace):
                 site.queue(campaign, welcome(site.identity, table, action.seat, key=str(record.n)))
-                queued += 1
-        if record.kind == Kind.MAIL and (
-            # a mail whose orders moved the game on is always confirmed (the game's length
-            # bounds those); any other counts against the limit, so that an auto-responder
-            # with the token is answered a few times, not for ever
-            record.orders
-            or not record.sender
-            or site.answer_book.allow(record.sender, Audience.PLAYER)
-        ):
-            due_by = due_at.get(record.seat) if record.seat is not None else None
-            site.queue(
-                campaign,
-                confirmation(site.identity, table, record, due_by, history_for(table, record)),
-            )
-            queued += 1
+                if action.old_address:
+                    site.queue(campaign, replaced_notice(site.identity, campaign, action, record))
+                queued += 1 + bool(action.old_address)
+            if isinstance(action, TOLD):
+                told_everyone = True
+            if isinstance(action, Rollback):
+                marks.stages.clear()  # the awaited players are prompted again
+        if record.missed and campaign.settings.get("lateness_notice"):
+            told_everyone = True
+        if record.kind == Kind.MAIL:
+            held.setdefault(record.seat, []).append(record)
     marks.confirmed = last
     png = None
     awaiting = {d.seat: d for d in table.rules.awaiting(table.state)}
     for seat in range(len(campaign.players)):
         key = str(seat)
+        reads = held.pop(seat, [])
         since = marks.digests.get(key, 0)
         news = [
             s
@@ -107,28 +153,128 @@ def answer(site: Site, table: Table) -> int:
         ]
         due = awaiting.get(seat)
         final = table.over and marks.stages.get(key) != "over"  # everyone gets it once
-        if not news and not final:
+        if not news and not reads and not final:
             marks.digests[key] = last
             continue
         new_decision = due is not None and marks.stages.get(key) != due.stage
-        new_round = marks.digest_rounds.get(key) != table.round
+        new_round = bool(news) and (told_everyone or marks.digest_rounds.get(key) != table.round)
+        waiting = [s.record for s in news[:1]] + reads
+        if (
+            new_round
+            and not (new_decision or final or told_everyone)
+            and _may_wait(waiting, now, gather)
+        ):
+            new_round = False  # a report with nothing to decide waits for the next mail
         if new_decision or new_round or final:
-            png = png or maps.png_map(table.view())
-            site.queue(campaign, digest(site.identity, table, seat, since, png, due_at.get(seat)))
+            png = png or optimised_png(maps.png_map(table.view()))
+            site.queue(
+                campaign,
+                digest(
+                    site.identity,
+                    table,
+                    seat,
+                    since,
+                    png,
+                    due_at.get(seat),
+                    reads=[read_of(table, r) for r in reads],
+                ),
+            )
             marks.digests[key] = last
             marks.digest_rounds[key] = table.round
             marks.stages[key] = "over" if table.over else due.stage if due else None
             queued += 1
+        elif reads and (due is not None or not _may_wait(reads, now, gather)):
+            if confirmed_within_limits(site, reads):
+                site.queue(
+                    campaign,
+                    confirmation(
+                        site.identity, table, reads, due_at.get(seat), history_for(table, reads[-1])
+                    ),
+                )
+                queued += 1
+        elif reads:
+            held[seat] = reads  # answered with the player's next mail
+    for record in held.pop(None, []):  # the game master's mails: answered at once
+        site.queue(campaign, confirmation(site.identity, table, [record]))
+        queued += 1
+    marks.held = {str(seat): [r.n for r in reads] for seat, reads in held.items() if reads}
+    queued += tell_observers(site, table, marks)
     renamed = any(
-        isinstance(a, Replace)
-        for s in table.steps
-        if s.record.n > marks.turns
-        for a in s.record.actions
+        isinstance(a, Replace) for s in table.steps_after(marks.turns) for a in s.record.actions
     )  # a seat's new name shows in every round's report, as the replay shows it
     write_turns(campaign.table() if renamed else table, 0 if renamed else marks.turns)
     marks.turns = last
     marks.save(campaign)
     return queued
+
+
+def confirmed_within_limits(site: Site, reads: list[Record]) -> bool:
+    """A confirmation of mails whose orders moved the game on is always sent (the game's
+    length bounds those); any other counts against the sender's limit, so that an
+    auto-responder with the token is answered a few times, not for ever."""
+    sender = reads[-1].sender
+    return (
+        any(r.orders for r in reads)
+        or not sender
+        or site.answer_book.allow(sender, Audience.PLAYER)
+    )
+
+
+# the game master's actions that everyone is told of at once, with the game and deadlines
+TOLD = (Pause, Resume, Extend, DeadlinesSet, Rollback, Drop, Replace, Adjudicate)
+
+
+def tell_observers(site: Site, table: Table, marks: Watermarks) -> int:
+    """The report of each round that ended since the last one, and the result, to the
+    campaign's observers (what every player can read: no token, no private press)."""
+    campaign = table.campaign
+    observers = campaign.settings.get("observers") or []
+    done = table.round + 1 if table.over else table.round  # the rounds that are over
+    if marks.observed is None:
+        marks.observed = done - 1  # observers join from the round in play
+    queued = 0
+    for round_ in range(marks.observed + 1, done):
+        text = turn_files(table, round_)
+        report = next(v for k, v in text.items() if k.endswith(".txt") and ".map" not in k)
+        for address in observers:
+            site.queue(
+                campaign,
+                observer_report(site.identity, campaign, address, round_, str(report)),
+            )
+            queued += 1
+    marks.observed = max(marks.observed, done - 1)
+    return queued
+
+
+def _may_wait(records: list[Record], now: datetime, gather: timedelta) -> bool:
+    """Whether answers about these records may wait for a later mail: each record is only
+    accepted orders (or news), and the first is younger than the campaign's gather time."""
+    if not records or not gather:
+        return False
+    if any(r.kind == Kind.MAIL and not _plain(r) for r in records):
+        return False
+    first = datetime.fromisoformat(records[0].at.replace("Z", "+00:00"))
+    return now - first < gather
+
+
+def _plain(record: Record) -> bool:
+    """A mail whose answer would only say that its orders were accepted."""
+    return bool(record.orders) and not (
+        record.bad_lines or record.refused or record.actions or any(record.queues.values())
+    )
+
+
+def optimised_png(png: bytes | None) -> bytes | None:
+    """The map as a mail carries it: a palette of at most 256 colours, compressed by zlib's
+    default level (a quarter smaller than the drawing's quick encoding, for 40 ms)."""
+    if png is None:
+        return None
+    image: Image.Image = Image.open(io.BytesIO(png))
+    if image.mode != "P":
+        image = image.convert("RGB").quantize(256)
+    out = io.BytesIO()
+    image.save(out, "PNG", compress_level=6)
+    return out.getvalue() if out.tell() < len(png) else png
 
 
 def dues(table: Table) -> dict[int, str]:
@@ -160,7 +306,7 @@ def history_for(table: Table, record: Record) -> str:
 def write_turns(table: Table, since: int) -> None:
     """The report and text map of every round touched since record ``since``, and the
     PNG map of each such round once it is over (the game at its end)."""
-    rounds = sorted({s.round for s in table.steps_after(since)})
+    rounds = sorted({s.round for s in table.steps if s.record.n > since})
     folder = table.campaign.dir("turns")
     for round_ in rounds:
         for name, content in turn_files(table, round_).items():

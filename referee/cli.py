@@ -430,7 +430,7 @@ def tick(ctx) -> None:
 )
 def demo(directory: Path, seed: int, game: str) -> None:
     """Play a 4-player game by mail with robot players on local Maildirs."""
-    from .demo import run_demo
+    from .demo import PLAYERS, MailCount, mail_counts, run_demo
 
     click.echo(
         f"A demo site in {directory}: four robot players read the referee's mail and "
@@ -448,6 +448,14 @@ def demo(directory: Path, seed: int, game: str) -> None:
     click.echo(
         "Final scores: " + ", ".join(f"{p['name']} {p[measure]}" for p in table.view()["players"])
     )
+    counts = mail_counts(directory / "mail" / "outbox")
+    click.echo("Mail each player received (mails, bytes, the largest, the widest text line):")
+    for name, address in PLAYERS:
+        c = counts.get(address, MailCount())
+        click.echo(
+            f"  {name:<5} {c.mails:4d} mails {c.bytes / 1e6:6.2f} MB  largest "
+            f"{c.largest / 1e3:5.0f} KB  widest {c.widest} columns"
+        )
     click.echo(f"\nCampaign folder: {campaign.root}")
     click.echo(f"  turn reports and maps: {campaign.root / 'turns'}")
     click.echo(f"  the order log:         {campaign.log_path}")

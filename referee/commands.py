@@ -25,15 +25,18 @@ from typing import TYPE_CHECKING, Protocol
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from . import registry, timekeeping
-from .answers import answer
+from .answers import answer, dues
 from .campaign import Campaign, CampaignError, Player, Status, Table, new_token, parse_player
-from .deadlines import MAX_ABSENCE, DeadlineError, parse_day
+from .deadlines import MAX_ABSENCE, DeadlineError, Deadlines, parse_day
+from .mail.read import as_order, as_written
 from .play import Outcome, adjudicate, decide_by_bot
 from .records import (
     Absence,
     Action,
     Adjudicate,
+    ChoicesAsked,
     Command,
+    DeadlinesSet,
     Drop,
     Extend,
     Help,
@@ -48,6 +51,7 @@ from .records import (
     Resume,
     Rollback,
     Start,
+    StatusAsked,
     TimeZone,
 )
 from .reports import help_text, render, say
@@ -102,9 +106,15 @@ def command(
     return register
 
 
+def unique(verbs: dict[str, Verb]) -> list[Verb]:
+    """The commands of a registry, each once (a second word for one, like ``games`` for
+    ``status``, is left out)."""
+    return list({v.name: v for v in verbs.values()}.values())
+
+
 def help_lines(gm: bool) -> list[tuple[str, str]]:
     """(usage, summary) of every campaign command the sender may give, for the help."""
-    return [(v.usage, v.summary) for v in CAMPAIGN_VERBS.values() if v.allows(gm)]
+    return [(v.usage, v.summary) for v in unique(CAMPAIGN_VERBS) if v.allows(gm)]
 
 
 # running commands inside a campaign ----------------------------------------------------------
@@ -133,13 +143,14 @@ def split(lines: list[str], gm: bool) -> tuple[list[Line], list[str]]:
     """The lines that are referee commands the sender may give, and the rest (the game's
     orders)."""
     commands, orders = [], []
-    for line in lines:
-        verb, _, rest = line.strip().partition(" ")
+    for written in lines:
+        line = as_written(written)
+        verb, _, rest = line.partition(" ")
         known = CAMPAIGN_VERBS.get(verb.lower())
         if known is not None and known.allows(gm):
             commands.append(Line(verb.lower(), rest.strip(), line))
         else:
-            orders.append(line)
+            orders.append(as_order(line))
     return commands, orders
 
 
@@ -199,21 +210,31 @@ def do_history(ctx: Commands, rest: str, line: str) -> Command:
     return History(line, say("history"), turn)
 
 
-@command("message", "message all|<player> <text>", "a message to all, or to one player")
+@command(
+    "message",
+    "message all|<player>|gm <text>",
+    "a message to all, to one player or to the game master",
+)
 def do_message(ctx: Commands, rest: str, line: str) -> Command:
     players = ctx.campaign.players
     # the addressee is "all" or a player's whole name (which may have spaces in it)
-    addressees = ["all"] + sorted((p.name for p in players), key=len, reverse=True)
+    addressees = ["all", "gm"] + sorted((p.name for p in players), key=len, reverse=True)
     to = next((n for n in addressees if rest.lower().startswith(n.lower() + " ")), None)
     text = rest[len(to) :].strip() if to else ""
     if to is None or not text:
         raise CommandError(say("message_usage", players=[p.name for p in players]))
+    sender = None if ctx.seat is None else players[ctx.seat].name
+    if to == "gm":
+        if ctx.campaign.gm is None or ctx.seat is None:
+            raise CommandError(say("no_gm_to_write_to", campaign_id=ctx.campaign.id))
+        return Message(
+            line, say("message_sent_gm"), ctx.seat, sender, (), (), False, text, to_gm=True
+        )
     if to == "all":
         seats = [s for s in range(len(players)) if s != ctx.seat]
     else:
         seats = [s for s in range(len(players)) if players[s].name.lower() == to.lower()]
     names = [players[s].name for s in seats]
-    sender = None if ctx.seat is None else players[ctx.seat].name
     return Message(
         line,
         say("message_sent", names=names),
@@ -224,6 +245,52 @@ def do_message(ctx: Commands, rest: str, line: str) -> Command:
         to == "all",
         text,
     )
+
+
+@command("status", "status | games", "every game you play: its state and what it awaits")
+def do_status(ctx: Commands, rest: str, line: str) -> Command:
+    address = (ctx.player() if ctx.seat is not None else game_master_of(ctx.campaign)).address
+    return StatusAsked(line, status_text(ctx.site, address))
+
+
+CAMPAIGN_VERBS["games"] = CAMPAIGN_VERBS["status"]
+
+
+@command("choices", "choices", "every choice of your decision, one a line", Who.PLAYERS)
+def do_choices(ctx: Commands, rest: str, line: str) -> Command:
+    ctx.player()
+    return ChoicesAsked(line, say("choices_below"))
+
+
+def game_master_of(campaign: Campaign) -> Player:
+    if campaign.gm is None:
+        raise CommandError(say("gm_only"))
+    return campaign.gm
+
+
+def status_text(site: Site, address: str) -> str:
+    """Every campaign ``address`` plays in (or runs): its state, its round, what it awaits
+    from them and by when."""
+    games = []
+    for campaign_id in site.campaign_ids():
+        campaign = site.campaign(campaign_id)
+        seat = campaign.seat_of_address(address)
+        runs = campaign.gm is not None and campaign.gm.address == address.lower()
+        if seat is None and not runs:
+            continue
+        game: dict = {"id": campaign.id, "title": campaign.rules.title}
+        game.update(status=str(campaign.status), round=None, awaited=None, due=None)
+        game["gm"] = runs and seat is None
+        if campaign.status != Status.OPEN:
+            table = campaign.table()
+            game["round"] = table.round
+            if seat is not None:
+                prompt = next(
+                    (d.prompt for d in table.rules.awaiting(table.state) if d.seat == seat), None
+                )
+                game.update(awaited=prompt, due=dues(table).get(seat))
+        games.append(game)
+    return say("status", games=games)
 
 
 # players ----------------------------------------------------------------------------------------
@@ -319,6 +386,28 @@ def do_extend(ctx: Commands, rest: str, line: str) -> Command:
 
 
 @command(
+    "deadlines",
+    "deadlines hours=48 policy=bot",
+    "change the deadline settings (hours, times, policy, ...)",
+    Who.GAME_MASTER,
+)
+def do_deadlines(ctx: Commands, rest: str, line: str) -> Command:
+    ctx.game_master()
+    try:
+        words = dict(w.split("=", 1) for w in rest.split())
+    except ValueError:
+        raise CommandError(say("deadlines_usage")) from None
+    changed = deadline_settings(words)
+    if not changed or words:
+        raise CommandError(say("deadlines_usage"))
+    settings = {**(ctx.campaign.settings.get("deadlines") or {}), **changed}
+    Deadlines.from_settings(settings)  # the whole, as the campaign will read it
+    ctx.campaign.settings["deadlines"] = settings
+    ctx.campaign.save()
+    return DeadlinesSet(line, say("deadlines_set", settings=rest.strip()), rest.strip())
+
+
+@command(
     "replace",
     "replace Bob with Ann Lee <ann@example.org>",
     "a new player takes the seat",
@@ -338,7 +427,9 @@ def do_replace(ctx: Commands, rest: str, line: str) -> Command:
     # joining (a company, colours): the game replays from them
     ctx.campaign.players[seat] = Player(new_name, address, new_token(), signup=dict(old.signup))
     ctx.campaign.save()
-    return Replace(line, say("replaced", old=old.name, new=new_name), seat, old.name, new_name)
+    return Replace(
+        line, say("replaced", old=old.name, new=new_name), seat, old.name, new_name, old.address
+    )
 
 
 @command("drop", "drop Bob", "the game's rule for it, or a bot plays on", Who.GAME_MASTER)
@@ -428,7 +519,7 @@ def run_as_gm(site: Site, campaign_id: str, line: str, now: datetime) -> list[Ac
             say(
                 "not_a_gm_command",
                 line=line,
-                verbs=[v.name for v in CAMPAIGN_VERBS.values() if v.allows(gm=True)],
+                verbs=[v.name for v in unique(CAMPAIGN_VERBS) if v.allows(gm=True)],
             )
         )
     table = campaign.table() if campaign.status != Status.OPEN else None
@@ -468,11 +559,15 @@ def run_outside(ctx: Outside, lines: list[str]) -> None:
     mail that quotes the help text does the one thing asked for), or the notice that the
     mail named no game."""
     words = [line.lower().split() for line in lines]
-    for verb in SITE_VERBS.values():
-        line = next((line for line, w in zip(lines, words) if w[:1] == [verb.name]), None)
+    for word, verb in SITE_VERBS.items():
+        line = next((line for line, w in zip(lines, words) if w[:1] == [word]), None)
         if line is not None:
-            verb.run(ctx, line.strip()[len(verb.name) :].strip(), line)
+            verb.run(ctx, line.strip()[len(word) :].strip(), line)
             return
+    if status_text(ctx.site, ctx.sender_address) != say("status", games=[]):
+        # a registered player's fresh mail: the games they play, and how to reach each
+        do_site_status(ctx, "", "status")
+        return
     ctx.answer(say("subject_no_game"), say("no_game_named"))
 
 
@@ -501,6 +596,11 @@ def do_open(ctx: Outside, rest: str, line: str) -> None:
         ctx.answer(say("subject_not_opened"), say("open_usage"))
         return
     try:
+        deadlines = deadline_settings(options)
+    except DeadlineError as err:
+        ctx.answer(say("subject_not_opened"), str(err))
+        return
+    try:
         campaign = ctx.site.new_campaign(
             game,
             campaign_id,
@@ -508,6 +608,7 @@ def do_open(ctx: Outside, rest: str, line: str) -> None:
             options=options,
             seats=seats,
             gm=f"{ctx.sender_name or 'Game master'} <{ctx.sender_address}>",
+            settings={"deadlines": deadlines} if deadlines else None,
         )
     except CampaignError as err:
         ctx.answer(say("subject_not_opened"), str(err))
@@ -523,6 +624,7 @@ def do_open(ctx: Outside, rest: str, line: str) -> None:
             seats=seats,
             referee=identity.address,
             gm_address=identity.plus(campaign.id, campaign.gm.token),
+            deadlines=deadlines,
         ),
     )
 
@@ -650,9 +752,95 @@ def do_list(ctx: Outside, rest: str, line: str) -> None:
     ctx.answer(say("subject_open_games"), open_games(ctx.site))
 
 
+@command(
+    "status",
+    "status | games",
+    "every game you play, from the address you play with",
+    verbs=SITE_VERBS,
+)
+def do_site_status(ctx: Outside, rest: str, line: str) -> None:
+    ctx.answer(say("subject_status"), status_text(ctx.site, ctx.sender_address))
+
+
+SITE_VERBS["games"] = SITE_VERBS["status"]
+
+
+@command(
+    "observe",
+    "observe <game> | unobserve <game>",
+    "get each round's report of a game you do not play",
+    verbs=SITE_VERBS,
+)
+def do_observe(ctx: Outside, rest: str, line: str) -> None:
+    campaign_id = rest.split()[0].lower() if rest.split() else ""
+    if not campaign_id:
+        ctx.answer(say("subject_help"), say("observe_usage"))
+        return
+    if not ctx.site.has_campaign(campaign_id):
+        no_such_game(ctx, campaign_id)
+        return
+    campaign = ctx.site.campaign(campaign_id)
+    if campaign.settings.get("no_observers"):
+        ctx.answer(
+            say("subject_observing", campaign_id=campaign.id),
+            say("no_observers", campaign_id=campaign.id),
+        )
+        return
+    observers = list(campaign.settings.get("observers") or [])
+    if ctx.sender_address not in observers:
+        observers.append(ctx.sender_address)
+    campaign.settings["observers"] = observers
+    campaign.save()
+    ctx.answer(
+        say("subject_observing", campaign_id=campaign.id), say("observing", campaign_id=campaign.id)
+    )
+
+
+@command("unobserve", "unobserve <game>", "stop observing a game", verbs=SITE_VERBS)
+def do_unobserve(ctx: Outside, rest: str, line: str) -> None:
+    campaign_id = rest.split()[0].lower() if rest.split() else ""
+    if not ctx.site.has_campaign(campaign_id):
+        no_such_game(ctx, campaign_id)
+        return
+    campaign = ctx.site.campaign(campaign_id)
+    observers = list(campaign.settings.get("observers") or [])
+    campaign.settings["observers"] = [a for a in observers if a != ctx.sender_address]
+    campaign.save()
+    ctx.answer(
+        say("subject_observing", campaign_id=campaign.id),
+        say("not_observing", campaign_id=campaign.id),
+    )
+
+
 @command("help", "help", "how to play by mail", verbs=SITE_VERBS)
 def do_site_help(ctx: Outside, rest: str, line: str) -> None:
     ctx.answer(say("subject_help"), help_outside())
+
+
+DEADLINE_KEYS: dict[str, Callable[[str], object]] = {
+    "hours": float,
+    "policy": str,
+    "timezone": str,
+    "times": lambda v: v.split(","),
+    "remind_hours": float,
+    "grace_minutes": float,
+    "min_hours": float,
+    "weekdays_only": lambda v: v.lower() in ("1", "yes", "true"),
+}
+
+
+def deadline_settings(options: dict[str, str]) -> dict:
+    """The deadline settings among an `open` line's KEY=VALUE words (taken out of
+    ``options``, which keeps the game's own), checked as the campaign will read them."""
+    found = {}
+    for key in [k for k in options if k.lower() in DEADLINE_KEYS]:
+        value = options.pop(key)
+        try:
+            found[key.lower()] = DEADLINE_KEYS[key.lower()](value)
+        except ValueError:
+            raise DeadlineError(say("bad_deadline_value", key=key, value=value)) from None
+    Deadlines.from_settings(found)
+    return found
 
 
 def open_games(site: Site) -> str:
@@ -678,5 +866,5 @@ def help_outside() -> str:
         "help-outside.txt",
         titles=[registry.get(g).title for g in registry.names()],
         games=[help_text(g) for g in registry.names()],
-        site_commands=[(v.usage, v.summary) for v in SITE_VERBS.values()],
+        site_commands=[(v.usage, v.summary) for v in unique(SITE_VERBS)],
     ).rstrip()

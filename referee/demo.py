@@ -23,12 +23,43 @@ from .mail.outbox import MaildirSender, OutMail
 from .site import Site
 from .tick import tick
 
+# answers with nothing to decide wait this long for the player's next mail, as a campaign
+# played at a brisk pace would set it
+GATHER_MINUTES = 10
+
 PLAYERS = [
     ("Ada", "ada@demo.invalid"),
     ("Ben", "ben@demo.invalid"),
     ("Cleo", "cleo@demo.invalid"),
     ("Dan", "dan@demo.invalid"),
 ]
+
+
+@dataclass
+class MailCount:
+    """The mail one player received: how many, their bytes, the largest, and the longest
+    line of their plain text."""
+
+    mails: int = 0
+    bytes: int = 0
+    largest: int = 0
+    widest: int = 0
+
+
+def mail_counts(outbox: Path) -> dict[str, MailCount]:
+    """Per recipient address, what the referee's outbox Maildir holds."""
+    counts: dict[str, MailCount] = {}
+    box = mailbox.Maildir(outbox, create=False)
+    for key in box.iterkeys():
+        raw = box.get_bytes(key)
+        msg = mailbot.parse(raw)
+        count = counts.setdefault(str(msg["To"].addresses[0].addr_spec).lower(), MailCount())
+        count.mails += 1
+        count.bytes += len(raw)
+        count.largest = max(count.largest, len(raw))
+        lines = mailbot.body(msg).splitlines() or [""]
+        count.widest = max(count.widest, *map(len, lines))
+    return counts
 
 
 @dataclass
@@ -96,7 +127,11 @@ def run_demo(
         number += 1
         campaign_id = f"demo-{number}"
     site.new_campaign(
-        game or registry.names()[0], campaign_id, [f"{n} <{a}>" for n, a in PLAYERS], seed
+        game or registry.names()[0],
+        campaign_id,
+        [f"{n} <{a}>" for n, a in PLAYERS],
+        seed,
+        settings={"gather_minutes": GATHER_MINUTES},
     )
     site.outbox.flush(site.config.make_sender())
     outbox, inbox_settings = site.config.outbox, site.config.inbox

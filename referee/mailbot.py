@@ -15,6 +15,7 @@ from email.utils import formatdate, make_msgid, parseaddr
 
 DECISION = re.compile(r"^YOUR DECISION: (.*)$", re.MULTILINE)
 CHOICE = re.compile(r"^    (\S.*)$")
+GROUP = re.compile(r"^([^:#]+): (\S+(?:, \S+)+)$")
 
 
 def parse(raw: bytes) -> EmailMessage:
@@ -41,7 +42,10 @@ def choices_in(text: str) -> list[str]:
             continue
         started = True
         order = choice.group(1).split("#")[0].strip()
-        if order and not order.lower().startswith("round "):
+        group = GROUP.match(order)
+        if group:  # "build house: 15, 16" is one order per item
+            found += [f"{group.group(1)} {item}" for item in group.group(2).split(", ")]
+        elif order and not order.lower().startswith("round "):
             found.append(order)
     return found
 

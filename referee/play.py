@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from .campaign import Table
 from .contract import Entry, IllegalOrder, NotAnOrder, NotationError
 from .records import AppliedOrder, How, Record, RefusedOrder
+from .reports import say
+from .wording import did_you_mean, looks_like_prose
 
 
 @dataclass
@@ -79,10 +81,17 @@ def read_orders(rules, lines: list[str]) -> Reading:
         try:
             entries = rules.parse(chunk)
         except NotAnOrder:
-            reading.ignored.append(chunk)
+            guess = did_you_mean(rules, chunk)
+            if guess is None:
+                reading.ignored.append(chunk)
+            else:
+                reading.errors.append((chunk, say("did_you_mean", guess=guess)))
             continue
         except NotationError as err:
-            reading.errors.append((err.line or chunk, err.reason))
+            if looks_like_prose(chunk):  # a signature or a remark that begins like an order
+                reading.ignored.append(chunk)
+            else:
+                reading.errors.append((err.line or chunk, err.reason))
             continue
         for entry in entries:
             if any(rules.referee_only(o) for o in entry.alternatives):

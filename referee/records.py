@@ -150,8 +150,11 @@ class Command:
     def to_json(self) -> dict:
         data: dict[str, Any] = {}
         for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if f.metadata.get("added") and value == f.default:
+                continue  # a field added later is written only when it says something
             if f.name not in ("line", "said"):
-                data[f.metadata.get("json", f.name)] = _plain(getattr(self, f.name))
+                data[f.metadata.get("json", f.name)] = _plain(value)
         return {**data, "said": self.said, "action": self.verb, "line": self.line}
 
     @classmethod
@@ -159,6 +162,8 @@ class Command:
         values = {
             f.name: _typed(f.type, data[f.metadata.get("json", f.name)])
             for f in dataclasses.fields(cls)
+            # older records go without a field added later (it keeps its default)
+            if f.metadata.get("json", f.name) in data or not f.metadata.get("added")
         }
         return cls(**values)
 
@@ -198,13 +203,30 @@ class Message(Command):
     to_names: tuple[str, ...] = ()
     everyone: bool = False
     text: str = ""
+    # to the game master (the seats in ``to`` are then none)
+    to_gm: bool = field(default=False, metadata={"added": True})
 
     def told(self) -> list[str]:
         # names as they were when it was sent; a private message keeps its words private
         who = self.sender_name or "The game master"
         if self.everyone:
             return [f"{who} to everyone: {self.text}"]
-        return [f"{who} wrote to {', '.join(self.to_names)} (private)."]
+        to = ", ".join(self.to_names) or "the game master"
+        return [f"{who} wrote to {to} (private)."]
+
+
+@dataclass(frozen=True)
+class StatusAsked(Command):
+    """A player asked for the games they play (the answer is in ``said``)."""
+
+    verb = "status"
+
+
+@dataclass(frozen=True)
+class ChoicesAsked(Command):
+    """A player asked for every choice of their decision, ungrouped."""
+
+    verb = "choices"
 
 
 @dataclass(frozen=True)
@@ -250,11 +272,23 @@ class Extend(Command):
 
 
 @dataclass(frozen=True)
+class DeadlinesSet(Command):
+    """The game master changed the campaign's deadline settings (kept in campaign.yaml)."""
+
+    verb = "deadlines"
+    settings: str = ""  # as written: "hours=24 policy=bot"
+
+    def told(self) -> list[str]:
+        return [f"The game master sets the deadlines: {self.settings}."]
+
+
+@dataclass(frozen=True)
 class Replace(Command):
     verb = "replace"
     seat: int = 0
     old: str = ""
     new: str = ""
+    old_address: str = field(default="", metadata={"added": True})  # to tell them
 
     def told(self) -> list[str]:
         return [f"{self.new} takes {self.old}'s seat."]
@@ -295,7 +329,8 @@ class Rollback(Command):
     undone: tuple[tuple[int, int], ...] = ()
 
     def told(self) -> list[str]:
-        return [f"The game master undoes the last {len(self.undone)} order(s)."]
+        count = len(self.undone)
+        return [f"The game master undoes the last {count} order{'' if count == 1 else 's'}."]
 
 
 @dataclass(frozen=True)
@@ -317,12 +352,15 @@ COMMANDS: dict[str, type[Command]] = {
         Help,
         History,
         Message,
+        StatusAsked,
+        ChoicesAsked,
         Absence,
         TimeZone,
         Leave,
         Pause,
         Resume,
         Extend,
+        DeadlinesSet,
         Replace,
         Drop,
         Rollback,

@@ -7,6 +7,7 @@ and into mail messages. The mails are composed by ``mail.compose``.
 from __future__ import annotations
 
 import hashlib
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from email.message import EmailMessage
@@ -18,7 +19,7 @@ from . import maps, registry
 from .campaign import Campaign, Player, Table
 from .contract import View
 from .mail.compose import Attachment, compose
-from .records import Help, Message, Record
+from .records import ChoicesAsked, Help, Message, Record, Replace
 
 
 def template_source(name: str) -> str:
@@ -50,6 +51,91 @@ def _command_help(gm: bool) -> list[tuple[str, str]]:
 
 
 _ENV.globals["command_help"] = _command_help
+
+MAIL_WIDTH = 78  # the columns of a mail's plain text (RFC 5322's recommended line length)
+
+
+def _fill(text: str, indent: str = "", first: str | None = None) -> str:
+    """Text in lines of at most MAIL_WIDTH columns, each starting with ``indent`` (the
+    first with ``first`` when given), broken at spaces only."""
+    return textwrap.fill(
+        str(text),
+        MAIL_WIDTH,
+        initial_indent=indent if first is None else first,
+        subsequent_indent=indent,
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+
+
+_ENV.filters["fill"] = _fill
+
+GROUP_FROM = 12  # a decision with more choices than this lists them grouped
+
+
+def _groups(choices: Sequence[str]) -> dict[str, list[str]]:
+    """Choices by all but their last word (a choice with a comment, a colon or a comma is
+    a group of its own, keyed by itself)."""
+    groups: dict[str, list[str]] = {}
+    for choice in choices:
+        head, _, last = choice.rpartition(" ")
+        plain = head and not any(mark in choice for mark in "#:,")
+        key = head if plain else choice
+        groups.setdefault(key, []).append(last if plain else choice)
+    return groups
+
+
+def grouped(choices: Sequence[str]) -> list[str]:
+    """A long list of choices made short: orders that differ only in their last word are
+    one line, ``build house: 15, 16, 21`` (one order per number), a long group in lines of
+    its own that each say it whole; comments and lines of their own stay as they are."""
+    if len(choices) <= GROUP_FROM:
+        return list(choices)
+    lines = []
+    room = MAIL_WIDTH - 4  # a choice is indented by four spaces
+    for key, items in _groups(choices).items():
+        if len(items) == 1:
+            lines.append(items[0] if items[0] == key else f"{key} {items[0]}")
+            continue
+        line = f"{key}: {items[0]}"
+        for item in items[1:]:
+            if len(line) + 2 + len(item) > room:
+                lines.append(line)
+                line = f"{key}: {item}"
+            else:
+                line += f", {item}"
+        lines.append(line)
+    return lines
+
+
+def group_example(choices: Sequence[str]) -> tuple[str, str, str] | None:
+    """(the words, a first and a second last word) of the first group ``grouped`` makes,
+    for the line that explains it; None when it makes none."""
+    if len(choices) <= GROUP_FROM:
+        return None
+    for key, items in _groups(choices).items():
+        if len(items) > 1:
+            return key, items[0], items[1]
+    return None
+
+
+_ENV.globals["group_example"] = group_example
+_ENV.globals["grouped"] = grouped
+
+
+def fitted(text: str) -> str:
+    """A mail's plain text with every line in MAIL_WIDTH columns: the templates keep to it,
+    and a line that a long name or reason makes longer is wrapped under its own indent."""
+    lines = []
+    for line in text.splitlines():
+        if len(line) <= MAIL_WIDTH:
+            lines.append(line)
+        else:
+            indent = " " * (len(line) - len(line.lstrip()))
+            # a comment goes on as a comment, so that no part of it reads as an order
+            more = indent + ("# " if line.lstrip().startswith("#") else "  " if indent else "")
+            lines.append(_fill(line.strip(), more, indent))
+    return "\n".join(lines) + ("\n" if text.endswith("\n") else "")
 
 
 def render(template: str, **context) -> str:
@@ -147,9 +233,10 @@ def _mail(
     html: str | None = None,
     map_cid: str | None = None,
 ) -> EmailMessage:
-    """A mail to one player. With ``png``, the map goes along as an attachment, and inline
-    in ``html`` (an alternative to the plain text, which comes first) as ``cid:map_cid``."""
-    attachments = [Attachment(f"{campaign.id}-map.png", png)] if png else []
+    """A mail to one player. With ``png`` and ``html`` (an alternative to the plain text,
+    which comes first), the map goes along once, inline in the HTML as ``cid:map_cid``;
+    a plain-text client shows it as an attachment. A PNG without HTML is attached."""
+    attachments = [Attachment(f"{campaign.id}-map.png", png)] if png and not html else []
     return compose(
         from_address=identity.address,
         from_name=identity.name,
@@ -157,7 +244,7 @@ def _mail(
         cc=list(cc),
         reply_to=identity.plus(campaign.id, player.token),
         subject=f"[{campaign.id}] {subject}",
-        text=text,
+        text=fitted(text),
         message_id=message_id,
         in_reply_to=in_reply_to,
         attachments=attachments,
@@ -187,6 +274,8 @@ def welcome(identity: Identity, table: Table, seat: int, key: str = "") -> Email
         choices=choices,
         waiting_for=waiting_for(table),
         seed_hash=campaign.settings.get("seed_hash"),
+        # a player who takes over a seat comes into a game under way: show it to them
+        position=base_context(table) if key else None,
     )
     return _mail(
         identity,
@@ -195,6 +284,41 @@ def welcome(identity: Identity, table: Table, seat: int, key: str = "") -> Email
         say("subject_welcome", title=table.rules.title, name=player.name),
         text,
         message_id(identity, campaign.id, "welcome", seat, *([key] if key else [])),
+    )
+
+
+def replaced_notice(
+    identity: Identity, campaign: Campaign, replace: Replace, record: Record
+) -> EmailMessage:
+    """The player a game master replaced is told, at the address they played from."""
+    text = render(
+        "notice.txt",
+        text=say("replaced_you", name=replace.old, new=replace.new, campaign_id=campaign.id),
+        referee=identity.address,
+    )
+    return compose(
+        from_address=identity.address,
+        from_name=identity.name,
+        to=[(replace.old, replace.old_address)],
+        subject=f"[{campaign.id}] {say('subject_replaced_you')}",
+        text=fitted(text),
+        message_id=message_id(identity, campaign.id, "replaced", record.n, replace.seat),
+    )
+
+
+def observer_report(
+    identity: Identity, campaign: Campaign, address: str, round_: int, report: str
+) -> EmailMessage:
+    """A round's report (the result with the last) for someone who watches the game."""
+    text = render("observer.txt", campaign=campaign, report=report)
+    return compose(
+        from_address=identity.address,
+        from_name=identity.name,
+        to=[address],
+        reply_to=identity.address,
+        subject=f"[{campaign.id}] {say('subject_observed', round=round_)}",
+        text=fitted(text),
+        message_id=message_id(identity, campaign.id, "observed", round_, address),
     )
 
 
@@ -220,31 +344,47 @@ def gm_welcome(identity: Identity, campaign: Campaign) -> EmailMessage:
     )
 
 
-def confirmation(
-    identity: Identity, table: Table, record: Record, due: str | None = None, history: str = ""
-) -> EmailMessage:
-    """The answer to a mail: what was done with every order and command in it."""
-    campaign = table.campaign
+def read_of(table: Table, record: Record) -> dict:
+    """What was done with every order and command of a mail, for the answer to it."""
     seat = record.seat
-    player = game_master(campaign) if seat is None else campaign.players[seat]
     step = table.steps_after(record.n - 1)[0]
     applied = [{"text": order.text, "events": []} for order in record.orders]
     if applied:  # the events of a mail's orders, under its last order
         applied[-1]["events"] = list(step.events)
+    return {
+        "subject": record.subject or "",
+        "applied": applied,
+        "bad_lines": record.bad_lines,
+        "ignored": record.ignored,
+        "actions": record.actions,
+        "refusals": [r for r in record.refused if r.seat == seat],
+        "queue": record.queues.get(seat, ()) if seat is not None else (),
+        "message_id": record.message_id,
+    }
+
+
+def confirmation(
+    identity: Identity,
+    table: Table,
+    records: Sequence[Record],
+    due: str | None = None,
+    history: str = "",
+) -> EmailMessage:
+    """The answer to one player's mails (or the game master's): what was done with every
+    order and command in them, and what is awaited from them now."""
+    campaign = table.campaign
+    record = records[-1]
+    seat = record.seat
+    player = game_master(campaign) if seat is None else campaign.players[seat]
     prompt, choices = decision_of(table, seat) if seat is not None else (None, [])
-    wants_help = any(isinstance(c, Help) for c in record.commands)
+    wants_help = any(isinstance(c, Help) for r in records for c in r.commands)
+    full = any(isinstance(c, ChoicesAsked) for r in records for c in r.commands)
     held = table.descriptor.held  # an answer the game holds until everyone's is in
     kept = held(table.state, seat) if held and seat is not None else None
     text = render(
         "confirmation.txt",
         campaign=campaign,
-        subject=record.subject or "",
-        applied=applied,
-        bad_lines=record.bad_lines,
-        ignored=record.ignored,
-        actions=record.actions,
-        refusals=[r for r in record.refused if r.seat == seat],
-        queue=record.queues.get(seat, ()) if seat is not None else (),
+        reads=[read_of(table, r) for r in records],
         held=kept.notes if kept else (),
         awaited=awaited_lines(table, seat) if seat is not None else [],
         due=due,
@@ -253,6 +393,7 @@ def confirmation(
         gm=seat is None,
         help=help_text(campaign.game) if wants_help else "",
         history=history,
+        full=full,
     )
     sender = record.sender or player.address
     cc = [sender] if sender and sender != player.address else []
@@ -269,20 +410,25 @@ def confirmation(
 
 
 def press(
-    identity: Identity, table: Table, record: Record, message: Message, index: int, seat: int
+    identity: Identity,
+    table: Table,
+    record: Record,
+    message: Message,
+    index: int,
+    seat: int | None,
 ) -> EmailMessage:
     """A player's (or the game master's) message, the record's action ``index``, relayed to
-    another player."""
+    another player (or, seat None, to the game master)."""
     campaign = table.campaign
     who = say("the_gm") if message.sender is None else campaign.players[message.sender].name
     text = render("press.txt", campaign=campaign, who=who, text=message.text)
     return _mail(
         identity,
         campaign,
-        campaign.players[seat],
+        game_master(campaign) if seat is None else campaign.players[seat],
         say("subject_press", who=who),
         text,
-        message_id(identity, campaign.id, "press", record.n, index, seat),
+        message_id(identity, campaign.id, "press", record.n, index, "gm" if seat is None else seat),
     )
 
 
@@ -321,15 +467,23 @@ def digest(
     since: int,
     png: bytes | None = None,
     due: str | None = None,
+    reads: Sequence[dict] = (),
 ) -> EmailMessage:
-    """The report for one player: everything since record ``since``, the map, the scores and
-    their decision."""
+    """The report for one player: the answers to their mails read since the last one
+    (``read_of``), everything since record ``since``, the map, the scores and their
+    decision."""
     campaign = table.campaign
     player = campaign.players[seat]
     events, notes = [], []
     for step in table.steps_after(since):
         events += step.events
         notes += [say("note_missed", done=m.done) for m in step.record.missed if m.seat == seat]
+        if campaign.settings.get("lateness_notice"):  # njudge's late notice, to all
+            notes += [
+                say("note_late", name=campaign.players[m.seat].name, done=m.done)
+                for m in step.record.missed
+                if m.seat != seat
+            ]
         notes += [
             say("note_refused", text=r.text, reason=r.reason, dropped=r.dropped)
             for r in step.record.refused
@@ -346,6 +500,7 @@ def digest(
     last = table.count
     mid = message_id(identity, campaign.id, "digest", last, seat)
     parts = dict(
+        reads=reads,
         events=events,
         notes=notes,
         prompt=prompt,
@@ -361,7 +516,16 @@ def digest(
         map_cid = f"map.{mid.strip('<>')}"
         html = render("digest.html", subject=subject, map_cid=map_cid, **parts)
     return _mail(
-        identity, campaign, player, subject, text, mid, png=png, html=html, map_cid=map_cid
+        identity,
+        campaign,
+        player,
+        subject,
+        text,
+        mid,
+        in_reply_to=reads[-1]["message_id"] if reads else None,
+        png=png,
+        html=html,
+        map_cid=map_cid,
     )
 
 
@@ -371,6 +535,7 @@ def position_text(table: Table, seat: int | None = None) -> str:
     context = base_context(table)
     return render(
         "digest.txt",
+        reads=[],
         events=[],
         notes=[],
         prompt=prompt,
@@ -400,7 +565,7 @@ def notice(
     reply_to: str | None = None,
 ) -> EmailMessage:
     """A short answer outside a player's game (unknown game, unknown sender, no token)."""
-    body = render("notice.txt", text=text, referee=identity.address)
+    body = fitted(render("notice.txt", text=text, referee=identity.address))
     digest_of_key = hashlib.sha256(key.encode()).hexdigest()[:16]
     return compose(
         from_address=identity.address,

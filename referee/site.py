@@ -97,6 +97,8 @@ class Site:
         marks = Watermarks(
             digests={str(s): table.count for s in seats},
             digest_rounds={str(s): table.round for s in seats},
+            # the welcomes prompt the first decisions
+            stages={str(d.seat): d.stage for d in table.rules.awaiting(table.state)},
         )
         marks.save(campaign)
         log.info(

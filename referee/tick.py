@@ -161,10 +161,12 @@ def resolve_and_answer(
         applied, queued = keep_time(site, table, now)
         if applied:  # a deadline's decision: go on from it
             site.commit(table, advance(table, robots), Record(Kind.REFEREE))
-    queued += answer(site, table)
+    queued += answer(site, table, now)
+    marks = Watermarks.load(table.campaign)
     if table.count != table.snapshot_n:
-        snapshots.save(table, Watermarks.load(table.campaign).floor())
-    waits.note(table.campaign.root, wake(table, now))
+        snapshots.save(table, marks.floor())
+    # an answer held to gather with the player's next mail is looked at again next tick
+    waits.note(table.campaign.root, now if marks.held else wake(table, now))
     resolved = sum(len(s.record.orders) for s in table.steps_after(before))
     log.log(
         logging.INFO if mails or resolved or queued else logging.DEBUG,

@@ -1,4 +1,4 @@
-"""The Bus Boss text map: reviewed goldens of real engine positions, the 100-column limit,
+"""The Bus Boss text map: reviewed goldens of real engine positions, the 78-column limit,
 routes drawn by their owners' letters, and tables that name every route, run and place.
 
 Regenerate the goldens only on purpose, and read the diff: REFEREE_REGEN_GOLDEN=1 pytest ...
@@ -49,10 +49,10 @@ def test_text_map_matches_its_reviewed_golden(name):
 
 
 @pytest.mark.parametrize("name", POSITIONS)
-def test_text_map_is_plain_ascii_in_at_most_100_columns(name):
+def test_text_map_is_plain_ascii_in_at_most_78_columns(name):
     _, text = rendered(name)
     assert text.isascii()
-    assert max(len(line) for line in text.splitlines()) <= 100
+    assert max(len(line) for line in text.splitlines()) <= 78
     assert all(line == line.rstrip() for line in text.splitlines())
 
 
@@ -80,7 +80,7 @@ def test_owned_routes_are_drawn_by_their_owners_letters_and_a_doubled_route_by_b
     # bought bradford-leeds
     assert owners["leeds-york"] == ["red", "bank"] and owners["bradford-leeds"] == ["yellow", "red"]
     assert "R#R#" in drawn(rows, route_cells(m)["leeds-york"])
-    assert "YRY" in drawn(rows, route_cells(m)["bradford-leeds"]).replace("2", "")
+    assert {"Y", "R"} <= set(drawn(rows, route_cells(m)["bradford-leeds"]))
 
 
 def test_free_routes_show_their_slope_and_every_length_is_told_once():
@@ -137,17 +137,11 @@ def test_tables_give_cash_routes_runs_and_every_place_with_its_cards():
     assert "\nO Fay               orange      63       0       0  dropped (rule 40)\n" in text
     assert "# The bank (rule 40): 10 routes (* doubled)\n  huddersfield-rochdale 4," in text
     assert (
-        "Runs on offer: 13 runs, 4 of them offered again (rule 21); each player may enter "
-        "up to 5." in text
+        "Runs on offer: 13 runs, 4 of them offered again (rule 21); each player may\n"
+        "  enter up to 5." in text
     )
-    assert (
-        "  AH-7S    Sheffield                            Stockton-on-Tees (stockton)"
-        "          since 7" in text
-    )
-    assert (
-        "  4H-8S    Northallerton                        The Midlands (chesterfield/worksop)"
-        "  new" in text
-    )
+    assert "  AH-7S    Sheffield - Stockton-on-Tees (stockton), since 7" in text
+    assert "  4H-8S    Northallerton - The Midlands (chesterfield/worksop), new" in text
     places = text.split("Towns (abbreviation, key in orders, name, cards):\n")[1]
     for entry in (
         "LEE leeds AS KH QD",
@@ -159,8 +153,8 @@ def test_tables_give_cash_routes_runs_and_every_place_with_its_cards():
         assert entry in places
     # one line for the four awaited (in the order of play), Dan's order being in
     assert (
-        "\n\nAwaiting: Ann (R), Eve (P), Bob (U), Cat (G): Round 8, an operating round: "
-        "enter up to 5 of the 13\n  runs on offer, then buy routes after the runs.\n" in text
+        "\n\nAwaiting: Ann (R), Eve (P), Bob (U), Cat (G): Round 8, an operating round:\n"
+        "  enter up to 5 of the 13 runs on offer, then buy routes after the runs.\n" in text
     )
 
 
@@ -179,18 +173,18 @@ def test_the_end_shows_the_result_and_no_prompt():
 def test_every_position_of_a_whole_six_player_game_fits():
     for view in bot_views(6, seed=2):
         text = text_map(view, view_map(view))
-        assert text.isascii() and max(map(len, text.splitlines())) <= 100
+        assert text.isascii() and max(map(len, text.splitlines())) <= 78
 
 
-def test_long_names_wrap_within_100_columns():
+def test_long_names_wrap_within_78_columns():
     # a game master's map may name places at length, and players may have long names
     view = stored("middle")
     view["runs"][0]["destinations"][0] = "Sheffield, the Steel City of the South Riding"
     view["players"][0]["name"] = "Annabel Montgomery-Smythe"
     text = text_map(view, view_map(view))
-    assert max(map(len, text.splitlines())) <= 100
+    assert max(map(len, text.splitlines())) <= 78
     assert (
-        "\n  AH-7S    Sheffield, the Steel City of the South Riding (sheffield) - "
-        "Stockton-on-Tees (stockton),\n           since 7\n" in text
+        "\n  AH-7S    Sheffield, the Steel City of the South Riding (sheffield) -\n"
+        "           Stockton-on-Tees (stockton), since 7\n" in text
     )
     assert "\nR Annabel Montgomer red        130      11" in text

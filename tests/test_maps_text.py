@@ -1,4 +1,4 @@
-"""The text map: reviewed goldens of real engine positions, the 100-column limit, and lines
+"""The text map: reviewed goldens of real engine positions, the 78-column limit, and lines
 drawn by their letters on the schematic.
 
 Regenerate the goldens only on purpose, and read the diff: REFEREE_REGEN_GOLDEN=1 pytest ...
@@ -32,10 +32,10 @@ def test_text_map_matches_its_reviewed_golden(name):
 
 
 @pytest.mark.parametrize("name", POSITIONS)
-def test_text_map_is_plain_ascii_in_at_most_100_columns(name):
+def test_text_map_is_plain_ascii_in_at_most_78_columns(name):
     text = text_map(stored(name), BOARD)
     assert text.isascii()
-    assert max(len(line) for line in text.splitlines()) <= WIDTH == 100
+    assert max(len(line) for line in text.splitlines()) <= WIDTH == 78
     assert all(line == line.rstrip() for line in text.splitlines())
 
 
@@ -63,7 +63,7 @@ def test_streets_without_a_line_show_their_slope():
     # 25-26 runs straight across, 1-6 straight down; no line is on them at the start
     assert {rows[r][c] for (r, c), _ in street_cells(BOARD)[(25, 26)]} == {"-"}
     assert {rows[r][c] for (r, c), _ in street_cells(BOARD)[(1, 6)]} <= {"|", "\\", "/"}
-    assert rows[round(37 * 0.46)][round(26 * 0.95) : round(26 * 0.95) + 2] == "14"
+    assert rows[round(37 * 0.46)][round(26 * 0.74) : round(26 * 0.74) + 2] == "14"
 
 
 def test_tables_give_the_line_as_a_path_and_a_closed_circle():
@@ -99,7 +99,7 @@ def test_a_long_line_wraps_after_a_dash_within_100_columns():
     lines = text.splitlines()
     at = next(i for i, line in enumerate(lines) if line.startswith("  line 1-"))
     assert lines[at].endswith("-") and lines[at + 1].startswith("       ")
-    assert max(map(len, lines)) <= 100
+    assert max(map(len, lines)) <= 78
     crossings = (lines[at] + lines[at + 1].strip()).removeprefix("  line ").split("-")
     assert len(crossings) == len(path.split("-")) and crossings[-1] == "14"
 
@@ -109,7 +109,7 @@ def test_a_long_prompt_wraps_within_100_columns():
     view["awaiting"][0]["prompt"] = "choose " * 40
     text = text_map(view, BOARD)
     awaiting = text.split("\n\n")[-1].splitlines()
-    assert len(awaiting) == 4 and max(map(len, awaiting)) <= 100
+    assert len(awaiting) == 4 and max(map(len, awaiting)) <= 78
     assert awaiting[0].startswith("Awaiting: ") and awaiting[1].startswith("  choose")
 
 
@@ -124,7 +124,7 @@ def test_every_position_of_a_whole_game_fits_and_reads_each_line_head_to_head():
     # a five-player game from the empty board through setup to the end
     for view in bot_views(5, seed=3):
         text = text_map(view, BOARD)
-        assert text.isascii() and max(map(len, text.splitlines())) <= 100
+        assert text.isascii() and max(map(len, text.splitlines())) <= 78
         for player in build_scene(view, BOARD).players:
             streets = view["players"][player.seat]["streets"]
             path = player.path

@@ -76,9 +76,13 @@ def test_a_reply_with_the_report_quoted_and_a_signature_is_applied_and_confirmed
     [bob] = boxes.new("bob@example.org")
     assert str(bob["Subject"]) == "[bus1] Setup: your turn - first buildings"
     assert "Ann builds a house at 15 (zone A)." in text_of(bob)
-    assert "    build office 21" in text_of(bob)
-    assert bob.get_content_type() == "multipart/mixed"
-    assert [p.get_content_type() for p in bob.iter_attachments()] == ["image/png"]
+    assert "    build office: 10, 15, 16, 17, 20, 21, 22, 27\n" in text_of(bob)  # grouped
+    # the map once: inline in the HTML alternative by its Content-ID, after the plain text
+    assert bob.get_content_type() == "multipart/alternative"
+    [png] = [p for p in bob.walk() if p.get_content_type() == "image/png"]
+    html = bob.get_body(("html",)).get_content()
+    assert f'src="cid:{png["Content-ID"].strip("<>")}"' in html
+    assert png.get_filename().endswith(".png")
     assert boxes.new("cid@example.org") == []  # Cid is not concerned yet
 
 
@@ -198,10 +202,9 @@ def test_the_same_message_delivered_twice_is_applied_once(game):
     run_tick(site)
     applied = [o for r in log(site) for o in r.get("orders", ())]
     assert applied == [[0, "build house 15", "mail"]]
-    assert (
-        len([m for m in boxes.new("ann@example.org") if "Orders received" in str(m["Subject"])])
-        == 1
-    )
+    # answered once: her next decision (the second building) with the answer to the mail
+    [answer] = boxes.new("ann@example.org")
+    assert text_of(answer).count("was read.") == 1 and "YOUR DECISION" in text_of(answer)
 
 
 def test_the_token_from_a_token_line_and_the_game_from_the_subject(game):

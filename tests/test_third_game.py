@@ -41,12 +41,14 @@ def one(mails: list, subject: str):
 
 
 def answer(site, boxes: Mailboxes, mail, address: str, text: str) -> tuple[str, list]:
-    """Reply to ``mail`` with ``text`` and run a tick: the confirmation's text, and every
-    new mail to the sender."""
+    """Reply to ``mail`` with ``text`` and run a tick: the text of the one answer to it (a
+    confirmation, or the sender's report that says the mail was read), and every new mail
+    to the sender."""
     boxes.deliver(reply_to(mail, address, text))
     run_tick(site)
     mails = boxes.new(address)
-    return text_of(one(mails, "Orders received")), mails
+    [answered] = [m for m in mails if "was read." in text_of(m)]
+    return text_of(answered), mails
 
 
 def orders_in_log(site, campaign_id: str = "pile") -> list[list]:

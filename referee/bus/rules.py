@@ -86,7 +86,8 @@ def _prompt(s: BusState, seat: int, kind: str) -> str:
             f"Clock: stop time (take a clock stone, -1 point) or let it turn "
             f"(now {s.clock}, next {next_clock(s.clock)})."
         )
-    return f"Vrrooomm!: carry a passenger ({s.todo} bus(es) still free, time: {s.clock})."
+    buses = "1 bus" if s.todo == 1 else f"{s.todo} buses"
+    return f"Vrrooomm!: carry a passenger ({buses} still free, time: {s.clock})."
 
 
 # legal choices -----------------------------------------------------------------------------
@@ -312,7 +313,8 @@ def buildings(s: BusState, seat: int, args: tuple, events: list[str]) -> None:
         i for i in BOARD.lots_at[crossing] if s.lots[i] is None and BOARD.lots[i].zone == zone
     )
     s.lots[lot] = btype
-    events.append(f"{s.names[seat]} builds a {btype} at {crossing} (zone {zone}).")
+    article = "an" if btype[0] in "aeiou" else "a"
+    events.append(f"{s.names[seat]} builds {article} {btype} at {crossing} (zone {zone}).")
     _done_one(s)
     if s.open_zone() not in (zone, None):
         events.append(f"Zone {zone} is full: zone {s.open_zone()} opens.")
@@ -355,7 +357,7 @@ def vrrooomm(s: BusState, seat: int, args: tuple, events: list[str]) -> None:
     _done_one(s)
     events.append(
         f"{s.names[seat]} carries a passenger from {start} to the {s.clock} at {end} "
-        f"({s.points[seat]} points)."
+        f"({s.points[seat]} point{'' if s.points[seat] == 1 else 's'})."
     )
 
 

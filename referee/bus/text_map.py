@@ -1,6 +1,6 @@
 """The plain-text map of a Bus position: a schematic of the board and compact tables.
 
-At most 100 columns of plain ASCII, for the body of a mail read in a monospace font.
+At most 78 columns of plain ASCII, for the body of a mail read in a monospace font.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from .engine import BusView
 from .scene import STYLES, Scene, build_scene
 
 # Board positions run 0..100 both ways; a character cell is about twice as tall as wide.
-GRID_X, GRID_Y = 0.95, 0.46
+GRID_X, GRID_Y = 0.74, 0.46
 GRID_COLS = round(100 * GRID_X) + 2  # room for a two-digit label at the right edge
 GRID_ROWS = round(100 * GRID_Y) + 1
 

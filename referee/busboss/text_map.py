@@ -1,6 +1,6 @@
 """The plain-text map of a Bus Boss position: a schematic of the map and compact tables.
 
-At most 100 columns of plain ASCII, for the body of a mail read in a monospace font. Towns
+At most 78 columns of plain ASCII, for the body of a mail read in a monospace font. Towns
 are three-letter abbreviations (upper case for destinations, the towns with cards; lower case
 for towns without), a junction where routes cross between towns is a +, routes are drawn
 with - | / \\ or with their owners' letters, and a route's length stands in its middle where
@@ -30,7 +30,7 @@ from .map import Map, Route
 from .scene import BANK_STYLE, BossScene, RunFacts, build_scene
 
 # Map positions run 0..100 both ways; a character cell is about twice as tall as wide.
-GRID_X, GRID_Y = 0.95, 0.47
+GRID_X, GRID_Y = 0.74, 0.56
 GRID_COLS = round(100 * GRID_X) + 3  # a label is centred on its place
 GRID_ROWS = round(100 * GRID_Y) + 1
 
@@ -181,14 +181,13 @@ def _schematic_key(scene: BossScene, m: Map) -> str:
             f"Routes: {owners}  {BANK_STYLE.letter} the bank;  - | / \\ free. Numbers are lengths.",
             "  ",
         ),
-        "Upper case: destinations (towns with cards), lower case: towns without cards, "
+        "Upper case: destinations (towns with cards);\n  lower case: towns without cards, "
         f"{JUNCTION_MARK}: junctions"
         if any(p.junction for p in m.places.values())
         else "Upper case: destinations (towns with cards), lower case: towns without cards.",
         *wrap_items(
             doubled,
-            "Doubled routes (one copy each, rule 12; owners' letters "
-            "take turns where both are owned): ",
+            "Doubled routes (rule 12: one copy each; letters alternate): ",
             "  ",
         ),
     ]
@@ -237,25 +236,23 @@ def _routes(scene: BossScene) -> str:
     return "\n".join(lines) or "No routes are bought yet."
 
 
-RUN_END = 37  # the width of a run's end in the table: "The Midlands (chesterfield/worksop)"
-
-
 def _runs(scene: BossScene) -> str:
     if not scene.runs:
         return scene.no_runs
     again = sum(r.reoffered for r in scene.runs)
     lines = [
-        f"Runs on offer: {_count(len(scene.runs), 'run')}, {again} of them offered again "
-        f"(rule 21); each player may enter up to {scene.entry_limit}.",
-        f"  {'Run':<9}{'From':<{RUN_END}}{'To':<{RUN_END}}Offered",
+        wrap(
+            f"Runs on offer: {_count(len(scene.runs), 'run')}, {again} of them offered again "
+            f"(rule 21); each player may enter up to {scene.entry_limit}.",
+            "  ",
+        ),
+        f"  {'Run':<9}From - To, offered",
     ]
     for run in scene.runs:
         ends = [_run_end(run, i) for i in (0, 1)]
         since = f"since {run.since}" if run.reoffered else "new"
-        line = f"  {run.name:<9}{ends[0]:<{RUN_END}}{ends[1]:<{RUN_END}}{since}"
-        if len(line) > WIDTH or max(map(len, ends)) >= RUN_END:  # a map's long names
-            line = wrap(f"  {run.name:<9}{ends[0]} - {ends[1]}, {since}", " " * 11)
-        lines.append(line)
+        # one run a line where it fits in WIDTH, else wrapped under its ends
+        lines.append(wrap(f"  {run.name:<9}{ends[0]} - {ends[1]}, {since}", " " * 11))
     return "\n".join(lines)
 
 

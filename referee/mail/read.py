@@ -533,12 +533,51 @@ MOBILE_FOOTER = re.compile(
     r"skickat från |sendt fra )",
     re.IGNORECASE,
 )
-HEADER_FROM = re.compile(r"^\*?(from|von|de|da|van|från|fra|od|от)\*?\s*:", re.IGNORECASE)
+HEADER_FROM = re.compile(
+    r"^\*?(from|von|de|da|van|från|fra|od|от|kimden|feladó)\*?\s*:", re.IGNORECASE
+)
+# the second line of a quoted header, as Outlook writes it in each language: "Sent:",
+# "Enviado el:", "Odesláno:", "Gesendet:", "Envoyé :", "Verzonden:", "Inviato:", ...
 HEADER_SENT = re.compile(
-    r"^\*?(sent|date|gesendet|datum|envoy[ée]|enviado|inviato|verzonden|skickat|sendt|"
-    r"wysłano|отправлено|data)\*?\s*:",
+    r"^\*?(sent|date|gesendet|datum|envoy[ée](\s+le)?|enviado(\s+el)?|inviato|verzonden|"
+    r"skickat|sendt|wysłano|wysłane|odesláno|odeslano|отправлено|data|gönderildi|elküldve)"
+    r"\*?\s*:",
     re.IGNORECASE,
 )
+
+
+# spaces that look like spaces, and characters that take no room: as people's mail programs
+# put them in (a non-breaking space after a bullet, a zero-width space from a web page)
+INVISIBLE = str.maketrans(
+    {
+        "\u00a0": " ",
+        "\u2007": " ",
+        "\u202f": " ",
+        "\u2009": " ",
+        "\u200b": None,
+        "\u200c": None,
+        "\u200d": None,
+        "\u2060": None,
+        "\ufeff": None,
+    }
+)
+SMART_QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "«": '"', "»": '"', "‘": "'", "’": "'"})
+BULLET = re.compile(r"^\s*(?:[-*•·–—]|\d{1,2}[.)])\s+")
+QUOTED_WHOLE = re.compile(r"""^(["'])(.*)\1$""")
+
+
+def as_written(line: str) -> str:
+    """A line as its writer meant it: smart quotes made plain, a list's bullet or number
+    (``-``, ``*``, ``•``, ``1.``) dropped, and quotes around the whole line taken off."""
+    line = BULLET.sub("", line.translate(INVISIBLE).translate(SMART_QUOTES)).strip()
+    whole = QUOTED_WHOLE.match(line)
+    return whole.group(2).strip() if whole else line
+
+
+def as_order(line: str) -> str:
+    """A line read as an order: as written, without the full stop that ends a sentence."""
+    line = as_written(line)
+    return line[:-1].rstrip() if line.endswith(".") and not line.endswith("..") else line
 
 
 def _quoted(line: str) -> bool:
@@ -577,7 +616,7 @@ def command_text(text: str) -> str:
     header on cut off. An "On ... wrote:" line is cut off with all that follows when the quote
     under it is not marked with ``>``; when it is, only the line goes, so answers written
     below or between the quoted lines are kept."""
-    text = text.replace("\u00a0", " ").replace("\u200b", "").replace("\ufeff", "")
+    text = text.translate(INVISIBLE)
     lines = text.split("\n")
     kept: list[str] = []
     i = 0
@@ -601,6 +640,27 @@ def command_text(text: str) -> str:
                 break
             i += n
             continue
-        kept.append(line.rstrip())
+        # a trailing space stays for now: format=flowed's mark of a soft line break
+        kept.append(line.rstrip() + (" " if line.endswith(" ") and stripped else ""))
         i += 1
-    return "\n".join(kept).strip("\n")
+    return "\n".join(joined_press(kept)).strip("\n")
+
+
+PRESS = re.compile(r"^\s*(?:[-*•]\s+)?message\s", re.IGNORECASE)
+WRAPPED = 60  # a line this long that goes on in the next one was wrapped by the mail program
+
+
+def joined_press(lines: list[str]) -> list[str]:
+    """A ``message`` line with the lines its mail program wrapped it onto: a next line
+    (not blank) goes on the message when the line before it was long (wrapped at 72-78
+    columns) or ended in a space (format=flowed's soft break)."""
+    out: list[str] = []
+    in_press, previous = False, ""  # the line before, as it was written
+    for line in lines:
+        if in_press and line.strip() and (len(previous) >= WRAPPED or previous.endswith(" ")):
+            out[-1] = out[-1].rstrip() + " " + line.strip()
+        else:
+            in_press = bool(PRESS.match(line))
+            out.append(line)
+        previous = line
+    return [line.rstrip() for line in out]

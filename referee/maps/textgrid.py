@@ -1,4 +1,4 @@
-"""What the plain-text maps share: at most 100 columns of ASCII, and a schematic drawn on a
+"""What the plain-text maps share: at most 78 columns of ASCII, and a schematic drawn on a
 grid of characters as labels joined by straight runs of - | / \\ or of owners' letters."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import textwrap
 from collections.abc import Hashable, Iterable, Iterator, Mapping
 from typing import TypeVar
 
-WIDTH = 100
+WIDTH = 78  # a mail client wraps longer lines (RFC 5322 recommends 78)
 
 Cell = tuple[int, int]  # (row, column)
 Label = tuple[int, int, str]  # (row, first column, text)
