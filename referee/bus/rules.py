@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..contract import Decision, IllegalOrder
 from .board import BOARD
 from .notation import ACTIONS, BUILDING_TYPES, Order
-from .state import BUS_CAP, SPACES, BusState
+from .state import BUS_CAP, PASSENGERS, SPACES, BusState, added, replaced
 
 # the decision kind owed while an action resolves; actions missing here need no decision
 RESOLVE_KIND = {
@@ -92,7 +92,38 @@ def _prompt(s: BusState, seat: int, kind: str) -> str:
 # legal choices -----------------------------------------------------------------------------
 
 
+# every order a legal-order list can hold, made once: no Order is built per decision
+ACTION_ORDERS = {a: Order("action", (a,)) for a in ACTIONS}
+FIRST_LINE_ORDERS = tuple(Order("line", street) for street in BOARD.streets)
+LINE_ORDERS = {
+    (c, st): Order("line", (c, BOARD.other_end(st, c)))
+    for c in BOARD.crossings
+    for st in BOARD.streets_at[c]
+}
+BUILD_ORDERS = {c: tuple(Order("build", (c, t)) for t in BUILDING_TYPES) for c in BOARD.crossings}
+CLOCK_ORDERS = (Order("clock", ("stop",)), Order("clock", ("go",)))
+VROOM_ORDERS = {(a, b): Order("vroom", (a, b)) for a in BOARD.crossings for b in BOARD.crossings}
+PASSENGER_ORDERS = [
+    tuple(Order("passengers", (k, todo - k)) for k in range(todo + 1))
+    for todo in range(PASSENGERS + 1)
+]
+
+
 def legal_orders(s: BusState, seat: int) -> list[Order]:
+    legal = _legal(s, seat)
+    global _last_legal
+    _last_legal = (s, s.moves, seat, legal)
+    return list(legal)
+
+
+# The legal orders of the last decision asked about, so that applying the order a bot (or a
+# prompt) chose from them does not list them again. A state the engine was shown is never
+# changed in place (``apply`` works on a copy), so the state itself and its move count name
+# the decision.
+_last_legal: tuple[BusState | None, int, int, list[Order]] = (None, 0, 0, [])
+
+
+def _legal(s: BusState, seat: int) -> list[Order]:
     due = owed(s)
     if due is None or due[0] != seat:
         return []
@@ -100,20 +131,27 @@ def legal_orders(s: BusState, seat: int) -> list[Order]:
     if kind == "action":
         return action_choices(s, seat)
     if kind == "line":
-        return [Order("line", move) for move in line_options(s, seat)]
+        if not s.streets[seat]:
+            return list(FIRST_LINE_ORDERS)  # the first marker goes on any street
+        return [
+            LINE_ORDERS[crossing, st]
+            for crossing in sorted({c for c, _ in s.heads[seat]})
+            for st in streets_open_at(s, seat, crossing)
+        ]
     if kind == "build":
-        return [Order("build", (c, t)) for c in buildable_crossings(s) for t in BUILDING_TYPES]
+        return [o for c in buildable_crossings(s) for o in BUILD_ORDERS[c]]
     if kind == "passengers":
         assert s.todo is not None  # counted when the decision came due
-        return [Order("passengers", (k, s.todo - k)) for k in range(s.todo + 1)]
+        return list(PASSENGER_ORDERS[s.todo])
     if kind == "clock":
-        return [Order("clock", ("stop",)), Order("clock", ("go",))]
-    return [Order("vroom", move) for move in vroom_options(s, seat)]
+        return list(CLOCK_ORDERS)
+    return [VROOM_ORDERS[move] for move in vroom_options(s, seat)]
 
 
 def action_choices(s: BusState, seat: int) -> list[Order]:
     """B6: any space still free; passing only once two markers are down this round."""
-    choices = [Order("action", (a,)) for a in ACTIONS if len(s.board[a]) < SPACES[a]]
+    board = s.board
+    choices = [ACTION_ORDERS[a] for a in ACTIONS if len(board[a]) < SPACES[a]]
     if s.placed[seat] >= 2:
         choices.append(PASS)
     return choices
@@ -207,7 +245,9 @@ def _kind_name(kind: str) -> str:
 
 
 def _check_legal(s: BusState, seat: int, order: Order) -> Order:
-    legal = legal_orders(s, seat)
+    last, moves, asked, legal = _last_legal
+    if not (last is s and moves == s.moves and asked == seat):
+        legal = _legal(s, seat)
     if order in legal:
         return order
     if order.kind == "line":
@@ -257,14 +297,15 @@ def choose_action(s: BusState, seat: int, args: tuple, events: list[str]) -> Non
     """B6: a marker on the next free space of the action, or a final pass."""
     name = s.names[seat]
     if args[0] == "pass":
-        s.passed[seat] = True
+        s.passed = replaced(s.passed, seat, True)
         events.append(f"{name} passes.")
     else:
         action = args[0]
-        space = "abcdef"[len(s.board[action])]
-        s.board[action].append(seat)
-        s.markers[seat] -= 1
-        s.placed[seat] += 1
+        seats = s.board[action]
+        space = "abcdef"[len(seats)]
+        s.board = {**s.board, action: seats + [seat]}
+        s.markers = added(s.markers, seat, -1)
+        s.placed = added(s.placed, seat, 1)
         events.append(f"{name} takes {action} ({space}).")
     s.turn = (seat + 1) % s.n
 
@@ -274,7 +315,7 @@ def line_expansion(s: BusState, seat: int, args: tuple, events: list[str]) -> No
     start, end = args
     street = BOARD.street(start, end)
     assert street is not None  # a legal order lays a street of the board
-    heads = s.heads[seat]
+    heads = s.heads[seat][:]
     if not heads:
         heads.extend([(start, street), (end, street)])
     else:
@@ -283,9 +324,10 @@ def line_expansion(s: BusState, seat: int, args: tuple, events: list[str]) -> No
         heads[moving] = (end, street)
         if moving == 0 and heads[1][0] == end:
             heads.reverse()  # keep the head moved last in place 1
-    s.street_lines[street] |= 1 << seat
-    s.streets[seat].append(street)
-    s.line_left[seat] -= 1
+    s.heads = replaced(s.heads, seat, heads)
+    s.street_lines = replaced(s.street_lines, street, s.street_lines[street] | 1 << seat)
+    s.streets = replaced(s.streets, seat, s.streets[seat] + [street])
+    s.line_left = added(s.line_left, seat, -1)
     _done_one(s)
     circle = " (closing a circle)" if heads[0][0] == heads[1][0] else ""
     events.append(f"{s.names[seat]} lays {start}-{end}{circle}.")
@@ -293,6 +335,7 @@ def line_expansion(s: BusState, seat: int, args: tuple, events: list[str]) -> No
 
 def passengers(s: BusState, seat: int, args: tuple, events: list[str]) -> None:
     """B9: new passengers arrive from the supply at the two stations."""
+    s.passengers = s.passengers[:]
     for station, count in zip(BOARD.stations, args):
         s.passengers[station] += count
     s.supply -= sum(args)
@@ -311,7 +354,7 @@ def buildings(s: BusState, seat: int, args: tuple, events: list[str]) -> None:
     lot = next(
         i for i in BOARD.lots_at[crossing] if s.lots[i] is None and BOARD.lots[i].zone == zone
     )
-    s.lots[lot] = btype
+    s.lots = replaced(s.lots, lot, btype)
     events.append(f"{s.names[seat]} builds a {btype} at {crossing} (zone {zone}).")
     _done_one(s)
     if s.open_zone() not in (zone, None):
@@ -330,7 +373,7 @@ def clock(s: BusState, seat: int, args: tuple, events: list[str]) -> None:
         _turn_clock(s, events)
         return
     s.clock_stones -= 1
-    s.stones[seat] += 1
+    s.stones = added(s.stones, seat, 1)
     events.append(
         f"{s.names[seat]} stops the clock at {s.clock} and takes a clock stone "
         f"({s.clock_stones} left)."
@@ -347,11 +390,14 @@ def _turn_clock(s: BusState, events: list[str]) -> None:
 def vrrooomm(s: BusState, seat: int, args: tuple, events: list[str]) -> None:
     """B11: one bus carries one passenger; one point for each."""
     start, end = args
+    s.passengers = s.passengers[:]
     s.passengers[start] -= 1
     s.passengers[end] += 1
-    s.points[seat] += 1
+    s.points = added(s.points, seat, 1)
     s.score_seq += 1
-    s.reached[seat] = s.score_seq  # B13's second tie-break: who reached this total first
+    s.reached = replaced(
+        s.reached, seat, s.score_seq
+    )  # B13's second tie-break: who reached this total first
     _done_one(s)
     events.append(
         f"{s.names[seat]} carries a passenger from {start} to the {s.clock} at {end} "
@@ -361,7 +407,7 @@ def vrrooomm(s: BusState, seat: int, args: tuple, events: list[str]) -> None:
 
 def _done_one(s: BusState) -> None:
     if s.phase == "setup":
-        s.setup.pop(0)
+        s.setup = s.setup[1:]
     else:
         assert s.todo is not None  # counted when the decision came due
         s.todo -= 1
@@ -388,7 +434,7 @@ def _run_on(s: BusState, events: list[str]) -> None:
                 continue
             seat, kind = s.setup[0]
             if kind == "line" and not line_options(s, seat):
-                s.setup.pop(0)  # B8: nothing legal, nothing to do
+                s.setup = s.setup[1:]  # B8: nothing legal, nothing to do
                 continue
             return
         if s.phase == "choose":
@@ -406,12 +452,14 @@ def _run_on(s: BusState, events: list[str]) -> None:
 
 def _next_chooser(s: BusState) -> bool:
     """B6: the next seat clockwise that still chooses; automatic passes on the way."""
+    board = s.board
+    space_left = any(len(board[a]) < SPACES[a] for a in ACTIONS)
     for i in range(s.n):
         seat = (s.turn + i) % s.n
         if s.passed[seat]:
             continue
-        if s.markers[seat] == 0 or not any(len(s.board[a]) < SPACES[a] for a in ACTIONS):
-            s.passed[seat] = True
+        if s.markers[seat] == 0 or not space_left:
+            s.passed = replaced(s.passed, seat, True)
             continue
         s.turn = seat
         return True
@@ -452,7 +500,7 @@ def _amount(s: BusState, action: str, seat: int, events: list[str]) -> int:
     if action == "buses":
         cap = BUS_CAP[s.edition]
         if cap is None or s.buses[seat] < cap:
-            s.buses[seat] += 1
+            s.buses = added(s.buses, seat, 1)
             events.append(f"{s.names[seat]} buys a bus ({s.buses[seat]} buses).")
         else:
             events.append(f"{s.names[seat]} already has {cap} buses, the most there are.")
@@ -485,8 +533,7 @@ def _end_of_round(s: BusState, events: list[str]) -> None:
 
 def _new_round(s: BusState, start: int, events: list[str]) -> None:
     s.phase, s.round, s.start, s.turn = "choose", s.round + 1, start, start
-    for a in ACTIONS:
-        s.last_board[a], s.board[a] = s.board[a], []
+    s.last_board, s.board = s.board, {a: [] for a in ACTIONS}  # last_board: never changed
     s.placed = [0] * s.n
     s.passed = [False] * s.n
     s.act = s.slot = 0

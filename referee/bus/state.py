@@ -32,9 +32,13 @@ def line_marker_supply(edition: str, seat: int) -> int:
 
 
 class BusState:
-    """Everything the rules need. Players are seats 0..n-1, clockwise in seat order."""
+    """Everything the rules need. Players are seats 0..n-1, clockwise in seat order.
 
-    __slots__ = (
+    A state is a value: the rules never change a list or dict of a state in place but give
+    the state a changed copy of it (``replaced``, ``added``), so a copy need only copy the
+    fields themselves and shares every list with its original until a rule replaces it."""
+
+    FIELDS = (
         "edition",
         "names",
         "seed",
@@ -102,14 +106,8 @@ class BusState:
     last_board: dict[str, list[int]]
 
     def copy(self) -> BusState:
-        new = BusState.__new__(BusState)
-        for name in self.__slots__:
-            value = getattr(self, name)
-            if isinstance(value, list):
-                value = [v[:] if isinstance(v, list) else v for v in value]
-            elif isinstance(value, dict):
-                value = {k: v[:] for k, v in value.items()}
-            setattr(new, name, value)
+        new = _new(BusState)
+        new.__dict__ = self.__dict__.copy()
         return new
 
     @property
@@ -135,11 +133,11 @@ class BusState:
 
     def free_lots(self) -> list[int]:
         """B10: the free lots of the lowest zone that still has any."""
-        for zone in "ABCD":
-            free = [i for i in BOARD.lots_in_zone[zone] if self.lots[i] is None]
-            if free:
-                return free
-        return []
+        lots = self.lots
+        if None not in lots:
+            return []
+        zone = BOARD.lots[lots.index(None)].zone  # lots are numbered zone by zone
+        return [i for i in BOARD.lots_in_zone[zone] if lots[i] is None]
 
     def open_zone(self) -> str | None:
         free = self.free_lots()
@@ -153,7 +151,7 @@ class BusState:
 
     # plain data ----------------------------------------------------------------------------
     def to_data(self) -> dict[str, Any]:
-        data = {name: getattr(self, name) for name in self.__slots__ if name != "street_lines"}
+        data = {name: getattr(self, name) for name in self.FIELDS if name != "street_lines"}
         data["streets"] = [[BOARD.street_name(s) for s in line] for line in self.streets]
         data["heads"] = [[[c, BOARD.street_name(t)] for c, t in h] for h in self.heads]
         data["setup"] = [list(step) for step in self.setup]
@@ -162,7 +160,7 @@ class BusState:
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> BusState:
         state = cls.__new__(cls)
-        for name in cls.__slots__:
+        for name in cls.FIELDS:
             if name != "street_lines":
                 value = data[name]
                 setattr(
@@ -184,6 +182,23 @@ class BusState:
                 state.street_lines[s] |= 1 << seat
         state.passengers = [int(x) for x in data["passengers"]]
         return state
+
+
+_new = object.__new__
+
+
+def replaced(values: list, index: int, value: Any) -> list:
+    """A copy of ``values`` with one item replaced: how the rules change a state's list."""
+    values = values[:]
+    values[index] = value
+    return values
+
+
+def added(values: list[int], index: int, amount: int) -> list[int]:
+    """A copy of ``values`` with ``amount`` added to one item."""
+    values = values[:]
+    values[index] += amount
+    return values
 
 
 def _street(name: str) -> int:
