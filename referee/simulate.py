@@ -11,10 +11,11 @@ from collections.abc import Callable
 from .contract import IllegalOrder
 
 
-def play_game(rules, players: int, seed: int, bot: str = "default"):
-    """One game with the same bot in every seat. Returns (final state, orders applied as
-    (seat, text), orders the engine refused)."""
-    choose = rules.bot(bot)
+def play_game(rules, players: int, seed: int, bot: str = "default", budget: int | None = None):
+    """One game with the same bot in every seat (``budget``: a searching bot's rollouts per
+    decision). Returns (final state, orders applied as (seat, text), orders the engine
+    refused)."""
+    choose = rules.bot(bot, budget)
     rng = random.Random(seed)
     state = rules.new_game({}, [f"Bot {i + 1}" for i in range(players)], seed)
     log, illegal = [], 0
@@ -46,12 +47,13 @@ def simulate(
     seed: int,
     bot: str = "default",
     progress: Callable[[int], None] | None = None,
+    budget: int | None = None,
 ) -> dict:
     started = time.perf_counter()
     finished = decisions = illegal = 0
     rounds, scores, reasons = [], [], Counter()
     for i in range(games):
-        state, log, refused = play_game(rules, players, seed * 100_003 + i, bot)
+        state, log, refused = play_game(rules, players, seed * 100_003 + i, bot, budget)
         decisions += len(log)
         illegal += refused
         result = rules.result(state)
@@ -66,6 +68,7 @@ def simulate(
         "game": rules.name,
         "players": players,
         "bot": bot,
+        **({"rollouts": budget} if budget is not None else {}),
         "seed": seed,
         "games": games,
         "finished": finished,

@@ -196,15 +196,25 @@ def buildable_crossings(s: BusState) -> list[int]:
 def vroom_options(s: BusState, seat: int) -> list[tuple[int, int]]:
     """B11: from a crossing of the line with a passenger who wants to leave, to a crossing of
     the line with a free building of the current type."""
+    sources, targets = _vroom_ends(s, seat)
+    return [(a, b) for a in sources for b in targets]
+
+
+def _vroom_ends(s: BusState, seat: int) -> tuple[list[int], list[int]]:
+    """The crossings of the line with passengers who want to leave, and with free buildings
+    of the current type, in order."""
     sources, targets = [], []
-    for c in sorted(s.line_crossings(seat)):
-        buildings = s.buildings_of(c, s.clock)
-        waiting = s.passengers[c] - buildings
+    passengers, lots, lots_at, clock = s.passengers, s.lots, BOARD.lots_at, s.clock
+    for c in sorted(s.reach[seat]):
+        waiting = passengers[c]
+        for i in lots_at[c]:
+            if lots[i] == clock:
+                waiting -= 1
         if waiting > 0:
             sources.append(c)
         elif waiting < 0:
             targets.append(c)
-    return [(a, b) for a in sources for b in targets]
+    return sources, targets
 
 
 # applying orders ---------------------------------------------------------------------------
@@ -327,6 +337,7 @@ def line_expansion(s: BusState, seat: int, args: tuple, events: list[str]) -> No
     s.heads = replaced(s.heads, seat, heads)
     s.street_lines = replaced(s.street_lines, street, s.street_lines[street] | 1 << seat)
     s.streets = replaced(s.streets, seat, s.streets[seat] + [street])
+    s.reach = replaced(s.reach, seat, s.reach[seat] | {start, end})
     s.line_left = added(s.line_left, seat, -1)
     _done_one(s)
     circle = " (closing a circle)" if heads[0][0] == heads[1][0] else ""
@@ -477,19 +488,19 @@ def _resolve_step(s: BusState, events: list[str]) -> bool:
             return False
         s.act, s.slot, s.todo = s.act + 1, 0, None
         return False
-    seat = resolving_seat(s)
+    space = space_of_slot(s, action, s.slot)
+    seat = s.board[action][space]
     if s.todo is None:
-        s.todo = _amount(s, action, seat, events)
+        s.todo = _amount(s, action, seat, space, events)
     if s.todo > 0 and _possible(s, action, seat):
         return True
     s.slot, s.todo = s.slot + 1, None
     return False
 
 
-def _amount(s: BusState, action: str, seat: int, events: list[str]) -> int:
+def _amount(s: BusState, action: str, seat: int, space: int, events: list[str]) -> int:
     """B4: a does M, b M-1, ... never below 0 (M read now); five players lay one more street."""
-    space = space_of_slot(s, action, s.slot)
-    m = s.max_buses()
+    m = max(s.buses)
     if action == "line":
         return max(0, m - space + (1 if s.n == 5 else 0))
     if action in ("passengers", "buildings"):
@@ -516,7 +527,8 @@ def _possible(s: BusState, action: str, seat: int) -> bool:
     if action == "buildings":
         return bool(s.free_lots())
     if action == "vroom":
-        return bool(vroom_options(s, seat))
+        sources, targets = _vroom_ends(s, seat)
+        return bool(sources and targets)
     return True
 
 

@@ -104,22 +104,20 @@ class BusState:
     end_reason: str | None
     moves: int
     last_board: dict[str, list[int]]
+    n: int  # the number of players, len(names)
+    reach: list[frozenset[int]]  # per seat, the crossings its line touches (from streets)
 
     def copy(self) -> BusState:
         new = _new(BusState)
         new.__dict__ = self.__dict__.copy()
         return new
 
-    @property
-    def n(self) -> int:
-        return len(self.names)
-
     # derived views -------------------------------------------------------------------------
     def owns(self, seat: int, street: int) -> bool:
         return bool(self.street_lines[street] >> seat & 1)
 
-    def line_crossings(self, seat: int) -> set[int]:
-        return {c for s in self.streets[seat] for c in BOARD.streets[s]}
+    def line_crossings(self, seat: int) -> frozenset[int]:
+        return self.reach[seat]
 
     def buildings_of(self, crossing: int, btype: str) -> int:
         lots = self.lots
@@ -173,6 +171,7 @@ class BusState:
                     else value,
                 )
         state.names = list(data["names"])
+        state.n = len(state.names)
         state.streets = [[_street(name) for name in line] for line in data["streets"]]
         state.heads = [[(c, _street(t)) for c, t in h] for h in data["heads"]]
         state.setup = [tuple(step) for step in data["setup"]]
@@ -180,6 +179,9 @@ class BusState:
         for seat, line in enumerate(state.streets):
             for s in line:
                 state.street_lines[s] |= 1 << seat
+        state.reach = [
+            frozenset(c for s in line for c in BOARD.streets[s]) for line in state.streets
+        ]
         state.passengers = [int(x) for x in data["passengers"]]
         return state
 
@@ -220,7 +222,7 @@ def new_state(edition: str, names: list[str], seed: int, start: int) -> BusState
     """The board set up (B3, B14) before the first building: the caller draws the start player."""
     s = BusState.__new__(BusState)
     n = len(names)
-    s.edition, s.names, s.seed = edition, list(names), seed
+    s.edition, s.names, s.seed, s.n = edition, list(names), seed, n
     s.phase, s.round, s.start, s.turn = "setup", 0, start, start
     order = [(start + i) % n for i in range(n)]
     s.setup = (
@@ -233,6 +235,7 @@ def new_state(edition: str, names: list[str], seed: int, start: int) -> BusState
     s.points, s.stones, s.reached, s.score_seq = [0] * n, [0] * n, [0] * n, 0
     s.line_left = [line_marker_supply(edition, p) for p in range(n)]
     s.streets = [[] for _ in range(n)]
+    s.reach = [frozenset()] * n
     s.heads = [[] for _ in range(n)]
     s.street_lines = [0] * len(BOARD.streets)
     s.lots = [None] * len(BOARD.lots)

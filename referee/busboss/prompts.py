@@ -14,8 +14,45 @@ from .state import BusBossState, Offer, owner_name
 
 @lru_cache(maxsize=4096)
 def quickest(net: Network, company: tuple[int, ...], cards: tuple[str, str]) -> Plan | None:
-    """best_plan, remembered for the owners of one moment (all bots of a round ask)."""
+    """best_plan, remembered for the owners of one moment (all bots of a round ask). A run
+    whose two ends are not both in a part of the owned routes that holds a route of the
+    company has no journey (rule 22): that is known without a search."""
+    parts = _parts(net)
+    ours = _parts_of(net, company)
+    m = net.map
+    ends = [{parts.get(p) for p in m.places_of_card(card)} for card in cards]
+    if not ends[0] & ends[1] & ours:
+        return None
     return best_plan(net, company, cards)
+
+
+@lru_cache(maxsize=8)
+def _parts(net: Network) -> dict[str, int]:
+    """The connected parts of the owned routes: place -> its part's number."""
+    parts: dict[str, int] = {}
+    for start in net.adjacent:
+        if start in parts:
+            continue
+        number, todo = len(parts), [start]
+        parts[start] = number
+        while todo:
+            for nxt, _, _ in net.adjacent[todo.pop()]:
+                if nxt not in parts:
+                    parts[nxt] = number
+                    todo.append(nxt)
+    return parts
+
+
+@lru_cache(maxsize=64)
+def _parts_of(net: Network, company: tuple[int, ...]) -> set[int]:
+    """The parts of the owned routes that hold a route of the company."""
+    parts = _parts(net)
+    return {
+        parts[place]
+        for place, legs in net.adjacent.items()
+        for _, _, owners in legs
+        if any(x in owners for x in company)
+    }
 
 
 def run_options(s: BusBossState, seat: int) -> list[tuple[Offer, Plan]]:
