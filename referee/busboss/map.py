@@ -11,7 +11,7 @@ import heapq
 import re
 from collections.abc import Callable, Collection, Container, Iterable
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -51,11 +51,11 @@ class Route:
     length: int  # spaces, as printed on the map
     copies: int  # 2 for a doubled route (rule 12)
 
-    @property
+    @cached_property
     def name(self) -> str:
         return f"{self.ends[0]}-{self.ends[1]}"
 
-    @property
+    @cached_property
     def cost(self) -> int:
         return self.length + 2  # rule 9
 
@@ -98,13 +98,31 @@ class Map:
         return spaces
 
 
-@cache
 def _map_distance(m: Map, dest_a: str, dest_b: str) -> int | None:
-    return shortest(
-        m.destinations[dest_a],
-        set(m.destinations[dest_b]),
-        lambda p: ((r.other_end(p), r.length) for r in m.routes_at[p]),
-    )
+    return _map_distances(m, dest_a).get(dest_b)
+
+
+@cache
+def _map_distances(m: Map, dest: str) -> dict[str, int]:
+    """Shortest spaces over the whole map from one destination to every other: one search
+    for all of them, once per map."""
+    best = dict.fromkeys(m.destinations[dest], 0)
+    heap = [(0, p) for p in sorted(best)]
+    while heap:
+        d, p = heapq.heappop(heap)
+        if d > best[p]:
+            continue
+        for r in m.routes_at[p]:
+            q, nd = r.other_end(p), d + r.length
+            if nd < best.get(q, nd + 1):
+                best[q] = nd
+                heapq.heappush(heap, (nd, q))
+    found: dict[str, int] = {}
+    for p, d in best.items():
+        name = m.places[p].destination
+        if name is not None and d < found.get(name, d + 1):
+            found[name] = d
+    return found
 
 
 def shortest(
