@@ -3,7 +3,7 @@ same run, and the strong Bus bot against the default bot (issue 'Engines fast en
 search, and a Bus bot worth facing').
 
     python3 bench/engine_bench.py [--base 09a1805] [--games 100] [--strong-games 400]
-                                  [--rollouts 200] [--jobs 2]
+                                  [--rollouts 200] [--jobs 2] [--record FILE]
 
 Speed: CPU time of whole bot games, every seat played by the same bot, 3, 4 and 5 players,
 per decision and per game. The base commit is taken out with `git archive` into a temporary
@@ -32,7 +32,7 @@ import sys
 import tarfile
 import tempfile
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from io import BytesIO
 from pathlib import Path
 
@@ -148,14 +148,37 @@ def strong_game(seed: int, players: int, rollouts: int) -> dict:
     }
 
 
-def strong_match(games: int, players: int, rollouts: int, jobs: int) -> None:
+def strong_match(
+    games: int, players: int, rollouts: int, jobs: int, record: Path | None = None
+) -> None:
     print(
         f"\nThe strong bot at {rollouts} rollouts a decision in one seat, the default bot in "
         f"the other {players - 1}: {games} games of {players} players, {jobs} processes",
         flush=True,
     )
+    # every game is a function of its number: games recorded by an earlier run (--record)
+    # are taken from the record, and the rest are played and added to it
+    done: dict[int, dict] = {}
+    if record and record.exists():
+        for line in record.read_text().splitlines():
+            game = json.loads(line)
+            if (game["players"], game["rollouts"]) == (players, rollouts) and game["game"] < games:
+                done[game["game"]] = game
+        print(f"  {len(done)} games taken from {record}", flush=True)
+    todo = [g for g in range(games) if g not in done]
     with ProcessPoolExecutor(jobs) as pool:
-        results = list(pool.map(strong_game, range(games), [players] * games, [rollouts] * games))
+        futures = {pool.submit(strong_game, g, players, rollouts): g for g in todo}
+        for future in as_completed(futures):
+            game = {"game": futures[future], "players": players, "rollouts": rollouts}
+            game.update(future.result())
+            done[game["game"]] = game
+            if record:
+                with record.open("a") as f:
+                    f.write(json.dumps(game) + "\n")
+            if len(done) % 10 == 0:
+                won = sum(r["share"] for r in done.values()) / len(done)
+                print(f"  after {len(done)} games: won {won:.1%}", flush=True)
+    results = list(done.values())
     share = sum(r["share"] for r in results) / games
     alone = sum(r["alone"] for r in results) / games
     margin = 1.96 * math.sqrt(share * (1 - share) / games)
@@ -183,6 +206,9 @@ def main() -> None:
     parser.add_argument("--strong-players", type=int, default=4)
     parser.add_argument("--rollouts", type=int, default=200)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument(
+        "--record", type=Path, help="a file of finished strong games: resumes a run cut short"
+    )
     parser.add_argument("--measure", help=argparse.SUPPRESS)  # a measuring process's job
     args = parser.parse_args()
     if args.measure:
@@ -193,7 +219,7 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as folder:
             speed(base_tree(args.base, Path(folder)), args.base, args.games)
     if args.strong_games:
-        strong_match(args.strong_games, args.strong_players, args.rollouts, args.jobs)
+        strong_match(args.strong_games, args.strong_players, args.rollouts, args.jobs, args.record)
 
 
 if __name__ == "__main__":

@@ -47,14 +47,24 @@ class _Context:
         self.s, self.seat = s, seat
         self.mine = s.line_crossings(seat)
         self.next_clock = next_clock(s.clock)
-        self._carriable: dict[str, int] = {}
+        # a state's lists are replaced, never changed, when the game changes (BusState), so
+        # while the seat's line, the passengers and the buildings are the same lists, what
+        # its buses could carry is the same: remembered over the decisions of a round
+        memo = _CARRIABLE.get(seat)
+        if memo is None or not (
+            memo[0] is s.passengers and memo[1] is s.lots and memo[2] is self.mine
+        ):
+            memo = _CARRIABLE[seat] = (s.passengers, s.lots, self.mine, {})
+        self._carriable = memo[3]
 
     def carriable(self, btype: str) -> int:
-        """How many passengers this seat's buses could carry if time were ``btype``."""
+        """How many passengers this seat's buses could carry if time were ``btype`` (at most
+        as many as it has buses)."""
+        s = self.s
         known = self._carriable.get(btype)
         if known is not None:
-            return known
-        s, waiting, free = self.s, 0, 0
+            return min(s.buses[self.seat], known)
+        waiting, free = 0, 0
         passengers, lots, lots_at = s.passengers, s.lots, BOARD.lots_at
         for c in self.mine:
             diff = passengers[c]
@@ -65,8 +75,12 @@ class _Context:
                 waiting += diff
             else:
                 free -= diff
-        known = self._carriable[btype] = min(s.buses[self.seat], waiting, free)
-        return known
+        known = self._carriable[btype] = min(waiting, free)
+        return min(s.buses[self.seat], known)
+
+
+# seat -> (passengers, lots, line crossings, btype -> passengers carriable without the bus limit)
+_CARRIABLE: dict[int, tuple[list[int], list[str | None], frozenset[int], dict[str, int]]] = {}
 
 
 def _action_values(ctx: _Context, legal: list[Order]) -> list[float]:

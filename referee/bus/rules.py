@@ -522,14 +522,30 @@ def _amount(s: BusState, action: str, seat: int, space: int, events: list[str]) 
 
 
 def _possible(s: BusState, action: str, seat: int) -> bool:
-    if action == "line":
-        return s.line_left[seat] > 0 and bool(line_options(s, seat))
+    if action == "line" and s.line_left[seat] <= 0:
+        return False
+    if action in ("line", "vroom"):
+        global _found
+        kind = RESOLVE_KIND[action]
+        _found = (s, s.moves, (seat, kind), _legal(s, seat))
+        return bool(_found[3])
     if action == "buildings":
-        return bool(s.free_lots())
-    if action == "vroom":
-        sources, targets = _vroom_ends(s, seat)
-        return bool(sources and targets)
+        return None in s.lots
     return True
+
+
+# The legal orders found while looking for the next decision, for the search, which steps one
+# state of its own in place: (state, its moves, the decision, its legal orders)
+_found: tuple[BusState | None, int, tuple[int, str], list[Order]] = (None, 0, (0, ""), [])
+
+
+def owed_orders(s: BusState, due: tuple[int, str]) -> list[Order]:
+    """The legal orders of the decision ``due`` that ``s`` owes, listed only once when the
+    rules already listed them to see that the decision is owed (``s`` not changed since)."""
+    state, moves, decision, legal = _found
+    if state is s and moves == s.moves and decision == due:
+        return legal
+    return _legal(s, due[0])
 
 
 def _end_of_round(s: BusState, events: list[str]) -> None:
