@@ -8,7 +8,7 @@ import random
 
 from .board import BOARD
 from .notation import Order
-from .rules import legal_orders, next_clock
+from .rules import NEXT_CLOCK, legal_orders
 from .state import BUS_CAP, BusState
 
 
@@ -46,22 +46,21 @@ class _Context:
     def __init__(self, s: BusState, seat: int):
         self.s, self.seat = s, seat
         self.mine = s.line_crossings(seat)
-        self.next_clock = next_clock(s.clock)
-        # a state's lists are replaced, never changed, when the game changes (BusState), so
-        # while the seat's line, the passengers and the buildings are the same lists, what
-        # its buses could carry is the same: remembered over the decisions of a round
-        memo = _CARRIABLE.get(seat)
-        if memo is None or not (
-            memo[0] is s.passengers and memo[1] is s.lots and memo[2] is self.mine
-        ):
-            memo = _CARRIABLE[seat] = (s.passengers, s.lots, self.mine, {})
-        self._carriable = memo[3]
+        self.next_clock = NEXT_CLOCK[s.clock]
 
     def carriable(self, btype: str) -> int:
         """How many passengers this seat's buses could carry if time were ``btype`` (at most
         as many as it has buses)."""
         s = self.s
-        known = self._carriable.get(btype)
+        # a state's lists are replaced, never changed, when the game changes (BusState), so
+        # while the seat's line, the passengers and the buildings are the same lists, what
+        # its buses could carry is the same: remembered over the decisions of a round
+        memo = _CARRIABLE.get(self.seat)
+        if memo is None or not (
+            memo[0] is s.passengers and memo[1] is s.lots and memo[2] is self.mine
+        ):
+            memo = _CARRIABLE[self.seat] = (s.passengers, s.lots, self.mine, {})
+        known = memo[3].get(btype)
         if known is not None:
             return min(s.buses[self.seat], known)
         waiting, free = 0, 0
@@ -75,7 +74,7 @@ class _Context:
                 waiting += diff
             else:
                 free -= diff
-        known = self._carriable[btype] = min(waiting, free)
+        known = memo[3][btype] = min(waiting, free)
         return min(s.buses[self.seat], known)
 
 

@@ -190,7 +190,17 @@ def _all_end_here(s: BusState, street: int, crossing: int) -> bool:
 
 def buildable_crossings(s: BusState) -> list[int]:
     """B10: crossings with a free lot in the open zone (the lowest with free lots)."""
-    return sorted({BOARD.lots[i].crossing for i in s.free_lots()})
+    global _buildable
+    lots, free = s.lots, s.lots.count(None)
+    if _buildable[0] is not lots or _buildable[1] != free:
+        # a state's lots are replaced when a building goes up (BusState): the same list with
+        # as many free lots has the same free lots, even changed in place by a test's hand
+        crossings = sorted({BOARD.lots[i].crossing for i in s.free_lots()})
+        _buildable = (lots, free, crossings)
+    return list(_buildable[2])
+
+
+_buildable: tuple[list[str | None] | None, int, list[int]] = (None, 0, [])
 
 
 def vroom_options(s: BusState, seat: int) -> list[tuple[int, int]]:
@@ -373,7 +383,10 @@ def buildings(s: BusState, seat: int, args: tuple, events: list[str]) -> None:
 
 
 def next_clock(btype: str) -> str:
-    return BUILDING_TYPES[(BUILDING_TYPES.index(btype) + 1) % 3]
+    return NEXT_CLOCK[btype]
+
+
+NEXT_CLOCK = {t: BUILDING_TYPES[(i + 1) % 3] for i, t in enumerate(BUILDING_TYPES)}
 
 
 def clock(s: BusState, seat: int, args: tuple, events: list[str]) -> None:
@@ -553,7 +566,7 @@ def _end_of_round(s: BusState, events: list[str]) -> None:
     start = s.board["start"][0] if s.board["start"] else (s.start + 1) % s.n
     if sum(1 for m in s.markers if m > 0) <= 1:
         _game_over(s, "markers", events)
-    elif not s.free_lots():
+    elif None not in s.lots:
         _game_over(s, "lots", events)
     else:
         _new_round(s, start, events)

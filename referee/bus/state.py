@@ -138,8 +138,8 @@ class BusState:
         return [i for i in BOARD.lots_in_zone[zone] if lots[i] is None]
 
     def open_zone(self) -> str | None:
-        free = self.free_lots()
-        return BOARD.lots[free[0]].zone if free else None
+        lots = self.lots
+        return BOARD.lots[lots.index(None)].zone if None in lots else None
 
     def max_buses(self) -> int:
         return max(self.buses)
