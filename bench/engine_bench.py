@@ -149,7 +149,7 @@ def strong_game(seed: int, players: int, rollouts: int) -> dict:
 
 
 def strong_match(
-    games: int, players: int, rollouts: int, jobs: int, record: Path | None = None
+    games: int, players: int, rollouts: int, jobs: int, record: Path | None = None, first: int = 0
 ) -> None:
     print(
         f"\nThe strong bot at {rollouts} rollouts a decision in one seat, the default bot in "
@@ -165,7 +165,7 @@ def strong_match(
             if (game["players"], game["rollouts"]) == (players, rollouts) and game["game"] < games:
                 done[game["game"]] = game
         print(f"  {len(done)} games taken from {record}", flush=True)
-    todo = [g for g in range(games) if g not in done]
+    todo = [g for g in range(first, games) if g not in done]
     with ProcessPoolExecutor(jobs) as pool:
         futures = {pool.submit(strong_game, g, players, rollouts): g for g in todo}
         for future in as_completed(futures):
@@ -179,6 +179,7 @@ def strong_match(
                 won = sum(r["share"] for r in done.values()) / len(done)
                 print(f"  after {len(done)} games: won {won:.1%}", flush=True)
     results = list(done.values())
+    games = len(results)
     share = sum(r["share"] for r in results) / games
     alone = sum(r["alone"] for r in results) / games
     margin = 1.96 * math.sqrt(share * (1 - share) / games)
@@ -187,7 +188,8 @@ def strong_match(
     mean_default = sum(sum(r["others"]) for r in results) / (games * (players - 1))
     decisions = sum(r["decisions"] for r in results)
     print(
-        f"  strong bot wins {share:.1%} (+-{margin:.1%}; alone {alone:.1%}); "
+        f"  over {games} games the strong bot wins {share:.1%} (+-{margin:.1%} at 95%; "
+        f"alone {alone:.1%}); "
         f"a default seat {default_share:.1%}; by chance {1 / players:.0%}"
     )
     print(f"  mean final score: strong {mean_strong:.2f}, default {mean_default:.2f}")
@@ -209,6 +211,9 @@ def main() -> None:
     parser.add_argument(
         "--record", type=Path, help="a file of finished strong games: resumes a run cut short"
     )
+    parser.add_argument(
+        "--first", type=int, default=0, help="play strong games from this number on (--record)"
+    )
     parser.add_argument("--measure", help=argparse.SUPPRESS)  # a measuring process's job
     args = parser.parse_args()
     if args.measure:
@@ -219,7 +224,14 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as folder:
             speed(base_tree(args.base, Path(folder)), args.base, args.games)
     if args.strong_games:
-        strong_match(args.strong_games, args.strong_players, args.rollouts, args.jobs, args.record)
+        strong_match(
+            args.strong_games,
+            args.strong_players,
+            args.rollouts,
+            args.jobs,
+            args.record,
+            args.first,
+        )
 
 
 if __name__ == "__main__":

@@ -137,6 +137,14 @@ def init(directory: Path) -> None:
     help="a missed deadline: wait for the game master, let the bot decide, or "
     "the game's own rules (Bus Boss 37-40)",
 )
+@click.option(
+    "--bot",
+    help="the bot for dropped seats and missed deadlines (default: the game's default bot; "
+    "Bus: strong searches)",
+)
+@click.option(
+    "--rollouts", type=click.IntRange(min=1), help="a searching bot's rollouts per decision"
+)
 @click.pass_context
 def new(
     ctx,
@@ -153,6 +161,8 @@ def new(
     grace,
     timezone,
     policy,
+    bot,
+    rollouts,
 ) -> None:
     """Create campaign ID of GAME and mail every player a welcome with their token."""
     parsed = {}
@@ -181,6 +191,13 @@ def new(
         Deadlines.from_settings(deadlines)
     except DeadlineError as err:
         raise Failure(str(err)) from None
+    settings: dict = {"deadlines": deadlines} if deadlines else {}
+    if bot or rollouts:
+        try:
+            registry.get(game).rules.bot(bot or "default", rollouts)
+        except ValueError as err:
+            raise click.BadParameter(str(err), param_hint="--bot") from None
+        settings["bot"] = {"name": bot or "default", **({"rollouts": rollouts} if rollouts else {})}
     site = open_site(ctx)
     try:
         campaign = site.new_campaign(
@@ -191,7 +208,7 @@ def new(
             parsed,
             seats,
             gm,
-            {"deadlines": deadlines} if deadlines else None,
+            settings or None,
         )
     except CampaignError as err:
         raise Failure(str(err)) from None

@@ -126,3 +126,16 @@ def test_a_bot_setting_the_game_cannot_use_is_the_game_masters_to_fix(tmp_path, 
     campaign = site.new_campaign("bus", "g1", PLAYERS, seed=1, settings={"bot": setting})
     with pytest.raises(CampaignError, match=error):
         campaign_bot(campaign.table())
+
+
+def test_referee_new_names_the_campaigns_bot(tmp_path):
+    site = make_site(tmp_path)
+    players = [arg for p in PLAYERS for arg in ("--player", p)]
+    base = ["--config", str(site.config.path), "new", "bus"]
+    result = CliRunner().invoke(
+        main, [*base, "g1", *players, "--bot", "strong", "--rollouts", "50"]
+    )
+    assert result.exit_code == 0, result.output
+    assert site.campaign("g1").settings["bot"] == {"name": "strong", "rollouts": 50}
+    result = CliRunner().invoke(main, [*base, "g2", *players, "--bot", "genius"])
+    assert result.exit_code == 2 and "no Bus bot 'genius'" in result.output
