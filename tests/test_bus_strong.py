@@ -139,3 +139,17 @@ def test_referee_new_names_the_campaigns_bot(tmp_path):
     assert site.campaign("g1").settings["bot"] == {"name": "strong", "rollouts": 50}
     result = CliRunner().invoke(main, [*base, "g2", *players, "--bot", "genius"])
     assert result.exit_code == 2 and "no Bus bot 'genius'" in result.output
+
+
+def test_applying_an_order_never_changes_the_state_it_was_given():
+    """States share the lists a rule did not replace (BusState.copy): every order of a few
+    random games leaves the state before it exactly as it was."""
+    for seed in (3, 5):
+        s = RULES.new_game({}, NAMES[:seed], seed)
+        bot, rng = RULES.bot("random"), random.Random(seed)
+        while due := RULES.awaiting(s):
+            before = RULES.to_data(s)
+            after, _ = RULES.apply(s, due[0].seat, bot(s, due[0].seat, rng))
+            assert RULES.to_data(s) == before
+            s = after
+        assert RULES.to_data(RULES.from_data(RULES.to_data(s))) == RULES.to_data(s)
