@@ -3,17 +3,21 @@ same run, and the strong Bus bot against the default bot (issue 'Engines fast en
 search, and a Bus bot worth facing').
 
     python3 bench/engine_bench.py [--base 09a1805] [--games 100] [--strong-games 400]
-                                  [--rollouts 200] [--jobs 2] [--record FILE]
+                                  [--rollouts 200] [--jobs 2] [--record FILE] [--first N]
 
 Speed: CPU time of whole bot games, every seat played by the same bot, 3, 4 and 5 players,
 per decision and per game. The base commit is taken out with `git archive` into a temporary
 folder, and each measurement runs in a fresh process importing either that copy or this
-tree, base and now one after the other, so both meet the same machine in the same run.
+tree, base and now one after the other, so both meet the same machine in the same run. The
+strong bot, which the base lacks, plays one game of each size in one seat.
 
 Strong bot: four-player games with one strong seat (seat = game number mod 4, so every seat
 is played in turn) and three default seats, the strong bot at `--rollouts` a decision. A win
 is first place alone; a tie for first counts as a share. A default seat's share is what is
 left, divided by three (25% each by chance). The games are spread over `--jobs` processes.
+A game is a function of its number, so a long match can be cut short and resumed: `--record
+FILE` keeps each finished game and takes those already there; `--first N` starts a runner at
+game N, for another process or machine to share the work; `--games 0` skips the speed part.
 
 Goals (done when): Bus random bot, 4 players, at most 12 us a decision (about 3x the base);
 default bot game at most 4 ms; Bus Boss random game at most 5 ms; the strong bot wins at
@@ -109,6 +113,21 @@ def speed(base: Path, commit: str, games: int) -> None:
                 f"{now['us_decision']:10.1f}   {before['ms_game'] / now['ms_game']:5.2f}x",
                 flush=True,
             )
+
+
+def strong_speed(rollouts: int) -> None:
+    """The strong bot has no base to compare with: one game of each size, one strong seat."""
+    print(
+        f"\nThe strong bot at {rollouts} rollouts, one seat of a game, the default bot in the rest"
+    )
+    for players in (3, 4, 5):
+        game = strong_game(players, players, rollouts)
+        print(
+            f"bus      strong   {players:2d}   {game['seconds']:8.2f} s a game, "
+            f"{game['search_seconds'] / game['decisions'] * 1e3:6.1f} ms a decision of the "
+            f"strong bot ({game['decisions']} in the game, forced ones included)",
+            flush=True,
+        )
 
 
 def strong_game(seed: int, players: int, rollouts: int) -> dict:
@@ -223,6 +242,7 @@ def main() -> None:
     if args.games:
         with tempfile.TemporaryDirectory() as folder:
             speed(base_tree(args.base, Path(folder)), args.base, args.games)
+        strong_speed(args.rollouts)
     if args.strong_games:
         strong_match(
             args.strong_games,
