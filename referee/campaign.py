@@ -461,7 +461,7 @@ class Table:
 
     @property
     def round(self) -> int:
-        return self.rules.view(self.state)["round"]
+        return self.rules.round(self.state)
 
     def view(self) -> dict:
         return self.rules.view(self.state)

@@ -181,6 +181,9 @@ class Rules(Protocol):
     def view(self, state: Any) -> View:
         """Plain data for reports and maps."""
 
+    def round(self, state: Any) -> int:
+        """The round in play, as ``view(state)["round"]`` says, without making the view."""
+
     def bot(self, name: str = "default", budget: int | None = None) -> Bot:
         """ "default" plays sensibly, "random" uniformly; a game may offer more (Bus:
         "strong", a search). ``budget``: the rollouts per decision of a bot that searches

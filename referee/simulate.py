@@ -61,7 +61,7 @@ def simulate(
             finished += 1
             reasons[result.reason] += 1
             scores.extend(result.scores)
-        rounds.append(rules.view(state)["round"])
+        rounds.append(rules.round(state))
         if progress:
             progress(1)
     return {

@@ -112,6 +112,9 @@ class BusRules:
             tuple(tuple(place) for place in rules.ranking(state)),
         )
 
+    def round(self, s: BusState) -> int:
+        return s.round
+
     def view(self, s: BusState) -> BusView:
         result = self.result(s)
         return {

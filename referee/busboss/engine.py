@@ -109,6 +109,9 @@ class BusBossRules:
     def result(self, state: BusBossState) -> Result | None:
         return game.result(state)
 
+    def round(self, s: BusBossState) -> int:
+        return min(s.round, LAST_ROUND)
+
     def view(self, s: BusBossState) -> BusBossView:
         m = s.map
         result = game.result(s)
@@ -117,7 +120,7 @@ class BusBossRules:
             "game": "busboss",
             "map": m.title,
             "map_name": s.map_name,
-            "round": min(s.round, LAST_ROUND),
+            "round": self.round(s),
             "phase": s.phase,
             "order_of_play": list(s.order),
             "entry_limit": game.entry_limit(s),

@@ -135,6 +135,9 @@ class TakeawayRules:
             winner=seat if pile == 0 else None,
         ), events
 
+    def round(self, state: TakeawayState) -> int:
+        return state.round
+
     def view(self, state: TakeawayState) -> View:
         players = [
             {"seat": s, "name": n, "taken": state.taken[s]} for s, n in enumerate(state.names)
