@@ -330,6 +330,8 @@ class Campaign:
             "# settings. Tokens are the players' passwords: keep this file private.\n"
             "# Deadlines (optional), e.g.:  deadlines: {hours: 48, policy: bot,\n"
             "#   timezone: Europe/London, remind_hours: 12, grace_minutes: 60}\n"
+            "# The bot for dropped seats and missed deadlines (optional, else the default\n"
+            "#   bot), e.g.:  bot: strong  or  bot: {name: strong, rollouts: 200}\n"
         )
         atomic_write(
             self.root / "campaign.yaml",

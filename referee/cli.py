@@ -159,6 +159,14 @@ def init(directory: Path) -> None:
     help="a missed deadline: wait for the game master, let the bot decide, or "
     "the game's own rules for a missed order, where it has them",
 )
+@click.option(
+    "--bot",
+    help="the bot for dropped seats and missed deadlines (default: the game's default bot; "
+    "Bus: strong searches)",
+)
+@click.option(
+    "--rollouts", type=click.IntRange(min=1), help="a searching bot's rollouts per decision"
+)
 @click.pass_context
 def new(
     ctx,
@@ -175,6 +183,8 @@ def new(
     grace,
     timezone,
     policy,
+    bot,
+    rollouts,
 ) -> None:
     """Create campaign ID of GAME and mail every player a welcome with their token."""
     parsed = {}
@@ -203,6 +213,13 @@ def new(
         Deadlines.from_settings(deadlines)
     except DeadlineError as err:
         raise Failure(str(err)) from None
+    settings: dict = {"deadlines": deadlines} if deadlines else {}
+    if bot or rollouts:
+        try:
+            registry.get(game).rules.bot(bot or "default", rollouts)
+        except ValueError as err:
+            raise click.BadParameter(str(err), param_hint="--bot") from None
+        settings["bot"] = {"name": bot or "default", **({"rollouts": rollouts} if rollouts else {})}
     site = open_site(ctx)
     with writing(site):
         try:
@@ -214,7 +231,7 @@ def new(
                 parsed,
                 seats,
                 gm,
-                {"deadlines": deadlines} if deadlines else None,
+                settings or None,
             )
         except CampaignError as err:
             raise Failure(str(err)) from None
@@ -474,10 +491,18 @@ def demo(directory: Path, seed: int, game: str) -> None:
     "--bot",
     default="default",
     show_default=True,
-    help="default plays sensibly; random picks uniformly among legal choices",
+    help="default plays sensibly; random picks uniformly among legal choices; "
+    "strong (Bus) searches",
+)
+@click.option(
+    "--rollouts",
+    type=click.IntRange(min=1),
+    help="a searching bot's budget: rollouts per decision (the strong bot: 200)",
 )
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object")
-def simulate(game: str, players: int, count: int, seed: int, bot: str, as_json: bool) -> None:
+def simulate(
+    game: str, players: int, count: int, seed: int, bot: str, rollouts: int | None, as_json: bool
+) -> None:
     """Play bot-against-bot games of GAME and report what happened."""
     rules = registry.get(game).rules
     if not rules.min_players <= players <= rules.max_players:
@@ -486,19 +511,20 @@ def simulate(game: str, players: int, count: int, seed: int, bot: str, as_json: 
             param_hint="--players",
         )
     try:
-        rules.bot(bot)
+        rules.bot(bot, rollouts)
     except ValueError as err:
         raise click.BadParameter(str(err), param_hint="--bot") from None
     with click.progressbar(
         length=count, label=f"{rules.title} games", file=sys.stderr, hidden=not sys.stderr.isatty()
     ) as bar:
-        report = run_simulation(rules, players, count, seed, bot, bar.update)
+        report = run_simulation(rules, players, count, seed, bot, bar.update, rollouts)
     if as_json:
         click.echo(json.dumps(report))
         return
     click.echo(
         f"{report['finished']} of {report['games']} games of {rules.title} finished "
-        f"in {report['seconds']} s ({players} players, bot {bot}, seed {seed})"
+        f"in {report['seconds']} s ({players} players, bot {bot}"
+        f"{f' at {rollouts} rollouts a decision' if rollouts else ''}, seed {seed})"
     )
     click.echo(
         f"mean rounds {report['mean_rounds']}, mean score {report['mean_score']}, "

@@ -223,8 +223,11 @@ class Rules(Protocol):
         """The round in play, as ``view(state)["round"]`` shows it, without building a view
         (a replay asks it once per log record)."""
 
-    def bot(self, name: str = "default") -> Bot:
-        """ "default" plays sensibly, "random" uniformly; ValueError for others."""
+    def bot(self, name: str = "default", budget: int | None = None) -> Bot:
+        """ "default" plays sensibly, "random" uniformly; a game may offer more (Bus:
+        "strong", a search). ``budget``: the rollouts per decision of a bot that searches
+        (None: its own default); bots that do not search ignore it. ValueError for a bot
+        the game does not have, or a budget it cannot use."""
 
     def to_data(self, state: Any) -> dict[str, Any]:
         """The state as JSON-able plain data (``from_data`` reads it back)."""

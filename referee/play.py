@@ -16,8 +16,8 @@ import random
 from collections.abc import Set
 from dataclasses import dataclass, field
 
-from .campaign import Table
-from .contract import Entry, IllegalOrder, NotAnOrder, NotationError
+from .campaign import CampaignError, Table
+from .contract import Bot, Entry, IllegalOrder, NotAnOrder, NotationError
 from .records import AppliedOrder, How, Record, RefusedOrder
 from .reports import say
 from .wording import did_you_mean, looks_like_prose
@@ -161,10 +161,32 @@ def advance(table: Table, robots: Set[int] = frozenset()) -> Outcome:
 
 
 def decide_by_bot(table: Table, seat: int, outcome: Outcome) -> None:
-    """The default bot decides for the seat (a dropped player, a missed deadline)."""
+    """The campaign's bot decides for the seat (a dropped player, a missed deadline)."""
     rng = random.Random(f"{table.campaign.seed}:{table.count}:{seat}")
-    order = table.rules.bot("default")(table.state, seat, rng)
+    order = campaign_bot(table)(table.state, seat, rng)
     _apply(table, seat, order, How.BOT, outcome)
+
+
+def campaign_bot(table: Table) -> Bot:
+    """The bot the game master chose in campaign.yaml for dropped seats and missed
+    deadlines, the default bot if none:
+
+        bot: strong                          # a bot the game has: default, random, strong (Bus)
+        bot: {name: strong, rollouts: 200}   # with a searching bot's rollouts per decision
+
+    Its orders are logged like anyone's: a replay never asks a bot, so changing this setting
+    changes only the orders still to come."""
+    setting = table.campaign.settings.get("bot") or "default"
+    if isinstance(setting, dict):
+        name, budget = setting.get("name", "default"), setting.get("rollouts")
+    else:
+        name, budget = setting, None
+    if budget is not None and (not isinstance(budget, int) or isinstance(budget, bool)):
+        raise CampaignError(f"campaign.yaml: bot rollouts must be a whole number, not {budget!r}")
+    try:
+        return table.rules.bot(str(name), budget)
+    except ValueError as err:
+        raise CampaignError(f"campaign.yaml: bot: {err}") from None
 
 
 def adjudicate(table: Table, seat: int, outcome: Outcome) -> bool:

@@ -11,10 +11,11 @@ from collections.abc import Callable
 from .contract import IllegalOrder
 
 
-def play_game(rules, players: int, seed: int, bot: str = "default"):
-    """One game with the same bot in every seat. Returns (final state, orders applied as
-    (seat, text), orders the engine refused)."""
-    choose = rules.bot(bot)
+def play_game(rules, players: int, seed: int, bot: str = "default", budget: int | None = None):
+    """One game with the same bot in every seat (``budget``: a searching bot's rollouts per
+    decision). Returns (final state, orders applied as (seat, text), orders the engine
+    refused)."""
+    choose = rules.bot(bot, budget)
     rng = random.Random(seed)
     state = rules.new_game({}, [f"Bot {i + 1}" for i in range(players)], seed)
     log, illegal = [], 0
@@ -46,6 +47,7 @@ def simulate(
     seed: int,
     bot: str = "default",
     progress: Callable[[int], None] | None = None,
+    budget: int | None = None,
 ) -> dict:
     started = time.perf_counter()
     finished = decisions = illegal = 0
@@ -53,7 +55,7 @@ def simulate(
     scores: list[float] = []
     reasons: Counter[str] = Counter()
     for i in range(games):
-        state, log, refused = play_game(rules, players, seed * 100_003 + i, bot)
+        state, log, refused = play_game(rules, players, seed * 100_003 + i, bot, budget)
         decisions += len(log)
         illegal += refused
         result = rules.result(state)
@@ -61,13 +63,14 @@ def simulate(
             finished += 1
             reasons[result.reason] += 1
             scores.extend(result.scores)
-        rounds.append(rules.view(state)["round"])
+        rounds.append(rules.round(state))
         if progress:
             progress(1)
     return {
         "game": rules.name,
         "players": players,
         "bot": bot,
+        **({"rollouts": budget} if budget is not None else {}),
         "seed": seed,
         "games": games,
         "finished": finished,

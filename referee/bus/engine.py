@@ -21,6 +21,7 @@ from . import rules
 from .board import BOARD
 from .bot import BOTS
 from .notation import ACTIONS, Order, format_order, parse_orders
+from .search import ROLLOUTS, strong_bot
 from .state import EDITIONS, SPACES, BusState, new_state
 
 
@@ -84,11 +85,16 @@ class BusRules:
             raise IllegalOrder(f"{order!r} is not a Bus order.")
         return rules.apply(state, seat, order)
 
-    def bot(self, name: str = "default") -> Bot:
+    def bot(self, name: str = "default", budget: int | None = None) -> Bot:
+        """``budget``: the strong bot's rollouts per decision (default ``search.ROLLOUTS``)."""
+        if name == "strong":
+            return strong_bot(ROLLOUTS if budget is None else budget)
         try:
             return BOTS[name]
         except KeyError:
-            raise ValueError(f"no Bus bot {name!r}; the bots are {', '.join(BOTS)}") from None
+            raise ValueError(
+                f"no Bus bot {name!r}; the bots are {', '.join(BOTS)}, strong"
+            ) from None
 
     def to_data(self, state: BusState) -> dict[str, Any]:
         return state.to_data()

@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..contract import Decision, IllegalOrder
 from .board import BOARD
 from .notation import ACTIONS, BUILDING_TYPES, Order
-from .state import BUS_CAP, SPACES, BusState
+from .state import BUS_CAP, PASSENGERS, SPACES, BusState, added, replaced
 
 # the decision kind owed while an action resolves; actions missing here need no decision
 RESOLVE_KIND = {
@@ -93,7 +93,38 @@ def _prompt(s: BusState, seat: int, kind: str) -> str:
 # legal choices -----------------------------------------------------------------------------
 
 
+# every order a legal-order list can hold, made once: no Order is built per decision
+ACTION_ORDERS = {a: Order("action", (a,)) for a in ACTIONS}
+FIRST_LINE_ORDERS = tuple(Order("line", street) for street in BOARD.streets)
+LINE_ORDERS = {
+    (c, st): Order("line", (c, BOARD.other_end(st, c)))
+    for c in BOARD.crossings
+    for st in BOARD.streets_at[c]
+}
+BUILD_ORDERS = {c: tuple(Order("build", (c, t)) for t in BUILDING_TYPES) for c in BOARD.crossings}
+CLOCK_ORDERS = (Order("clock", ("stop",)), Order("clock", ("go",)))
+VROOM_ORDERS = {(a, b): Order("vroom", (a, b)) for a in BOARD.crossings for b in BOARD.crossings}
+PASSENGER_ORDERS = [
+    tuple(Order("passengers", (k, todo - k)) for k in range(todo + 1))
+    for todo in range(PASSENGERS + 1)
+]
+
+
 def legal_orders(s: BusState, seat: int) -> list[Order]:
+    legal = _legal(s, seat)
+    global _last_legal
+    _last_legal = (s, s.moves, seat, legal)
+    return list(legal)
+
+
+# The legal orders of the last decision asked about, so that applying the order a bot (or a
+# prompt) chose from them does not list them again. A state the engine was shown is never
+# changed in place (``apply`` works on a copy), so the state itself and its move count name
+# the decision.
+_last_legal: tuple[BusState | None, int, int, list[Order]] = (None, 0, 0, [])
+
+
+def _legal(s: BusState, seat: int) -> list[Order]:
     due = owed(s)
     if due is None or due[0] != seat:
         return []
@@ -101,20 +132,27 @@ def legal_orders(s: BusState, seat: int) -> list[Order]:
     if kind == "action":
         return action_choices(s, seat)
     if kind == "line":
-        return [Order("line", move) for move in line_options(s, seat)]
+        if not s.streets[seat]:
+            return list(FIRST_LINE_ORDERS)  # the first marker goes on any street
+        return [
+            LINE_ORDERS[crossing, st]
+            for crossing in sorted({c for c, _ in s.heads[seat]})
+            for st in streets_open_at(s, seat, crossing)
+        ]
     if kind == "build":
-        return [Order("build", (c, t)) for c in buildable_crossings(s) for t in BUILDING_TYPES]
+        return [o for c in buildable_crossings(s) for o in BUILD_ORDERS[c]]
     if kind == "passengers":
         assert s.todo is not None  # counted when the decision came due
-        return [Order("passengers", (k, s.todo - k)) for k in range(s.todo + 1)]
+        return list(PASSENGER_ORDERS[s.todo])
     if kind == "clock":
-        return [Order("clock", ("stop",)), Order("clock", ("go",))]
-    return [Order("vroom", move) for move in vroom_options(s, seat)]
+        return list(CLOCK_ORDERS)
+    return [VROOM_ORDERS[move] for move in vroom_options(s, seat)]
 
 
 def action_choices(s: BusState, seat: int) -> list[Order]:
     """B6: any space still free; passing only once two markers are down this round."""
-    choices = [Order("action", (a,)) for a in ACTIONS if len(s.board[a]) < SPACES[a]]
+    board = s.board
+    choices = [ACTION_ORDERS[a] for a in ACTIONS if len(board[a]) < SPACES[a]]
     if s.placed[seat] >= 2:
         choices.append(PASS)
     return choices
@@ -153,21 +191,41 @@ def _all_end_here(s: BusState, street: int, crossing: int) -> bool:
 
 def buildable_crossings(s: BusState) -> list[int]:
     """B10: crossings with a free lot in the open zone (the lowest with free lots)."""
-    return sorted({BOARD.lots[i].crossing for i in s.free_lots()})
+    global _buildable
+    lots, free = s.lots, s.lots.count(None)
+    if _buildable[0] is not lots or _buildable[1] != free:
+        # a state's lots are replaced when a building goes up (BusState): the same list with
+        # as many free lots has the same free lots, even changed in place by a test's hand
+        crossings = sorted({BOARD.lots[i].crossing for i in s.free_lots()})
+        _buildable = (lots, free, crossings)
+    return list(_buildable[2])
+
+
+_buildable: tuple[list[str | None] | None, int, list[int]] = (None, 0, [])
 
 
 def vroom_options(s: BusState, seat: int) -> list[tuple[int, int]]:
     """B11: from a crossing of the line with a passenger who wants to leave, to a crossing of
     the line with a free building of the current type."""
+    sources, targets = _vroom_ends(s, seat)
+    return [(a, b) for a in sources for b in targets]
+
+
+def _vroom_ends(s: BusState, seat: int) -> tuple[list[int], list[int]]:
+    """The crossings of the line with passengers who want to leave, and with free buildings
+    of the current type, in order."""
     sources, targets = [], []
-    for c in sorted(s.line_crossings(seat)):
-        buildings = s.buildings_of(c, s.clock)
-        waiting = s.passengers[c] - buildings
+    passengers, lots, lots_at, clock = s.passengers, s.lots, BOARD.lots_at, s.clock
+    for c in sorted(s.reach[seat]):
+        waiting = passengers[c]
+        for i in lots_at[c]:
+            if lots[i] == clock:
+                waiting -= 1
         if waiting > 0:
             sources.append(c)
         elif waiting < 0:
             targets.append(c)
-    return [(a, b) for a in sources for b in targets]
+    return sources, targets
 
 
 # applying orders ---------------------------------------------------------------------------
@@ -208,7 +266,9 @@ def _kind_name(kind: str) -> str:
 
 
 def _check_legal(s: BusState, seat: int, order: Order) -> Order:
-    legal = legal_orders(s, seat)
+    last, moves, asked, legal = _last_legal
+    if not (last is s and moves == s.moves and asked == seat):
+        legal = _legal(s, seat)
     if order in legal:
         return order
     if order.kind == "line":
@@ -258,14 +318,15 @@ def choose_action(s: BusState, seat: int, args: tuple, events: list[str]) -> Non
     """B6: a marker on the next free space of the action, or a final pass."""
     name = s.names[seat]
     if args[0] == "pass":
-        s.passed[seat] = True
+        s.passed = replaced(s.passed, seat, True)
         events.append(f"{name} passes.")
     else:
         action = args[0]
-        space = "abcdef"[len(s.board[action])]
-        s.board[action].append(seat)
-        s.markers[seat] -= 1
-        s.placed[seat] += 1
+        seats = s.board[action]
+        space = "abcdef"[len(seats)]
+        s.board = {**s.board, action: seats + [seat]}
+        s.markers = added(s.markers, seat, -1)
+        s.placed = added(s.placed, seat, 1)
         events.append(f"{name} takes {action} ({space}).")
     s.turn = (seat + 1) % s.n
 
@@ -275,7 +336,7 @@ def line_expansion(s: BusState, seat: int, args: tuple, events: list[str]) -> No
     start, end = args
     street = BOARD.street(start, end)
     assert street is not None  # a legal order lays a street of the board
-    heads = s.heads[seat]
+    heads = s.heads[seat][:]
     if not heads:
         heads.extend([(start, street), (end, street)])
     else:
@@ -284,9 +345,11 @@ def line_expansion(s: BusState, seat: int, args: tuple, events: list[str]) -> No
         heads[moving] = (end, street)
         if moving == 0 and heads[1][0] == end:
             heads.reverse()  # keep the head moved last in place 1
-    s.street_lines[street] |= 1 << seat
-    s.streets[seat].append(street)
-    s.line_left[seat] -= 1
+    s.heads = replaced(s.heads, seat, heads)
+    s.street_lines = replaced(s.street_lines, street, s.street_lines[street] | 1 << seat)
+    s.streets = replaced(s.streets, seat, s.streets[seat] + [street])
+    s.reach = replaced(s.reach, seat, s.reach[seat] | {start, end})
+    s.line_left = added(s.line_left, seat, -1)
     _done_one(s)
     circle = " (closing a circle)" if heads[0][0] == heads[1][0] else ""
     events.append(f"{s.names[seat]} lays {start}-{end}{circle}.")
@@ -294,6 +357,7 @@ def line_expansion(s: BusState, seat: int, args: tuple, events: list[str]) -> No
 
 def passengers(s: BusState, seat: int, args: tuple, events: list[str]) -> None:
     """B9: new passengers arrive from the supply at the two stations."""
+    s.passengers = s.passengers[:]
     for station, count in zip(BOARD.stations, args):
         s.passengers[station] += count
     s.supply -= sum(args)
@@ -312,7 +376,7 @@ def buildings(s: BusState, seat: int, args: tuple, events: list[str]) -> None:
     lot = next(
         i for i in BOARD.lots_at[crossing] if s.lots[i] is None and BOARD.lots[i].zone == zone
     )
-    s.lots[lot] = btype
+    s.lots = replaced(s.lots, lot, btype)
     article = "an" if btype[0] in "aeiou" else "a"
     events.append(f"{s.names[seat]} builds {article} {btype} at {crossing} (zone {zone}).")
     _done_one(s)
@@ -321,7 +385,10 @@ def buildings(s: BusState, seat: int, args: tuple, events: list[str]) -> None:
 
 
 def next_clock(btype: str) -> str:
-    return BUILDING_TYPES[(BUILDING_TYPES.index(btype) + 1) % 3]
+    return NEXT_CLOCK[btype]
+
+
+NEXT_CLOCK = {t: BUILDING_TYPES[(i + 1) % 3] for i, t in enumerate(BUILDING_TYPES)}
 
 
 def clock(s: BusState, seat: int, args: tuple, events: list[str]) -> None:
@@ -332,7 +399,7 @@ def clock(s: BusState, seat: int, args: tuple, events: list[str]) -> None:
         _turn_clock(s, events)
         return
     s.clock_stones -= 1
-    s.stones[seat] += 1
+    s.stones = added(s.stones, seat, 1)
     events.append(
         f"{s.names[seat]} stops the clock at {s.clock} and takes a clock stone "
         f"({s.clock_stones} left)."
@@ -349,11 +416,14 @@ def _turn_clock(s: BusState, events: list[str]) -> None:
 def vrrooomm(s: BusState, seat: int, args: tuple, events: list[str]) -> None:
     """B11: one bus carries one passenger; one point for each."""
     start, end = args
+    s.passengers = s.passengers[:]
     s.passengers[start] -= 1
     s.passengers[end] += 1
-    s.points[seat] += 1
+    s.points = added(s.points, seat, 1)
     s.score_seq += 1
-    s.reached[seat] = s.score_seq  # B13's second tie-break: who reached this total first
+    s.reached = replaced(
+        s.reached, seat, s.score_seq
+    )  # B13's second tie-break: who reached this total first
     _done_one(s)
     events.append(
         f"{s.names[seat]} carries a passenger from {start} to the {s.clock} at {end} "
@@ -363,7 +433,7 @@ def vrrooomm(s: BusState, seat: int, args: tuple, events: list[str]) -> None:
 
 def _done_one(s: BusState) -> None:
     if s.phase == "setup":
-        s.setup.pop(0)
+        s.setup = s.setup[1:]
     else:
         assert s.todo is not None  # counted when the decision came due
         s.todo -= 1
@@ -390,7 +460,7 @@ def _run_on(s: BusState, events: list[str]) -> None:
                 continue
             seat, kind = s.setup[0]
             if kind == "line" and not line_options(s, seat):
-                s.setup.pop(0)  # B8: nothing legal, nothing to do
+                s.setup = s.setup[1:]  # B8: nothing legal, nothing to do
                 continue
             return
         if s.phase == "choose":
@@ -408,12 +478,14 @@ def _run_on(s: BusState, events: list[str]) -> None:
 
 def _next_chooser(s: BusState) -> bool:
     """B6: the next seat clockwise that still chooses; automatic passes on the way."""
+    board = s.board
+    space_left = any(len(board[a]) < SPACES[a] for a in ACTIONS)
     for i in range(s.n):
         seat = (s.turn + i) % s.n
         if s.passed[seat]:
             continue
-        if s.markers[seat] == 0 or not any(len(s.board[a]) < SPACES[a] for a in ACTIONS):
-            s.passed[seat] = True
+        if s.markers[seat] == 0 or not space_left:
+            s.passed = replaced(s.passed, seat, True)
             continue
         s.turn = seat
         return True
@@ -431,19 +503,19 @@ def _resolve_step(s: BusState, events: list[str]) -> bool:
             return False
         s.act, s.slot, s.todo = s.act + 1, 0, None
         return False
-    seat = resolving_seat(s)
+    space = space_of_slot(s, action, s.slot)
+    seat = s.board[action][space]
     if s.todo is None:
-        s.todo = _amount(s, action, seat, events)
+        s.todo = _amount(s, action, seat, space, events)
     if s.todo > 0 and _possible(s, action, seat):
         return True
     s.slot, s.todo = s.slot + 1, None
     return False
 
 
-def _amount(s: BusState, action: str, seat: int, events: list[str]) -> int:
+def _amount(s: BusState, action: str, seat: int, space: int, events: list[str]) -> int:
     """B4: a does M, b M-1, ... never below 0 (M read now); five players lay one more street."""
-    space = space_of_slot(s, action, s.slot)
-    m = s.max_buses()
+    m = max(s.buses)
     if action == "line":
         return max(0, m - space + (1 if s.n == 5 else 0))
     if action in ("passengers", "buildings"):
@@ -454,7 +526,7 @@ def _amount(s: BusState, action: str, seat: int, events: list[str]) -> int:
     if action == "buses":
         cap = BUS_CAP[s.edition]
         if cap is None or s.buses[seat] < cap:
-            s.buses[seat] += 1
+            s.buses = added(s.buses, seat, 1)
             events.append(f"{s.names[seat]} buys a bus ({s.buses[seat]} buses).")
         else:
             events.append(f"{s.names[seat]} already has {cap} buses, the most there are.")
@@ -465,13 +537,30 @@ def _amount(s: BusState, action: str, seat: int, events: list[str]) -> int:
 
 
 def _possible(s: BusState, action: str, seat: int) -> bool:
-    if action == "line":
-        return s.line_left[seat] > 0 and bool(line_options(s, seat))
+    if action == "line" and s.line_left[seat] <= 0:
+        return False
+    if action in ("line", "vroom"):
+        global _found
+        kind = RESOLVE_KIND[action]
+        _found = (s, s.moves, (seat, kind), _legal(s, seat))
+        return bool(_found[3])
     if action == "buildings":
-        return bool(s.free_lots())
-    if action == "vroom":
-        return bool(vroom_options(s, seat))
+        return None in s.lots
     return True
+
+
+# The legal orders found while looking for the next decision, for the search, which steps one
+# state of its own in place: (state, its moves, the decision, its legal orders)
+_found: tuple[BusState | None, int, tuple[int, str], list[Order]] = (None, 0, (0, ""), [])
+
+
+def owed_orders(s: BusState, due: tuple[int, str]) -> list[Order]:
+    """The legal orders of the decision ``due`` that ``s`` owes, listed only once when the
+    rules already listed them to see that the decision is owed (``s`` not changed since)."""
+    state, moves, decision, legal = _found
+    if state is s and moves == s.moves and decision == due:
+        return legal
+    return _legal(s, due[0])
 
 
 def _end_of_round(s: BusState, events: list[str]) -> None:
@@ -479,7 +568,7 @@ def _end_of_round(s: BusState, events: list[str]) -> None:
     start = s.board["start"][0] if s.board["start"] else (s.start + 1) % s.n
     if sum(1 for m in s.markers if m > 0) <= 1:
         _game_over(s, "markers", events)
-    elif not s.free_lots():
+    elif None not in s.lots:
         _game_over(s, "lots", events)
     else:
         _new_round(s, start, events)
@@ -487,8 +576,7 @@ def _end_of_round(s: BusState, events: list[str]) -> None:
 
 def _new_round(s: BusState, start: int, events: list[str]) -> None:
     s.phase, s.round, s.start, s.turn = "choose", s.round + 1, start, start
-    for a in ACTIONS:
-        s.last_board[a], s.board[a] = s.board[a], []
+    s.last_board, s.board = s.board, {a: [] for a in ACTIONS}  # last_board: never changed
     s.placed = [0] * s.n
     s.passed = [False] * s.n
     s.act = s.slot = 0

@@ -32,9 +32,13 @@ def line_marker_supply(edition: str, seat: int) -> int:
 
 
 class BusState:
-    """Everything the rules need. Players are seats 0..n-1, clockwise in seat order."""
+    """Everything the rules need. Players are seats 0..n-1, clockwise in seat order.
 
-    __slots__ = (
+    A state is a value: the rules never change a list or dict of a state in place but give
+    the state a changed copy of it (``replaced``, ``added``), so a copy need only copy the
+    fields themselves and shares every list with its original until a rule replaces it."""
+
+    FIELDS = (
         "edition",
         "names",
         "seed",
@@ -100,28 +104,20 @@ class BusState:
     end_reason: str | None
     moves: int
     last_board: dict[str, list[int]]
+    n: int  # the number of players, len(names)
+    reach: list[frozenset[int]]  # per seat, the crossings its line touches (from streets)
 
     def copy(self) -> BusState:
-        new = BusState.__new__(BusState)
-        for name in self.__slots__:
-            value = getattr(self, name)
-            if isinstance(value, list):
-                value = [v[:] if isinstance(v, list) else v for v in value]
-            elif isinstance(value, dict):
-                value = {k: v[:] for k, v in value.items()}
-            setattr(new, name, value)
+        new = _new(BusState)
+        new.__dict__ = self.__dict__.copy()
         return new
-
-    @property
-    def n(self) -> int:
-        return len(self.names)
 
     # derived views -------------------------------------------------------------------------
     def owns(self, seat: int, street: int) -> bool:
         return bool(self.street_lines[street] >> seat & 1)
 
-    def line_crossings(self, seat: int) -> set[int]:
-        return {c for s in self.streets[seat] for c in BOARD.streets[s]}
+    def line_crossings(self, seat: int) -> frozenset[int]:
+        return self.reach[seat]
 
     def buildings_of(self, crossing: int, btype: str) -> int:
         lots = self.lots
@@ -135,15 +131,15 @@ class BusState:
 
     def free_lots(self) -> list[int]:
         """B10: the free lots of the lowest zone that still has any."""
-        for zone in "ABCD":
-            free = [i for i in BOARD.lots_in_zone[zone] if self.lots[i] is None]
-            if free:
-                return free
-        return []
+        lots = self.lots
+        if None not in lots:
+            return []
+        zone = BOARD.lots[lots.index(None)].zone  # lots are numbered zone by zone
+        return [i for i in BOARD.lots_in_zone[zone] if lots[i] is None]
 
     def open_zone(self) -> str | None:
-        free = self.free_lots()
-        return BOARD.lots[free[0]].zone if free else None
+        lots = self.lots
+        return BOARD.lots[lots.index(None)].zone if None in lots else None
 
     def max_buses(self) -> int:
         return max(self.buses)
@@ -153,7 +149,7 @@ class BusState:
 
     # plain data ----------------------------------------------------------------------------
     def to_data(self) -> dict[str, Any]:
-        data = {name: getattr(self, name) for name in self.__slots__ if name != "street_lines"}
+        data = {name: getattr(self, name) for name in self.FIELDS if name != "street_lines"}
         data["streets"] = [[BOARD.street_name(s) for s in line] for line in self.streets]
         data["heads"] = [[[c, BOARD.street_name(t)] for c, t in h] for h in self.heads]
         data["setup"] = [list(step) for step in self.setup]
@@ -162,7 +158,7 @@ class BusState:
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> BusState:
         state = cls.__new__(cls)
-        for name in cls.__slots__:
+        for name in cls.FIELDS:
             if name != "street_lines":
                 value = data[name]
                 setattr(
@@ -175,6 +171,7 @@ class BusState:
                     else value,
                 )
         state.names = list(data["names"])
+        state.n = len(state.names)
         state.streets = [[_street(name) for name in line] for line in data["streets"]]
         state.heads = [[(c, _street(t)) for c, t in h] for h in data["heads"]]
         state.setup = [tuple(step) for step in data["setup"]]
@@ -182,8 +179,28 @@ class BusState:
         for seat, line in enumerate(state.streets):
             for s in line:
                 state.street_lines[s] |= 1 << seat
+        state.reach = [
+            frozenset(c for s in line for c in BOARD.streets[s]) for line in state.streets
+        ]
         state.passengers = [int(x) for x in data["passengers"]]
         return state
+
+
+_new = object.__new__
+
+
+def replaced(values: list, index: int, value: Any) -> list:
+    """A copy of ``values`` with one item replaced: how the rules change a state's list."""
+    values = values[:]
+    values[index] = value
+    return values
+
+
+def added(values: list[int], index: int, amount: int) -> list[int]:
+    """A copy of ``values`` with ``amount`` added to one item."""
+    values = values[:]
+    values[index] += amount
+    return values
 
 
 def _street(name: str) -> int:
@@ -205,7 +222,7 @@ def new_state(edition: str, names: list[str], seed: int, start: int) -> BusState
     """The board set up (B3, B14) before the first building: the caller draws the start player."""
     s = BusState.__new__(BusState)
     n = len(names)
-    s.edition, s.names, s.seed = edition, list(names), seed
+    s.edition, s.names, s.seed, s.n = edition, list(names), seed, n
     s.phase, s.round, s.start, s.turn = "setup", 0, start, start
     order = [(start + i) % n for i in range(n)]
     s.setup = (
@@ -218,6 +235,7 @@ def new_state(edition: str, names: list[str], seed: int, start: int) -> BusState
     s.points, s.stones, s.reached, s.score_seq = [0] * n, [0] * n, [0] * n, 0
     s.line_left = [line_marker_supply(edition, p) for p in range(n)]
     s.streets = [[] for _ in range(n)]
+    s.reach = [frozenset()] * n
     s.heads = [[] for _ in range(n)]
     s.street_lines = [0] * len(BOARD.streets)
     s.lots = [None] * len(BOARD.lots)

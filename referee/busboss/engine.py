@@ -121,7 +121,7 @@ class BusBossRules:
                 raise
             raise IllegalOrder(refused.reason, legal_orders(state, seat)) from None
 
-    def bot(self, name: str = "default") -> Bot:
+    def bot(self, name: str = "default", budget: int | None = None) -> Bot:
         try:
             return BOTS[name]
         except KeyError:

@@ -15,7 +15,7 @@ import heapq
 import re
 from collections.abc import Callable, Collection, Container, Iterable
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 from importlib import resources
 from itertools import combinations
 from pathlib import Path
@@ -67,11 +67,11 @@ class Route:
     copies: int  # 2 for a doubled route (rule 12)
     junctions: tuple[tuple[str, int], ...] = ()  # (junction, spaces from ends[0]), in order
 
-    @property
+    @cached_property
     def name(self) -> str:
         return f"{self.ends[0]}-{self.ends[1]}"
 
-    @property
+    @cached_property
     def cost(self) -> int:
         return self.length + 2  # rule 9
 
@@ -157,13 +157,31 @@ class Map:
         return spaces
 
 
-@cache
 def _map_distance(m: Map, dest_a: str, dest_b: str) -> int | None:
-    return shortest(
-        m.destinations[dest_a],
-        set(m.destinations[dest_b]),
-        lambda p: ((q, spaces) for q, _, spaces in m.steps_at[p]),
-    )
+    return _map_distances(m, dest_a).get(dest_b)
+
+
+@cache
+def _map_distances(m: Map, dest: str) -> dict[str, int]:
+    """Shortest spaces over the whole map from one destination to every other: one search
+    for all of them, once per map."""
+    best = dict.fromkeys(m.destinations[dest], 0)
+    heap = [(0, p) for p in sorted(best)]
+    while heap:
+        d, p = heapq.heappop(heap)
+        if d > best[p]:
+            continue
+        for q, _, spaces in m.steps_at[p]:  # along each route, to a town or a junction
+            nd = d + spaces
+            if nd < best.get(q, nd + 1):
+                best[q] = nd
+                heapq.heappush(heap, (nd, q))
+    found: dict[str, int] = {}
+    for p, d in best.items():
+        name = m.places[p].destination
+        if name is not None and d < found.get(name, d + 1):
+            found[name] = d
+    return found
 
 
 def shortest(

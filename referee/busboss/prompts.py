@@ -14,8 +14,47 @@ from .state import BusBossState, Offer
 
 @lru_cache(maxsize=4096)
 def quickest(net: Network, company: tuple[int, ...], cards: tuple[str, str]) -> Plan | None:
-    """best_plan, remembered for the owners of one moment (all bots of a round ask)."""
+    """best_plan, remembered for the owners of one moment (all bots of a round ask). A run
+    whose two ends are not both in a part of the owned routes that holds a route of the
+    company has no journey (rule 22): that is known without a search."""
+    parts = _card_parts(net, company)
+    if not parts[cards[0]] & parts[cards[1]]:
+        return None
     return best_plan(net, company, cards)
+
+
+@lru_cache(maxsize=64)
+def _card_parts(net: Network, company: tuple[int, ...]) -> dict[str, frozenset[int]]:
+    """Card -> the parts of the owned routes that reach one of its places and hold a route
+    of the company."""
+    parts, parts_of = _parts(net)
+    ours = set().union(*(parts_of.get(x, ()) for x in company))
+    m = net.map
+    return {
+        card: frozenset(parts[p] for p in m.places_of_card(card) if p in parts and parts[p] in ours)
+        for card in m.card_destination
+    }
+
+
+@lru_cache(maxsize=8)
+def _parts(net: Network) -> tuple[dict[str, int], dict[int, set[int]]]:
+    """The connected parts of the owned routes: place -> its part's number, and owner ->
+    the parts that hold a route of theirs."""
+    parts: dict[str, int] = {}
+    parts_of: dict[int, set[int]] = {}
+    for start in net.adjacent:
+        if start in parts:
+            continue
+        number, todo = len(parts), [start]
+        parts[start] = number
+        while todo:
+            for nxt, _, owners, _ in net.adjacent[todo.pop()]:
+                for owner in owners:
+                    parts_of.setdefault(owner, set()).add(number)
+                if nxt not in parts:
+                    parts[nxt] = number
+                    todo.append(nxt)
+    return parts, parts_of
 
 
 def run_options(s: BusBossState, seat: int) -> list[tuple[Offer, Plan]]:

@@ -87,7 +87,7 @@ class BusBossState:
             if isinstance(value, (list, dict)):
                 value = value.copy()
             setattr(new, name, value)
-        new.rng = random.Random()
+        new.rng = random.Random.__new__(random.Random)  # not seeded: its state is set next
         new.rng.setstate(self.rng.getstate())
         return new
 

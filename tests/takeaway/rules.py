@@ -153,7 +153,7 @@ class TakeawayRules:
         }
         return view  # type: ignore[return-value]
 
-    def bot(self, name: str = "default"):
+    def bot(self, name: str = "default", budget: int | None = None):
         try:
             return BOTS[name]
         except KeyError:

@@ -1,0 +1,258 @@
+"""Speed of both rules engines and their bots, this tree's code against a base commit in the
+same run, and the strong Bus bot against the default bot (issue 'Engines fast enough to
+search, and a Bus bot worth facing').
+
+    python3 bench/engine_bench.py [--base 09a1805] [--games 100] [--strong-games 400]
+                                  [--rollouts 200] [--jobs 2] [--record FILE] [--first N]
+
+Speed: CPU time of whole bot games, every seat played by the same bot, 3, 4 and 5 players,
+per decision and per game. The base commit is taken out with `git archive` into a temporary
+folder, and each measurement runs in a fresh process importing either that copy or this
+tree, base and now one after the other, so both meet the same machine in the same run. The
+strong bot, which the base lacks, plays one game of each size in one seat.
+
+Strong bot: four-player games with one strong seat (seat = game number mod 4, so every seat
+is played in turn) and three default seats, the strong bot at `--rollouts` a decision. A win
+is first place alone; a tie for first counts as a share. A default seat's share is what is
+left, divided by three (25% each by chance). The games are spread over `--jobs` processes.
+A game is a function of its number, so a long match can be cut short and resumed: `--record
+FILE` keeps each finished game and takes those already there; `--first N` starts a runner at
+game N, for another process or machine to share the work; `--games 0` skips the speed part.
+
+Goals (done when): Bus random bot, 4 players, at most 12 us a decision (about 3x the base);
+default bot game at most 4 ms; Bus Boss random game at most 5 ms; the strong bot wins at
+least 50% of 400 games at 200 rollouts a decision.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import random
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from io import BytesIO
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+WARM_UP = 3  # games played first and not counted: maps loaded, caches filled
+SPEED = [  # (game, bot, games relative to --games)
+    ("bus", "random", 1.0),
+    ("bus", "default", 1.0),
+    ("busboss", "random", 0.3),
+    ("busboss", "default", 0.3),
+]
+
+
+def measure(game: str, bot: str, players: int, games: int) -> dict:
+    """CPU time of ``games`` bot games in this process (whichever referee it imports)."""
+    import importlib
+
+    from referee.simulate import play_game
+
+    rules = importlib.import_module(f"referee.{game}.engine").RULES
+    for seed in range(10_000, 10_000 + WARM_UP):
+        play_game(rules, players, seed, bot)
+    decisions = 0
+    start = time.process_time()
+    for seed in range(games):
+        _, log, illegal = play_game(rules, players, seed, bot)
+        assert illegal == 0, f"{game} {bot}: an illegal order"
+        decisions += len(log)
+    seconds = time.process_time() - start
+    return {"ms_game": seconds / games * 1e3, "us_decision": seconds / decisions * 1e6}
+
+
+def in_process(root: Path, game: str, bot: str, players: int, games: int) -> dict:
+    """``measure`` in a fresh Python importing the referee under ``root``."""
+    env = dict(os.environ, PYTHONPATH=str(root))
+    job = json.dumps([game, bot, players, games])
+    out = subprocess.run(
+        [sys.executable, __file__, "--measure", job],
+        env=env,
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def base_tree(commit: str, folder: Path) -> Path:
+    """The referee package of ``commit``, taken out into ``folder``."""
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", "--format=tar", commit, "referee"],
+        capture_output=True,
+        check=True,
+    ).stdout
+    with tarfile.open(fileobj=BytesIO(archive)) as tar:
+        tar.extractall(folder, filter="data")
+    return folder
+
+
+def speed(base: Path, commit: str, games: int) -> None:
+    print(f"CPU time of whole games, base {commit} against this tree, each in its own process")
+    print(
+        f"{'game':8s} {'bot':8s} {'pl':>2s}   {'base ms/game':>12s} {'now ms/game':>11s}"
+        f"   {'base us/dec':>11s} {'now us/dec':>10s}   {'faster':>6s}"
+    )
+    for game, bot, share in SPEED:
+        for players in (3, 4, 5):
+            count = max(5, round(games * share))
+            before = in_process(base, game, bot, players, count)
+            now = in_process(ROOT, game, bot, players, count)
+            print(
+                f"{game:8s} {bot:8s} {players:2d}   {before['ms_game']:12.2f} "
+                f"{now['ms_game']:11.2f}   {before['us_decision']:11.1f} "
+                f"{now['us_decision']:10.1f}   {before['ms_game'] / now['ms_game']:5.2f}x",
+                flush=True,
+            )
+
+
+def strong_speed(rollouts: int) -> None:
+    """The strong bot has no base to compare with: one game of each size, one strong seat."""
+    print(
+        f"\nThe strong bot at {rollouts} rollouts, one seat of a game, the default bot in the rest"
+    )
+    for players in (3, 4, 5):
+        game = strong_game(players, players, rollouts)
+        print(
+            f"bus      strong   {players:2d}   {game['seconds']:8.2f} s a game, "
+            f"{game['search_seconds'] / game['decisions'] * 1e3:6.1f} ms a decision of the "
+            f"strong bot ({game['decisions']} in the game, forced ones included)",
+            flush=True,
+        )
+
+
+def strong_game(seed: int, players: int, rollouts: int) -> dict:
+    """One game: the strong bot in seat ``seed % players``, the default bot in the others."""
+    from referee.bus.engine import RULES
+
+    strong, default = RULES.bot("strong", rollouts), RULES.bot("default")
+    seat_of_strong = seed % players
+    state = RULES.new_game({}, [f"Bot {i + 1}" for i in range(players)], seed)
+    rng = random.Random(seed)
+    searching = decisions = 0
+    started = time.process_time()
+    while due := RULES.awaiting(state):
+        seat = due[0].seat
+        if seat == seat_of_strong:
+            legal = RULES.legal_orders(state, seat)
+            clock = time.process_time()
+            order = strong(state, seat, rng)
+            searching += time.process_time() - clock
+            decisions += 1
+            assert order in legal, "the strong bot gave an illegal order"
+        else:
+            order = default(state, seat, rng)
+        state, _ = RULES.apply(state, seat, order)
+    result = RULES.result(state)
+    assert result is not None
+    first = result.ranking[0]
+    return {
+        "seat": seat_of_strong,
+        "share": 1 / len(first) if seat_of_strong in first else 0.0,
+        "alone": first == (seat_of_strong,),
+        "score": result.scores[seat_of_strong],
+        "others": [x for p, x in enumerate(result.scores) if p != seat_of_strong],
+        "seconds": time.process_time() - started,
+        "search_seconds": searching,
+        "decisions": decisions,
+    }
+
+
+def strong_match(
+    games: int, players: int, rollouts: int, jobs: int, record: Path | None = None, first: int = 0
+) -> None:
+    print(
+        f"\nThe strong bot at {rollouts} rollouts a decision in one seat, the default bot in "
+        f"the other {players - 1}: {games} games of {players} players, {jobs} processes",
+        flush=True,
+    )
+    # every game is a function of its number: games recorded by an earlier run (--record)
+    # are taken from the record, and the rest are played and added to it
+    done: dict[int, dict] = {}
+    if record and record.exists():
+        for line in record.read_text().splitlines():
+            game = json.loads(line)
+            if (game["players"], game["rollouts"]) == (players, rollouts) and game["game"] < games:
+                done[game["game"]] = game
+        print(f"  {len(done)} games taken from {record}", flush=True)
+    todo = [g for g in range(first, games) if g not in done]
+    with ProcessPoolExecutor(jobs) as pool:
+        futures = {pool.submit(strong_game, g, players, rollouts): g for g in todo}
+        for future in as_completed(futures):
+            game = {"game": futures[future], "players": players, "rollouts": rollouts}
+            game.update(future.result())
+            done[game["game"]] = game
+            if record:
+                with record.open("a") as f:
+                    f.write(json.dumps(game) + "\n")
+            if len(done) % 10 == 0:
+                won = sum(r["share"] for r in done.values()) / len(done)
+                print(f"  after {len(done)} games: won {won:.1%}", flush=True)
+    results = list(done.values())
+    games = len(results)
+    share = sum(r["share"] for r in results) / games
+    alone = sum(r["alone"] for r in results) / games
+    margin = 1.96 * math.sqrt(share * (1 - share) / games)
+    default_share = (1 - share) / (players - 1)
+    mean_strong = sum(r["score"] for r in results) / games
+    mean_default = sum(sum(r["others"]) for r in results) / (games * (players - 1))
+    decisions = sum(r["decisions"] for r in results)
+    print(
+        f"  over {games} games the strong bot wins {share:.1%} (+-{margin:.1%} at 95%; "
+        f"alone {alone:.1%}); "
+        f"a default seat {default_share:.1%}; by chance {1 / players:.0%}"
+    )
+    print(f"  mean final score: strong {mean_strong:.2f}, default {mean_default:.2f}")
+    print(
+        f"  CPU: {sum(r['seconds'] for r in results) / games:.2f} s a game, "
+        f"{sum(r['search_seconds'] for r in results) / decisions * 1e3:.0f} ms a decision of "
+        f"the strong bot ({decisions / games:.0f} a game, forced ones included)"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--base", default="09a1805", help="the commit to compare against")
+    parser.add_argument("--games", type=int, default=100, help="Bus games per speed figure")
+    parser.add_argument("--strong-games", type=int, default=400)
+    parser.add_argument("--strong-players", type=int, default=4)
+    parser.add_argument("--rollouts", type=int, default=200)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument(
+        "--record", type=Path, help="a file of finished strong games: resumes a run cut short"
+    )
+    parser.add_argument(
+        "--first", type=int, default=0, help="play strong games from this number on (--record)"
+    )
+    parser.add_argument("--measure", help=argparse.SUPPRESS)  # a measuring process's job
+    args = parser.parse_args()
+    if args.measure:
+        print(json.dumps(measure(*json.loads(args.measure))))
+        return
+    sys.path.insert(0, str(ROOT))  # this tree's referee, whatever is installed
+    if args.games:
+        with tempfile.TemporaryDirectory() as folder:
+            speed(base_tree(args.base, Path(folder)), args.base, args.games)
+        strong_speed(args.rollouts)
+    if args.strong_games:
+        strong_match(
+            args.strong_games,
+            args.strong_players,
+            args.rollouts,
+            args.jobs,
+            args.record,
+            args.first,
+        )
+
+
+if __name__ == "__main__":
+    main()
