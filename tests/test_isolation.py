@@ -110,7 +110,8 @@ def test_a_bad_campaign_yaml_beside_a_good_campaign_that_goes_on_playing(site):
     assert "Mars/Olympus" in text and "weekdays_only" in text and "g3" in text
     # g1 plays on: Ann's order applied and confirmed, Bob is prompted
     assert orders_of(site, "g1") == ["build house 15"]
-    assert any("Orders received" in str(m["Subject"]) for m in boxes.new(ADDRESSES[0]))
+    # (her next decision is hers too: the confirmation comes in the prompt, issue 12)
+    assert any("was read" in text_of(m) for m in boxes.new(ADDRESSES[0]))
     # the mail to g2 is kept and its sender told
     assert len(list((site.state_dir / "quarantine").glob("*.eml"))) == 1
     failures = (site.state_dir / "failures.jsonl").read_text()
