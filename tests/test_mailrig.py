@@ -28,7 +28,7 @@ def run_a_mail_test_without_dovecot(ci: bool) -> subprocess.CompletedProcess:
         env=env,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=300,  # a loaded machine starts pytest slowly
     )
 
 
