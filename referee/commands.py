@@ -349,24 +349,25 @@ def do_leave(ctx: Commands, rest: str, line: str) -> Command:
 # the game master --------------------------------------------------------------------------------
 
 
+def switch_status(ctx: Commands, wanted: Status, new: Status) -> None:
+    """The game master moves the campaign from ``wanted`` to ``new`` (pause, resume)."""
+    ctx.game_master()
+    if ctx.campaign.status != wanted:
+        raise CommandError(say("not_in_status", status=ctx.campaign.status, wanted=wanted))
+    ctx.campaign.status = new
+    ctx.campaign.save()
+
+
 @command("pause", "pause", "stop the game and its deadlines", Who.GAME_MASTER)
 def do_pause(ctx: Commands, rest: str, line: str) -> Command:
-    ctx.game_master()
-    if ctx.campaign.status != Status.RUNNING:
-        raise CommandError(say("not_in_status", status=ctx.campaign.status, wanted=Status.RUNNING))
-    ctx.campaign.status = Status.PAUSED
-    ctx.campaign.save()
+    switch_status(ctx, Status.RUNNING, Status.PAUSED)
     timekeeping.pause(ctx.campaign, ctx.now)
     return Pause(line, say("paused"), ctx.now.isoformat())
 
 
 @command("resume", "resume", "go on again after a pause", Who.GAME_MASTER)
 def do_resume(ctx: Commands, rest: str, line: str) -> Command:
-    ctx.game_master()
-    if ctx.campaign.status != Status.PAUSED:
-        raise CommandError(say("not_in_status", status=ctx.campaign.status, wanted=Status.PAUSED))
-    ctx.campaign.status = Status.RUNNING
-    ctx.campaign.save()
+    switch_status(ctx, Status.PAUSED, Status.RUNNING)
     timekeeping.resume(ctx.campaign, ctx.now)
     return Resume(line, say("resumed"), ctx.now.isoformat())
 
