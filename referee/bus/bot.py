@@ -24,7 +24,7 @@ def default_choice(s: BusState, seat: int, legal: list[Order], rng: random.Rando
     """The default bot's pick among the seat's legal orders ``legal``."""
     if len(legal) == 1:
         return legal[0]
-    values = default_values(s, seat, legal)
+    values = VALUES[legal[0].kind](_Context(s, seat), legal)
     # a little noise breaks ties and keeps games varied
     noise = rng.random
     best, best_value = 0, values[0] + noise() * 0.01
@@ -45,7 +45,7 @@ class _Context:
 
     def __init__(self, s: BusState, seat: int):
         self.s, self.seat = s, seat
-        self.mine = s.line_crossings(seat)
+        self.mine = s.reach[seat]
         self.next_clock = NEXT_CLOCK[s.clock]
 
     def carriable(self, btype: str) -> int:
@@ -135,7 +135,11 @@ def _line_values(ctx: _Context, legal: list[Order]) -> list[float]:
     for order in legal:
         end = order.args[1]
         value = 0.0 if end in mine else 1.0
-        value += 1.5 * s.passengers[end] + 0.8 * sum(1 for i in lots_at[end] if lots[i])
+        built = 0
+        for i in lots_at[end]:
+            if lots[i]:
+                built += 1
+        value += 1.5 * s.passengers[end] + 0.8 * built
         value += _SITE[end]
         values.append(value)
     return values

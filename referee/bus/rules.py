@@ -232,6 +232,9 @@ def _vroom_ends(s: BusState, seat: int) -> tuple[list[int], list[int]]:
 
 
 def apply(s: BusState, seat: int, order: Order) -> tuple[BusState, list[str]]:
+    last, moves, asked, legal = _last_legal
+    if last is s and moves == s.moves and asked == seat and order in legal:
+        return _applied(s, seat, order)  # one of the legal orders just listed for the seat
     due = owed(s)
     if due is None:
         raise IllegalOrder("The game is over; no more orders are taken.")
@@ -245,7 +248,10 @@ def apply(s: BusState, seat: int, order: Order) -> tuple[BusState, list[str]]:
             f"for your {_kind_name(due[1])}.",
             legal_orders(s, seat),
         )
-    order = _check_legal(s, seat, order)
+    return _applied(s, seat, _check_legal(s, seat, order))
+
+
+def _applied(s: BusState, seat: int, order: Order) -> tuple[BusState, list[str]]:
     s = s.copy()
     s.moves += 1
     events: list[str] = []
