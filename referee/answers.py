@@ -93,14 +93,15 @@ class Watermarks:
         )
 
 
-def answer(site: Site, table: Table, now: datetime | None = None) -> int:
+def answer(site: Site, table: Table, now: datetime | None = None) -> tuple[int, Watermarks]:
     """Queue the mails the campaign's log calls for: relayed messages, welcomes of
     replacement players, then one mail per player for what concerns them: a digest (with
     the answers to their mails read since) when they have a new decision, a new round or
     the result, else a confirmation of their mail. A mail that needs no answer of its own
     (its orders accepted, nothing else in it) and a report with no decision in it wait up
     to the campaign's ``gather_minutes`` for the player's next mail to go along with it.
-    Then write the turn reports."""
+    Then write the turn reports. Returns how many mails were queued, and the watermarks as
+    saved."""
     campaign = table.campaign
     now = now or datetime.now(UTC)
     gather = timedelta(minutes=float(campaign.settings.get("gather_minutes", 0)))
@@ -205,7 +206,7 @@ def answer(site: Site, table: Table, now: datetime | None = None) -> int:
     write_turns(campaign.table() if renamed else table, 0 if renamed else marks.turns)
     marks.turns = last
     marks.save(campaign)
-    return queued
+    return queued, marks
 
 
 def confirmed_within_limits(site: Site, reads: list[Record]) -> bool:

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from . import snapshots
-from .answers import Watermarks, answer
+from .answers import answer
 from .campaign import CampaignError, Status
 from .failures import mail_summary, note_failure
 from .intake import Intake, OpenCampaigns
@@ -161,8 +161,8 @@ def resolve_and_answer(
         applied, queued = keep_time(site, table, now)
         if applied:  # a deadline's decision: go on from it
             site.commit(table, advance(table, robots), Record(Kind.REFEREE))
-    queued += answer(site, table, now)
-    marks = Watermarks.load(table.campaign)
+    answered, marks = answer(site, table, now)  # what was answered, as mailed.json keeps it
+    queued += answered
     if table.count != table.snapshot_n:
         snapshots.save(table, marks.floor())
     # an answer held to gather with the player's next mail is looked at again next tick
