@@ -7,7 +7,6 @@ and into mail messages. The mails are composed by ``mail.compose``.
 from __future__ import annotations
 
 import hashlib
-import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from email.message import EmailMessage
@@ -19,6 +18,7 @@ from . import maps, registry
 from .campaign import Campaign, Player, Table
 from .contract import View
 from .mail.compose import Attachment, compose
+from .maps.textgrid import WIDTH, wrap
 from .records import ChoicesAsked, Help, Message, Record, Replace
 
 
@@ -52,20 +52,13 @@ def _command_help(gm: bool) -> list[tuple[str, str]]:
 
 _ENV.globals["command_help"] = _command_help
 
-MAIL_WIDTH = 78  # the columns of a mail's plain text (RFC 5322's recommended line length)
+MAIL_WIDTH = WIDTH  # the columns of a mail's plain text, the maps' too
 
 
 def _fill(text: str, indent: str = "", first: str | None = None) -> str:
     """Text in lines of at most MAIL_WIDTH columns, each starting with ``indent`` (the
     first with ``first`` when given), broken at spaces only."""
-    return textwrap.fill(
-        str(text),
-        MAIL_WIDTH,
-        initial_indent=indent if first is None else first,
-        subsequent_indent=indent,
-        break_long_words=False,
-        break_on_hyphens=False,
-    )
+    return wrap(str(text), indent, indent if first is None else first)
 
 
 _ENV.filters["fill"] = _fill

@@ -87,10 +87,16 @@ def document(parts: list[str], awaiting: Iterable[str], result: Iterable[str]) -
     return "\n\n".join(parts) + "\n"
 
 
-def wrap(text: str, indent: str) -> str:
-    """At most WIDTH columns, broken at spaces only (never inside a-b)."""
+def wrap(text: str, indent: str, first: str = "") -> str:
+    """At most WIDTH columns, broken at spaces only (never inside a-b): the first line starts
+    with ``first``, the others with ``indent``."""
     return textwrap.fill(
-        text, WIDTH, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False
+        text,
+        WIDTH,
+        initial_indent=first,
+        subsequent_indent=indent,
+        break_long_words=False,
+        break_on_hyphens=False,
     )
 
 
