@@ -54,10 +54,14 @@ class OpenCampaigns:
         """Rebuild a table from its log (after a rollback)."""
         self.tables[campaign_id] = self.campaign(campaign_id).table()
 
-    def forget(self) -> None:
-        """Read every campaign afresh from its files (after a mail failed half-way)."""
-        self.campaigns.clear()
-        self.tables.clear()
+    def forget(self, campaign_id: str | None = None) -> None:
+        """Read a campaign (or every one) afresh from its files: after it failed half-way, or
+        after a mail outside any campaign wrote to its files beside this tick's copy."""
+        for cached in (self.campaigns, self.tables):
+            if campaign_id is None:
+                cached.clear()
+            else:
+                cached.pop(campaign_id, None)
 
 
 @dataclass
@@ -139,6 +143,9 @@ class Intake:
                 run_outside(self.outside(mail, where), where.lines)
             else:
                 no_such_game(self.outside(mail, where), where.campaign_id)
+            # a join or an observe wrote a campaign's files: the mails after it must not
+            # act on (and save over) the copy read before
+            self.open.forget()
             self.noted(mid, "-", "answered outside any campaign")
             return
         campaign = self.open.campaign(where.campaign_id)

@@ -135,7 +135,7 @@ def resolve_all(
                 exc_info=not isinstance(err, CampaignError),
             )
             note_failure(site, what, text, now)
-            open_campaigns.forget()
+            open_campaigns.forget(campaign_id)
     return queued
 
 
