@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from . import registry
+from . import registry, snapshots
 from .campaign import CampaignError, Status
 from .config import CONFIG_NAME, ConfigError, load_config, write_default_config
 from .deadlines import POLICIES, DeadlineError, Deadlines
@@ -288,7 +288,7 @@ def _status(site, campaign_id: str) -> dict:
             "seats": campaign.seats,
             "joined": [p.name for p in campaign.players],
         }
-    table = campaign.table()
+    table = snapshots.load(campaign)
     view = table.view()
     scores = table.rules.result(table.state)
     return {
@@ -312,22 +312,37 @@ def _status(site, campaign_id: str) -> dict:
 def status(ctx, campaign_id, as_json) -> None:
     """The state of one campaign or of all."""
     site = open_site(ctx)
-    try:
-        ids = [campaign_id] if campaign_id else site.campaign_ids()
-        rows = [_status(site, i) for i in ids]
-    except CampaignError as err:
-        raise Failure(str(err)) from None
+    if campaign_id:
+        try:
+            rows = [_status(site, campaign_id)]
+        except CampaignError as err:
+            raise Failure(str(err)) from None
+    else:  # one campaign that cannot be read does not hide the others
+        rows = []
+        for each in site.campaign_ids():
+            try:
+                rows.append(_status(site, each))
+            except Exception as err:  # any damage is reported, not raised
+                rows.append({"id": each, "state": "unreadable", "error": str(err)})
     if as_json:
         click.echo(json.dumps(rows if not campaign_id else rows[0], indent=1))
-        return
-    if not rows:
+    elif not rows:
         click.echo("no campaigns yet: create one with `referee new`")
-    for row in rows:
+    for row in [] if as_json else rows:
+        if "error" in row:
+            click.echo(f"{row['id']:20s} unreadable: {row['error']}")
+            continue
         waiting = "; ".join(f"{a['player']} ({a['decision']})" for a in row["awaiting"])
         scores = ", ".join(f"{n} {s}" for n, s in row["scores"].items())
         click.echo(
             f"{row['id']:20s} {row['game']:8s} {row['state']:9s} round {row['round']:<3d}"
             f" waiting for: {waiting or '-'}   scores: {scores}"
+        )
+    broken = [row["id"] for row in rows if "error" in row]
+    if broken:
+        raise Failure(
+            f"{len(broken)} campaign(s) could not be read ({', '.join(broken)}): "
+            "`referee verify <id>` shows where each log is damaged"
         )
 
 

@@ -124,3 +124,19 @@ def test_a_bad_campaign_yaml_beside_a_good_campaign_that_goes_on_playing(site):
     )
     report = tick(site, T0)
     assert [e for e in report.errors if "g2" in e] == []
+
+
+def test_status_of_all_campaigns_names_a_damaged_one_and_shows_the_others(site):
+    from click.testing import CliRunner
+
+    from referee.cli import main
+
+    site.new_campaign("bus", "g2", PLAYERS, seed=2)
+    (site.data_root / "g2" / "log.jsonl").write_text('{not json\n{"n": 1}\n')
+    result = CliRunner().invoke(main, ["--config", str(site.config.path), "status"])
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    assert lines[0].startswith("g1 ") and "round 0" in lines[0] and "waiting for: Ann" in lines[0]
+    assert lines[1].startswith("g2 ") and "unreadable" in lines[1]
+    assert "1 campaign(s) could not be read (g2)" in result.output
+    assert "referee verify" in result.output
