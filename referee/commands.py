@@ -24,7 +24,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Protocol
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from . import registry, timekeeping
+from . import registry, snapshots, timekeeping
 from .answers import answer, dues
 from .campaign import Campaign, CampaignError, Player, Status, Table, new_token, parse_player
 from .deadlines import MAX_ABSENCE, DeadlineError, Deadlines, parse_day
@@ -523,13 +523,14 @@ def run_as_gm(site: Site, campaign_id: str, line: str, now: datetime) -> list[Ac
                 verbs=[v.name for v in unique(CAMPAIGN_VERBS) if v.allows(gm=True)],
             )
         )
-    table = campaign.table() if campaign.status != Status.OPEN else None
+    table = snapshots.load(campaign) if campaign.status != Status.OPEN else None
     done = Commands(site, campaign, table, None, now).run(commands)
     if table is not None and done.outcome is not None:
         site.commit(table, done.outcome, Record(Kind.GM, actions=tuple(done.actions)))
         if done.rebuild:
             table = site.campaign(campaign_id).table()
-        answer(site, table)
+        _, marks = answer(site, table)
+        snapshots.save(table, marks.floor())  # the next tick starts from here, not the log
     return done.actions
 
 

@@ -215,3 +215,20 @@ def test_a_game_played_by_mail_from_snapshots_is_the_game_played_by_full_replays
     with_snapshots = played_by_mail(tmp_path / "snapshots", monkeypatch, True)
     assert len(with_snapshots[0]) > 15  # the game went on for many records
     assert with_snapshots == played_by_mail(tmp_path / "replays", monkeypatch, False)
+
+
+def test_a_game_masters_command_from_the_shell_leaves_a_snapshot_the_next_tick_uses(
+    mid_game, monkeypatch
+):
+    from referee.commands import run_as_gm
+
+    site, campaign = mid_game
+    run_as_gm(site, "mid", "message all Lunch break, back at two.", datetime.now(UTC))
+    count = len(campaign.records())
+    snap = json.loads((campaign.root / snapshots.SNAPSHOT).read_text())
+    assert snap["n"] == count  # the command's record is covered
+    replayed = campaign.table()
+    replays: list[str] = []
+    monkeypatch.setattr(Table, "replay", lambda c: replays.append(c.id))
+    same_table(snapshots.load(site.campaign("mid")), replayed)
+    assert replays == []  # loaded from the snapshot, not replayed
