@@ -191,5 +191,10 @@ class Waits:
             "wake": wake.isoformat() if wake else None,
         }
 
+    def keep_only(self, campaign_ids: list[str]) -> None:
+        """Forget the campaigns no longer on the site."""
+        for gone in self.entries.keys() - set(campaign_ids):
+            del self.entries[gone]
+
     def save(self) -> None:
         atomic_write(self.path, json.dumps(self.entries, separators=(",", ":")), durable=False)

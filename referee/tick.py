@@ -115,7 +115,9 @@ def resolve_all(
 ) -> int:
     """Every campaign with work resolves and answers; returns the number of mails queued."""
     queued = 0
-    for campaign_id in site.campaign_ids():
+    campaign_ids = site.campaign_ids()
+    waits.keep_only(campaign_ids)  # a campaign folder removed by the game master
+    for campaign_id in campaign_ids:
         if campaign_id not in open_campaigns.campaigns and waits.asleep(
             site.data_root / campaign_id, now
         ):

@@ -232,3 +232,17 @@ def test_a_game_masters_command_from_the_shell_leaves_a_snapshot_the_next_tick_u
     monkeypatch.setattr(Table, "replay", lambda c: replays.append(c.id))
     same_table(snapshots.load(site.campaign("mid")), replayed)
     assert replays == []  # loaded from the snapshot, not replayed
+
+
+def test_the_index_forgets_a_campaign_whose_folder_was_removed(tmp_path):
+    import shutil
+
+    site = make_site(tmp_path)
+    site.new_campaign("bus", "one", PLAYERS, seed=1)
+    site.new_campaign("bus", "two", PLAYERS, seed=2)
+    run_tick(site)
+    index = site.state_dir / "waits.json"
+    assert set(json.loads(index.read_text())) == {"one", "two"}
+    shutil.rmtree(site.data_root / "two")
+    run_tick(site)
+    assert set(json.loads(index.read_text())) == {"one"}
