@@ -1,0 +1,270 @@
+"""Every input path a user or a hand edit reaches, fuzzed: a game master's and a player's
+commands in a running campaign, commands outside any campaign, the site's and a campaign's
+settings files, the log's records and the snapshot. Each input either works or is refused with
+a message; none stops a mail, a campaign or a tick, and none loses what was there."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import string
+import tempfile
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sites import PLAYERS, Mailboxes, make_site, person_mail, run_tick
+
+from referee import snapshots
+from referee.campaign import Campaign, CampaignError
+from referee.commands import CAMPAIGN_VERBS, SITE_VERBS
+from referee.config import ConfigError, load_config
+from referee.records import Record, RecordError
+from referee.site import Site
+from referee.tick import tick
+from referee.verify import verify
+
+T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
+FUZZ = settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+
+# words a command's arguments are made of: the shapes the commands read (numbers, dates,
+# hours, names, addresses, key=value) beside anything at all
+WORDS = st.one_of(
+    st.sampled_from(
+        [
+            "0",
+            "1",
+            "-1",
+            "99",
+            "24",
+            "1e9",
+            "nan",
+            "2026-12-24",
+            "2026-02-30",
+            "all",
+            "gm",
+            "Ann",
+            "Bob",
+            "Zed",
+            "with",
+            "Zoe <zoe@example.org>",
+            "<>",
+            "hours=48",
+            "policy=bot",
+            "times=",
+            "timezone=Mars/Olympus",
+            "bus",
+            "busboss",
+            "g1",
+            "as",
+            "strong",
+            '"',
+        ],
+    ),
+    st.text(string.printable, max_size=12),
+    st.text(max_size=8),
+)
+ARGUMENTS = st.lists(WORDS, max_size=6).map(" ".join)
+
+
+def command_lines(verbs: list[str]) -> st.SearchStrategy[list[str]]:
+    line = st.tuples(st.sampled_from(verbs), ARGUMENTS).map(lambda v: f"{v[0]} {v[1]}".strip())
+    return st.lists(st.one_of(line, st.text(max_size=30)), min_size=1, max_size=4)
+
+
+@pytest.fixture(scope="module")
+def template():
+    """A site with a running Bus campaign that has a game master and one order played."""
+    root = Path(tempfile.mkdtemp(prefix="fuzz-site-"))
+    site = make_site(root)
+    site.new_campaign("bus", "g1", PLAYERS, seed=1, gm="Gil <gil@example.org>")
+    run_tick(site)
+    token = site.campaign("g1").players[0].token
+    Mailboxes(site).deliver(
+        person_mail(PLAYERS[0], site.identity.plus("g1", token), "o", "build house 15")
+    )
+    run_tick(site)
+    yield root
+    shutil.rmtree(root)
+
+
+def copy_of(template: Path, tmp_path_factory) -> Site:
+    root = tmp_path_factory.mktemp("site") / "s"
+    shutil.copytree(template, root)
+    return Site(load_config(root / "referee.yaml"))
+
+
+def outcomes(site: Site) -> list[dict]:
+    path = site.state_dir / "received.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def mail_to(site: Site, sender: str, token: str | None, lines: list[str]) -> None:
+    to = site.identity.plus("g1", token) if token else site.identity.address
+    Mailboxes(site).deliver(person_mail(sender, to, "fuzz", "\n".join(lines)))
+
+
+@FUZZ
+@given(
+    gm=command_lines(sorted(v for v, c in CAMPAIGN_VERBS.items() if c.allows(gm=True))),
+    player=command_lines(sorted(v for v, c in CAMPAIGN_VERBS.items() if c.allows(gm=False))),
+)
+def test_any_commands_in_a_running_campaign_end_in_one_outcome_each(
+    template, tmp_path_factory, gm, player
+):
+    site = copy_of(template, tmp_path_factory)
+    campaign = site.campaign("g1")
+    before = outcomes(site)
+    mail_to(site, "Gil <gil@example.org>", campaign.gm.token, gm)
+    mail_to(site, PLAYERS[1], campaign.players[1].token, player)
+    report = tick(site, T0)
+    assert not report.errors, report.errors
+    assert len(outcomes(site)) == len(before) + 2  # each mail, one recorded outcome
+    assert not list(Path(site.config.inbox.path, "new").iterdir())  # both taken
+    assert verify(site.data_root / "g1").ok  # the log still replays to what was sent
+    run_tick(site)  # and the next tick goes on
+
+
+@FUZZ
+@given(lines=command_lines(sorted(SITE_VERBS)))
+def test_any_commands_outside_a_campaign_end_in_one_outcome_and_an_answer(
+    template, tmp_path_factory, lines
+):
+    site = copy_of(template, tmp_path_factory)
+    before = outcomes(site)
+    mail_to(site, "Olga <olga@example.org>", None, lines)
+    report = tick(site, T0)
+    assert not report.errors, report.errors
+    assert len(outcomes(site)) == len(before) + 1
+    assert verify(site.data_root / "g1").ok
+
+
+def yaml_values(keys: list[str]) -> st.SearchStrategy:
+    scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=10))
+    return st.recursive(
+        scalars,
+        lambda inner: st.one_of(
+            st.lists(inner, max_size=3),
+            st.dictionaries(
+                st.one_of(st.sampled_from(keys), st.text(max_size=5)), inner, max_size=4
+            ),
+        ),
+        max_leaves=12,
+    )
+
+
+def mutated(document: dict, keys: list[str]) -> st.SearchStrategy[dict]:
+    """The document with some of its values (at any depth of its first level's sections)
+    replaced by other YAML values."""
+
+    def change(data, path, value):
+        data = json.loads(json.dumps(data))
+        target = data
+        for key in path[:-1]:
+            target = target.get(key) if isinstance(target, dict) else None
+        if isinstance(target, dict):  # (an earlier change may have replaced the section)
+            target[path[-1]] = value
+        return data
+
+    paths = [(k,) for k in document] + [
+        (k, inner) for k, v in document.items() if isinstance(v, dict) for inner in v
+    ]
+    return st.lists(
+        st.tuples(st.sampled_from(paths), yaml_values(keys)), min_size=1, max_size=3
+    ).map(lambda changes: _apply(document, changes, change))
+
+
+def _apply(document, changes, change):
+    for path, value in changes:
+        document = change(document, path, value)
+    return document
+
+
+@FUZZ
+@given(data=st.data())
+def test_any_site_configuration_loads_or_is_refused_with_every_problem_named(
+    template, tmp_path_factory, data
+):
+    site = copy_of(template, tmp_path_factory)
+    path = site.config.path
+    document = yaml.safe_load(path.read_text())
+    keys = [k for v in document.values() if isinstance(v, dict) for k in v] + list(document)
+    text = data.draw(
+        st.one_of(
+            mutated(document, keys).map(yaml.safe_dump),
+            st.text(max_size=200),
+            st.binary(max_size=200).map(lambda b: b.decode("latin-1")),
+        )
+    )
+    path.write_text(text, encoding="utf-8")
+    try:
+        config = load_config(path)
+    except ConfigError as err:
+        assert str(err).startswith(str(path))  # says which file
+        return
+    assert config.data_root.is_absolute()
+
+
+@FUZZ
+@given(data=st.data())
+def test_any_campaign_settings_load_or_are_refused_and_the_tick_goes_on(
+    template, tmp_path_factory, data
+):
+    site = copy_of(template, tmp_path_factory)
+    site.new_campaign("bus", "g2", PLAYERS, seed=2)
+    path = site.data_root / "g2" / "campaign.yaml"
+    document = yaml.safe_load(path.read_text())
+    keys = ["deadlines", "hours", "policy", "timezone", "observers", "no_observers", "bot"]
+    text = data.draw(
+        st.one_of(
+            mutated(document, keys + list(document)).map(yaml.safe_dump), st.text(max_size=200)
+        )
+    )
+    path.write_text(text, encoding="utf-8")
+    try:
+        Campaign.load(path.parent)
+    except CampaignError as err:
+        assert str(err)
+    report = tick(site, T0)  # g2 at most is skipped; g1 plays on
+    assert all("g2" in error for error in report.errors), report.errors
+    assert verify(site.data_root / "g1").ok
+
+
+JSON = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=8)),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=8), inner, max_size=3)
+    ),
+    max_leaves=10,
+)
+
+
+@FUZZ
+@given(data=st.data())
+def test_any_log_record_reads_back_or_is_refused_naming_its_number(template, data):
+    lines = (template / "games" / "g1" / "log.jsonl").read_text().splitlines()
+    record = json.loads(data.draw(st.sampled_from(lines)))
+    key = data.draw(st.sampled_from(sorted(record) + ["v", "queues", "actions", "missed"]))
+    record[key] = data.draw(JSON)
+    try:
+        read = Record.from_json(record)
+    except RecordError as err:
+        assert f"record {record.get('n')}" in str(err)
+        return
+    assert Record.from_json(read.to_json()) == read  # what reads, reads back the same
+
+
+@FUZZ
+@given(spoilt=st.one_of(st.binary(max_size=300), JSON.map(lambda v: json.dumps(v).encode())))
+def test_any_snapshot_file_gives_the_state_of_a_full_replay(template, tmp_path_factory, spoilt):
+    site = copy_of(template, tmp_path_factory)
+    campaign = site.campaign("g1")
+    (campaign.root / snapshots.SNAPSHOT).write_bytes(spoilt)
+    loaded, replayed = snapshots.load(campaign), campaign.table()
+    assert loaded.rules.to_data(loaded.state) == replayed.rules.to_data(replayed.state)
+    assert (loaded.count, loaded.last_hash) == (replayed.count, replayed.last_hash)
