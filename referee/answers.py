@@ -44,10 +44,15 @@ from .reports import (
     replaced_notice,
     welcome,
 )
-from .store import atomic_write
+from .store import atomic_write, read_state, whole
 
 if TYPE_CHECKING:
     from .site import Site
+
+
+def stage_of(value: object) -> int | str | None:
+    """A decision's stage as mailed.json keeps it: a count, "over" or none."""
+    return value if value is None or value == "over" else whole(value)
 
 
 @dataclass
@@ -64,18 +69,18 @@ class Watermarks:
 
     @classmethod
     def load(cls, campaign: Campaign) -> Watermarks:
-        path = campaign.root / "mailed.json"
-        if not path.exists():
-            return cls()
-        data = json.loads(path.read_text())
+        return read_state(campaign.root / "mailed.json", cls.from_data) or cls()
+
+    @classmethod
+    def from_data(cls, data: dict) -> Watermarks:
         return cls(
-            data["confirmed"],
-            data["digests"],
-            data["digest_rounds"],
-            data["turns"],
-            data.get("stages", {}),
-            data.get("held", {}),
-            data.get("observed"),
+            whole(data["confirmed"]),
+            {str(k): whole(v) for k, v in data["digests"].items()},
+            {str(k): whole(v) for k, v in data["digest_rounds"].items()},
+            whole(data["turns"]),
+            {str(k): stage_of(v) for k, v in data.get("stages", {}).items()},
+            {str(k): [whole(n) for n in v] for k, v in data.get("held", {}).items()},
+            None if data.get("observed") is None else whole(data["observed"], -1),  # -1: none yet
         )
 
     def floor(self) -> int:

@@ -55,6 +55,7 @@ from .records import (
     TimeZone,
 )
 from .reports import help_text, render, say
+from .store import StateDamaged
 
 if TYPE_CHECKING:
     from .site import Site
@@ -170,7 +171,7 @@ class Commands:
         for line in sorted(lines, key=lambda c: c.verb != "drop"):
             try:
                 done = CAMPAIGN_VERBS[line.verb].run(self, line.rest, line.line)
-            except (CommandError, CampaignError, DeadlineError) as err:
+            except (CommandError, CampaignError, DeadlineError, StateDamaged) as err:
                 self.done.actions.append(RefusedCommand(line.verb, line.line, str(err)))
                 continue
             self.done.actions.append(done)

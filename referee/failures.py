@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from .mail.compose import compose
 from .reports import message_id, render
-from .store import append_record, atomic_write, read_records
+from .store import StateDamaged, append_record, atomic_write, read_records, read_state, whole
 
 if TYPE_CHECKING:
     from .site import Site
@@ -42,15 +42,24 @@ def note_failure(site: Site, what: str, error: str, now: datetime | None = None)
     )
 
 
+def told_of(data: dict) -> dict:
+    """The summaries told so far: how many failures, and when the last went."""
+    if data["at"] is not None:
+        datetime.fromisoformat(data["at"])
+    return {"count": whole(data["count"]), "at": data["at"]}
+
+
 def mail_summary(site: Site, now: datetime) -> bool:
     """Queue the summary of the failures not told yet to the site's game masters, when there
     are any and the last summary is a day old; True when one was queued."""
     if not site.config.game_masters:
         return False
     told_path = site.state_dir / "failures-told.json"
-    told: dict = {"count": 0, "at": None}
-    if told_path.exists():
-        told = json.loads(told_path.read_text())
+    try:
+        told = read_state(told_path, told_of) or {"count": 0, "at": None}
+    except StateDamaged as err:  # told afresh: a summary may repeat, none is lost
+        log.error("%s", err)
+        told = {"count": 0, "at": None}
     if told["at"] and now - datetime.fromisoformat(told["at"]) < EVERY:
         return False
     failures, _ = read_records(site.state_dir / "failures.jsonl")

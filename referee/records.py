@@ -32,6 +32,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar
 
+from .store import whole
+
 FORMAT_VERSION = 2
 
 
@@ -486,23 +488,16 @@ class Record:
                 missed=tuple(MissedDeadline.from_json(m) for m in data.get("missed", ())),
                 message_id=data.get("message_id"),
                 sender=data.get("from"),
-                seat=None if data.get("seat") is None else _whole(data["seat"], "seat", 0),
+                seat=None if data.get("seat") is None else whole(data["seat"], 0, "seat"),
                 subject=data.get("subject"),
                 ignored=tuple(data.get("ignored", ())),
                 bad_lines=tuple(BadLine.from_json(b) for b in data.get("bad_lines", ())),
-                n=_whole(data["n"], "n", 1) if "n" in data else 0,
+                n=whole(data["n"], 1, "n") if "n" in data else 0,
                 at=str(data.get("at", "")),
                 hash=str(data.get("hash", "")),
-                version=_whole(data.get("v", 1), "v", 1),
+                version=whole(data.get("v", 1), 1, "v"),
             )
         except RecordError as err:
             raise RecordError(f"record {number} holds {err}") from None
         except (KeyError, TypeError, ValueError, AttributeError) as err:
             raise RecordError(f"record {number} is not a log record ({err!r})") from None
-
-
-def _whole(value: Any, key: str, least: int) -> int:
-    """A count of the record (its number, seat, format), which JSON keeps as a number."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < least:
-        raise RecordError(f"{key} {value!r} where a whole number from {least} belongs")
-    return value

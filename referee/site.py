@@ -128,8 +128,13 @@ class Site:
         path = self.state_dir / "received.jsonl"
         if not path.exists():
             return set()
-        records, _ = read_records(path)
-        return {r["message_id"] for r in records}
+        # only a guard against taking a mail twice, which the campaigns' logs also keep: a
+        # damaged line stops no mail, and the game master hears of it
+        damaged: list[str] = []
+        records, _ = read_records(path, damaged)
+        for what in damaged:
+            log.error("%s", what)
+        return {r["message_id"] for r in records if isinstance(r.get("message_id"), str)}
 
     def note_received(self, message_id: str, where: str, outcome: str) -> None:
         append_record(

@@ -170,10 +170,14 @@ class Waits:
 
     def __init__(self, path: Path):
         self.path = path
-        try:
-            self.entries: dict[str, dict] = json.loads(path.read_bytes())
-        except (FileNotFoundError, ValueError):
-            self.entries = {}  # a cache: without it, every campaign is looked at once
+        try:  # a cache: without it (or with a damaged one) every campaign is looked at once
+            self.entries: dict[str, dict] = {
+                str(name): {"files": list(entry["files"]), "wake": entry["wake"]}
+                for name, entry in json.loads(path.read_bytes()).items()
+                if entry["wake"] is None or datetime.fromisoformat(entry["wake"])
+            }
+        except (FileNotFoundError, ValueError, KeyError, TypeError, AttributeError):
+            self.entries = {}
 
     def asleep(self, root: Path, now: datetime) -> bool:
         """Whether the campaign in ``root`` has nothing to do now: no file of it changed

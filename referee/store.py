@@ -20,9 +20,12 @@ import fcntl
 import json
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 def crashpoint(name: str) -> None:
@@ -38,6 +41,38 @@ TORN_SUFFIX = ".torn"  # where append_record keeps a torn last line it cut off
 class CorruptRecord(Exception):
     """A line in the middle of a log that is not a JSON object: the log was edited by hand or
     the disk is damaged. Nothing is guessed: the game master has to repair the line."""
+
+
+class StateDamaged(Exception):
+    """A state file the referee derives or can start afresh (what was mailed, the deadlines'
+    clocks) that could not be read: it has been moved aside, and the next look starts it
+    afresh. The campaign waits for that next look, and the game master hears of it."""
+
+
+def read_state(path: Path, read: Callable[[Any], T]) -> T | None:
+    """The JSON state file ``path`` as ``read`` makes it; None when there is none. A damaged
+    file (not JSON, or not the shape ``read`` takes) is moved aside to ``<name>.damaged``,
+    where the game master can look at it, and StateDamaged says so."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    try:
+        return read(json.loads(data))
+    except (ValueError, KeyError, TypeError, AttributeError, IndexError) as err:
+        aside = path.with_name(path.name + ".damaged")
+        os.replace(path, aside)
+        raise StateDamaged(
+            f"{path} could not be read ({type(err).__name__}: {err}); it was moved to "
+            f"{aside.name} and starts afresh"
+        ) from None
+
+
+def whole(value: Any, least: int = 0, what: str = "a count") -> int:
+    """A count kept in a JSON file, which must be a number there (not true, 2.5 or "3")."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise ValueError(f"{what} {value!r} where a whole number from {least} belongs")
+    return value
 
 
 class LockBusy(Exception):
@@ -223,11 +258,14 @@ def append_record(path: str | os.PathLike, record: dict) -> None:
         fsync_dir(path.parent)
 
 
-def read_records(path: str | os.PathLike) -> tuple[list[dict], str | None]:
+def read_records(
+    path: str | os.PathLike, damaged: list[str] | None = None
+) -> tuple[list[dict], str | None]:
     """All records of a log, and a description of a torn last line (None if there is none).
 
     A missing file is an empty log. A line that is not a JSON object anywhere but last raises
-    CorruptRecord naming the file and the line number."""
+    CorruptRecord naming the file and the line number; or, for a log that only helps (given
+    ``damaged``), is passed over and described there."""
     path = Path(path)
     try:
         data = path.read_bytes()
@@ -248,10 +286,14 @@ def read_records(path: str | os.PathLike) -> tuple[list[dict], str | None]:
                     f"{_preview(line)}"
                 )
                 break
-            raise CorruptRecord(
+            what = (
                 f"{path}: line {number} is not a JSON object: {_preview(line)}. "
                 "Only the last line may be damaged by a crash; repair or remove this line by hand."
             )
+            if damaged is None:
+                raise CorruptRecord(what)
+            damaged.append(what)
+            continue
         records.append(record)
     if tail.strip():
         torn = (

@@ -35,7 +35,7 @@ from .intake import Intake, OpenCampaigns
 from .play import advance
 from .records import Kind, Record
 from .site import Site
-from .store import TickLock, crashpoint, grouped
+from .store import StateDamaged, TickLock, crashpoint, grouped
 from .timekeeping import keep_time, wake
 
 log = logging.getLogger(__name__)
@@ -128,13 +128,14 @@ def resolve_all(
             )
         except Exception as err:  # that campaign waits; every other one goes on
             what = f"campaign {campaign_id}"
-            text = str(err) if isinstance(err, CampaignError) else f"{type(err).__name__}: {err}"
+            told = isinstance(err, (CampaignError, StateDamaged))  # says itself what is wrong
+            text = str(err) if told else f"{type(err).__name__}: {err}"
             report.errors.append(f"{what}: {text} (skipped this tick)")
             log.error(
                 "%s: %s (skipped this tick)",
                 what,
                 text,
-                exc_info=not isinstance(err, CampaignError),
+                exc_info=not told,
             )
             note_failure(site, what, text, now)
             open_campaigns.forget(campaign_id)

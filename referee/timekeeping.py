@@ -19,7 +19,7 @@ from .deadlines import MAX_EXTENSION, Deadlines, absent_days, parse_when, show, 
 from .play import Outcome, adjudicate, decide_by_bot
 from .records import Kind, MissedDeadline, Record
 from .reports import gm_notice, reminder, say
-from .store import atomic_write
+from .store import atomic_write, read_state, whole
 
 if TYPE_CHECKING:
     from .site import Site
@@ -46,11 +46,25 @@ class Book:
 
     @classmethod
     def load(cls, campaign: Campaign) -> Book:
-        path = campaign.root / "deadlines.json"
-        if not path.exists():
-            return cls()
-        data = json.loads(path.read_text())
-        return cls({k: Due(**v) for k, v in data["seats"].items()}, data.get("paused_at"))
+        return read_state(campaign.root / "deadlines.json", cls.from_data) or cls()
+
+    @classmethod
+    def from_data(cls, data: dict) -> Book:
+        seats = {}
+        for seat, v in data["seats"].items():
+            parse_when(v["asked"])
+            seats[str(whole(int(seat)))] = Due(
+                whole(v["stage"]),
+                v["asked"],
+                float(v.get("extended", 0.0)),
+                float(v.get("paused", 0.0)),
+                bool(v.get("reminded", False)),
+                bool(v.get("missed", False)),
+            )
+        paused_at = data.get("paused_at")
+        if paused_at is not None:
+            parse_when(paused_at)
+        return cls(seats, paused_at)
 
     def save(self, campaign: Campaign) -> None:
         data = {

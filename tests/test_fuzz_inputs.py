@@ -9,14 +9,14 @@ import json
 import shutil
 import string
 import tempfile
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sites import PLAYERS, Mailboxes, make_site, person_mail, run_tick
+from sites import PLAYERS, Mailboxes, make_site, person_mail, run_tick, text_of
 
 from referee import snapshots
 from referee.campaign import Campaign, CampaignError
@@ -268,3 +268,76 @@ def test_any_snapshot_file_gives_the_state_of_a_full_replay(template, tmp_path_f
     loaded, replayed = snapshots.load(campaign), campaign.table()
     assert loaded.rules.to_data(loaded.state) == replayed.rules.to_data(replayed.state)
     assert (loaded.count, loaded.last_hash) == (replayed.count, replayed.last_hash)
+
+
+STATE_FILES = [
+    "games/g1/mailed.json",
+    "games/g1/deadlines.json",
+    "games/g1/snapshot.json",
+    "state/waits.json",
+    "state/received.jsonl",
+    "state/failures-told.json",
+]
+
+
+@pytest.fixture(scope="module")
+def timed_template():
+    """A site whose campaign keeps deadlines, with every state file the referee keeps."""
+    root = Path(tempfile.mkdtemp(prefix="fuzz-state-"))
+    path = make_site(root).config.path  # with a game master, who is sent the failures
+    text = path.read_text().replace(
+        "  name: Referee",
+        "  name: Referee\n  game_masters: [{address: gil@example.org, token_env: FUZZ_GM_TOKEN}]",
+    )
+    path.write_text(text)
+    site = Site(load_config(path))
+    site.new_campaign(
+        "bus",
+        "g1",
+        PLAYERS,
+        seed=1,
+        gm="Gil <gil@example.org>",
+        settings={"deadlines": {"hours": 24, "policy": "bot"}},
+    )
+    tick(site, T0)
+    mail_to(site, PLAYERS[0], site.campaign("g1").players[0].token, ["build house 15"])
+    tick(site, T0)
+    (site.state_dir / "failures-told.json").write_text('{"count": 0, "at": null}\n')
+    yield root
+    shutil.rmtree(root)
+
+
+def sent_ids(site: Site) -> list[str]:
+    return [str(m["Message-ID"]) for m in Mailboxes(site).sent()]
+
+
+@FUZZ
+@given(
+    name=st.sampled_from(STATE_FILES),
+    junk=st.one_of(
+        st.binary(max_size=200),
+        JSON.map(lambda v: json.dumps(v).encode()),
+        st.sampled_from([b"[]", b"null", b'{"seats": {"0": {"stage": "x"}}}', b"{}\n{bad\n{}\n"]),
+    ),
+)
+def test_a_damaged_state_file_is_set_aside_and_the_campaign_goes_on(
+    timed_template, tmp_path_factory, name, junk
+):
+    site = copy_of(timed_template, tmp_path_factory)
+    (site.root / name).write_bytes(junk)
+    mail_to(site, PLAYERS[1], site.campaign("g1").players[1].token, ["build office 21"])
+    first = tick(site, T0 + timedelta(hours=30))  # Ann's deadline has passed
+    assert all(name in error for error in first.errors), first.errors
+    if first.errors:  # the file that could not be read is kept for the game master
+        assert (site.root / f"{name}.damaged").read_bytes() == junk
+    again = tick(site, T0 + timedelta(hours=31))
+    assert not again.errors, again.errors
+    records = site.campaign("g1").records()
+    assert [o.text for r in records for o in r.orders][0] == "build house 15"
+    assert [r.sender for r in records].count("bob@example.org") == 1  # Bob's mail, once
+    assert verify(site.data_root / "g1").ok
+    ids = sent_ids(site)
+    assert len(ids) == len(set(ids))  # no mail sent twice
+    if first.errors:  # the game master's summary of failures names it
+        summaries = [m for m in Mailboxes(site).sent() if "gil@example.org" in str(m["To"])]
+        assert any(name in " ".join(text_of(m).split()) for m in summaries)
