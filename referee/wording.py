@@ -43,7 +43,9 @@ def did_you_mean(rules, line: str) -> str | None:
         return None
     for verb in order_verbs(rules):
         limit = 1 if len(verb) <= 4 else 2
-        if verb != word and distance(word, verb) <= limit:
+        # (a length that differs by more than the limit is no near miss: a 5 MB "word" is
+        # not measured against every verb)
+        if verb != word and abs(len(word) - len(verb)) <= limit and distance(word, verb) <= limit:
             guess = f"{verb} {rest}".strip()
             try:
                 rules.parse(guess)
@@ -63,5 +65,5 @@ def distance(a: str, b: str) -> int:
             if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
                 cost = min(cost, rows[-2][j - 2] + 1)
             row.append(cost)
-        rows.append(row)
+        rows = [rows[-1], row]  # a swap looks two rows back, never further
     return rows[-1][-1]
