@@ -46,6 +46,7 @@ inbox:
   type: maildir
   path: mail/inbox
   processed_folder: processed
+  # max_mail_kb: 10240        # a larger mail is not read: kept, and its sender told why
 
 # inbox:
 #   type: imap
@@ -93,10 +94,14 @@ class ConfigError(Exception):
     """referee.yaml is missing, unreadable or wrong; the message lists every problem."""
 
 
+MAX_MAIL_KB = 10240  # orders are a few KB; with a phone photo attached, a few MB
+
+
 @dataclass(frozen=True)
 class MaildirInboxSettings:
     path: Path
     processed_folder: str = "processed"
+    max_mail_kb: int = MAX_MAIL_KB
 
 
 @dataclass(frozen=True)
@@ -110,6 +115,7 @@ class ImapSettings:
     processed_folder: str
     state: Path
     ca_file: Path | None = None
+    max_mail_kb: int = MAX_MAIL_KB
 
 
 @dataclass(frozen=True)
@@ -334,6 +340,7 @@ class _Reader:
                     "processed_folder",
                     "state",
                     "ca_file",
+                    "max_mail_kb",
                 },
             )
             security = self.choice(s, "security", "inbox", ("tls", "starttls", "none"), "tls")
@@ -347,12 +354,24 @@ class _Reader:
                 processed_folder=self.string(s, "processed_folder", "inbox", "processed"),
                 state=self.path_value(s, "state", "inbox", "mail/imap-state.json"),
                 ca_file=self.existing_file(s, "ca_file", "inbox"),
+                max_mail_kb=self.max_mail_kb(s),
             )
-        s = self.section(data, "inbox", {"type", "path", "processed_folder"})
+        s = self.section(data, "inbox", {"type", "path", "processed_folder", "max_mail_kb"})
         return MaildirInboxSettings(
             path=self.path_value(s, "path", "inbox", "mail/inbox"),
             processed_folder=self.string(s, "processed_folder", "inbox", "processed"),
+            max_mail_kb=self.max_mail_kb(s),
         )
+
+    def max_mail_kb(self, data: dict) -> int:
+        """inbox.max_mail_kb: a larger mail is not read, only kept and answered."""
+        value = self.get(data, "max_mail_kb", "inbox", MAX_MAIL_KB)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 64:
+            self.error(
+                "inbox", "max_mail_kb", f"expected a whole number of at least 64, found {value!r}"
+            )
+            return MAX_MAIL_KB
+        return value
 
     def outbox(self, data: Any):
         kind = self.choice(data, "type", "outbox", ("maildir", "smtp"), "maildir")

@@ -19,7 +19,7 @@ from .commands import Commands, Outside, no_such_game, run_outside, split
 from .failures import note_failure
 from .limits import Audience
 from .mail.inbox import InMail
-from .mail.read import Incoming, read_mail
+from .mail.read import Incoming, read_head, read_mail
 from .mail.routing import MAX_LINES, Route, route
 from .play import Outcome, read_orders, submit
 from .records import BadLine, Kind, Record, RefusedCommand
@@ -29,6 +29,8 @@ from .snapshots import load as load_table
 from .store import crashpoint
 
 log = logging.getLogger(__name__)
+
+HEAD_BYTES = 64 * 1024  # what is read and kept of a mail too large to take
 
 
 class OpenCampaigns:
@@ -86,13 +88,24 @@ class Intake:
 
     def take(self, mail: InMail) -> bool:
         """Handle one mail to exactly one recorded outcome; True when it may be marked
-        processed, which is always, unless even the outcome could not be recorded."""
-        incoming = read_mail(mail.raw, self.site.identity.address)
+        processed, which is always, unless even the outcome could not be recorded. (An
+        InboxError reading it leaves it in the inbox.)"""
+        address, most = self.site.identity.address, self.site.config.inbox.max_mail_kb
+        notice = None
+        if mail.size > most * 1024:  # never read whole: its head is enough to answer
+            raw = mail.read(HEAD_BYTES)
+            size = -(-mail.size // 1024)
+            why = f"too large ({size} KB, over {most} KB; whole in the inbox's processed folder)"
+            incoming = read_head(raw, address, why)
+            notice = (say("subject_too_large"), say("too_large", size=size, most=most))
+        else:
+            raw = mail.raw
+            incoming = read_mail(raw, address)
         try:
             if incoming.unreadable and incoming.message_id not in self.received:
-                self.unreadable(incoming, mail.raw)
+                self.unreadable(incoming, raw, notice)
             else:
-                self.handle(incoming, mail.raw)
+                self.handle(incoming, raw)
         except Exception as err:  # one bad mail or campaign must not stop the others
             detail = traceback.format_exc(limit=3) if not isinstance(err, CampaignError) else ""
             self.counts.errors.append(f"mail {incoming.message_id}: {err}\n{detail}".rstrip())
@@ -101,27 +114,31 @@ class Intake:
             )
             self.open.forget()  # a campaign may have been changed half-way: read it afresh
             try:
-                self.failed(incoming, mail.raw, f"failed: {type(err).__name__}: {err}")
+                self.failed(incoming, raw, f"failed: {type(err).__name__}: {err}")
             except Exception as second:  # not even the outcome: the mail stays in the inbox
                 log.error("mail %s: its failure could not be recorded: %s", mail.key, second)
                 return False
         return True
 
-    def unreadable(self, mail: Incoming, raw: bytes) -> None:
-        """A mail the parser refused or failed on: kept, recorded, answered once."""
+    def unreadable(self, mail: Incoming, raw: bytes, notice: tuple[str, str] | None = None) -> None:
+        """A mail the parser refused or failed on, or too large to read: kept, recorded,
+        answered once."""
         log.warning("mail %s: unreadable: %s", mail.message_id, mail.unreadable)
-        self.failed(mail, raw, f"unreadable: {mail.unreadable}")
+        self.failed(mail, raw, f"unreadable: {mail.unreadable}", notice)
 
-    def failed(self, mail: Incoming, raw: bytes, outcome: str) -> None:
+    def failed(
+        self, mail: Incoming, raw: bytes, outcome: str, notice: tuple[str, str] | None = None
+    ) -> None:
         """The raw mail to the quarantine, its outcome recorded for the game master, and one
-        plain answer to a person (never to machine mail; within the answer limits)."""
+        plain answer to a person (never to machine mail; within the answer limits): the
+        ``notice`` (subject, text) or else that the mail could not be read."""
         site = self.site
         site.keep_raw(site.state_dir / "quarantine", mail.message_id, raw)
         note_failure(site, f"mail {mail.message_id} from {mail.sender_address or '?'}", outcome)
         if mail.message_id in self.received:
             return  # recorded before (the failure came after its outcome): no second answer
         if not mail.automatic:
-            self.send_notice(mail, say("subject_not_read"), say("not_read"))
+            self.send_notice(mail, *(notice or (say("subject_not_read"), say("not_read"))))
         self.noted(mail.message_id, "-", outcome)
 
     def handle(self, mail: Incoming, raw: bytes) -> None:

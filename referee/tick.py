@@ -32,6 +32,7 @@ from .answers import answer
 from .campaign import CampaignError, Status
 from .failures import mail_summary, note_failure
 from .intake import Intake, OpenCampaigns
+from .mail.inbox import InboxError, InMail
 from .play import advance
 from .records import Kind, Record
 from .site import Site
@@ -71,7 +72,7 @@ def tick(site: Site, now: datetime | None = None) -> TickReport:
             report.fetched = len(mails)
             crashpoint("fetched")
             with grouped() as writes:  # raw mails, records, received: durable together
-                done = [m.key for m in mails if intake.take(m)]
+                done = take_all(intake, mails, report)
                 crashpoint("taken")
                 writes.sync()
             crashpoint("applied")
@@ -80,7 +81,8 @@ def tick(site: Site, now: datetime | None = None) -> TickReport:
             inbox.close()
         counts = intake.counts
         report.applied, report.ignored = counts.applied, counts.ignored
-        report.answered, report.errors = counts.answered, list(counts.errors)
+        report.answered = counts.answered
+        report.errors += counts.errors
         waits = snapshots.Waits(site.state_dir / "waits.json")
         with grouped() as writes:  # records, deadlines and the queue: durable together
             answered = resolve_all(site, open_campaigns, counts.by_campaign, now, waits, report)
@@ -103,6 +105,21 @@ def tick(site: Site, now: datetime | None = None) -> TickReport:
             )
         crashpoint("sent")
     return report
+
+
+def take_all(intake: Intake, mails: list[InMail], report: TickReport) -> list[str]:
+    """Take the mails one at a time; the keys of those that may be marked processed. A
+    mailbox that fails meanwhile stops the taking: the rest wait for the next tick."""
+    done = []
+    for mail in mails:
+        try:
+            if intake.take(mail):
+                done.append(mail.key)
+        except InboxError as err:
+            report.errors.append(f"reading the inbox stopped: {err}")
+            log.error("reading the inbox stopped: %s", err)
+            break
+    return done
 
 
 def resolve_all(

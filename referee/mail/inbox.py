@@ -9,12 +9,13 @@ as the orders a mail carried, so every mail is applied exactly once.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import logging
 import os
 import ssl
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
@@ -28,8 +29,31 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class InMail:
+    """One mail of the inbox. Its bytes are read when asked for, so that a tick holds one
+    mail at a time, and a mail too large to take is never read whole."""
+
     key: str  # what mark_processed takes
-    raw: bytes
+    size: int  # bytes, as the mailbox tells it
+    reader: Callable[[int | None], bytes] = field(repr=False, compare=False)
+
+    def read(self, limit: int | None = None) -> bytes:
+        """The mail's bytes, or its first ``limit`` bytes."""
+        return self.reader(limit)
+
+    @property
+    def raw(self) -> bytes:
+        return self.reader(None)
+
+
+def read_file(path: Path) -> Callable[[int | None], bytes]:
+    def read(limit: int | None) -> bytes:
+        try:
+            with path.open("rb") as file:
+                return file.read(-1 if limit is None else limit)
+        except OSError as e:  # moved away by a mail program meanwhile, or a disk error
+            raise InboxError(f"cannot read {path}: {e}; it is read again next tick") from e
+
+    return read
 
 
 class Inbox(Protocol):
@@ -81,15 +105,17 @@ class MaildirInbox(_Closing):
                 "create it with `referee init` or point the inbox path at a Maildir"
             )
 
-    def _files(self) -> dict[str, tuple[int, Path]]:
-        """key -> (modification time, path) of every mail in new/ and cur/."""
+    def _files(self) -> dict[str, tuple[int, int, Path]]:
+        """key -> (modification time, size, path) of every mail in new/ and cur/."""
         files = {}
         for sub in ("new", "cur"):
             for entry in os.scandir(self.path / sub):
                 try:
                     if entry.is_file() and not entry.name.startswith("."):
+                        st = entry.stat()
                         files[entry.name.split(":", 1)[0]] = (
-                            entry.stat().st_mtime_ns,
+                            st.st_mtime_ns,
+                            st.st_size,
                             Path(entry.path),
                         )
                 except FileNotFoundError:  # moved away by a mail program meanwhile
@@ -99,12 +125,7 @@ class MaildirInbox(_Closing):
     def fetch(self, limit: int | None = None) -> list[InMail]:
         # delivery order: the file time, then the name (Maildir names start with the time)
         files = sorted(self._files().items(), key=lambda kv: (kv[1][0], kv[0]))
-        mails = []
-        for key, (_, path) in files[:limit]:
-            try:
-                mails.append(InMail(key, path.read_bytes()))
-            except FileNotFoundError:
-                continue
+        mails = [InMail(key, size, read_file(path)) for key, (_, size, path) in files[:limit]]
         _log_fetched(len(mails), str(self.path))
         return mails
 
@@ -114,7 +135,7 @@ class MaildirInbox(_Closing):
             return
         create_maildir(self.processed)
         (self.processed / "maildirfolder").touch()
-        for key, (_, path) in self._files().items():
+        for key, (_, _, path) in self._files().items():
             if key in keys:
                 # cur/ with the flags it had: a mail program shows it as it was
                 os.replace(
@@ -128,6 +149,7 @@ class MaildirInbox(_Closing):
 
 
 FETCH_BATCH = 500  # UIDs per FETCH command: long enough to be fast, short for any server
+FETCH_BYTES = 4 * 2**20  # mail bodies fetched together: few round trips, little memory
 
 
 class ImapInbox(_Closing):
@@ -162,6 +184,8 @@ class ImapInbox(_Closing):
         self.ssl_context = ssl_context or ssl.create_default_context()
         self._client: IMAPClient | None = None
         self._uidvalidity: int | None = None
+        self._sizes: dict[int, int] = {}  # uid -> size, of the mails fetched not yet read
+        self._bodies: dict[int, bytes] = {}  # uid -> mail, fetched ahead of its reading
 
     # -- connection --
     def _connect(self) -> IMAPClient:
@@ -249,6 +273,8 @@ class ImapInbox(_Closing):
 
     # -- the interface --
     def fetch(self, limit: int | None = None) -> list[InMail]:
+        """The new mails with their sizes; their bodies are fetched as they are read, a few
+        (up to FETCH_BYTES together) at a time."""
         client = self._connect()
         last = self._last_uid()
         if not last and self.state_path.exists():  # a saved state always has a UID
@@ -258,18 +284,48 @@ class ImapInbox(_Closing):
                 self.folder,
                 self.host,
             )
-        try:
+        with self._reading():
             # "n:*" always matches the highest UID, even below n: filter
             uids = sorted(u for u in client.search(["UID", f"{last + 1}:*"]) if u > last)[:limit]
-            mails: list[InMail] = []
+            sizes: dict[int, int] = {}
             for start in range(0, len(uids), FETCH_BATCH):
-                batch = uids[start : start + FETCH_BATCH]
+                data = client.fetch(uids[start : start + FETCH_BATCH], ["RFC822.SIZE"])
+                sizes.update((uid, int(d[b"RFC822.SIZE"])) for uid, d in data.items())
+        self._sizes, self._bodies = sizes, {}
+        mails = [
+            InMail(f"{self._uidvalidity}:{uid}", sizes[uid], functools.partial(self._body, uid))
+            for uid in uids
+            if uid in sizes  # gone meanwhile: skipped
+        ]
+        _log_fetched(len(mails), f"{self.folder!r} on {self.host}")
+        return mails
+
+    def _body(self, uid: int, limit: int | None) -> bytes:
+        """The mail ``uid`` (its first ``limit`` bytes): a whole mail comes from the bodies
+        fetched with the mails after it, which are fetched when it is not there yet."""
+        client = self._connect()
+        with self._reading():
+            if limit is not None:
+                data = client.fetch([uid], [f"BODY.PEEK[]<0.{limit}>"])
+                return data[uid][b"BODY[]<0>"] if uid in data else b""
+            if uid not in self._bodies:
+                batch, total = [uid], self._sizes.get(uid, 0)
+                for later in sorted(u for u in self._sizes if u > uid):
+                    total += self._sizes[later]
+                    if total > FETCH_BYTES or len(batch) >= FETCH_BATCH:
+                        break
+                    batch.append(later)
                 data = client.fetch(batch, ["BODY.PEEK[]"])
-                mails.extend(
-                    InMail(f"{self._uidvalidity}:{uid}", data[uid][b"BODY[]"])
-                    for uid in batch
-                    if uid in data
-                )  # gone meanwhile: skipped
+                self._bodies = {u: d[b"BODY[]"] for u, d in data.items()}
+        body = self._bodies.pop(uid, None)  # held once: the caller keeps what it needs
+        if body is None:
+            raise InboxError(f"mail {uid} is gone from {self.folder!r} on {self.host}")
+        return body
+
+    @contextlib.contextmanager
+    def _reading(self) -> Iterator[None]:
+        try:
+            yield
         except (OSError, IMAPClientError) as e:
             log.warning(
                 "reading %r on %s:%d failed: %s", self.folder, self.host, self.port, _text(e)
@@ -278,8 +334,6 @@ class ImapInbox(_Closing):
             raise InboxError(
                 f"reading {self.folder!r} on {self.host}:{self.port} failed: {_text(e)}"
             ) from e
-        _log_fetched(len(mails), f"{self.folder!r} on {self.host}")
-        return mails
 
     def mark_processed(self, keys: Iterable[str]) -> None:
         """Move the mails to the processed folder in one command and remember the highest

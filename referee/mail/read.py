@@ -127,6 +127,12 @@ def _header_sizes(block: bytes):
         yield name, size
 
 
+def read_head(head: bytes, referee_address: str, why: str) -> Incoming:
+    """A mail not to be read whole (``why``): who sent it, its Message-ID and subject, from
+    its first bytes ``head``."""
+    return _read_essentials(head, referee_address.strip().lower(), why)
+
+
 def _read_essentials(raw: bytes, referee_address: str, why: str) -> Incoming:
     """A mail read from its essential headers alone (each cut to MAX_HEADER), no body."""
     end = min((i for i in (raw.find(b"\r\n\r\n"), raw.find(b"\n\n")) if i >= 0), default=-1)
