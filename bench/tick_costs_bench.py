@@ -52,7 +52,6 @@ ORDERS = [
 
 
 def worker(task: dict) -> dict:
-    import resource
     import statistics
     import time
 
@@ -102,7 +101,9 @@ def worker(task: dict) -> dict:
         site = site_at(task["site"])
         start = time.process_time()
         inbox = site.config.make_inbox()
-        out["fetched"] = len(inbox.fetch())
+        mails = inbox.fetch()
+        out["bytes"] = sum(len(m.raw) for m in mails)  # (this tree reads a mail when asked)
+        out["fetched"] = len(mails)
         out["cpu"] = time.process_time() - start
     elif kind == "engine":
         site = site_at(task["site"])
@@ -146,8 +147,20 @@ def worker(task: dict) -> dict:
             png_map(view)
             times.append(time.perf_counter() - start)
         out["warm"] = statistics.median(times)
-    out["rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    out["rss_mb"] = peak_rss_mb()
     return out
+
+
+def peak_rss_mb() -> float:
+    """This process's peak RSS. Not getrusage's ru_maxrss: Linux carries that over from
+    the parent at fork, so a worker started by a bench holding a large corpus in memory
+    reported the bench's size, not its own. VmHWM is the high-water mark of this image."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    import resource  # not Linux: the portable figure
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def run(tree: Path, task: dict) -> dict:
