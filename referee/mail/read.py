@@ -15,11 +15,13 @@ lines written above or between the quotes.
 from __future__ import annotations
 
 import codecs
+import functools
 import hashlib
 import re
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from email import policy
+from email.headerregistry import BaseHeader, HeaderRegistry
 from email.message import EmailMessage
 from email.parser import BytesParser
 from email.utils import getaddresses, parseaddr
@@ -172,7 +174,7 @@ def _nobody(raw: bytes) -> Incoming:
 
 
 def _read(raw: bytes, referee_address: str, original: bytes | None = None) -> Incoming:
-    msg = BytesParser(policy=policy.default).parsebytes(raw)
+    msg = BytesParser(policy=READING).parsebytes(raw)
     sender_name, sender_address = _first_address(msg, "From")
     recipients = _unique(a for h in RECIPIENT_HEADERS for _, a in _addresses(msg, h))
     text, truncated = _body_text(msg)
@@ -194,6 +196,20 @@ def _read(raw: bytes, referee_address: str, original: bytes | None = None) -> In
         truncated=truncated,
         automatic=_why_automatic(msg, sender_address, referee_address) or why_machine_wording(text),
     )
+
+
+class _ParsedOnce(HeaderRegistry):
+    """policy.default's headers, each parsed once: the email package parses a header anew
+    each time it is asked for, and reading one mail asks for its Content-Type a dozen times
+    (and a tick reads the same few Content-Types in every mail). Parsed headers are
+    immutable, so sharing them is safe."""
+
+    @functools.lru_cache(maxsize=512)  # noqa: B019 - one registry, kept for the process
+    def __call__(self, name: str, value: str) -> BaseHeader:
+        return super().__call__(name, value)
+
+
+READING = policy.default.clone(header_factory=_ParsedOnce())
 
 
 def command_lines(text: str) -> list[str]:
