@@ -119,7 +119,7 @@ def unconnected(network: set[str], routes: list[Route]) -> Route | None:
 
 def meets(network: set[str], route: Route) -> bool:
     """Whether the route touches the network at one of its towns or junctions (rule 10)."""
-    return any(p in network for p in route.places)
+    return not network.isdisjoint(route.places)
 
 
 def execute_build(
@@ -156,14 +156,10 @@ def buyable(s: BusBossState, seat: int) -> list[Route]:
     """Routes the seat could buy alone now, cheapest first."""
     network = s.network(seat)
     cash = s.cash[seat]
-    return sorted(
-        (
-            r
-            for r in s.map.routes
-            if r.cost <= cash
-            and seat not in s.owners[r.index]
-            and available(s, r)
-            and (not network or meets(network, r))
-        ),
-        key=lambda r: (r.cost, r.name),
-    )
+    found = []
+    for r in s.map.routes_by_cost:
+        if r.cost > cash:
+            break
+        if seat not in s.owners[r.index] and available(s, r) and (not network or meets(network, r)):
+            found.append(r)
+    return found

@@ -127,8 +127,7 @@ def default_owner(owners: tuple[int, ...], company: tuple[int, ...]) -> int | No
     for seat in company:
         if seat in owners:
             return seat
-    others = sorted(set(owners))
-    return others[0] if len(others) == 1 else None
+    return owners[0] if owners and owners.count(owners[0]) == len(owners) else None
 
 
 def resolve(
@@ -246,7 +245,8 @@ def best_plan(net: Network, company: tuple[int, ...], cards: tuple[str, str]) ->
             if nxt in visited or spaces + length > limit:
                 continue
             mine = default_owner(owners, company)
-            choices = [mine] if mine in company else sorted(set(owners))
+            # (no default owner: a choice among several)
+            choices = [mine] if mine is not None else sorted(set(owners))
             for owner in choices:
                 ours = owner in company
                 cost = 0 if ours else length

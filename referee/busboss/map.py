@@ -75,13 +75,13 @@ class Route:
     def cost(self) -> int:
         return self.length + 2  # rule 9
 
-    @property
+    @cached_property
     def stops(self) -> tuple[tuple[str, int], ...]:
         """Every place along the route with its spaces from ends[0]: its two towns and the
         junctions between them (K9)."""
         return ((self.ends[0], 0), *self.junctions, (self.ends[1], self.length))
 
-    @property
+    @cached_property
     def places(self) -> tuple[str, ...]:
         """The keys of the places along the route, from ends[0] to ends[1]."""
         return tuple(p for p, _ in self.stops)
@@ -121,6 +121,7 @@ class Map:
         self.card_destination = cards  # card -> destination name
         self.destination_cards = {d: tuple(c for c in CARDS if cards[c] == d) for d in destinations}
         self.routes = tuple(routes)
+        self.routes_by_cost = tuple(sorted(routes, key=lambda r: (r.cost, r.name)))
         self.route_between = {r.ends: r for r in routes}
         self.routes_at = {p: tuple(r for r in routes if p in r.ends) for p in places}
         self.routes_through = {p: tuple(r for r in routes if p in r.places) for p in places}
