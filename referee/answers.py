@@ -29,6 +29,7 @@ from .records import (
     History,
     Kind,
     Message,
+    ObserversSet,
     Pause,
     Record,
     Replace,
@@ -39,6 +40,7 @@ from .reports import (
     confirmation,
     digest,
     observer_report,
+    observing_ended,
     press,
     read_of,
     replaced_notice,
@@ -131,6 +133,11 @@ def answer(site: Site, table: Table, now: datetime | None = None) -> tuple[int, 
                     queued += 1
                 for seat in action.to:
                     site.queue(campaign, press(site.identity, table, record, action, index, seat))
+                    queued += 1
+            elif isinstance(action, ObserversSet):
+                for number, address in enumerate(action.dropped):
+                    ended = observing_ended(site.identity, campaign, address, record, number)
+                    site.queue(campaign, ended)
                     queued += 1
             elif isinstance(action, Replace):
                 site.queue(campaign, welcome(site.identity, table, action.seat, key=str(record.n)))
@@ -227,7 +234,7 @@ def confirmed_within_limits(site: Site, reads: list[Record]) -> bool:
 
 
 # the game master's actions that everyone is told of at once, with the game and deadlines
-TOLD = (Pause, Resume, Extend, DeadlinesSet, Rollback, Drop, Replace, Adjudicate)
+TOLD = (Pause, Resume, Extend, DeadlinesSet, ObserversSet, Rollback, Drop, Replace, Adjudicate)
 
 
 def tell_observers(site: Site, table: Table, marks: Watermarks) -> int:

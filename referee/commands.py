@@ -44,6 +44,7 @@ from .records import (
     Kind,
     Leave,
     Message,
+    ObserversSet,
     Pause,
     Record,
     RefusedCommand,
@@ -407,6 +408,27 @@ def do_deadlines(ctx: Commands, rest: str, line: str) -> Command:
     ctx.campaign.settings["deadlines"] = settings
     ctx.campaign.save()
     return DeadlinesSet(line, say("deadlines_set", settings=rest.strip()), rest.strip())
+
+
+@command(
+    "observers",
+    "observers off",
+    "keep observers out (those watching are dropped and told), or 'observers on'",
+    Who.GAME_MASTER,
+)
+def do_observers(ctx: Commands, rest: str, line: str) -> Command:
+    ctx.game_master()
+    word = rest.strip().lower()
+    if word not in ("on", "off"):
+        raise CommandError(say("observers_usage"))
+    settings = ctx.campaign.settings
+    allowed = word == "on"
+    dropped = () if allowed else tuple(settings.get("observers") or ())
+    settings["no_observers"] = not allowed
+    if dropped:
+        settings["observers"] = []
+    ctx.campaign.save()
+    return ObserversSet(line, say("observers_set", allowed=allowed), allowed, dropped)
 
 
 @command(

@@ -285,6 +285,19 @@ class DeadlinesSet(Command):
 
 
 @dataclass(frozen=True)
+class ObserversSet(Command):
+    """The game master opened the campaign to observers or closed it (kept in
+    campaign.yaml); a closing drops those watching, who are told."""
+
+    verb = "observers"
+    allowed: bool = True
+    dropped: tuple[str, ...] = ()  # the observers' addresses
+
+    def told(self) -> list[str]:
+        return [f"The game master {'opens' if self.allowed else 'closes'} the game to observers."]
+
+
+@dataclass(frozen=True)
 class Replace(Command):
     verb = "replace"
     seat: int = 0
@@ -363,6 +376,7 @@ COMMANDS: dict[str, type[Command]] = {
         Resume,
         Extend,
         DeadlinesSet,
+        ObserversSet,
         Replace,
         Drop,
         Rollback,

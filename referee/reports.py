@@ -299,6 +299,23 @@ def replaced_notice(
     )
 
 
+def observing_ended(
+    identity: Identity, campaign: Campaign, address: str, record: Record, number: int
+) -> EmailMessage:
+    """An observer the game master's 'observers off' dropped is told."""
+    text = render(
+        "notice.txt", text=say("observing_ended", campaign_id=campaign.id), referee=identity.address
+    )
+    return compose(
+        from_address=identity.address,
+        from_name=identity.name,
+        to=[("", address)],
+        subject=say("subject_observing", campaign_id=campaign.id),
+        text=fitted(text),
+        message_id=message_id(identity, campaign.id, "unobserved", record.n, number),
+    )
+
+
 def observer_report(
     identity: Identity, campaign: Campaign, address: str, round_: int, report: str
 ) -> EmailMessage:

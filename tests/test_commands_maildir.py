@@ -231,3 +231,37 @@ def test_a_message_to_a_player_whose_name_has_spaces(tmp_path):
     assert "see you at 21" in mailbot.body(press)
     [answer] = [m for m in boxes.new("bob@example.org") if "received" in str(m["Subject"])]
     assert "the players are Ann Lee, Bob, Cid" in " ".join(text_of(answer).split())
+
+
+def test_the_game_master_closes_a_game_to_observers_and_opens_it_again(tmp_path):
+    site, boxes = game(tmp_path)
+    olga = "Olga <olga@example.org>"
+    gil = site.identity.plus("g1", site.campaign("g1").gm.token)
+
+    def mail(sender, to, text):
+        boxes.deliver(person_mail(sender, to, "hello", text))
+        report = tick(site, T0)
+        assert not report.errors, report.errors
+
+    def said_to(address):
+        return [" ".join(text_of(m).split()) for m in boxes.new(address)]
+
+    mail(olga, site.identity.address, "observe g1")
+    assert any("You now observe g1" in t for t in said_to("olga@example.org"))
+    mail("Gil <gil@example.org>", gil, "observers off")
+    assert any("This game is closed to observers." in t for t in said_to("gil@example.org"))
+    campaign = site.campaign("g1")
+    assert campaign.settings["no_observers"] is True and campaign.settings["observers"] == []
+    assert any(
+        "has closed it to observers, so you no longer get its reports" in t
+        for t in said_to("olga@example.org")
+    )
+    mail(olga, site.identity.address, "observe g1")
+    assert any("does not take observers" in t for t in said_to("olga@example.org"))
+    mail("Gil <gil@example.org>", gil, "observers on")
+    assert any("Observers may watch this game again." in t for t in said_to("gil@example.org"))
+    mail(olga, site.identity.address, "observe g1")
+    assert any("You now observe g1" in t for t in said_to("olga@example.org"))
+    # and the players' history has both on record
+    history = " ".join(r.actions[0].told()[0] for r in site.campaign("g1").records() if r.actions)
+    assert "closes the game to observers" in history and "opens the game to observers" in history
