@@ -133,3 +133,16 @@ def test_every_position_of_a_whole_game_fits_and_reads_each_line_head_to_head():
             )
             if streets:
                 assert {path[0], path[-1]} == set(view["players"][player.seat]["heads"])
+
+
+def test_a_word_longer_than_a_line_breaks_after_a_hyphen_and_nothing_else_does():
+    from referee.maps.textgrid import WIDTH, wrap
+
+    journey = "auckland-durham-hartlepool-sunderland-southshields-newcastle-morpeth-alnwick"
+    text = wrap(f"run 6D-10C: {journey}-coldstream, then york-leeds and hull-york", "    ", "  + ")
+    lines = text.splitlines()
+    assert all(len(line) <= WIDTH for line in lines)
+    assert lines[0] == "  + run 6D-10C:"
+    assert lines[1].endswith("-") and lines[1].startswith("    auckland-durham-")
+    assert "".join(line.strip() for line in lines[1:3]) == f"{journey}-coldstream,"
+    assert "york-leeds" in text and "hull-york" in text  # short names stay whole

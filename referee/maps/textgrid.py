@@ -88,16 +88,24 @@ def document(parts: list[str], awaiting: Iterable[str], result: Iterable[str]) -
 
 
 def wrap(text: str, indent: str, first: str = "") -> str:
-    """At most WIDTH columns, broken at spaces only (never inside a-b): the first line starts
-    with ``first``, the others with ``indent``."""
-    return textwrap.fill(
+    """At most WIDTH columns, broken at spaces (never inside a-b): the first line starts
+    with ``first``, the others with ``indent``. Only a word longer than a line (a Bus Boss
+    journey through ten towns) is broken, after one of its hyphens."""
+    lines = []
+    for line in textwrap.wrap(
         text,
         WIDTH,
         initial_indent=first,
         subsequent_indent=indent,
         break_long_words=False,
         break_on_hyphens=False,
-    )
+    ):
+        while len(line) > WIDTH and "-" in line[len(indent) + 1 : WIDTH]:
+            cut = line.rindex("-", len(indent) + 1, WIDTH) + 1
+            lines.append(line[:cut])
+            line = indent + line[cut:]
+        lines.append(line)
+    return "\n".join(lines)
 
 
 def wrap_items(items: list[str], first: str, indent: str, separator: str = ", ") -> list[str]:
