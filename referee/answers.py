@@ -68,6 +68,7 @@ class Watermarks:
     stages: dict = field(default_factory=dict)  # seat -> stage of the decision last prompted
     held: dict = field(default_factory=dict)  # seat -> mail records whose answer waits
     observed: int | None = None  # the last round whose report went to the observers
+    pictured: dict = field(default_factory=dict)  # seat -> round of the last map sent as PNG
 
     @classmethod
     def load(cls, campaign: Campaign) -> Watermarks:
@@ -83,6 +84,7 @@ class Watermarks:
             {str(k): stage_of(v) for k, v in data.get("stages", {}).items()},
             {str(k): [whole(n) for n in v] for k, v in data.get("held", {}).items()},
             None if data.get("observed") is None else whole(data["observed"], -1),  # -1: none yet
+            {str(k): whole(v) for k, v in data.get("pictured", {}).items()},
         )
 
     def floor(self) -> int:
@@ -179,7 +181,11 @@ def answer(site: Site, table: Table, now: datetime | None = None) -> tuple[int, 
         ):
             new_round = False  # a report with nothing to decide waits for the next mail
         if new_decision or new_round or final:
-            png = png or optimised_png(maps.png_map(table.view()))
+            # the picture once a round (and with the result); the text map in every mail
+            pictured = final or marks.pictured.get(key) != table.round
+            if pictured:
+                marks.pictured[key] = table.round
+                png = png or optimised_png(maps.png_map(table.view()))
             site.queue(
                 campaign,
                 digest(
@@ -187,7 +193,7 @@ def answer(site: Site, table: Table, now: datetime | None = None) -> tuple[int, 
                     table,
                     seat,
                     since,
-                    png,
+                    png if pictured else None,
                     due_at.get(seat),
                     reads=[read_of(table, r) for r in reads],
                 ),

@@ -19,6 +19,7 @@ from .config import (
     load_config,
     write_default_config,
 )
+from .contract import IllegalOrder, Rules
 from .mail.outbox import MaildirSender, OutMail
 from .site import Site
 from .tick import tick
@@ -26,6 +27,8 @@ from .tick import tick
 # answers with nothing to decide wait this long for the player's next mail, as a campaign
 # played at a brisk pace would set it
 GATHER_MINUTES = 10
+PLAN_AHEAD = 4  # orders a robot sends beyond the one asked for
+PLAN_STEPS = 40  # decisions (anyone's) it looks ahead at most
 
 PLAYERS = [
     ("Ada", "ada@demo.invalid"),
@@ -98,14 +101,43 @@ class RobotPlayer:
         self.rng = random.Random(seed * 31 + seat)
         self.read = 0
 
-    def choose(self, choices: list[str]) -> str | None:
+    def choose(self, choices: list[str]) -> list[str]:
         table = self.site.campaign(self.campaign_id).table()
-        if not any(d.seat == self.seat for d in table.rules.awaiting(table.state)):
-            return None  # the prompt is stale: nothing is owed
-        order = table.rules.format(table.rules.bot("default")(table.state, self.seat, self.rng))
+        rules, seat = table.rules, self.seat
+        if not any(d.seat == seat for d in rules.awaiting(table.state)):
+            return []  # the prompt is stale: nothing is owed
+        bot = rules.bot("default")
+        first = bot(table.state, seat, self.rng)
+        order = rules.format(first)
         # a one-line order is one of the mail's choices; a game whose order spans lines
         # offers its parts, so its bot's whole order is sent as it is
-        return order if order in choices or table.rules.multiline_orders else None
+        if rules.multiline_orders:
+            return [order]
+        if order not in choices:
+            return []
+        return [order, *self.planned(rules, table.state, first)]
+
+    def planned(self, rules: Rules, state: object, first: object) -> list[str]:
+        """The orders of this player's next decisions, as a player who thinks ahead writes
+        them: played on from ``first`` with everyone choosing as the default bot would.
+        The referee keeps them for those decisions; one that is not legal by then is
+        dropped with the rest, and the player is asked again."""
+        seat, bot, guess = self.seat, rules.bot("default"), random.Random(self.rng.random())
+        orders: list[str] = []
+        try:
+            state, _ = rules.apply(state, seat, first)
+            for _ in range(PLAN_STEPS):  # bounded: every step is one decision of someone's
+                due = rules.awaiting(state)
+                if not due or len(orders) == PLAN_AHEAD:
+                    break
+                mover = due[0].seat
+                order = bot(state, mover, guess)
+                if mover == seat:
+                    orders.append(rules.format(order))
+                state, _ = rules.apply(state, mover, order)
+        except IllegalOrder:
+            pass
+        return orders
 
 
 def run_demo(

@@ -72,12 +72,18 @@ def reply(msg: EmailMessage, name: str, address: str, orders: list[str]) -> Emai
 
 
 def answer_latest(
-    mails: list[EmailMessage], name: str, address: str, choose: Callable[[list[str]], str | None]
+    mails: list[EmailMessage],
+    name: str,
+    address: str,
+    choose: Callable[[list[str]], str | list[str] | None],
 ) -> EmailMessage | None:
-    """Answer the newest mail that asks for a decision (older prompts are stale)."""
+    """Answer the newest mail that asks for a decision (older prompts are stale) with the
+    order, or the orders, ``choose`` gives (none: no answer)."""
     for msg in reversed(mails):
         choices = choices_in(body(msg))
         if choices:
-            order = choose(choices)
-            return reply(msg, name, address, [order]) if order else None
+            orders = choose(choices)
+            if isinstance(orders, str):
+                orders = [orders]
+            return reply(msg, name, address, orders) if orders else None
     return None

@@ -4,6 +4,7 @@ import json
 
 from click.testing import CliRunner
 
+from referee import mailbot
 from referee.cli import main
 
 
@@ -14,7 +15,11 @@ def test_the_demo_plays_a_game_to_its_end_and_leaves_readable_reports(tmp_path):
     assert "The game ended after" in result.output and "Final scores:" in result.output
     campaign = site / "games" / "demo"
     records = [json.loads(line) for line in (campaign / "log.jsonl").read_text().splitlines()]
-    assert sum(1 for r in records if r["kind"] == "mail" and r["orders"]) > 100
+    # the robots answer like players who think ahead: an order for the decision asked for,
+    # and the orders of their next few, which the referee keeps and uses in turn
+    how = [o[2] for r in records for o in r["orders"]]
+    assert how.count("mail") > 40 and how.count("queue") > 40
+    assert sum(1 for r in records if r["kind"] == "mail") < how.count("mail") + how.count("queue")
     turns = sorted((campaign / "turns").glob("round-*.txt"))
     reports = [p for p in turns if not p.name.endswith(".map.txt")]
     assert len(reports) >= 5
@@ -28,6 +33,14 @@ def test_the_demo_plays_a_game_to_its_end_and_leaves_readable_reports(tmp_path):
     )
     finals = [p for p in outbox if b"The game is over" in p.read_bytes()]
     assert len(finals) == 4
+    # the map as a picture once a round (inline, by its Content-ID), the text map in each
+    pictured = [mailbot.parse(p.read_bytes()) for p in outbox if b"image/png" in p.read_bytes()]
+    rounds = len(reports)  # the setup's and each round's, the last one with the result
+    assert 4 * (rounds - 1) <= len(pictured) <= 4 * (rounds + 1)
+    for mail in pictured:
+        [png] = [part for part in mail.walk() if part.get_content_type() == "image/png"]
+        html = mail.get_body(("html",)).get_content()
+        assert f'src="cid:{png["Content-ID"].strip("<>")}"' in html
     # a second demo in the same folder is a new campaign beside the first
     again = CliRunner().invoke(main, ["demo", "--dir", str(site), "--seed", "2"])
     assert again.exit_code == 0 and (site / "games" / "demo-2" / "log.jsonl").exists()
