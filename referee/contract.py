@@ -265,6 +265,9 @@ class GameDescriptor:
                    the game holds until the decision resolves for everyone (``HeldOrder``),
                    or None; a new order from the player replaces it, and the player's
                    confirmation shows its notes
+    short_choices  a long list of the seat's choices (``Rules.prompt_lines``) made short
+                   the game's own way, for the mails (``choices`` lists them all); None:
+                   orders that differ in their last word are grouped
     signup         what a player may choose when joining (``SignupChoice``); the choices
                    reach ``new_game`` under the option ``SIGNUP``
     pin_options    options -> options to keep in a new campaign's settings at their present
@@ -283,6 +286,7 @@ class GameDescriptor:
     drop_note: str = "the bot plays their seat"
     adjudicate: Callable[[Any, int], Any] | None = None
     held: Callable[[Any, int], HeldOrder | None] | None = None
+    short_choices: Callable[[list[str]], list[str]] | None = None
     signup: tuple[SignupChoice, ...] = ()
     pin_options: Callable[[Mapping[str, Any]], dict[str, Any]] = lambda options: {}
     unpinned: Mapping[str, Any] = field(default_factory=dict)

@@ -78,12 +78,16 @@ def _groups(choices: Sequence[str]) -> dict[str, list[str]]:
     return groups
 
 
-def grouped(choices: Sequence[str]) -> list[str]:
-    """A long list of choices made short: orders that differ only in their last word are
-    one line, ``build house: 15, 16, 21`` (one order per number), a long group in lines of
-    its own that each say it whole; comments and lines of their own stay as they are."""
+def grouped(choices: Sequence[str], game: str | None = None) -> list[str]:
+    """A long list of choices made short: the game's own way (``short_choices``), or else
+    orders that differ only in their last word are one line, ``build house: 15, 16, 21``
+    (one order per number), a long group in lines of its own that each say it whole;
+    comments and lines of their own stay as they are."""
     if len(choices) <= GROUP_FROM:
         return list(choices)
+    shorten = registry.get(game).short_choices if game else None
+    if shorten is not None:
+        return shorten(list(choices))
     lines = []
     room = MAIL_WIDTH - 4  # a choice is indented by four spaces
     for key, items in _groups(choices).items():
@@ -101,10 +105,10 @@ def grouped(choices: Sequence[str]) -> list[str]:
     return lines
 
 
-def group_example(choices: Sequence[str]) -> tuple[str, str, str] | None:
+def group_example(choices: Sequence[str], game: str | None = None) -> tuple[str, str, str] | None:
     """(the words, a first and a second last word) of the first group ``grouped`` makes,
-    for the line that explains it; None when it makes none."""
-    if len(choices) <= GROUP_FROM:
+    for the line that explains it; None when it makes none (or the game shortens its own)."""
+    if len(choices) <= GROUP_FROM or (game and registry.get(game).short_choices):
         return None
     for key, items in _groups(choices).items():
         if len(items) > 1:

@@ -93,3 +93,29 @@ def test_k10_under_the_rules_policy_a_skipped_alternative_does_not_cost_the_roun
     assert table.round == 2 and table.state.extra_build == (1, 2)  # rule 38 for the others
     for address in ADDRESSES[1:]:
         assert any("round 2" in text_of(m).lower() for m in boxes.new(address))
+
+
+def test_the_routes_to_buy_are_listed_by_cost_and_choices_lists_each_on_its_own_line(tmp_path):
+    site, boxes = game(tmp_path, game="busboss")
+    table = site.campaign("g1").table()
+    full = table.rules.prompt_lines(table.state, 1)
+    builds = [line for line in full if line.startswith("build ") and "cost" in line]
+    assert len(builds) > 30  # round 1: every route of the map is for sale
+    welcome = text_of(
+        next(
+            m
+            for m in boxes.sent()
+            if ADDRESSES[1] in str(m["To"]) and "Welcome" in str(m["Subject"])
+        )
+    )
+    short = welcome[welcome.index("YOUR DECISION") :]
+    assert "# By cost; write one as, for example: build " in short
+    for line in builds:  # every route is still named, under its cost
+        route, cost = line.split()[1], line.split()[3]
+        assert route in short
+        assert f"#    {cost}: " in short
+    assert not any(line in short for line in builds)  # not a line each
+    assert len(short.splitlines()) < len(full) / 2
+    # the whole list, a line each, by the command choices
+    listed = text_of(say(site, boxes, 1, "choices"))
+    assert all(line.split("   #")[0] in listed for line in builds)

@@ -10,7 +10,7 @@ from typing import Any, cast
 
 from ..contract import GameDescriptor, SignupChoice, View
 from ..maps.styles import COLOUR_STYLES
-from . import game
+from . import game, prompts
 from .engine import RULES, BusBossView
 from .map import DEFAULT_MAP, FIRST_VERSION, MapError, load_map
 from .orders import COLOURS
@@ -98,6 +98,7 @@ GAME = GameDescriptor(
     drop_note="the bank takes their routes (rule 40)",
     adjudicate=game.adjudicate,
     held=game.held,
+    short_choices=prompts.short_choices,
     signup=(
         SignupChoice(
             "company", '"Vale Motors"', "your bus company's name (rule 6)", company_name, True

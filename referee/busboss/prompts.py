@@ -3,6 +3,8 @@ order language, ready to copy into a reply (rules 8, 20, 22-25, 34, 36)."""
 
 from __future__ import annotations
 
+import re
+import textwrap
 from functools import lru_cache
 
 from .building import buyable
@@ -145,3 +147,46 @@ def prompt_lines(s: BusBossState, seat: int) -> list[str]:
     if seat in s.extra_build:
         lines.append("# You may add a second build line this round (rule 38).")
     return lines
+
+
+CHOICE_WIDTH = 74  # a choice line is indented by four spaces in a 78-column mail
+STRANDED = re.compile(r"# run (\S+) \(.*\): no journey you can make alone$")
+ONE_BUILD = re.compile(r"build (\S+) cost (\d+)\s+#")
+
+
+def short_choices(lines: list[str]) -> list[str]:
+    """``prompt_lines`` as the mails show them (``choices`` lists them whole): the runs
+    the seat cannot enter on one line, and the routes it can buy by cost, one line a cost,
+    instead of a line each."""
+    out: list[str] = []
+    stranded: list[str] = []
+    by_cost: dict[int, list[str]] = {}
+    for line in lines:
+        if found := STRANDED.match(line):
+            stranded.append(found.group(1))
+            continue
+        if found := ONE_BUILD.match(line):
+            by_cost.setdefault(int(found.group(2)), []).append(found.group(1))
+            continue
+        if stranded:
+            out += _comment("No journey you can make alone for: " + ", ".join(stranded))
+            stranded = []
+        if by_cost and line == "build nothing":
+            first = next(iter(by_cost.values()))[0]
+            out += _comment(f"By cost; write one as, for example: build {first}")
+            for cost, routes in by_cost.items():
+                out += _comment(f"{cost}: {', '.join(routes)}", "   ")
+            by_cost = {}
+        out.append(line)
+    return out
+
+
+def _comment(text: str, indent: str = "") -> list[str]:
+    return textwrap.wrap(
+        text,
+        CHOICE_WIDTH,
+        initial_indent=f"# {indent}",
+        subsequent_indent=f"# {indent}   ",
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
