@@ -9,6 +9,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from . import mailbot, registry
 from .campaign import Campaign, Status
@@ -117,7 +118,7 @@ class RobotPlayer:
             return []
         return [order, *self.planned(rules, table.state, first)]
 
-    def planned(self, rules: Rules, state: object, first: object) -> list[str]:
+    def planned(self, rules: Rules, state: Any, first: Any) -> list[str]:
         """The orders of this player's next decisions, as a player who thinks ahead writes
         them: played on from ``first`` with everyone choosing as the default bot would.
         The referee keeps them for those decisions; one that is not legal by then is
@@ -135,7 +136,7 @@ class RobotPlayer:
                 if mover == seat:
                     orders.append(rules.format(order))
                 state, _ = rules.apply(state, mover, order)
-        except IllegalOrder:
+        except IllegalOrder:  # a guess that went wrong: no further plans
             pass
         return orders
 
