@@ -13,6 +13,7 @@ import traceback
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from functools import cached_property
 
 from .campaign import Campaign, CampaignError, Status, Table
 from .commands import Commands, Outside, no_such_game, run_outside, split
@@ -82,9 +83,14 @@ class Intake:
 
     def __init__(self, site: Site, open_campaigns: OpenCampaigns, now: datetime):
         self.site, self.open, self.now = site, open_campaigns, now
-        self.received = site.received_ids()
         self.counts = Counts()
         self.held = False  # the mail taken now was not answered: over the answer limits
+
+    @cached_property
+    def received(self) -> set[str]:
+        """The Message-IDs of every mail taken before: read when a tick has mail, so that
+        a tick without any does not read a log that grows with every mail the site got."""
+        return self.site.received_ids()
 
     def take(self, mail: InMail) -> bool:
         """Handle one mail to exactly one recorded outcome; True when it may be marked

@@ -246,3 +246,22 @@ def test_the_index_forgets_a_campaign_whose_folder_was_removed(tmp_path):
     shutil.rmtree(site.data_root / "two")
     run_tick(site)
     assert set(json.loads(index.read_text())) == {"one"}
+
+
+def test_a_tick_without_mail_does_not_read_the_log_of_every_mail_received(tmp_path, monkeypatch):
+    from referee.site import Site
+
+    site = make_site(tmp_path)
+    site.new_campaign("bus", "one", PLAYERS, seed=1)
+    run_tick(site)
+    boxes = Mailboxes(site)
+    welcome = next(m for m in boxes.new("ann@example.org") if "[one]" in str(m["Subject"]))
+    reads: list[int] = []
+    received_ids = Site.received_ids
+    monkeypatch.setattr(Site, "received_ids", lambda self: reads.append(1) or received_ids(self))
+    run_tick(site)
+    assert reads == []  # nothing fetched: received.jsonl, which only grows, is not read
+    boxes.deliver(reply_to(welcome, "ann@example.org", "build house 15"))
+    run_tick(site)
+    assert reads == [1]  # read once for the tick's mail
+    assert [o.text for r in site.campaign("one").records() for o in r.orders] == ["build house 15"]
