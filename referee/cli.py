@@ -32,6 +32,22 @@ class Failure(click.ClickException):
     """A user's mistake: printed as 'Error: ...' with exit code 1, never a traceback."""
 
 
+class GameName(click.Choice):
+    """A game of the registry as it is when the command runs (a game registered after this
+    module was imported can be chosen too)."""
+
+    def __init__(self) -> None:
+        super().__init__([])
+
+    @property
+    def choices(self) -> list[str]:
+        return registry.names()
+
+    @choices.setter
+    def choices(self, value: object) -> None:
+        pass  # click.Choice sets its list once; the registry's is read each time
+
+
 def open_site(ctx: click.Context):
     from .site import Site
 
@@ -126,7 +142,7 @@ def init(directory: Path) -> None:
 
 
 @main.command()
-@click.argument("game", type=click.Choice(registry.names()))
+@click.argument("game", type=GameName())
 @click.argument("campaign_id", metavar="ID")
 @click.option(
     "--player", "players", multiple=True, help='"Name <address>", once per player, in seat order'
@@ -457,9 +473,7 @@ def tick(ctx) -> None:
     help="the demo site's folder",
 )
 @click.option("--seed", type=int, default=1, show_default=True)
-@click.option(
-    "--game", type=click.Choice(registry.names()), default=registry.names()[0], show_default=True
-)
+@click.option("--game", type=GameName(), default=registry.names()[0], show_default=True)
 def demo(directory: Path, seed: int, game: str) -> None:
     """Play a 4-player game by mail with robot players on local Maildirs."""
     from .demo import PLAYERS, MailCount, mail_counts, run_demo
@@ -498,7 +512,7 @@ def demo(directory: Path, seed: int, game: str) -> None:
 
 
 @main.command()
-@click.argument("game", type=click.Choice(registry.names()))
+@click.argument("game", type=GameName())
 @click.option("--players", "-p", type=int, default=4, show_default=True)
 @click.option("--games", "-g", "count", type=click.IntRange(min=1), default=100, show_default=True)
 @click.option("--seed", "-s", type=int, default=1, show_default=True)

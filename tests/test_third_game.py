@@ -278,3 +278,29 @@ def test_only_the_bus_boss_package_and_the_registry_name_bus_boss():
     }
     allowed = {"referee/registry.py", "referee/contract.py"}
     assert {p for p in naming if not p.startswith("referee/busboss/")} <= allowed
+
+
+def test_a_game_registered_after_the_cli_was_imported_can_be_named_on_the_command_line(
+    takeaway, tmp_path
+):
+    site = make_site(tmp_path)
+    config = str(site.config.path)
+    result = CliRunner().invoke(
+        main,
+        [
+            "--config",
+            config,
+            "new",
+            "takeaway",
+            "heap",
+            "--player",
+            "Ann <ann@example.org>",
+            "--player",
+            "Bob <bob@example.org>",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert site.campaign("heap").game == "takeaway"
+    result = CliRunner().invoke(main, ["--config", config, "new", "chess", "board"])
+    assert result.exit_code == 2 and "'chess' is not one of" in result.output
+    assert "'takeaway'" in result.output
