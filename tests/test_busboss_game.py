@@ -242,3 +242,23 @@ def test_the_richest_player_wins_and_ties_share_a_place():
     assert result.scores == (150, 180, 150, 90)
     assert RULES.view(s)["result"]["ranking"] == [[BOB], [ANN, CAT], [DAN]]
     assert refusal(s, ANN, "no runs") == "The game is over."
+
+
+def test_a_copy_is_the_same_game_and_draws_apart_from_its_original():
+    s = RULES.new_game({}, ["a", "b", "c", "d"], 5)
+    s.pending = {0: Order("build", round=1)}
+    copy = s.copy()
+    assert RULES.to_data(copy) == RULES.to_data(s)
+    for name in s.__slots__:
+        if not name.startswith("_rng"):  # the generator: compared by its state below
+            assert getattr(copy, name) == getattr(s, name), name
+    assert copy.rng.getstate() == s.rng.getstate()
+    for name in ("names", "cash", "active", "pending", "missed"):  # mutable: not shared
+        assert getattr(copy, name) is not getattr(s, name)
+    # the generator is shared until one of them draws (copy on write): each draw leaves the
+    # other where it was, whichever draws first
+    copy = s.copy()
+    first = s.rng.random()  # the original draws first
+    assert copy.rng.random() == first
+    again = s.copy()
+    assert again.rng.random() == s.rng.random()  # the copy draws first

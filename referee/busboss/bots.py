@@ -6,13 +6,21 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from itertools import islice
 
 from .building import MAX_ROUTES, SHARED_BUDGET, buyable, meets
 from .game import entry_limit
 from .journeys import network
 from .map import Map, Route
 from .orders import Build, Order, Purchase, RunEntry
-from .prompts import NOTHING, entry_of, quickest, run_options, single_purchases
+from .prompts import (
+    NOTHING,
+    entry_of,
+    purchase_of,
+    quickest,
+    quickest_journeys,
+    run_options,
+)
 from .runs import POINTS
 from .state import LAST_ROUND, BusBossState
 
@@ -26,20 +34,23 @@ JOINT_CHANCE = 0.1
 
 
 def random_bot(s: BusBossState, seat: int, rng: random.Random) -> Order:
-    purchases = single_purchases(s, seat)
+    routes = buyable(s, seat)
 
     def pick() -> Build:
-        choice = rng.randrange(len(purchases) + 1)
-        return NOTHING if choice == len(purchases) else Build((purchases[choice],))
+        choice = rng.randrange(len(routes) + 1)
+        return NOTHING if choice == len(routes) else Build((purchase_of(routes[choice]),))
 
     builds = _builds(s, seat, pick)
     if s.kind == "build":
         return Order("build", builds=builds, round=s.round)
-    options = run_options(s, seat)
-    chosen = rng.sample(options, rng.randint(0, min(entry_limit(s), len(options))))
+    # as many runs as it wants, drawn from the offers in random order: a journey is sought
+    # only for the offers looked at, not for all of them
+    wanted = rng.randint(0, entry_limit(s))
+    net = network(s.map, s.owners)
     others = [s.colours[x] for x in s.order if x != seat]
-    entries = []
-    for offer, plan in chosen:
+    entries: list[RunEntry] = []
+    shuffled = rng.sample(s.offers, len(s.offers)) if wanted else []
+    for offer, plan in islice(quickest_journeys(net, (seat,), shuffled), wanted):
         entry = entry_of(s, offer, plan)
         if rng.random() < JOINT_CHANCE:  # a proposal a partner seldom takes up
             entry = RunEntry(entry.cards, (rng.choice(others),), entry.journey)

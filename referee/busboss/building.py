@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
+
 from .map import Map, Route
 from .orders import Build, Purchase, format_purchase
 from .state import BANK_SEAT, BusBossState
@@ -101,7 +103,7 @@ def buy(s: BusBossState, seat: int, purchase: Purchase) -> str | None:
     return None
 
 
-def unconnected(network: set[str], routes: list[Route]) -> Route | None:
+def unconnected(network: AbstractSet[str], routes: list[Route]) -> Route | None:
     """K2: the first route of a player's network may go anywhere; every later one, the
     second of the same purchase too, must touch the network at a town or at a junction
     along it (rule 10, K9). The routes of one purchase may be listed in any order. Returns a
@@ -117,7 +119,7 @@ def unconnected(network: set[str], routes: list[Route]) -> Route | None:
     return None
 
 
-def meets(network: set[str], route: Route) -> bool:
+def meets(network: AbstractSet[str], route: Route) -> bool:
     """Whether the route touches the network at one of its towns or junctions (rule 10)."""
     return not network.isdisjoint(route.places)
 
@@ -156,10 +158,18 @@ def buyable(s: BusBossState, seat: int) -> list[Route]:
     """Routes the seat could buy alone now, cheapest first."""
     network = s.network(seat)
     cash = s.cash[seat]
+    owners = s.owners
     found = []
-    for r in s.map.routes_by_cost:
-        if r.cost > cash:
+    for cost, index, copies, places, r in s.map.routes_by_cost:
+        if cost > cash:
             break
-        if seat not in s.owners[r.index] and available(s, r) and (not network or meets(network, r)):
+        who = owners[index]
+        # not owned already, a copy free or the bank's (rule 40), and meeting the
+        # network (rule 10): available() and meets() written out for speed
+        if (
+            seat not in who
+            and (len(who) < copies or BANK_SEAT in who)
+            and not (network and network.isdisjoint(places))
+        ):
             found.append(r)
     return found

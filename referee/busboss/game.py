@@ -450,8 +450,10 @@ def entrants(
 ) -> list[Plan]:
     """The valid entrants of a run in play order: single players and joint companies (K6).
     Entries that fail are reported and left out (K4, K10, K12)."""
-    net = network(s.map, s.owners)
     entries = {seat: counted[seat][offer] for seat in s.order if offer in counted[seat]}
+    if not entries:
+        return []
+    net = network(s.map, s.owners)
     plans: list[Plan] = []
     done: set[int] = set()
 

@@ -232,6 +232,7 @@ def best_plan(net: Network, company: tuple[int, ...], cards: tuple[str, str]) ->
         (0, 0, next(tie), p, None, False, 0, ()) for p in m.places_of_card(cards[0])
     ]
     settled: set[tuple[str, int | None, bool, int]] = set()
+    owner_choices: dict[tuple[int, ...], Sequence[int]] = {}  # owners of a route -> whose copy
     while heap:
         dist, paid, _, place, colour, own, spaces, path = heapq.heappop(heap)
         if place in targets and own:
@@ -244,9 +245,13 @@ def best_plan(net: Network, company: tuple[int, ...], cards: tuple[str, str]) ->
         for nxt, route, owners, length in adjacent.get(place, ()):
             if nxt in visited or spaces + length > limit:
                 continue
-            mine = default_owner(owners, company)
-            # (no default owner: a choice among several)
-            choices = [mine] if mine is not None else sorted(set(owners))
+            choices = owner_choices.get(owners)
+            if choices is None:
+                mine = default_owner(owners, company)
+                # (no default owner: a choice among several)
+                choices = owner_choices[owners] = (
+                    (mine,) if mine is not None else sorted(set(owners))
+                )
             for owner in choices:
                 ours = owner in company
                 cost = 0 if ours else length

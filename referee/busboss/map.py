@@ -121,7 +121,12 @@ class Map:
         self.card_destination = cards  # card -> destination name
         self.destination_cards = {d: tuple(c for c in CARDS if cards[c] == d) for d in destinations}
         self.routes = tuple(routes)
-        self.routes_by_cost = tuple(sorted(routes, key=lambda r: (r.cost, r.name)))
+        # cheapest first, with what a purchase checks, for the scan of every route a bot
+        # makes each decision: (cost, index, copies, places, route)
+        self.routes_by_cost = tuple(
+            (r.cost, r.index, r.copies, frozenset(r.places), r)
+            for r in sorted(routes, key=lambda r: (r.cost, r.name))
+        )
         self.route_between = {r.ends: r for r in routes}
         self.routes_at = {p: tuple(r for r in routes if p in r.ends) for p in places}
         self.routes_through = {p: tuple(r for r in routes if p in r.places) for p in places}

@@ -5,69 +5,82 @@ from __future__ import annotations
 
 import re
 import textwrap
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
+from typing import TypeVar
 
 from .building import buyable
 from .game import entry_limit, run_title
 from .journeys import Network, Plan, best_plan, network
+from .map import Route
 from .orders import Build, Journey, Order, Purchase, RunEntry, format_entry, format_purchase
 from .state import BusBossState, Offer
 
+T = TypeVar("T", Offer, tuple[str, str])
 
-@lru_cache(maxsize=4096)
+
 def quickest(net: Network, company: tuple[int, ...], cards: tuple[str, str]) -> Plan | None:
-    """best_plan, remembered for the owners of one moment (all bots of a round ask). A run
-    whose two ends are not both in a part of the owned routes that holds a route of the
-    company has no journey (rule 22): that is known without a search."""
-    parts = _card_parts(net, company)
-    if not parts[cards[0]] & parts[cards[1]]:
-        return None
-    return best_plan(net, company, cards)
+    """The run's quickest journey for the company (best_plan), or None if it has none."""
+    return next(quickest_journeys(net, company, [cards]), (cards, None))[1]
 
 
-@lru_cache(maxsize=64)
-def _card_parts(net: Network, company: tuple[int, ...]) -> dict[str, frozenset[int]]:
-    """Card -> the parts of the owned routes that reach one of its places and hold a route
-    of the company."""
-    parts, parts_of = _parts(net)
-    ours = set().union(*(parts_of.get(x, ()) for x in company))
-    m = net.map
-    return {
-        card: frozenset(parts[p] for p in m.places_of_card(card) if p in parts and parts[p] in ours)
-        for card in m.card_destination
-    }
+def quickest_journeys(
+    net: Network, company: tuple[int, ...], runs: Iterable[T]
+) -> Iterator[tuple[T, Plan]]:
+    """The runs (offers, or pairs of cards) the company can make, in the order given, each
+    with its quickest journey; found as they are asked for, and remembered for the owners
+    of one moment (every bot of a round asks). A run whose two ends are not both in a part
+    of the owned routes that holds a route of the company has no journey (rule 22): that is
+    known without a search."""
+    card_parts, parts_of = _parts(net)
+    ours = parts_of.get(company[0], frozenset()).union(*(parts_of.get(x, ()) for x in company[1:]))
+    for run in runs:
+        a, b = cards = run.cards if isinstance(run, Offer) else run
+        if card_parts[a] & card_parts[b] & ours:
+            plan = _best_plan(net, company, cards)
+            if plan is not None:
+                yield run, plan
+
+
+_best_plan = lru_cache(maxsize=4096)(best_plan)
 
 
 @lru_cache(maxsize=8)
-def _parts(net: Network) -> tuple[dict[str, int], dict[int, set[int]]]:
-    """The connected parts of the owned routes: place -> its part's number, and owner ->
-    the parts that hold a route of theirs."""
-    parts: dict[str, int] = {}
-    parts_of: dict[int, set[int]] = {}
-    for start in net.adjacent:
-        if start in parts:
-            continue
-        number, todo = len(parts), [start]
-        parts[start] = number
-        while todo:
-            for nxt, _, owners, _ in net.adjacent[todo.pop()]:
-                for owner in owners:
-                    parts_of.setdefault(owner, set()).add(number)
-                if nxt not in parts:
-                    parts[nxt] = number
-                    todo.append(nxt)
-    return parts, parts_of
+def _parts(net: Network) -> tuple[dict[str, frozenset[int]], dict[int, frozenset[int]]]:
+    """The connected parts of the owned routes, numbered: card -> the parts its places are
+    in, and owner -> the parts that hold a route of theirs."""
+    part: dict[str, str] = {}  # union-find over the places along owned routes
+
+    def root(place: str) -> str:
+        while part[place] != place:
+            part[place] = place = part[part[place]]
+        return place
+
+    owned = [r for r in net.map.routes if net.owners[r.index]]
+    for r in owned:
+        for place in r.places:
+            part.setdefault(place, place)
+        first = root(r.places[0])
+        for place in r.places[1:]:
+            part[root(place)] = first
+    number = {place: i for i, place in enumerate(part)}
+    owner_parts: dict[int, set[int]] = {}
+    for r in owned:
+        for owner in net.owners[r.index]:
+            owner_parts.setdefault(owner, set()).add(number[root(r.places[0])])
+    m = net.map
+    card_parts = {
+        card: frozenset(number[root(p)] for p in m.places_of_card(card) if p in part)
+        for card in m.card_destination
+    }
+    return card_parts, {owner: frozenset(ps) for owner, ps in owner_parts.items()}
 
 
 def run_options(s: BusBossState, seat: int) -> list[tuple[Offer, Plan]]:
     """The runs on offer the seat can enter alone, each with its quickest journey, shortest
     first."""
-    net = network(s.map, s.owners)
-    found = [(o, quickest(net, (seat,), o.cards)) for o in s.offers]
-    return sorted(
-        ((o, p) for o, p in found if p is not None),
-        key=lambda t: (t[1].spaces, t[1].distance, t[1].paid, t[0].cards),
-    )
+    found = quickest_journeys(network(s.map, s.owners), (seat,), s.offers)
+    return sorted(found, key=lambda t: (t[1].spaces, t[1].distance, t[1].paid, t[0].cards))
 
 
 def journey_of(s: BusBossState, plan: Plan) -> Journey:
@@ -79,7 +92,12 @@ def entry_of(s: BusBossState, offer: Offer, plan: Plan) -> RunEntry:
 
 
 def single_purchases(s: BusBossState, seat: int) -> list[Purchase]:
-    return [Purchase((r.ends,), r.cost) for r in buyable(s, seat)]
+    return [purchase_of(r) for r in buyable(s, seat)]
+
+
+def purchase_of(route: Route) -> Purchase:
+    """The purchase of one route, with its cost stated (rule 34)."""
+    return Purchase((route.ends,), route.cost)
 
 
 NOTHING = Build((Purchase(()),))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from .map import FIRST_VERSION, Map, load_map
@@ -31,7 +32,8 @@ class BusBossState:
         "colours",
         "companies",
         "seed",
-        "rng",
+        "_rng",
+        "_rng_shared",
         "round",
         "cash",
         "owners",
@@ -64,7 +66,8 @@ class BusBossState:
         self.colours = tuple(colours[: len(names)])  # rule 6: by seat, how orders name owners
         self.companies = tuple(companies) or (None,) * len(names)  # rule 6; None: unnamed
         self.seed = seed
-        self.rng = random.Random(seed)  # K8: the game's one generator
+        self._rng = random.Random(seed)  # K8: the game's one generator
+        self._rng_shared = False
         self.round = 1
         self.cash = [START_CASH] * len(names)
         self.owners: tuple[tuple[int, ...], ...] = tuple(() for _ in self.map.routes)
@@ -82,14 +85,40 @@ class BusBossState:
 
     def copy(self) -> BusBossState:
         new = BusBossState.__new__(BusBossState)
-        for name in self.__slots__:
-            value = getattr(self, name)
-            if isinstance(value, (list, dict)):
-                value = value.copy()
-            setattr(new, name, value)
-        new.rng = random.Random.__new__(random.Random)  # not seeded: its state is set next
-        new.rng.setstate(self.rng.getstate())
+        new.map_name = self.map_name
+        new.map_version = self.map_version
+        new.names = self.names.copy()
+        new.colours = self.colours
+        new.companies = self.companies
+        new.seed = self.seed
+        # the generator is copied only when one of the two states draws from it: most
+        # copies (an order held until the round resolves) never do
+        new._rng = self._rng
+        new._rng_shared = self._rng_shared = True
+        new.round = self.round
+        new.cash = self.cash.copy()
+        new.owners = self.owners
+        new.active = self.active.copy()
+        new.round_players = self.round_players
+        new.order = self.order
+        new.previous_order = self.previous_order
+        new.pending = self.pending.copy()
+        new.missed = self.missed.copy()
+        new.extra_build = self.extra_build
+        new.offers = self.offers
+        new.deal = self.deal
+        new.last = self.last
+        new.end_reason = self.end_reason
         return new
+
+    @property
+    def rng(self) -> random.Random:
+        """The game's generator, this state's own."""
+        if self._rng_shared:
+            shared, self._rng = self._rng, random.Random.__new__(random.Random)
+            self._rng.setstate(shared.getstate())
+            self._rng_shared = False
+        return self._rng
 
     # derived ---------------------------------------------------------------------------------
     @property
@@ -129,10 +158,9 @@ class BusBossState:
     def routes_of(self, seat: int) -> list[int]:
         return [i for i, owners in enumerate(self.owners) if seat in owners]
 
-    def network(self, seat: int) -> set[str]:
+    def network(self, seat: int) -> frozenset[str]:
         """The places along the seat's routes, junctions too (rule 10, K9)."""
-        routes = self.map.routes
-        return {p for i in self.routes_of(seat) for p in routes[i].places}
+        return _network(self.map, self.owners, seat)
 
     def players_left(self) -> int:
         return sum(self.active)
@@ -205,6 +233,13 @@ class BusBossState:
         s.last = data["last"]
         s.end_reason = data["end_reason"]
         return s
+
+
+@lru_cache(maxsize=64)
+def _network(m: Map, owners: tuple[tuple[int, ...], ...], seat: int) -> frozenset[str]:
+    """Remembered: every seat's bot and every order of a round asks for the same few."""
+    routes = m.routes
+    return frozenset(p for i, who in enumerate(owners) if seat in who for p in routes[i].places)
 
 
 def owner_name(seat: int, colours: Sequence[str]) -> str:
