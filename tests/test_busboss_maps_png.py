@@ -208,7 +208,6 @@ def test_a_map_does_not_depend_on_the_maps_drawn_before_it_in_the_process(tmp_pa
         png._places,
         canvas.text_width,
         canvas.font,
-        canvas.fixed_palette,
     )
     for cache in kept:
         cache.cache_clear()

@@ -150,7 +150,7 @@ def test_a_map_does_not_depend_on_the_maps_drawn_before_it_in_the_process(tmp_pa
     # the reference
     monkeypatch.setenv("REFEREE_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(canvas, "STATIC", canvas.StaticParts())
-    for cache in (png._ground, canvas.font, canvas.fixed_palette):
+    for cache in (png._ground, canvas.font):
         cache.cache_clear()
     first = png_map(stored("middle"), BOARD)
     for name in ("end", "start", "middle", "end"):

@@ -208,13 +208,14 @@ def _read(path: Path) -> Any:
         return None
 
 
-def _mapped(path: Path, size: tuple[int, int]) -> Image.Image | None:
-    """An RGB image kept raw in a cache file, or None when there is none of that size."""
+def _raw(path: Path, size: tuple[int, int]) -> bytes | None:
+    """The pixels of an RGB image kept raw in a cache file, or None when there is none of
+    that size."""
     try:
         pixels = path.read_bytes()
     except OSError:
         return None
-    return Image.frombytes("RGB", size, pixels) if len(pixels) == size[0] * size[1] * 3 else None
+    return pixels if len(pixels) == size[0] * size[1] * 3 else None
 
 
 def _write(path: Path, content: Any, raw: bool = False) -> None:
@@ -230,14 +231,37 @@ def _write(path: Path, content: Any, raw: bool = False) -> None:
             os.unlink(temp)
 
 
+def _sprite_data(sprite: Sprite) -> tuple:
+    image, origin = sprite
+    return _image_data(image), origin
+
+
+def _sprite(data: tuple) -> Sprite:
+    image, origin = data
+    return _image(image), tuple(origin)
+
+
+def _palette(colours: list[int]) -> Image.Image:
+    palette = Image.new("P", (1, 1))
+    palette.putpalette(colours)
+    return palette
+
+
+# what is kept of each kind of static part: (as data for the disk, back from that data)
+KINDS: dict[str, tuple[Callable[[Any], Any], Callable[[Any], Any]]] = {
+    "sprites": (_sprite_data, _sprite),
+    "masks": (_sprite_data, _sprite),  # a text's mask and where it goes: a sprite's form
+    "palettes": (lambda palette: palette.getpalette(), _palette),
+}
+
+
 class StaticParts:
-    """The sprites and text masks drawn so far, by what they draw: read from disk by the
-    process's first map, written back at its end when it drew new ones."""
+    """The sprites, text masks and palettes made so far, by what they show: read from disk
+    by the process's first map, written back at its end when it made new ones."""
 
     def __init__(self) -> None:
-        self.sprites: dict[tuple, Sprite] = {}
-        self.masks: dict[tuple, tuple[Image.Image, tuple[int, int]]] = {}
-        self.stored: dict[tuple, tuple] = {}  # read from disk, made an image when first used
+        self.tables: dict[str, dict[tuple, Any]] = {kind: {} for kind in KINDS}
+        self.stored: dict[tuple, Any] = {}  # read from disk, made an image when first used
         self.loaded = self.dirty = False
 
     @property
@@ -249,35 +273,35 @@ class StaticParts:
         atexit.register(self.save)
         content = _read(self.path)
         with contextlib.suppress(KeyError, TypeError, ValueError):
-            for kind in ("sprites", "masks"):
+            for kind in KINDS:
                 self.stored.update(((kind, key), kept) for key, kept in content[kind])
 
     def save(self) -> None:
-        """Write what is known (drawn or read) back, when this process drew anything new."""
+        """Write what is known (made or read) back, when this process made anything new."""
         if self.dirty:
             self.dirty = False
-            content: dict[str, list] = {"sprites": [], "masks": []}
+            content: dict[str, list] = {kind: [] for kind in KINDS}
             for (kind, key), kept in self.stored.items():
                 content[kind].append((key, kept))
-            for kind, table in (("sprites", self.sprites), ("masks", self.masks)):
+            for kind, table in self.tables.items():
+                as_data = KINDS[kind][0]
                 content[kind] += [
-                    (k, (_image_data(i), o))
-                    for k, (i, o) in table.items()
-                    if (kind, k) not in self.stored
+                    (key, as_data(made))
+                    for key, made in table.items()
+                    if (kind, key) not in self.stored
                 ]
             _write(self.path, content)
 
-    def remembered(
-        self, kind: str, table: dict, key: tuple, make: Callable[[], Any], limit: int
-    ) -> Any:
+    def remembered(self, kind: str, key: tuple, make: Callable[[], Any], limit: int) -> Any:
         if not self.loaded:
             self.load()
+        table = self.tables[kind]
         if key not in table:
             if len(table) >= limit:
                 del table[next(iter(table))]
             kept = self.stored.get((kind, key))
             if kept is not None:
-                table[key] = (_image(kept[0]), tuple(kept[1]))
+                table[key] = KINDS[kind][1](kept)
             else:
                 table[key] = make()
                 self.dirty = True
@@ -291,8 +315,13 @@ class Ground:
     """What every map of one board shows under what changes, drawn once by
     `draw_ground(shapes)`: at output size (`image`, and `texts` to go on top), and the part
     that is drawn over, the first `drawn_width` pixels from the left (all by default), at
-    SUPERSAMPLE times the size (`big`). The rest is flat `background`. A ground drawn before,
-    by any process, is read from the disk cache, known by the shapes it draws."""
+    SUPERSAMPLE times the size (`big`, its pixels as bytes). The rest is flat `background`.
+    A ground drawn before, by any process, is read from the disk cache, known by the shapes
+    it draws.
+
+    Each map draws over a copy of the big ground's rows it covers, made in the same image
+    every time (`big_rows`): a new image for each map, four times the picture, would cost
+    its memory's first touch again and again, and a process's first map that cost twice."""
 
     def __init__(
         self,
@@ -307,29 +336,39 @@ class Ground:
         width, height = size
         self.drawn_width = drawn_width or width
         self.texts = tuple(shapes.texts)
+        self.canvas: Image.Image | None = None  # what big_rows copies into
         drawn = repr((size, paper, self.drawn_width, background, shapes.shapes, self.texts))
         name = f"ground-{_version()}-{hashlib.sha256(drawn.encode()).hexdigest()[:16]}"
         big_size = (self.drawn_width * SUPERSAMPLE, height * SUPERSAMPLE)
         kept = [
-            _mapped(cache_dir() / f"{name}.{part}", s)
+            _raw(cache_dir() / f"{name}.{part}", s)
             for part, s in (("big", big_size), ("image", size))
         ]
         if kept[0] and kept[1]:
-            self.big, self.image = kept[0], kept[1]
+            self.big, self.image = kept[0], Image.frombytes("RGB", size, kept[1])
             return
-        self.big = Image.new("RGB", big_size, paper)
-        draw(shapes.shapes, self.big, (0, 0))
+        big = Image.new("RGB", big_size, paper)
+        draw(shapes.shapes, big, (0, 0))
         self.image = Image.new("RGB", size, background or paper)
-        self.image.paste(self.big.reduce(SUPERSAMPLE), (0, 0))
-        _write(cache_dir() / f"{name}.big", self.big.tobytes(), raw=True)
+        self.image.paste(big.reduce(SUPERSAMPLE), (0, 0))
+        self.big = big.tobytes()
+        _write(cache_dir() / f"{name}.big", self.big, raw=True)
         _write(cache_dir() / f"{name}.image", self.image.tobytes(), raw=True)
+
+    def big_rows(self, top: int, bottom: int) -> Image.Image:
+        """The big ground under output rows top to bottom, all of its drawn width."""
+        row = self.drawn_width * SUPERSAMPLE * 3
+        size = (self.drawn_width * SUPERSAMPLE, (bottom - top) * SUPERSAMPLE)
+        if self.canvas is None or self.canvas.size != size:
+            self.canvas = Image.new("RGB", size)
+        start = top * SUPERSAMPLE * row
+        self.canvas.frombytes(memoryview(self.big)[start : start + size[1] * row])
+        return self.canvas
 
 
 def sprite_image(shapes: tuple[Shape, ...], texts: tuple[Shape, ...]) -> Sprite:
     """What one thing draws (see ``draw_sprite``), once per cache."""
-    return STATIC.remembered(
-        "sprites", STATIC.sprites, (shapes, texts), lambda: draw_sprite(shapes, texts), 1024
-    )
+    return STATIC.remembered("sprites", (shapes, texts), lambda: draw_sprite(shapes, texts), 1024)
 
 
 def draw_sprite(shapes: tuple[Shape, ...], texts: tuple[Shape, ...]) -> Sprite:
@@ -372,7 +411,6 @@ def text_mask(
     """``draw_text_mask``, once per cache."""
     return STATIC.remembered(
         "masks",
-        STATIC.masks,
         (text, size, anchor, start, halo),
         lambda: draw_text_mask(text, size, anchor, start, halo),
         4096,
@@ -413,11 +451,10 @@ class Picture:
         x0, y0, x1, y1 = extent(shapes.shapes)
         x0, y0 = max(x0, 0), max(y0, 0)
         x1, y1 = min(x1, self.ground.drawn_width), min(y1, self.ground.image.height)
-        big = self.ground.big.crop(
-            (x0 * SUPERSAMPLE, y0 * SUPERSAMPLE, x1 * SUPERSAMPLE, y1 * SUPERSAMPLE)
-        )
-        draw(shapes.shapes, big, (x0, y0))
-        self.image.paste(big.reduce(SUPERSAMPLE), (x0, y0))
+        big = self.ground.big_rows(y0, y1)
+        draw(shapes.shapes, big, (0, y0))
+        box = (x0 * SUPERSAMPLE, 0, x1 * SUPERSAMPLE, big.height)
+        self.image.paste(big.reduce(SUPERSAMPLE, box), (x0, y0))
 
     def sprite(self, at: Point, paint: Callable[..., None], *args: Any) -> None:
         """Pastes what `paint(shapes, at, *args)` draws, text and all. `at` is moved to the
@@ -447,18 +484,28 @@ class Picture:
                     mask, place = placed_text(at, text, size, anchor, grown)
                     self.image.paste(colour, place, mask)
         out = io.BytesIO()
+        # named, not given a format: Pillow then loads its PNG writer alone, not the five
+        # it loads for any format named (4 ms of a process's first map)
+        out.name = "map.png"
         # zlib's fastest level: three times as fast as the default, and the mostly flat
         # picture still packs well under the 300 KB a mail may carry
-        self.image.quantize(palette=palette, dither=Image.Dither.NONE).save(
-            out, "PNG", compress_level=1
-        )
+        self.image.quantize(palette=palette, dither=Image.Dither.NONE).save(out, compress_level=1)
         return out.getvalue()
 
 
-@lru_cache(maxsize=8)
 def fixed_palette(
     flat_colours: tuple[Colour, ...], text_colours: tuple[Colour, ...]
 ) -> Image.Image:
+    """``make_palette``, once per cache."""
+    return STATIC.remembered(
+        "palettes",
+        (flat_colours, text_colours),
+        lambda: make_palette(flat_colours, text_colours),
+        8,
+    )
+
+
+def make_palette(flat_colours: tuple[Colour, ...], text_colours: tuple[Colour, ...]) -> Image.Image:
     """At most 256 colours (a third of the bytes of RGB): every flat colour exactly, then
     what lies between them: each pair mixed at a quarter, a half and three quarters (the
     edges of shapes drawn at twice the size), and each text colour over each flat colour in
@@ -486,9 +533,7 @@ def fixed_palette(
         if all((r - fr) ** 2 + (g - fg) ** 2 + (b - fb) ** 2 > 12 for fr, fg, fb in flat_colours)
         for v in (r, g, b)
     ]
-    palette = Image.new("P", (1, 1))
-    palette.putpalette(([v for colour in flat_colours for v in colour] + extra)[:768])
-    return palette
+    return _palette(([v for colour in flat_colours for v in colour] + extra)[:768])
 
 
 def _mix(a: Sequence[int], b: Sequence[int], t: float) -> tuple[int, ...]:
