@@ -8,13 +8,10 @@ outbox recognises a mail it queued before by its Message-ID, so none goes out tw
 
 from __future__ import annotations
 
-import io
 import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
-
-from PIL import Image
 
 from . import maps, timekeeping
 from .campaign import Campaign, Table
@@ -185,7 +182,7 @@ def answer(site: Site, table: Table, now: datetime | None = None) -> tuple[int, 
             pictured = final or marks.pictured.get(key) != table.round
             if pictured:
                 marks.pictured[key] = table.round
-                png = png or optimised_png(maps.png_map(table.view()))
+                png = png or maps.png_map(table.view())
             site.queue(
                 campaign,
                 digest(
@@ -281,19 +278,6 @@ def _plain(record: Record) -> bool:
     return bool(record.orders) and not (
         record.bad_lines or record.refused or record.actions or any(record.queues.values())
     )
-
-
-def optimised_png(png: bytes | None) -> bytes | None:
-    """The map as a mail carries it: a palette of at most 256 colours, compressed by zlib's
-    default level (a quarter smaller than the drawing's quick encoding, for 40 ms)."""
-    if png is None:
-        return None
-    image: Image.Image = Image.open(io.BytesIO(png))
-    if image.mode != "P":
-        image = image.convert("RGB").quantize(256)
-    out = io.BytesIO()
-    image.save(out, "PNG", compress_level=6)
-    return out.getvalue() if out.tell() < len(png) else png
 
 
 def dues(table: Table) -> dict[int, str]:

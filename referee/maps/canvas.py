@@ -487,9 +487,9 @@ class Picture:
         # named, not given a format: Pillow then loads its PNG writer alone, not the five
         # it loads for any format named (4 ms of a process's first map)
         out.name = "map.png"
-        # zlib's fastest level: three times as fast as the default, and the mostly flat
-        # picture still packs well under the 300 KB a mail may carry
-        self.image.quantize(palette=palette, dither=Image.Dither.NONE).save(out, compress_level=1)
+        # zlib's default level: a quarter smaller than its fastest (80 KB against 110 for a
+        # Bus map) for 7 ms more; a map goes by mail as it is drawn, encoded once
+        self.image.quantize(palette=palette, dither=Image.Dither.NONE).save(out, compress_level=6)
         return out.getvalue()
 
 
