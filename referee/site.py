@@ -2,7 +2,9 @@
 received and the mail it queues (what to answer is ``answers``).
 
 Site files beside referee.yaml:
-    state/received.jsonl   every mail taken from the inbox: Message-ID, when, where it went
+    state/received.jsonl   the mail taken from the inbox lately: Message-ID, where it went,
+                           what became of it (the newest RECENT_RECEIVED, up to twice that)
+    state/received-old.jsonl  the same of all mail before, which no tick reads
     state/unrouted/        the raw mail that belongs to no campaign
     state/quarantine/      the raw mail that could not be read or handled (see failures.jsonl)
     state/failures.jsonl   what failed, for the game masters' daily summary (``failures``)
@@ -25,9 +27,11 @@ from .mail.outbox import OutMail
 from .play import Outcome, advance
 from .records import Kind, Record
 from .reports import Identity, gm_welcome, welcome
-from .store import append_record, atomic_write, read_records
+from .store import append_record, append_records, atomic_write, read_records, write_records
 
 log = logging.getLogger(__name__)
+
+RECENT_RECEIVED = 20_000  # Message-IDs of taken mail a tick checks new mail against
 
 
 class Site:
@@ -38,6 +42,7 @@ class Site:
         self.identity = Identity(config.referee_address, config.referee_name)
         self.outbox = config.make_outbox()
         self.state_dir = self.root / "state"
+        self.received_count = 0  # records in received.jsonl when this process read it
         self.state_dir.mkdir(parents=True, exist_ok=True)
         self.data_root.mkdir(parents=True, exist_ok=True)
 
@@ -125,16 +130,33 @@ class Site:
 
     # received mail ---------------------------------------------------------------------------
     def received_ids(self) -> set[str]:
-        path = self.state_dir / "received.jsonl"
-        if not path.exists():
-            return set()
         # only a guard against taking a mail twice, which the campaigns' logs also keep: a
         # damaged line stops no mail, and the game master hears of it
+        records = self._received()
+        self.received_count = len(records)
+        return {r["message_id"] for r in records if isinstance(r.get("message_id"), str)}
+
+    def _received(self) -> list[dict]:
         damaged: list[str] = []
-        records, _ = read_records(path, damaged)
+        records, _ = read_records(self.state_dir / "received.jsonl", damaged)
         for what in damaged:
             log.error("%s", what)
-        return {r["message_id"] for r in records if isinstance(r.get("message_id"), str)}
+        return records
+
+    def trim_received(self) -> None:
+        """Once received.jsonl holds twice RECENT_RECEIVED records (as counted when a tick
+        read it), the older ones move to received-old.jsonl, so that a tick with mail does
+        not read a log that grows with every mail the site ever took. A mail taken again
+        after that long is still known to its campaign's log; one that went to no campaign
+        may be answered again (within the answer limits)."""
+        if self.received_count <= 2 * RECENT_RECEIVED:
+            return
+        records = self._received()
+        # the old ones are durable in their new place before they leave the one read: a
+        # crash between the two leaves them in both, which only the archive repeats
+        append_records(self.state_dir / "received-old.jsonl", records[:-RECENT_RECEIVED])
+        write_records(self.state_dir / "received.jsonl", records[-RECENT_RECEIVED:])
+        self.received_count = RECENT_RECEIVED
 
     def note_received(self, message_id: str, where: str, outcome: str) -> None:
         append_record(

@@ -235,8 +235,18 @@ def append_record(path: str | os.PathLike, record: dict) -> None:
     ``<path>.torn`` so nothing is lost); otherwise the new record would follow half a line and
     the log would be corrupt in the middle. The record it held was never committed: whatever
     wrote it (a mail's orders) is redone by the next tick."""
+    append_records(path, [record])
+
+
+def write_records(path: str | os.PathLike, records: list[dict]) -> None:
+    """Replace a log whole (``atomic_write``) with ``records``."""
+    atomic_write(path, b"".join(_encode_record(record) for record in records))
+
+
+def append_records(path: str | os.PathLike, records: list[dict]) -> None:
+    """``append_record`` for several records, made durable together."""
     path = Path(path)
-    line = _encode_record(record)
+    line = b"".join(_encode_record(record) for record in records)
     new = not path.exists()
     with open(path, "a+b") as f:
         torn_at = _torn_tail_offset(f)

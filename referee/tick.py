@@ -79,6 +79,7 @@ def tick(site: Site, now: datetime | None = None) -> TickReport:
             inbox.mark_processed(done)
         finally:
             inbox.close()
+        site.trim_received()
         counts = intake.counts
         report.applied, report.ignored = counts.applied, counts.ignored
         report.answered = counts.answered

@@ -265,3 +265,35 @@ def test_a_tick_without_mail_does_not_read_the_log_of_every_mail_received(tmp_pa
     run_tick(site)
     assert reads == [1]  # read once for the tick's mail
     assert [o.text for r in site.campaign("one").records() for o in r.orders] == ["build house 15"]
+
+
+def test_the_log_of_mail_received_keeps_the_newest_and_moves_the_rest_aside(tmp_path, monkeypatch):
+    """A tick with mail reads received.jsonl whole: once it holds twice RECENT_RECEIVED
+    records, the older ones move to received-old.jsonl, which no tick reads. A mail taken
+    again after its record left is still known to its campaign's log: applied once."""
+    from referee import site as site_module
+
+    monkeypatch.setattr(site_module, "RECENT_RECEIVED", 2)
+    site = make_site(tmp_path)
+    site.new_campaign("bus", "one", PLAYERS, seed=1)
+    run_tick(site)
+    boxes = Mailboxes(site)
+    welcome = next(m for m in boxes.new("ann@example.org") if "[one]" in str(m["Subject"]))
+    first = reply_to(welcome, "ann@example.org", "build house 15")
+    boxes.deliver(first)
+    for n in range(4):
+        boxes.deliver(reply_to(welcome, "ann@example.org", f"status {n}"))
+    run_tick(site)  # read empty: 5 records after it
+    recent, old = site.state_dir / "received.jsonl", site.state_dir / "received-old.jsonl"
+    assert len(recent.read_text().splitlines()) == 5 and not old.exists()
+    boxes.deliver(reply_to(welcome, "ann@example.org", "status"))
+    run_tick(site)  # read 5, over twice 2: the newest 2 stay, the 4 before them move
+    kept = [json.loads(line)["message_id"] for line in recent.read_text().splitlines()]
+    moved = [json.loads(line)["message_id"] for line in old.read_text().splitlines()]
+    assert len(kept) == 2 and len(moved) == 4
+    assert moved[0] == first["Message-ID"]
+
+    boxes.deliver(first)  # the same mail again, its record moved aside
+    run_tick(site)
+    orders = [o.text for r in site.campaign("one").records() for o in r.orders]
+    assert orders == ["build house 15"]
