@@ -3,10 +3,12 @@ them draws no sprite, text or ground again and makes the same picture; a damaged
 drawn again."""
 
 import json
+import mmap
 from pathlib import Path
 
 import pytest
 
+from referee.bus import BOARD
 from referee.bus import png_map as bus_png
 from referee.maps import canvas, png_map
 
@@ -66,3 +68,20 @@ def test_the_cache_files_are_named_by_the_drawing_codes_version(cache, monkeypat
     png_map(VIEW)
     canvas.STATIC.save()
     assert all(canvas._version() in p.name for p in cache.iterdir())
+
+
+def test_a_ground_file_cut_short_under_a_running_process_is_drawn_again(cache, monkeypatch):
+    """The big ground is mapped from its cache file, not read: a file cut short in place
+    (the cache itself only ever replaces files whole) would stop the process at the first
+    read past its end, so a map finds the ground drawn again instead."""
+    fresh_process(monkeypatch)
+    first = png_map(VIEW)
+    fresh_process(monkeypatch)
+    assert png_map(VIEW) == first  # from the mapped file
+    ground = bus_png._ground(BOARD)
+    assert isinstance(ground.big, mmap.mmap)
+    (big,) = cache.glob("*.big")
+    with big.open("r+b") as f:
+        f.truncate(big.stat().st_size // 2)
+    assert png_map(VIEW) == first
+    assert isinstance(ground.big, bytes)

@@ -24,6 +24,7 @@ import hashlib
 import io
 import marshal
 import math
+import mmap
 import os
 import tempfile
 from collections.abc import Callable, Iterable, Sequence
@@ -208,14 +209,17 @@ def _read(path: Path) -> Any:
         return None
 
 
-def _raw(path: Path, size: tuple[int, int]) -> bytes | None:
-    """The pixels of an RGB image kept raw in a cache file, or None when there is none of
-    that size."""
+def _mapped(path: Path, size: tuple[int, int]) -> mmap.mmap | None:
+    """The pixels of an RGB image kept raw in a cache file, mapped rather than read (read
+    as they are used, not copied first: a process's first map touches 12 MB less memory),
+    or None when there is none of that size."""
     try:
-        pixels = path.read_bytes()
-    except OSError:
+        with open(path, "rb") as f:
+            if os.fstat(f.fileno()).st_size != size[0] * size[1] * 3:
+                return None
+            return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError):
         return None
-    return pixels if len(pixels) == size[0] * size[1] * 3 else None
 
 
 def _write(path: Path, content: Any, raw: bool = False) -> None:
@@ -337,23 +341,30 @@ class Ground:
         self.drawn_width = drawn_width or width
         self.texts = tuple(shapes.texts)
         self.canvas: Image.Image | None = None  # what big_rows copies into
+        self.paper, self.shapes = paper, tuple(shapes.shapes)
         drawn = repr((size, paper, self.drawn_width, background, shapes.shapes, self.texts))
         name = f"ground-{_version()}-{hashlib.sha256(drawn.encode()).hexdigest()[:16]}"
-        big_size = (self.drawn_width * SUPERSAMPLE, height * SUPERSAMPLE)
+        self.big_size = (self.drawn_width * SUPERSAMPLE, height * SUPERSAMPLE)
         kept = [
-            _raw(cache_dir() / f"{name}.{part}", s)
-            for part, s in (("big", big_size), ("image", size))
+            _mapped(cache_dir() / f"{name}.{part}", s)
+            for part, s in (("big", self.big_size), ("image", size))
         ]
         if kept[0] and kept[1]:
-            self.big, self.image = kept[0], Image.frombytes("RGB", size, kept[1])
+            self.big: mmap.mmap | bytes = kept[0]
+            with kept[1] as pixels, memoryview(pixels) as view:
+                self.image = Image.frombytes("RGB", size, view)
             return
-        big = Image.new("RGB", big_size, paper)
-        draw(shapes.shapes, big, (0, 0))
+        big = self._draw_big()
         self.image = Image.new("RGB", size, background or paper)
         self.image.paste(big.reduce(SUPERSAMPLE), (0, 0))
         self.big = big.tobytes()
         _write(cache_dir() / f"{name}.big", self.big, raw=True)
         _write(cache_dir() / f"{name}.image", self.image.tobytes(), raw=True)
+
+    def _draw_big(self) -> Image.Image:
+        big = Image.new("RGB", self.big_size, self.paper)
+        draw(self.shapes, big, (0, 0))
+        return big
 
     def big_rows(self, top: int, bottom: int) -> Image.Image:
         """The big ground under output rows top to bottom, all of its drawn width."""
@@ -361,6 +372,11 @@ class Ground:
         size = (self.drawn_width * SUPERSAMPLE, (bottom - top) * SUPERSAMPLE)
         if self.canvas is None or self.canvas.size != size:
             self.canvas = Image.new("RGB", size)
+        if isinstance(self.big, mmap.mmap) and self.big.size() != len(self.big):
+            # the file was cut short or grown under this process (the cache replaces its
+            # files whole, by a rename, which a mapping does not see): reading past its end
+            # would stop the process, so the ground is drawn again
+            self.big = self._draw_big().tobytes()
         start = top * SUPERSAMPLE * row
         self.canvas.frombytes(memoryview(self.big)[start : start + size[1] * row])
         return self.canvas
