@@ -362,8 +362,12 @@ def resolve_round(s: BusBossState) -> list[str]:
         # K5: "poorer" is cash at the start of the round, then earlier in the play order
         poorness = {seat: (start_cash[seat], i) for i, seat in enumerate(s.order)}
         not_run = []
+        by_offer: dict[Offer, dict[int, RunEntry]] = {}  # each run's entries, in play order
+        for seat in s.order:
+            for offer, entry in entries[seat].items():
+                by_offer.setdefault(offer, {})[seat] = entry
         for offer in s.offers:
-            if not run_offer(s, offer, entries, poorness, events, record):
+            if not run_offer(s, offer, by_offer.get(offer, {}), poorness, events, record):
                 not_run.append(offer)
         if s.round < LAST_ROUND:
             carried = not_run
@@ -444,13 +448,13 @@ def describe(s: BusBossState, offer: Offer) -> str:
 def entrants(
     s: BusBossState,
     offer: Offer,
-    counted: dict[int, dict[Offer, RunEntry]],
+    entries: dict[int, RunEntry],
     events: list[str],
     record: dict[str, Any],
 ) -> list[Plan]:
-    """The valid entrants of a run in play order: single players and joint companies (K6).
-    Entries that fail are reported and left out (K4, K10, K12)."""
-    entries = {seat: counted[seat][offer] for seat in s.order if offer in counted[seat]}
+    """The valid entrants of a run in play order: single players and joint companies (K6),
+    from the seats' counted ``entries`` of it. Entries that fail are reported and left out
+    (K4, K10, K12)."""
     if not entries:
         return []
     net = network(s.map, s.owners)
@@ -510,7 +514,7 @@ def _signature(plan: Plan) -> tuple:
 def run_offer(
     s: BusBossState,
     offer: Offer,
-    counted: dict[int, dict[Offer, RunEntry]],
+    entries: dict[int, RunEntry],
     poorness: dict[int, tuple[int, int]],
     events: list[str],
     record: dict[str, Any],
@@ -525,7 +529,7 @@ def run_offer(
     }
     record["runs"].append(run_record)
     notes: list[str] = []
-    plans = entrants(s, offer, counted, notes, run_record)
+    plans = entrants(s, offer, entries, notes, run_record)
     if not plans:
         run_record["outcome"] = "offered again" if s.round < LAST_ROUND else "lapsed"
         if notes:  # the runs nobody entered are named together, after the runs
