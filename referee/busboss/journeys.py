@@ -96,11 +96,13 @@ class Network:
         self.map = m
         self.owners = owners
         self.adjacent: dict[str, list[tuple[str, Route, tuple[int, ...], int]]] = {}
-        for place, steps in m.steps_at.items():
-            for nxt, route, spaces in steps:
-                who = owners[route.index]
-                if who:
-                    self.adjacent.setdefault(place, []).append((nxt, route, who, spaces))
+        # the owned routes' steps, in the order of Map.steps_at (the map's order of routes):
+        # a search meets them in that order, whatever the owners
+        for route, who in zip(m.routes, owners):
+            if who:
+                for a, b, spaces in m.route_steps[route.index]:
+                    self.adjacent.setdefault(a, []).append((b, route, who, spaces))
+                    self.adjacent.setdefault(b, []).append((a, route, who, spaces))
         self._shortest: dict[tuple[str, str], int | None] = {}
 
     def shortest(self, cards: tuple[str, str]) -> int | None:

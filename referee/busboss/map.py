@@ -140,6 +140,11 @@ class Map:
             for (a, at_a), (b, at_b) in combinations(stops, 2):
                 legs.setdefault((a, b) if a < b else (b, a), []).append((r, at_b - at_a))
         self.steps_at = {p: tuple(s) for p, s in steps.items()}
+        # by route: each step between two places next to each other along it, (a, b, spaces)
+        self.route_steps = tuple(
+            tuple((a, b, at_b - at_a) for (a, at_a), (b, at_b) in zip(r.stops, r.stops[1:]))
+            for r in routes
+        )
         self.legs = legs  # every pair of places on one route; parse_map allows one route a pair
 
     def route(self, a: str, b: str) -> Route | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 import textwrap
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 from typing import TypeVar
 
@@ -45,34 +45,43 @@ def quickest_journeys(
 _best_plan = lru_cache(maxsize=4096)(best_plan)
 
 
+class _CardParts(dict[str, frozenset[str]]):
+    """Card -> the parts of the owned routes its places are in (each part known by one of
+    its places), found when first asked: a round asks about the cards on offer only."""
+
+    def __init__(self, net: Network, root: Callable[[str], str | None]):
+        super().__init__()
+        self.places_of_card, self.root = net.map.places_of_card, root
+
+    def __missing__(self, card: str) -> frozenset[str]:
+        found = frozenset(r for r in map(self.root, self.places_of_card(card)) if r is not None)
+        self[card] = found
+        return found
+
+
 @lru_cache(maxsize=8)
-def _parts(net: Network) -> tuple[dict[str, frozenset[int]], dict[int, frozenset[int]]]:
-    """The connected parts of the owned routes, numbered: card -> the parts its places are
-    in, and owner -> the parts that hold a route of theirs."""
+def _parts(net: Network) -> tuple[_CardParts, dict[int, frozenset[str]]]:
+    """The connected parts of the owned routes: card -> the parts its places are in, and
+    owner -> the parts that hold a route of theirs."""
     part: dict[str, str] = {}  # union-find over the places along owned routes
 
-    def root(place: str) -> str:
+    def find(place: str) -> str:
         while part[place] != place:
             part[place] = place = part[part[place]]
         return place
 
-    owned = [r for r in net.map.routes if net.owners[r.index]]
-    for r in owned:
-        for place in r.places:
+    owned = [(r.places, who) for r, who in zip(net.map.routes, net.owners) if who]
+    for places, _ in owned:
+        for place in places:
             part.setdefault(place, place)
-        first = root(r.places[0])
-        for place in r.places[1:]:
-            part[root(place)] = first
-    number = {place: i for i, place in enumerate(part)}
-    owner_parts: dict[int, set[int]] = {}
-    for r in owned:
-        for owner in net.owners[r.index]:
-            owner_parts.setdefault(owner, set()).add(number[root(r.places[0])])
-    m = net.map
-    card_parts = {
-        card: frozenset(number[root(p)] for p in m.places_of_card(card) if p in part)
-        for card in m.card_destination
-    }
+        first = find(places[0])
+        for place in places[1:]:
+            part[find(place)] = first
+    owner_parts: dict[int, set[str]] = {}
+    for places, who in owned:
+        for owner in who:
+            owner_parts.setdefault(owner, set()).add(find(places[0]))
+    card_parts = _CardParts(net, lambda place: find(place) if place in part else None)
     return card_parts, {owner: frozenset(ps) for owner, ps in owner_parts.items()}
 
 
