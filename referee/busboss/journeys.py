@@ -229,23 +229,22 @@ def best_plan(net: Network, company: tuple[int, ...], cards: tuple[str, str]) ->
     targets = set(m.places_of_card(cards[1]))
     adjacent = net.adjacent
     tie = count()
-    # (distance, paid, tie, place, last colour, uses own route, spaces, path)
-    heap: list[tuple[int, int, int, str, int | None, bool, int, tuple[Step, ...]]] = [
-        (0, 0, next(tie), p, None, False, 0, ()) for p in m.places_of_card(cards[0])
-    ]
+    # (distance, paid, tie, place, last colour, uses own route, spaces, path, places passed)
+    heap: list[tuple[int, int, int, str, int | None, bool, int, tuple[Step, ...], tuple[str, ...]]]
+    heap = [(0, 0, next(tie), p, None, False, 0, (), ()) for p in m.places_of_card(cards[0])]
     settled: set[tuple[str, int | None, bool, int]] = set()
     owner_choices: dict[tuple[int, ...], Sequence[int]] = {}  # owners of a route -> whose copy
     while heap:
-        dist, paid, _, place, colour, own, spaces, path = heapq.heappop(heap)
+        dist, paid, _, place, colour, own, spaces, path, passed = heapq.heappop(heap)
         if place in targets and own:
             return _plan(path, place, company)
         key = (place, colour, own, paid)
         if key in settled:
             continue
         settled.add(key)
-        visited = {step[0] for step in path}
+        passed += (place,)  # a few places: a tuple is quicker to search than a set to build
         for nxt, route, owners, length in adjacent.get(place, ()):
-            if nxt in visited or spaces + length > limit:
+            if nxt in passed or spaces + length > limit:
                 continue
             choices = owner_choices.get(owners)
             if choices is None:
@@ -272,6 +271,7 @@ def best_plan(net: Network, company: tuple[int, ...], cards: tuple[str, str]) ->
                         own or ours,
                         spaces + length,
                         path + ((place, route, owner, length),),
+                        passed,
                     ),
                 )
     return None
