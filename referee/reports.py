@@ -7,14 +7,17 @@ and into mail messages. The mails are composed by ``mail.compose``.
 from __future__ import annotations
 
 import hashlib
+import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 from email.message import EmailMessage
 from importlib import resources
+from pathlib import Path
 
 import jinja2
+import jinja2.bccache
 
-from . import maps, registry
+from . import cache, maps, registry
 from .campaign import Campaign, Player, Table
 from .contract import View
 from .mail.compose import Attachment, compose
@@ -34,8 +37,32 @@ def template_source(name: str) -> str:
     return resources.files("referee").joinpath("templates", name).read_text("utf-8")
 
 
+class CompiledTemplates(jinja2.BytecodeCache):
+    """The templates compiled to Python once, not in every tick: each tick is a fresh
+    process, and compiling the templates one uses cost it about 100 ms. Kept in the
+    referee's cache (``referee.cache``) by template; Jinja compiles again a template whose
+    source changed, or compiled by another Jinja or Python."""
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        try:
+            with open(self._path(bucket), "rb") as f:
+                bucket.load_bytecode(f)
+        except Exception:  # missing or damaged: compiled again
+            bucket.reset()
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        compiled = io.BytesIO()
+        bucket.write_bytecode(compiled)
+        cache.write(self._path(bucket), compiled.getvalue())
+
+    @staticmethod
+    def _path(bucket: jinja2.bccache.Bucket) -> Path:
+        return cache.cache_dir() / "templates" / f"{bucket.key}.jinja"
+
+
 _ENV = jinja2.Environment(
     loader=jinja2.FunctionLoader(template_source),
+    bytecode_cache=CompiledTemplates(),
     autoescape=jinja2.select_autoescape(enabled_extensions=("html",)),
     trim_blocks=True,
     lstrip_blocks=True,

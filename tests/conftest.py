@@ -10,7 +10,8 @@ from mailrig.rig import MailRig
 
 @pytest.fixture(scope="session", autouse=True)
 def map_cache(tmp_path_factory):
-    """The maps' disk cache of the session, also for the ticks run in subprocesses."""
+    """The disk cache of the session (maps, compiled templates), also for the ticks run in
+    subprocesses."""
     os.environ["REFEREE_CACHE_DIR"] = str(tmp_path_factory.mktemp("map-cache"))
 
 

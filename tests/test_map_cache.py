@@ -85,3 +85,29 @@ def test_a_ground_file_cut_short_under_a_running_process_is_drawn_again(cache, m
         f.truncate(big.stat().st_size // 2)
     assert png_map(VIEW) == first
     assert isinstance(ground.big, bytes)
+
+
+def test_templates_are_compiled_once_and_a_damaged_one_is_compiled_again(cache, monkeypatch):
+    """Compiling the templates a tick uses cost each tick's process about 100 ms: they are
+    kept compiled in the cache, and a process finds them there."""
+    import jinja2
+
+    from referee import reports
+
+    def fresh_env() -> jinja2.Environment:
+        # no templates kept in memory: each get_template is a new process's first
+        return reports._ENV.overlay(bytecode_cache=reports.CompiledTemplates(), cache_size=0)
+
+    first = fresh_env().get_template("welcome.txt")
+    (kept,) = (cache / "templates").iterdir()
+    compiled = []
+    compile_ = jinja2.Environment.compile
+    monkeypatch.setattr(
+        jinja2.Environment, "compile", lambda *a, **k: compiled.append(1) or compile_(*a, **k)
+    )
+    again = fresh_env().get_template("welcome.txt")
+    assert compiled == []
+    assert again.root_render_func.__code__.co_code == first.root_render_func.__code__.co_code
+    kept.write_bytes(kept.read_bytes()[:40])  # cut short: compiled again, not an error
+    fresh_env().get_template("welcome.txt")
+    assert compiled == [1]

@@ -9,11 +9,9 @@ just the part of it it covers, each thing that recurs once as a sprite (shapes a
 pasted wherever it stands, and each text once as a mask.
 
 Each cron tick is a fresh process, so these static parts are also kept on disk between
-processes (``StaticParts``): in ``$REFEREE_CACHE_DIR``, else ``$XDG_CACHE_HOME/referee``,
-else ``~/.cache/referee``, in files named by the renderer's version (this module's source and
-Pillow's version; a ground also by its renderer's source). A file is replaced whole by a
-rename, so two processes writing at once leave one complete file or the other; a missing,
-unreadable or foreign file only means drawing again.
+processes (``StaticParts``), in the referee's cache (``referee.cache``), in files named by
+the renderer's version (this module's source and Pillow's version; a ground also by its
+renderer's source): a missing, unreadable or foreign file only means drawing again.
 """
 
 from __future__ import annotations
@@ -26,7 +24,6 @@ import marshal
 import math
 import mmap
 import os
-import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from functools import cache, lru_cache
 from itertools import combinations
@@ -36,6 +33,7 @@ from typing import Any
 import PIL
 from PIL import Image, ImageDraw, ImageFont
 
+from ..cache import cache_dir, write
 from .styles import WHITE, PlayerStyle
 
 Point = tuple[float, float]  # (x, y) in output pixels
@@ -177,13 +175,6 @@ def draw(shapes: Iterable[Shape], image: Image.Image, origin: tuple[int, int]) -
 # --- the static parts, kept on disk between processes ------------------------------------------
 
 
-def cache_dir() -> Path:
-    if os.environ.get("REFEREE_CACHE_DIR"):
-        return Path(os.environ["REFEREE_CACHE_DIR"])
-    home = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(home) / "referee"
-
-
 @cache
 def _version() -> str:
     """The drawing code's version: this module and Pillow."""
@@ -223,16 +214,7 @@ def _mapped(path: Path, size: tuple[int, int]) -> mmap.mmap | None:
 
 
 def _write(path: Path, content: Any, raw: bool = False) -> None:
-    """Replace the cache file whole (a rename), so a reader never sees half of it."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-        with os.fdopen(fd, "wb") as f:
-            f.write(content if raw else marshal.dumps(content))
-        os.replace(temp, path)
-    except (OSError, ValueError):  # a cache that cannot be written costs only time
-        with contextlib.suppress(NameError, OSError):
-            os.unlink(temp)
+    write(path, content if raw else marshal.dumps(content))
 
 
 def _sprite_data(sprite: Sprite) -> tuple:
