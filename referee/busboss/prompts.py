@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 import textwrap
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from typing import TypeVar
 
@@ -49,12 +49,13 @@ class _CardParts(dict[str, frozenset[str]]):
     """Card -> the parts of the owned routes its places are in (each part known by one of
     its places), found when first asked: a round asks about the cards on offer only."""
 
-    def __init__(self, net: Network, root: Callable[[str], str | None]):
+    def __init__(self, net: Network, part_of: dict[str, str]):
         super().__init__()
-        self.places_of_card, self.root = net.map.places_of_card, root
+        self.places_of_card, self.part_of = net.map.places_of_card, part_of
 
     def __missing__(self, card: str) -> frozenset[str]:
-        found = frozenset(r for r in map(self.root, self.places_of_card(card)) if r is not None)
+        part_of = self.part_of
+        found = frozenset(part_of[p] for p in self.places_of_card(card) if p in part_of)
         self[card] = found
         return found
 
@@ -77,12 +78,12 @@ def _parts(net: Network) -> tuple[_CardParts, dict[int, frozenset[str]]]:
         first = find(places[0])
         for place in places[1:]:
             part[find(place)] = first
+    part_of = {place: find(place) for place in part}
     owner_parts: dict[int, set[str]] = {}
     for places, who in owned:
         for owner in who:
-            owner_parts.setdefault(owner, set()).add(find(places[0]))
-    card_parts = _CardParts(net, lambda place: find(place) if place in part else None)
-    return card_parts, {owner: frozenset(ps) for owner, ps in owner_parts.items()}
+            owner_parts.setdefault(owner, set()).add(part_of[places[0]])
+    return _CardParts(net, part_of), {owner: frozenset(ps) for owner, ps in owner_parts.items()}
 
 
 def run_options(s: BusBossState, seat: int) -> list[tuple[Offer, Plan]]:

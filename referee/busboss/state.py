@@ -28,6 +28,7 @@ class BusBossState:
     __slots__ = (
         "map_name",
         "map_version",
+        "_map",
         "names",
         "colours",
         "companies",
@@ -62,6 +63,7 @@ class BusBossState:
     ):
         self.map_name = map_name
         self.map_version = map_version  # the version of the map the game started on
+        self._map: Map | None = None  # loaded when first asked for
         self.names = list(names)
         self.colours = tuple(colours[: len(names)])  # rule 6: by seat, how orders name owners
         self.companies = tuple(companies) or (None,) * len(names)  # rule 6; None: unnamed
@@ -87,6 +89,7 @@ class BusBossState:
         new = BusBossState.__new__(BusBossState)
         new.map_name = self.map_name
         new.map_version = self.map_version
+        new._map = self._map
         new.names = self.names.copy()
         new.colours = self.colours
         new.companies = self.companies
@@ -123,7 +126,9 @@ class BusBossState:
     # derived ---------------------------------------------------------------------------------
     @property
     def map(self) -> Map:
-        return load_map(self.map_name, self.map_version)
+        if self._map is None:  # one Map object for a version of a map: kept, not looked up
+            self._map = load_map(self.map_name, self.map_version)
+        return self._map
 
     @property
     def over(self) -> bool:
