@@ -25,7 +25,7 @@ import math
 import mmap
 import os
 from collections.abc import Callable, Iterable, Sequence
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 from itertools import combinations
 from pathlib import Path
 from typing import Any
@@ -299,15 +299,16 @@ STATIC = StaticParts()
 
 class Ground:
     """What every map of one board shows under what changes, drawn once by
-    `draw_ground(shapes)`: at output size (`image`, and `texts` to go on top), and the part
+    `draw_ground(shapes)`: at output size (`picture`, and `texts` to go on top), and the part
     that is drawn over, the first `drawn_width` pixels from the left (all by default), at
-    SUPERSAMPLE times the size (`big`, its pixels as bytes). The rest is flat `background`.
-    A ground drawn before, by any process, is read from the disk cache, known by the shapes
-    it draws.
+    SUPERSAMPLE times the size (`big_box`). The rest is flat `background`. A ground drawn
+    before, by any process, is read from the disk cache, known by the shapes it draws.
 
-    Each map draws over a copy of the big ground's rows it covers, made in the same image
-    every time (`big_rows`): a new image for each map, four times the picture, would cost
-    its memory's first touch again and again, and a process's first map that cost twice."""
+    Both are kept as pixels (`big`, `pixels`), mapped from their cache files: a process's
+    first map reads what it uses as it uses it, and copies nothing first. Each map draws
+    over a copy of the big ground's part it covers, made in the same image every time
+    (`big_box`): a new image for each map, four times the picture, would cost its memory's
+    first touch again and again."""
 
     def __init__(
         self,
@@ -320,10 +321,10 @@ class Ground:
         shapes = Shapes()
         draw_ground(shapes)
         width, height = size
-        self.drawn_width = drawn_width or width
-        self.texts = tuple(shapes.texts)
-        self.canvas: Image.Image | None = None  # what big_rows copies into
-        self.paper, self.shapes = paper, tuple(shapes.shapes)
+        self.size, self.drawn_width = size, drawn_width or width
+        self.paper, self.background = paper, background or paper
+        self.shapes, self.texts = tuple(shapes.shapes), tuple(shapes.texts)
+        self.canvas: Image.Image | None = None  # what big_box copies into
         drawn = repr((size, paper, self.drawn_width, background, shapes.shapes, self.texts))
         name = f"ground-{_version()}-{hashlib.sha256(drawn.encode()).hexdigest()[:16]}"
         self.big_size = (self.drawn_width * SUPERSAMPLE, height * SUPERSAMPLE)
@@ -333,35 +334,51 @@ class Ground:
         ]
         if kept[0] and kept[1]:
             self.big: mmap.mmap | bytes = kept[0]
-            with kept[1] as pixels, memoryview(pixels) as view:
-                self.image = Image.frombytes("RGB", size, view)
+            self.pixels: mmap.mmap | bytes = kept[1]
             return
-        big = self._draw_big()
-        self.image = Image.new("RGB", size, background or paper)
-        self.image.paste(big.reduce(SUPERSAMPLE), (0, 0))
-        self.big = big.tobytes()
+        self.big, self.pixels = self._draw()
         _write(cache_dir() / f"{name}.big", self.big, raw=True)
-        _write(cache_dir() / f"{name}.image", self.image.tobytes(), raw=True)
+        _write(cache_dir() / f"{name}.image", self.pixels, raw=True)
 
-    def _draw_big(self) -> Image.Image:
+    def _draw(self) -> tuple[bytes, bytes]:
+        """The pixels of the big ground and of the ground at output size, drawn."""
         big = Image.new("RGB", self.big_size, self.paper)
         draw(self.shapes, big, (0, 0))
-        return big
+        image = Image.new("RGB", self.size, self.background)
+        image.paste(big.reduce(SUPERSAMPLE), (0, 0))
+        return big.tobytes(), image.tobytes()
 
-    def big_rows(self, top: int, bottom: int) -> Image.Image:
-        """The big ground under output rows top to bottom, all of its drawn width."""
-        row = self.drawn_width * SUPERSAMPLE * 3
-        size = (self.drawn_width * SUPERSAMPLE, (bottom - top) * SUPERSAMPLE)
+    def picture(self) -> Image.Image:
+        """A new image of the ground at output size, to draw a map on."""
+        return Image.frombytes("RGB", self.size, memoryview(self._whole(self.pixels)))
+
+    @cached_property
+    def image(self) -> Image.Image:
+        """The ground at output size, kept: what a map puts back where it asks for it."""
+        return self.picture()
+
+    def big_box(self, box: tuple[int, int, int, int]) -> Image.Image:
+        """The big ground under ``box`` (output pixels, within the drawn part)."""
+        x0, y0, x1, y1 = (v * SUPERSAMPLE for v in box)
+        row = self.big_size[0] * 3
+        size = (x1 - x0, y1 - y0)
         if self.canvas is None or self.canvas.size != size:
-            self.canvas = Image.new("RGB", size)
-        if isinstance(self.big, mmap.mmap) and self.big.size() != len(self.big):
-            # the file was cut short or grown under this process (the cache replaces its
-            # files whole, by a rename, which a mapping does not see): reading past its end
-            # would stop the process, so the ground is drawn again
-            self.big = self._draw_big().tobytes()
-        start = top * SUPERSAMPLE * row
-        self.canvas.frombytes(memoryview(self.big)[start : start + size[1] * row])
+            self.canvas = Image.new("RGB", size, None)  # not cleared: filled just below
+        start = y0 * row + x0 * 3
+        rows = memoryview(self._whole(self.big))[start : start + (size[1] - 1) * row + size[0] * 3]
+        self.canvas.frombytes(rows, "raw", "RGB", row)  # row by row, a whole row apart
         return self.canvas
+
+    def _whole(self, pixels: mmap.mmap | bytes) -> mmap.mmap | bytes:
+        """``pixels`` (``big`` or ``pixels``), or, where its file was cut short or grown under
+        this process (the cache replaces its files whole, by a rename, which a mapping does
+        not see), both drawn again: reading past the end of a mapped file would stop the
+        process."""
+        if isinstance(pixels, mmap.mmap) and pixels.size() != len(pixels):
+            was_big = pixels is self.big
+            self.big, self.pixels = self._draw()
+            return self.big if was_big else self.pixels
+        return pixels
 
 
 def sprite_image(shapes: tuple[Shape, ...], texts: tuple[Shape, ...]) -> Sprite:
@@ -438,7 +455,7 @@ class Picture:
 
     def __init__(self, ground: Ground):
         self.ground = ground
-        self.image = ground.image.copy()
+        self.image = ground.picture()
         self.texts = list(ground.texts)
 
     def over_ground(self, shapes: Shapes) -> None:
@@ -448,11 +465,10 @@ class Picture:
             return
         x0, y0, x1, y1 = extent(shapes.shapes)
         x0, y0 = max(x0, 0), max(y0, 0)
-        x1, y1 = min(x1, self.ground.drawn_width), min(y1, self.ground.image.height)
-        big = self.ground.big_rows(y0, y1)
-        draw(shapes.shapes, big, (0, y0))
-        box = (x0 * SUPERSAMPLE, 0, x1 * SUPERSAMPLE, big.height)
-        self.image.paste(big.reduce(SUPERSAMPLE, box), (x0, y0))
+        x1, y1 = min(x1, self.ground.drawn_width), min(y1, self.image.height)
+        big = self.ground.big_box((x0, y0, x1, y1))
+        draw(shapes.shapes, big, (x0, y0))
+        self.image.paste(big.reduce(SUPERSAMPLE), (x0, y0))
 
     def sprite(self, at: Point, paint: Callable[..., None], *args: Any) -> None:
         """Pastes what `paint(shapes, at, *args)` draws, text and all. `at` is moved to the
@@ -469,7 +485,11 @@ class Picture:
         self.image.paste(image, (origin[0] + dx, origin[1] + dy), image)
 
     def restore_ground(self, box: tuple[int, int, int, int]) -> None:
-        self.image.paste(self.ground.image.crop(box), box[:2])
+        """Puts the ground back in ``box``: right of its drawn part, the flat background."""
+        if box[0] >= self.ground.drawn_width:
+            self.image.paste(self.ground.background, box)
+        else:
+            self.image.paste(self.ground.image.crop(box), box[:2])
 
     def text(self, at: Point, text: str, size: int, fill: Colour, anchor: str) -> None:
         self.texts.append((at, text, size, fill, anchor, None))
