@@ -13,7 +13,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import count
 
 from .map import Map, Route, shortest
@@ -33,21 +33,23 @@ class JourneyError(Exception):
 
 @dataclass(frozen=True)
 class Plan:
+    # the figures below are worked out once: a plan never changes, and prompts, bots and
+    # the race ask for them again and again
     places: tuple[str, ...]
     legs: tuple[tuple[Route, int, int], ...]  # (route, owner seat or BANK_SEAT, spaces) per leg
     company: tuple[int, ...]
 
-    @property
+    @cached_property
     def spaces(self) -> int:
         return sum(spaces for _, _, spaces in self.legs)
 
-    @property
+    @cached_property
     def changes(self) -> int:
         """Changes of colour along the way (rule 28); none between partners (K6)."""
         colours = [self._colour(o) for _, o, _ in self.legs]
         return sum(1 for a, b in zip(colours, colours[1:]) if a != b)
 
-    @property
+    @cached_property
     def distance(self) -> int:
         """Spaces to cover in the race: each change of colour adds one (K5)."""
         return self.spaces + self.changes
@@ -60,7 +62,7 @@ class Plan:
                 owed[owner] = owed.get(owner, 0) + spaces
         return owed
 
-    @property
+    @cached_property
     def paid(self) -> int:
         """The company's payment to others in all: what the cap of rule 24 limits (K12)."""
         return sum(self.payments().values())
