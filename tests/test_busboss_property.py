@@ -223,3 +223,31 @@ def test_a_log_replays_the_same_in_another_process(hash_seed):
         env={**os.environ, "PYTHONHASHSEED": hash_seed},
     )
     assert json.loads(done.stdout) == json.loads(json.dumps(RULES.to_data(s)))
+
+
+def test_the_runs_a_seat_is_offered_are_exactly_those_a_search_finds_a_journey_for():
+    """Before it searches, a prompt or bot leaves out the runs whose two ends lie in no part
+    of the owned routes holding a route of the seat (rule 22): over whole games, the runs
+    left are exactly those best_plan finds a journey for, with the same journey."""
+    from referee.busboss.journeys import best_plan
+    from referee.busboss.prompts import run_options
+
+    checked = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        s = RULES.new_game({}, [f"P{i}" for i in range(3 + seed % 3)], seed)
+        bot = RULES.bot("random" if seed % 2 else "default")
+        while not s.over:
+            if s.kind == "operate":
+                net = network(s.map, s.owners)
+                for seat in s.order:
+                    searched = {
+                        o.cards: p
+                        for o in s.offers
+                        if (p := best_plan(net, (seat,), o.cards)) is not None
+                    }
+                    assert {o.cards: p for o, p in run_options(s, seat)} == searched
+                    checked += len(s.offers)
+            for d in RULES.awaiting(s):
+                s, _ = RULES.apply(s, d.seat, bot(s, d.seat, rng))
+    assert checked > 1000
