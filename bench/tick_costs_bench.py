@@ -5,7 +5,7 @@
 
 Every figure comes from a fresh process (as cron runs the tick), once with this tree on the
 Python path and once with the baseline commit checked out into a temporary worktree, on
-copies of the same site:
+copies of the same site; both trees compiled to bytecode first, as installed:
 - an idle tick (no mail) over 10 / 100 / 1,000 campaigns, half finished and half mid-game at
   round 1 / 4 / 7: CPU ms per campaign (this tree's first tick after the sites were made
   builds its snapshots and index, and is not counted; the baseline has none to build);
@@ -170,6 +170,9 @@ def peak_rss_mb() -> float:
 def run(tree: Path, task: dict) -> dict:
     env = {**os.environ, "PYTHONPATH": str(tree)}
     env.pop("REFEREE_CRASH_AT", None)
+    # Python's bytecode cache on, as on a game master's server (pip compiles what it
+    # installs): a machine that turns it off makes every tick compile the referee anew
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     done = subprocess.run(
         [sys.executable, __file__, "--worker", json.dumps(task)],
         capture_output=True,
@@ -343,6 +346,8 @@ def main() -> None:
         )
         try:
             trees = {"base": base, "now": ROOT}
+            for tree in trees.values():  # compiled as an installed referee is (see run)
+                subprocess.run([sys.executable, "-m", "compileall", "-q", "referee"], cwd=tree)
             print(f"baseline: {args.base}; this tree: {ROOT}")
             if "idle" in only:
                 made = template(tmp_path / "template", rounds)

@@ -34,9 +34,8 @@ from . import registry
 from .contract import SIGNUP, GameDescriptor, IllegalOrder, NotationError, Rules, View
 from .deadlines import DeadlineError, Deadlines
 from .records import Drop, Record, RecordError, Rollback
-from .store import append_record, atomic_write, read_records
+from .store import append_record, atomic_write, load_yaml, read_records
 
-SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's, when installed
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")
 TOKEN_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i: read aloud, typed by hand
 
@@ -265,7 +264,7 @@ class Campaign:
     def load(cls, root: Path) -> Campaign:
         path = Path(root) / "campaign.yaml"
         try:
-            data = yaml.load(path.read_text(encoding="utf-8"), Loader=SAFE_LOADER)
+            data = load_yaml(path.read_text(encoding="utf-8"))
         except FileNotFoundError:
             raise CampaignError(f"no campaign in {root} (campaign.yaml is missing)") from None
         except yaml.YAMLError as err:

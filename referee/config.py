@@ -23,6 +23,7 @@ import yaml
 from .limits import AnswerLimits
 from .mail.inbox import ImapInbox, MaildirInbox, create_maildir
 from .mail.outbox import MaildirSender, Outbox, SmtpSender
+from .store import load_yaml
 
 CONFIG_NAME = "referee.yaml"
 
@@ -216,7 +217,7 @@ def write_default_config(directory: str | os.PathLike) -> Path:
 def load_config(path: str | os.PathLike) -> Config:
     path = Path(path)
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = load_yaml(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ConfigError(
             f"{path} does not exist; `referee init` writes one for local Maildirs"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from importlib import resources
 
-import yaml
+from ..store import load_yaml
 
 ZONES = "ABCD"
 
@@ -93,7 +93,7 @@ class Board:
 
 def _load() -> Board:
     text = resources.files(__package__).joinpath("board.yaml").read_text(encoding="utf-8")
-    return Board(yaml.safe_load(text))
+    return Board(load_yaml(text))
 
 
 BOARD = _load()

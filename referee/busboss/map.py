@@ -23,6 +23,8 @@ from typing import Any
 
 import yaml
 
+from ..store import load_yaml
+
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("S", "H", "D", "C")
 CARDS = tuple(rank + suit for suit in SUITS for rank in RANKS)
@@ -261,7 +263,7 @@ def parse_map(text: str, key: str = "map", source: str = "map", version: int | N
     MapError naming every problem."""
     problems: list[str] = []
     try:
-        data = yaml.safe_load(text)
+        data = load_yaml(text)
     except yaml.YAMLError as e:
         raise MapError(source, [f"not readable as YAML: {e}"]) from None
     if not isinstance(data, dict):
