@@ -16,8 +16,12 @@ from pathlib import Path
 def cache_dir() -> Path:
     if os.environ.get("REFEREE_CACHE_DIR"):
         return Path(os.environ["REFEREE_CACHE_DIR"])
-    home = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(home) / "referee"
+    if os.environ.get("XDG_CACHE_HOME"):
+        return Path(os.environ["XDG_CACHE_HOME"]) / "referee"
+    try:
+        return Path.home() / ".cache" / "referee"
+    except RuntimeError:  # no home at all (a bare cron environment): the machine's temp
+        return Path(tempfile.gettempdir()) / f"referee-cache-{os.getuid()}"
 
 
 def write(path: Path, data: bytes) -> None:

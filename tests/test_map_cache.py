@@ -111,3 +111,24 @@ def test_templates_are_compiled_once_and_a_damaged_one_is_compiled_again(cache, 
     kept.write_bytes(kept.read_bytes()[:40])  # cut short: compiled again, not an error
     fresh_env().get_template("welcome.txt")
     assert compiled == [1]
+
+
+def test_the_cache_lives_where_the_environment_says_and_somewhere_without_a_home(
+    tmp_path, monkeypatch
+):
+    from pathlib import Path
+
+    from referee.cache import cache_dir
+
+    monkeypatch.setenv("REFEREE_CACHE_DIR", str(tmp_path / "mine"))
+    assert cache_dir() == tmp_path / "mine"
+    monkeypatch.delenv("REFEREE_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert cache_dir() == tmp_path / "xdg" / "referee"
+    monkeypatch.delenv("XDG_CACHE_HOME")
+
+    def no_home() -> Path:
+        raise RuntimeError("Could not determine home directory.")
+
+    monkeypatch.setattr(Path, "home", staticmethod(no_home))
+    assert cache_dir().name.startswith("referee-cache-")  # a cron job with no home still runs
