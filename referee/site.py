@@ -27,7 +27,7 @@ from .mail.outbox import OutMail
 from .play import Outcome, advance
 from .records import Kind, Record
 from .reports import Identity, gm_welcome, welcome
-from .store import append_record, append_records, atomic_write, read_records, write_records
+from .store import append_lines, append_record, atomic_write, read_records
 
 log = logging.getLogger(__name__)
 
@@ -132,30 +132,28 @@ class Site:
     def received_ids(self) -> set[str]:
         # only a guard against taking a mail twice, which the campaigns' logs also keep: a
         # damaged line stops no mail, and the game master hears of it
-        records = self._received()
-        self.received_count = len(records)
-        return {r["message_id"] for r in records if isinstance(r.get("message_id"), str)}
-
-    def _received(self) -> list[dict]:
         damaged: list[str] = []
         records, _ = read_records(self.state_dir / "received.jsonl", damaged)
         for what in damaged:
             log.error("%s", what)
-        return records
+        self.received_count = len(records) + len(damaged)  # its lines
+        return {r["message_id"] for r in records if isinstance(r.get("message_id"), str)}
 
     def trim_received(self) -> None:
-        """Once received.jsonl holds twice RECENT_RECEIVED records (as counted when a tick
+        """Once received.jsonl holds twice RECENT_RECEIVED lines (as counted when a tick
         read it), the older ones move to received-old.jsonl, so that a tick with mail does
         not read a log that grows with every mail the site ever took. A mail taken again
         after that long is still known to its campaign's log; one that went to no campaign
         may be answered again (within the answer limits)."""
         if self.received_count <= 2 * RECENT_RECEIVED:
             return
-        records = self._received()
-        # the old ones are durable in their new place before they leave the one read: a
-        # crash between the two leaves them in both, which only the archive repeats
-        append_records(self.state_dir / "received-old.jsonl", records[:-RECENT_RECEIVED])
-        write_records(self.state_dir / "received.jsonl", records[-RECENT_RECEIVED:])
+        path = self.state_dir / "received.jsonl"
+        # moved as they are, a damaged line too: the old ones are durable in their new
+        # place before they leave the log a tick reads (a crash between the two leaves
+        # them in both, which only the archive repeats)
+        lines = path.read_bytes().splitlines(keepends=True)  # a torn last one stays last
+        append_lines(self.state_dir / "received-old.jsonl", b"".join(lines[:-RECENT_RECEIVED]))
+        atomic_write(path, b"".join(lines[-RECENT_RECEIVED:]))
         self.received_count = RECENT_RECEIVED
 
     def note_received(self, message_id: str, where: str, outcome: str) -> None:

@@ -248,15 +248,15 @@ def append_record(path: str | os.PathLike, record: dict) -> None:
     append_records(path, [record])
 
 
-def write_records(path: str | os.PathLike, records: list[dict]) -> None:
-    """Replace a log whole (``atomic_write``) with ``records``."""
-    atomic_write(path, b"".join(_encode_record(record) for record in records))
-
-
 def append_records(path: str | os.PathLike, records: list[dict]) -> None:
     """``append_record`` for several records, made durable together."""
+    append_lines(path, b"".join(_encode_record(record) for record in records))
+
+
+def append_lines(path: str | os.PathLike, lines: bytes) -> None:
+    """``append_records`` for lines as they are (whole lines, each ending in a newline),
+    such as lines moved from another log."""
     path = Path(path)
-    line = b"".join(_encode_record(record) for record in records)
     new = not path.exists()
     with open(path, "a+b") as f:
         torn_at = _torn_tail_offset(f)
@@ -268,7 +268,7 @@ def append_records(path: str | os.PathLike, records: list[dict]) -> None:
                 aside.flush()
                 os.fsync(aside.fileno())
             f.truncate(torn_at)
-        f.write(line)  # "a" mode: always at the end
+        f.write(lines)  # "a" mode: always at the end
         f.flush()
         if _group is None:
             os.fsync(f.fileno())

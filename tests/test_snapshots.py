@@ -285,13 +285,17 @@ def test_the_log_of_mail_received_keeps_the_newest_and_moves_the_rest_aside(tmp_
         boxes.deliver(reply_to(welcome, "ann@example.org", f"status {n}"))
     run_tick(site)  # read empty: 5 records after it
     recent, old = site.state_dir / "received.jsonl", site.state_dir / "received-old.jsonl"
-    assert len(recent.read_text().splitlines()) == 5 and not old.exists()
+    lines = recent.read_text().splitlines()
+    assert len(lines) == 5 and not old.exists()
+    lines[1] = "a line a disk error left {"  # damaged: moved as it is, never lost
+    recent.write_text("\n".join(lines) + "\n")
     boxes.deliver(reply_to(welcome, "ann@example.org", "status"))
     run_tick(site)  # read 5, over twice 2: the newest 2 stay, the 4 before them move
     kept = [json.loads(line)["message_id"] for line in recent.read_text().splitlines()]
-    moved = [json.loads(line)["message_id"] for line in old.read_text().splitlines()]
+    moved = old.read_text().splitlines()
     assert len(kept) == 2 and len(moved) == 4
-    assert moved[0] == first["Message-ID"]
+    assert json.loads(moved[0])["message_id"] == first["Message-ID"]
+    assert moved[1] == "a line a disk error left {"
 
     boxes.deliver(first)  # the same mail again, its record moved aside
     run_tick(site)
