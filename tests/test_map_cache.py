@@ -132,3 +132,20 @@ def test_the_cache_lives_where_the_environment_says_and_somewhere_without_a_home
 
     monkeypatch.setattr(Path, "home", staticmethod(no_home))
     assert cache_dir().name.startswith("referee-cache-")  # a cron job with no home still runs
+
+
+def test_a_cache_that_cannot_be_written_only_costs_time(tmp_path, monkeypatch):
+    """A file where the cache folder should be: maps and templates are made as if for the
+    first time, every time, and nothing fails."""
+    from referee import reports
+
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("a file, not a folder")
+    monkeypatch.setenv("REFEREE_CACHE_DIR", str(blocked))
+    fresh_process(monkeypatch)
+    first = png_map(VIEW)
+    fresh_process(monkeypatch)
+    assert png_map(VIEW) == first
+    env = reports._ENV.overlay(bytecode_cache=reports.CompiledTemplates(), cache_size=0)
+    assert env.get_template("welcome.txt").name == "welcome.txt"
+    assert blocked.read_text() == "a file, not a folder"
