@@ -9,11 +9,13 @@ copies of the same site; both trees compiled to bytecode first, as installed:
 - an idle tick (no mail) over 10 / 100 / 1,000 campaigns, half finished and half mid-game at
   round 1 / 4 / 7: CPU ms per campaign (this tree's first tick after the sites were made
   builds its snapshots and index, and is not counted; the baseline has none to build);
-- one tick of 1,000 order mails over 50 campaigns: CPU ms and fsyncs per mail, peak RSS,
-  beside the bare read of the same mails from the Maildir and the engine work alone (a
-  replay of the logs the tick wrote);
+- one tick of 1,000 order mails over 50 campaigns: CPU ms (the program's and the kernel's)
+  and fsyncs per mail, peak RSS, beside the bare read of the same mails from the Maildir
+  and the engine work alone (a replay of the logs the tick wrote); the site's copy is
+  written out before the tick starts;
 - the replay of a finished 4-player Bus game, and (this tree) its load from a snapshot;
-- the first PNG map of a fresh process beside a warm one;
+- the first PNG map of a fresh process beside a warm one, with and without importing
+  Pillow and the drawing code;
 - the peak RSS of a tick over a hostile corpus (huge, deep, long mails).
 """
 
