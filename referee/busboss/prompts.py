@@ -11,10 +11,10 @@ from typing import TypeVar
 
 from .building import buyable
 from .game import entry_limit, run_title
-from .journeys import Network, Plan, best_plan, network
+from .journeys import PAYMENT_CAP, Network, Plan, best_plan, network
 from .map import Route
 from .orders import Build, Journey, Order, Purchase, RunEntry, format_entry, format_purchase
-from .state import BusBossState, Offer
+from .state import BusBossState, Offer, network_places
 
 T = TypeVar("T", Offer, tuple[str, str])
 
@@ -34,12 +34,44 @@ def quickest_journeys(
     known without a search."""
     card_parts, parts_of = _parts(net)
     ours = parts_of.get(company[0], frozenset()).union(*(parts_of.get(x, ()) for x in company[1:]))
+    to_own: dict[str, int] | None = None
+    places_of_card = net.map.places_of_card
     for run in runs:
         a, b = cards = run.cards if isinstance(run, Offer) else run
-        if card_parts[a] & card_parts[b] & ours:
-            plan = _best_plan(net, company, cards)
-            if plan is not None:
-                yield run, plan
+        if not card_parts[a] & card_parts[b] & ours:
+            continue
+        # rule 24: a journey pays at least its way from one end to the company's routes
+        # and from them to the other end
+        to_own = to_own if to_own is not None else _paid_to_own(net, company)
+        paid_a = min(to_own.get(p, PAYMENT_CAP + 1) for p in places_of_card(a))
+        paid_b = min(to_own.get(p, PAYMENT_CAP + 1) for p in places_of_card(b))
+        if paid_a + paid_b > PAYMENT_CAP:
+            continue
+        plan = _best_plan(net, company, cards)
+        if plan is not None:
+            yield run, plan
+
+
+@lru_cache(maxsize=64)
+def _paid_to_own(net: Network, company: tuple[int, ...]) -> dict[str, int]:
+    """Place -> the least a journey pays (rule 23) from it to a place on the company's own
+    routes, where that is within the cap of rule 24: a search by what is paid, a list of
+    places for each amount."""
+    own = frozenset().union(*(network_places(net.map, net.owners, x) for x in company))
+    paid: dict[str, int] = {}
+    reached: list[list[str]] = [list(own)] + [[] for _ in range(PAYMENT_CAP)]
+    for cost, places in enumerate(reached):
+        while places:
+            place = places.pop()
+            if place in paid:
+                continue
+            paid[place] = cost
+            # a step along the company's own route leads to one of its places, all of them
+            # reached at 0 before any other: every step counted as paid is then exact
+            for nxt, _, _, length in net.adjacent.get(place, ()):
+                if nxt not in paid and cost + length <= PAYMENT_CAP:
+                    reached[cost + length].append(nxt)
+    return paid
 
 
 _best_plan = lru_cache(maxsize=4096)(best_plan)

@@ -165,7 +165,7 @@ class BusBossState:
 
     def network(self, seat: int) -> frozenset[str]:
         """The places along the seat's routes, junctions too (rule 10, K9)."""
-        return _network(self.map, self.owners, seat)
+        return network_places(self.map, self.owners, seat)
 
     def players_left(self) -> int:
         return sum(self.active)
@@ -241,8 +241,9 @@ class BusBossState:
 
 
 @lru_cache(maxsize=64)
-def _network(m: Map, owners: tuple[tuple[int, ...], ...], seat: int) -> frozenset[str]:
-    """Remembered: every seat's bot and every order of a round asks for the same few."""
+def network_places(m: Map, owners: tuple[tuple[int, ...], ...], seat: int) -> frozenset[str]:
+    """The places along the seat's routes among ``owners``, remembered: every seat's bot
+    and every order of a round asks for the same few."""
     routes = m.routes
     return frozenset(p for i, who in enumerate(owners) if seat in who for p in routes[i].places)
 
