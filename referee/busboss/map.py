@@ -121,6 +121,7 @@ class Map:
         self.places = places
         self.destinations = destinations  # name -> place keys
         self.card_destination = cards  # card -> destination name
+        self.card_places = {card: destinations[d] for card, d in cards.items()}  # -> place keys
         self.destination_cards = {d: tuple(c for c in CARDS if cards[c] == d) for d in destinations}
         self.routes = tuple(routes)
         # cheapest first, with what a purchase checks, for the scan of every route a bot
@@ -160,7 +161,7 @@ class Map:
         return found[0] if found else None
 
     def places_of_card(self, card: str) -> tuple[str, ...]:
-        return self.destinations[self.card_destination[card]]
+        return self.card_places[card]
 
     def distance(self, card_a: str, card_b: str) -> int:
         """Shortest spaces between two cards' destinations over every route of the map (K3),

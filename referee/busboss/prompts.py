@@ -32,19 +32,20 @@ def quickest_journeys(
     of one moment (every bot of a round asks). A run whose two ends are not both in a part
     of the owned routes that holds a route of the company has no journey (rule 22): that is
     known without a search."""
-    card_parts, parts_of = _parts(net)
+    part_of, parts_of = _parts(net)
     ours = parts_of.get(company[0], frozenset()).union(*(parts_of.get(x, ()) for x in company[1:]))
     to_own: dict[str, int] | None = None
-    places_of_card = net.map.places_of_card
+    places_of = net.map.card_places
     for run in runs:
         a, b = cards = run.cards if isinstance(run, Offer) else run
-        if not card_parts[a] & card_parts[b] & ours:
+        ends_a = {part_of.get(p) for p in places_of[a]} & ours
+        if not ends_a or not any(part_of.get(p) in ends_a for p in places_of[b]):
             continue
         # rule 24: a journey pays at least its way from one end to the company's routes
         # and from them to the other end
         to_own = to_own if to_own is not None else _paid_to_own(net, company)
-        paid_a = min(to_own.get(p, PAYMENT_CAP + 1) for p in places_of_card(a))
-        paid_b = min(to_own.get(p, PAYMENT_CAP + 1) for p in places_of_card(b))
+        paid_a = min(to_own.get(p, PAYMENT_CAP + 1) for p in places_of[a])
+        paid_b = min(to_own.get(p, PAYMENT_CAP + 1) for p in places_of[b])
         if paid_a + paid_b > PAYMENT_CAP:
             continue
         plan = _best_plan(net, company, cards)
@@ -77,25 +78,10 @@ def _paid_to_own(net: Network, company: tuple[int, ...]) -> dict[str, int]:
 _best_plan = lru_cache(maxsize=4096)(best_plan)
 
 
-class _CardParts(dict[str, frozenset[str]]):
-    """Card -> the parts of the owned routes its places are in (each part known by one of
-    its places), found when first asked: a round asks about the cards on offer only."""
-
-    def __init__(self, net: Network, part_of: dict[str, str]):
-        super().__init__()
-        self.places_of_card, self.part_of = net.map.places_of_card, part_of
-
-    def __missing__(self, card: str) -> frozenset[str]:
-        part_of = self.part_of
-        found = frozenset(part_of[p] for p in self.places_of_card(card) if p in part_of)
-        self[card] = found
-        return found
-
-
 @lru_cache(maxsize=8)
-def _parts(net: Network) -> tuple[_CardParts, dict[int, frozenset[str]]]:
-    """The connected parts of the owned routes: card -> the parts its places are in, and
-    owner -> the parts that hold a route of theirs."""
+def _parts(net: Network) -> tuple[dict[str, str], dict[int, frozenset[str]]]:
+    """The connected parts of the owned routes, each known by one of its places: place ->
+    its part, and owner -> the parts that hold a route of theirs."""
     part: dict[str, str] = {}  # union-find over the places along owned routes
 
     def find(place: str) -> str:
@@ -115,7 +101,7 @@ def _parts(net: Network) -> tuple[_CardParts, dict[int, frozenset[str]]]:
     for places, who in owned:
         for owner in who:
             owner_parts.setdefault(owner, set()).add(part_of[places[0]])
-    return _CardParts(net, part_of), {owner: frozenset(ps) for owner, ps in owner_parts.items()}
+    return part_of, {owner: frozenset(ps) for owner, ps in owner_parts.items()}
 
 
 def run_options(s: BusBossState, seat: int) -> list[tuple[Offer, Plan]]:
