@@ -66,28 +66,29 @@ def entry_limit(s: BusBossState) -> int:
 def awaiting(s: BusBossState) -> list[Decision]:
     if s.over:
         return []
+    text = prompt(s)
     return [
-        Decision(seat, Order.kind, prompt(s, seat), s.round)
+        Decision(seat, Order.kind, text + EXTRA_BUILD if seat in s.extra_build else text, s.round)
         for seat in s.order
         if seat not in s.pending
     ]
 
 
-def prompt(s: BusBossState, seat: int) -> str:
-    extra = (
-        " You may make an extra build this round, as you missed the last one (rule 38)."
-        if seat in s.extra_build
-        else ""
-    )
+EXTRA_BUILD = " You may make an extra build this round, as you missed the last one (rule 38)."
+
+
+def prompt(s: BusBossState) -> str:
+    """What every seat is asked this round (one who missed a building round is told of
+    the extra build as well)."""
     if s.kind == "build":
         return (
             f"Round {s.round}, a building round: buy one route of any length, or two to "
-            f"four routes costing at most 12 together.{extra}"
+            "four routes costing at most 12 together."
         )
     runs = f"{len(s.offers)} run{'s' if len(s.offers) != 1 else ''}"
     return (
         f"Round {s.round}, an operating round: enter up to {entry_limit(s)} of the "
-        f"{runs} on offer, then buy routes after the runs.{extra}"
+        f"{runs} on offer, then buy routes after the runs."
     )
 
 
