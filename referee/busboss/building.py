@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Set as AbstractSet
+from functools import lru_cache
 
 from .map import Map, Route
 from .orders import Build, Purchase, format_purchase
@@ -155,21 +157,39 @@ def execute_build(
 
 
 def buyable(s: BusBossState, seat: int) -> list[Route]:
-    """Routes the seat could buy alone now, cheapest first."""
-    network = s.network(seat)
-    cash = s.cash[seat]
-    owners = s.owners
+    """Routes the seat could buy alone now, cheapest first: not its own already, a copy
+    free or the bank's (rule 40), meeting its routes (rule 10) and within its cash."""
+    m = s.map
+    free, owned = _ownership(m, s.owners)
+    mine = owned.get(seat, 0)
+    wanted = free & ~mine & ((1 << bisect_right(m.costs, s.cash[seat])) - 1)
+    if mine:  # the first route may go anywhere (K2)
+        near = 0
+        for route in _members(m, mine):
+            near |= m.meeting[route.index]
+        wanted &= near
+    return _members(m, wanted)
+
+
+@lru_cache(maxsize=16)
+def _ownership(m: Map, owners: tuple[tuple[int, ...], ...]) -> tuple[int, dict[int, int]]:
+    """The routes with a copy to buy (free, or the bank's), and each owner's routes, as
+    bits (``Map.bit``): the same for every seat asking in a round."""
+    free, owned = 0, dict[int, int]()
+    for route, who in zip(m.routes, owners):
+        bit = m.bit[route.index]
+        if len(who) < route.copies or BANK_SEAT in who:
+            free |= bit
+        for owner in who:
+            owned[owner] = owned.get(owner, 0) | bit
+    return free, owned
+
+
+def _members(m: Map, routes: int) -> list[Route]:
+    """The routes whose bits are set, cheapest first."""
     found = []
-    for cost, index, copies, places, r in s.map.routes_by_cost:
-        if cost > cash:
-            break
-        who = owners[index]
-        # not owned already, a copy free or the bank's (rule 40), and meeting the
-        # network (rule 10): available() and meets() written out for speed
-        if (
-            seat not in who
-            and (len(who) < copies or BANK_SEAT in who)
-            and not (network and network.isdisjoint(places))
-        ):
-            found.append(r)
+    while routes:
+        lowest = routes & -routes
+        found.append(m.routes_by_cost[lowest.bit_length() - 1])
+        routes ^= lowest
     return found

@@ -124,11 +124,17 @@ class Map:
         self.card_places = {card: destinations[d] for card, d in cards.items()}  # -> place keys
         self.destination_cards = {d: tuple(c for c in CARDS if cards[c] == d) for d in destinations}
         self.routes = tuple(routes)
-        # cheapest first, with what a purchase checks, for the scan of every route a bot
-        # makes each decision: (cost, index, copies, places, route)
-        self.routes_by_cost = tuple(
-            (r.cost, r.index, r.copies, frozenset(r.places), r)
-            for r in sorted(routes, key=lambda r: (r.cost, r.name))
+        # sets of routes as the bits of an int, the cheapest route the lowest bit (what a
+        # bot can buy is worked out each decision): a route's bit, the costs in bit order,
+        # and the routes that share a town or junction with each route (itself included)
+        self.routes_by_cost = tuple(sorted(routes, key=lambda r: (r.cost, r.name)))
+        self.costs = tuple(r.cost for r in self.routes_by_cost)
+        self.bit = [0] * len(routes)
+        for i, r in enumerate(self.routes_by_cost):
+            self.bit[r.index] = 1 << i
+        self.meeting = tuple(
+            sum(self.bit[o.index] for o in routes if not set(o.places).isdisjoint(r.places))
+            for r in routes
         )
         self.route_between = {r.ends: r for r in routes}
         self.routes_at = {p: tuple(r for r in routes if p in r.ends) for p in places}
