@@ -27,7 +27,7 @@ from .state import LAST_ROUND, BusBossState
 
 def _builds(s: BusBossState, seat: int, pick: Callable[[], Build]) -> tuple[Build, ...]:
     """One build, or two in the round after a missed building round (rule 38)."""
-    return tuple(pick() for _ in range(2 if seat in s.extra_build else 1))
+    return (pick(), pick()) if seat in s.extra_build else (pick(),)
 
 
 JOINT_CHANCE = 0.1
@@ -46,15 +46,16 @@ def random_bot(s: BusBossState, seat: int, rng: random.Random) -> Order:
     # as many runs as it wants, drawn from the offers in random order: a journey is sought
     # only for the offers looked at, not for all of them
     wanted = rng.randint(0, entry_limit(s))
-    net = network(s.map, s.owners)
-    others = [s.colours[x] for x in s.order if x != seat]
     entries: list[RunEntry] = []
-    shuffled = rng.sample(s.offers, len(s.offers)) if wanted else []
-    for offer, plan in islice(quickest_journeys(net, (seat,), shuffled), wanted):
-        entry = entry_of(s, offer, plan)
-        if rng.random() < JOINT_CHANCE:  # a proposal a partner seldom takes up
-            entry = RunEntry(entry.cards, (rng.choice(others),), entry.journey)
-        entries.append(entry)
+    if wanted:
+        shuffled = rng.sample(s.offers, len(s.offers))
+        found = quickest_journeys(network(s.map, s.owners), (seat,), shuffled)
+        for offer, plan in islice(found, wanted):
+            entry = entry_of(s, offer, plan)
+            if rng.random() < JOINT_CHANCE:  # a proposal a partner seldom takes up
+                others = [s.colours[x] for x in s.order if x != seat]
+                entry = RunEntry(entry.cards, (rng.choice(others),), entry.journey)
+            entries.append(entry)
     return Order("operate", runs=tuple(entries), builds=builds, round=s.round)
 
 

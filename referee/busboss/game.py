@@ -457,8 +457,6 @@ def entrants(
     """The valid entrants of a run in play order: single players and joint companies (K6),
     from the seats' counted ``entries`` of it. Entries that fail are reported and left out
     (K4, K10, K12)."""
-    if not entries:
-        return []
     net = network(s.map, s.owners)
     plans: list[Plan] = []
     done: set[int] = set()
@@ -530,6 +528,9 @@ def run_offer(
         "payments": [],
     }
     record["runs"].append(run_record)
+    if not entries:  # nobody entered it: named with the others, after the runs
+        run_record["outcome"] = "offered again" if s.round < LAST_ROUND else "lapsed"
+        return False
     notes: list[str] = []
     plans = entrants(s, offer, entries, notes, run_record)
     if not plans:
