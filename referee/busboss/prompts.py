@@ -38,14 +38,20 @@ def quickest_journeys(
     places_of = net.map.card_places
     for run in runs:
         a, b = cards = run.cards if isinstance(run, Offer) else run
-        ends_a = {part_of.get(p) for p in places_of[a]} & ours
-        if not ends_a or not any(part_of.get(p) in ends_a for p in places_of[b]):
-            continue
+        ends_a, ends_b = places_of[a], places_of[b]
+        if len(ends_a) == 1 == len(ends_b):  # (nearly every card: a town of its own)
+            part = part_of.get(ends_a[0])
+            if part not in ours or part_of.get(ends_b[0]) != part:
+                continue
+        else:
+            parts_a = {part_of.get(p) for p in ends_a} & ours
+            if not any(part_of.get(p) in parts_a for p in ends_b):
+                continue
         # rule 24: a journey pays at least its way from one end to the company's routes
         # and from them to the other end
         to_own = to_own if to_own is not None else _paid_to_own(net, company)
-        paid_a = min(to_own.get(p, PAYMENT_CAP + 1) for p in places_of[a])
-        paid_b = min(to_own.get(p, PAYMENT_CAP + 1) for p in places_of[b])
+        paid_a = min([to_own.get(p, PAYMENT_CAP + 1) for p in ends_a])
+        paid_b = min([to_own.get(p, PAYMENT_CAP + 1) for p in ends_b])
         if paid_a + paid_b > PAYMENT_CAP:
             continue
         plan = _best_plan(net, company, cards)
