@@ -165,8 +165,10 @@ def buyable(s: BusBossState, seat: int) -> list[Route]:
     wanted = free & ~mine & ((1 << bisect_right(m.costs, s.cash[seat])) - 1)
     if mine:  # the first route may go anywhere (K2)
         near = 0
-        for route in _members(m, mine):
-            near |= m.meeting[route.index]
+        while mine:
+            lowest = mine & -mine
+            near |= m.meeting[lowest.bit_length() - 1]
+            mine ^= lowest
         wanted &= near
     return _members(m, wanted)
 

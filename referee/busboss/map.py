@@ -125,8 +125,8 @@ class Map:
         self.destination_cards = {d: tuple(c for c in CARDS if cards[c] == d) for d in destinations}
         self.routes = tuple(routes)
         # sets of routes as the bits of an int, the cheapest route the lowest bit (what a
-        # bot can buy is worked out each decision): a route's bit, the costs in bit order,
-        # and the routes that share a town or junction with each route (itself included)
+        # bot can buy is worked out each decision): a route's bit, and in bit order the
+        # costs and the routes that share a town or junction with each (itself included)
         self.routes_by_cost = tuple(sorted(routes, key=lambda r: (r.cost, r.name)))
         self.costs = tuple(r.cost for r in self.routes_by_cost)
         self.bit = [0] * len(routes)
@@ -134,7 +134,7 @@ class Map:
             self.bit[r.index] = 1 << i
         self.meeting = tuple(
             sum(self.bit[o.index] for o in routes if not set(o.places).isdisjoint(r.places))
-            for r in routes
+            for r in self.routes_by_cost
         )
         self.route_between = {r.ends: r for r in routes}
         self.routes_at = {p: tuple(r for r in routes if p in r.ends) for p in places}
