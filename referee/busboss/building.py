@@ -178,8 +178,10 @@ def _ownership(m: Map, owners: tuple[tuple[int, ...], ...]) -> tuple[int, dict[i
     """The routes with a copy to buy (free, or the bank's), and each owner's routes, as
     bits (``Map.bit``): the same for every seat asking in a round."""
     free, owned = 0, dict[int, int]()
-    for route, who in zip(m.routes, owners):
-        bit = m.bit[route.index]
+    for route, bit, who in zip(m.routes, m.bit, owners):
+        if not who:  # (most routes, most of a game)
+            free |= bit
+            continue
         if len(who) < route.copies or BANK_SEAT in who:
             free |= bit
         for owner in who:
