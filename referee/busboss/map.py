@@ -15,9 +15,10 @@ import heapq
 import re
 from collections.abc import Callable, Collection, Container, Iterable
 from dataclasses import dataclass
-from functools import cache, cached_property, lru_cache
+from functools import cache, cached_property, lru_cache, reduce
 from importlib import resources
 from itertools import combinations
+from operator import or_
 from pathlib import Path
 from typing import Any
 
@@ -132,28 +133,28 @@ class Map:
         self.bit = [0] * len(routes)
         for i, r in enumerate(self.routes_by_cost):
             self.bit[r.index] = 1 << i
-        self.meeting = tuple(
-            sum(self.bit[o.index] for o in routes if not set(o.places).isdisjoint(r.places))
-            for r in self.routes_by_cost
-        )
         self.route_between = {r.ends: r for r in routes}
         self.routes_at = {p: tuple(r for r in routes if p in r.ends) for p in places}
         self.routes_through = {p: tuple(r for r in routes if p in r.places) for p in places}
+        self.meeting = tuple(
+            reduce(or_, (self.bit[o.index] for p in r.places for o in self.routes_through[p]))
+            for r in self.routes_by_cost
+        )
         steps: dict[str, list[tuple[str, Route, int]]] = {p: [] for p in places}
+        # by route: each step between two places next to each other along it, (a, b, spaces)
+        route_steps: list[tuple[tuple[str, str, int], ...]] = []
         legs: dict[tuple[str, str], list[tuple[Route, int]]] = {}
         for r in routes:
             stops = r.stops
-            for (a, at_a), (b, at_b) in zip(stops, stops[1:]):
-                steps[a].append((b, r, at_b - at_a))
-                steps[b].append((a, r, at_b - at_a))
+            along = tuple((a, b, at_b - at_a) for (a, at_a), (b, at_b) in zip(stops, stops[1:]))
+            route_steps.append(along)
+            for a, b, spaces in along:
+                steps[a].append((b, r, spaces))
+                steps[b].append((a, r, spaces))
             for (a, at_a), (b, at_b) in combinations(stops, 2):
                 legs.setdefault((a, b) if a < b else (b, a), []).append((r, at_b - at_a))
         self.steps_at = {p: tuple(s) for p, s in steps.items()}
-        # by route: each step between two places next to each other along it, (a, b, spaces)
-        self.route_steps = tuple(
-            tuple((a, b, at_b - at_a) for (a, at_a), (b, at_b) in zip(r.stops, r.stops[1:]))
-            for r in routes
-        )
+        self.route_steps = tuple(route_steps)
         self.legs = legs  # every pair of places on one route; parse_map allows one route a pair
 
     def route(self, a: str, b: str) -> Route | None:
