@@ -71,9 +71,9 @@ def owned_already(route: Route) -> str:
     return f"the company owns {route.name} already (rule 12)"
 
 
-def available(s: BusBossState, route: Route) -> bool:
-    """A copy nobody has bought, or one the bank holds (rule 40)."""
-    owners = s.owners[route.index]
+def available(owners: tuple[int, ...], route: Route) -> bool:
+    """Whether the route, with these owners, has a copy nobody has bought, or one the bank
+    holds (rule 40)."""
     return len(owners) < route.copies or BANK_SEAT in owners
 
 
@@ -87,7 +87,7 @@ def buy(s: BusBossState, seat: int, purchase: Purchase) -> str | None:
     for r in routes:
         if seat in s.owners[r.index]:
             return owned_already(r)
-        if not available(s, r):
+        if not available(s.owners[r.index], r):
             return f"{r.name} is taken (rule 35)"
     unjoined = unconnected(s.network(seat), routes)
     if unjoined:
@@ -179,10 +179,7 @@ def _ownership(m: Map, owners: tuple[tuple[int, ...], ...]) -> tuple[int, dict[i
     bits (``Map.bit``): the same for every seat asking in a round."""
     free, owned = 0, dict[int, int]()
     for route, bit, who in zip(m.routes, m.bit, owners):
-        if not who:  # (most routes, most of a game)
-            free |= bit
-            continue
-        if len(who) < route.copies or BANK_SEAT in who:
+        if available(who, route):
             free |= bit
         for owner in who:
             owned[owner] = owned.get(owner, 0) | bit
