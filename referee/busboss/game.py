@@ -528,11 +528,8 @@ def run_offer(
         "payments": [],
     }
     record["runs"].append(run_record)
-    if not entries:  # nobody entered it: named with the others, after the runs
-        run_record["outcome"] = "offered again" if s.round < LAST_ROUND else "lapsed"
-        return False
     notes: list[str] = []
-    plans = entrants(s, offer, entries, notes, run_record)
+    plans = entrants(s, offer, entries, notes, run_record) if entries else []
     if not plans:
         run_record["outcome"] = "offered again" if s.round < LAST_ROUND else "lapsed"
         if notes:  # the runs nobody entered are named together, after the runs
