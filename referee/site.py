@@ -42,7 +42,7 @@ class Site:
         self.identity = Identity(config.referee_address, config.referee_name)
         self.outbox = config.make_outbox()
         self.state_dir = self.root / "state"
-        self.received_count = 0  # records in received.jsonl when this process read it
+        self.received_count = 0  # lines in received.jsonl when this process read it
         self.state_dir.mkdir(parents=True, exist_ok=True)
         self.data_root.mkdir(parents=True, exist_ok=True)
 

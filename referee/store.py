@@ -245,16 +245,11 @@ def append_record(path: str | os.PathLike, record: dict) -> None:
     ``<path>.torn`` so nothing is lost); otherwise the new record would follow half a line and
     the log would be corrupt in the middle. The record it held was never committed: whatever
     wrote it (a mail's orders) is redone by the next tick."""
-    append_records(path, [record])
-
-
-def append_records(path: str | os.PathLike, records: list[dict]) -> None:
-    """``append_record`` for several records, made durable together."""
-    append_lines(path, b"".join(_encode_record(record) for record in records))
+    append_lines(path, _encode_record(record))
 
 
 def append_lines(path: str | os.PathLike, lines: bytes) -> None:
-    """``append_records`` for lines as they are (whole lines, each ending in a newline),
+    """``append_record`` for lines as they are (whole lines, each ending in a newline),
     such as lines moved from another log."""
     path = Path(path)
     new = not path.exists()
