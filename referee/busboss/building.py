@@ -179,6 +179,9 @@ def _ownership(m: Map, owners: tuple[tuple[int, ...], ...]) -> tuple[int, dict[i
     bits (``Map.bit``): the same for every seat asking in a round."""
     free, owned = 0, dict[int, int]()
     for route, bit, who in zip(m.routes, m.bit, owners):
+        if not who:  # nobody's: most routes, most of a game
+            free |= bit
+            continue
         if available(who, route):
             free |= bit
         for owner in who:
