@@ -89,7 +89,7 @@ def buy(s: BusBossState, seat: int, purchase: Purchase) -> str | None:
             return owned_already(r)
         if not available(s.owners[r.index], r):
             return f"{r.name} is taken (rule 35)"
-    unjoined = unconnected(s.network(seat), routes)
+    unjoined = unconnected(s.map, s.owners, seat, routes)
     if unjoined:
         return f"{unjoined.name} does not meet the company's routes at a town or junction (rule 10)"
     owners = list(s.owners)
@@ -105,18 +105,30 @@ def buy(s: BusBossState, seat: int, purchase: Purchase) -> str | None:
     return None
 
 
-def unconnected(network: AbstractSet[str], routes: list[Route]) -> Route | None:
+def unconnected(
+    m: Map, owners: tuple[tuple[int, ...], ...], seat: int, routes: list[Route]
+) -> Route | None:
     """K2: the first route of a player's network may go anywhere; every later one, the
     second of the same purchase too, must touch the network at a town or at a junction
     along it (rule 10, K9). The routes of one purchase may be listed in any order. Returns a
     route that cannot join."""
     todo = list(routes)
-    network = set(network) if network else set(todo.pop(0).places)
+    joined: set[str] = set()  # the places of the purchase's routes that have joined
+
+    def joins(route: Route) -> bool:
+        # a place of the route is on the network if a route of the seat's passes it: a
+        # few routes pass a place, where the network itself would be dozens of places
+        return not joined.isdisjoint(route.places) or any(
+            seat in owners[other.index] for p in route.places for other in m.routes_through[p]
+        )
+
     while todo:
-        joining = next((r for r in todo if meets(network, r)), None)
+        joining = next((r for r in todo if joins(r)), None)
         if joining is None:
-            return todo[0]
-        network.update(joining.places)
+            if joined or any(seat in who for who in owners):
+                return todo[0]
+            joining = todo[0]  # the company's first route
+        joined.update(joining.places)
         todo.remove(joining)
     return None
 
