@@ -63,6 +63,26 @@ def test_a_damaged_cache_is_drawn_again(cache, monkeypatch):
     assert parts.dirty  # drawn again, to be written back whole
 
 
+def test_parts_whose_pixels_are_damaged_are_drawn_again(cache, monkeypatch):
+    """A parts file that reads whole but holds wrong pixels (too few for a sprite's size,
+    not an image at all) costs drawing those parts again, not the map."""
+    import marshal
+
+    fresh_process(monkeypatch)
+    first = png_map(VIEW)
+    canvas.STATIC.save()
+    (parts_file,) = cache.glob("map-parts-*.bin")
+    content = marshal.loads(parts_file.read_bytes())
+    for kind in ("sprites", "masks"):
+        for n, key in enumerate(content[kind]):
+            (mode, size, raw), origin = content[kind][key]
+            content[kind][key] = ((mode, size, raw[:3]), origin) if n % 2 else "not an image"
+    parts_file.write_bytes(marshal.dumps(content))
+    parts = fresh_process(monkeypatch)
+    assert png_map(VIEW) == first
+    assert parts.dirty
+
+
 def test_the_cache_files_are_named_by_the_drawing_codes_version(cache, monkeypatch):
     fresh_process(monkeypatch)
     png_map(VIEW)

@@ -247,7 +247,8 @@ class StaticParts:
 
     def __init__(self) -> None:
         self.tables: dict[str, dict[tuple, Any]] = {kind: {} for kind in KINDS}
-        self.stored: dict[tuple, Any] = {}  # read from disk, made an image when first used
+        # read from disk, by kind, made an image when first used
+        self.stored: dict[str, dict[tuple, Any]] = {kind: {} for kind in KINDS}
         self.loaded = self.dirty = False
 
     @property
@@ -258,24 +259,19 @@ class StaticParts:
         self.loaded = True
         atexit.register(self.save)
         content = _read(self.path)
-        with contextlib.suppress(KeyError, TypeError, ValueError):
-            for kind in KINDS:
-                self.stored.update(((kind, key), kept) for key, kept in content[kind])
+        # the file holds a table of each kind, as marshal builds it: no key is hashed twice
+        if isinstance(content, dict) and all(isinstance(content.get(k), dict) for k in KINDS):
+            self.stored = {kind: content[kind] for kind in KINDS}
 
     def save(self) -> None:
         """Write what is known (made or read) back, when this process made anything new."""
         if self.dirty:
             self.dirty = False
-            content: dict[str, list] = {kind: [] for kind in KINDS}
-            for (kind, key), kept in self.stored.items():
-                content[kind].append((key, kept))
+            content = {kind: dict(self.stored[kind]) for kind in KINDS}
             for kind, table in self.tables.items():
                 as_data = KINDS[kind][0]
-                content[kind] += [
-                    (key, as_data(made))
-                    for key, made in table.items()
-                    if (kind, key) not in self.stored
-                ]
+                kept = content[kind]
+                kept.update((key, as_data(made)) for key, made in table.items() if key not in kept)
             _write(self.path, content)
 
     def remembered(self, kind: str, key: tuple, make: Callable[[], Any], limit: int) -> Any:
@@ -285,12 +281,15 @@ class StaticParts:
         if key not in table:
             if len(table) >= limit:
                 del table[next(iter(table))]
-            kept = self.stored.get((kind, key))
+            made = None
+            kept = self.stored[kind].get(key)
             if kept is not None:
-                table[key] = KINDS[kind][1](kept)
-            else:
-                table[key] = make()
+                with contextlib.suppress(TypeError, ValueError):  # a damaged file: draw again
+                    made = KINDS[kind][1](kept)
+            if made is None:
+                made = make()
                 self.dirty = True
+            table[key] = made
         return table[key]
 
 
@@ -350,7 +349,10 @@ class Ground:
 
     def picture(self) -> Image.Image:
         """A new image of the ground at output size, to draw a map on."""
-        return Image.frombytes("RGB", self.size, memoryview(self._whole(self.pixels)))
+        # not cleared first (as Image.frombytes would): every pixel is filled just below
+        image = Image.new("RGB", self.size, None)
+        image.frombytes(memoryview(self._whole(self.pixels)))
+        return image
 
     @cached_property
     def image(self) -> Image.Image:
