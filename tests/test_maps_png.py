@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from map_views import POSITIONS, bot_views, stored, with_lines
 from PIL import Image
 
@@ -156,3 +158,51 @@ def test_a_map_does_not_depend_on_the_maps_drawn_before_it_in_the_process(tmp_pa
     for name in ("end", "start", "middle", "end"):
         png_map(stored(name), BOARD)
     assert png_map(stored("middle"), BOARD) == first
+
+
+coordinate = st.floats(min_value=-30, max_value=330, allow_nan=False).map(lambda v: round(v, 1))
+point = st.tuples(coordinate, coordinate)
+colour = st.sampled_from([(200, 30, 30), (30, 120, 200), (20, 20, 20)])
+shape = st.one_of(
+    st.builds(
+        lambda a, b, c, w: ("line", (a, b), c, w),
+        point,
+        point,
+        colour,
+        st.sampled_from([1.6, 2, 6, 7]),
+    ),
+    st.builds(
+        lambda at, r, c: ("circle", at, r, c, None, 1),
+        point,
+        st.floats(min_value=0.5, max_value=40).map(lambda v: round(v, 1)),
+        colour,
+    ),
+    st.builds(
+        lambda ps, c: ("polygon", tuple(ps), c, None, 1),
+        st.lists(point, min_size=3, max_size=6),
+        colour,
+    ),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(shapes=st.lists(shape, min_size=1, max_size=12))
+def test_shapes_drawn_over_the_ground_band_by_band_are_drawn_as_on_one_canvas(shapes):
+    """A map draws over its ground a band of rows at a time; a shape that reaches across a
+    band's edge, or off the picture, comes out pixel for pixel as drawn whole."""
+    ground = canvas.Ground((300, 300), (250, 248, 242), band_test_ground)
+    assert canvas.BAND < 300  # (the picture is drawn in several bands)
+    picture = canvas.Picture(ground)
+    drawn = canvas.Shapes()
+    drawn.shapes = list(shapes)
+    picture.over_ground(drawn)
+
+    whole = Image.frombytes("RGB", ground.big_size, bytes(ground.big))
+    canvas.draw(shapes, whole, (0, 0))
+    expected = ground.picture()
+    expected.paste(whole.reduce(canvas.SUPERSAMPLE), (0, 0))
+    assert picture.image.tobytes() == expected.tobytes()
+
+
+def band_test_ground(shapes: canvas.Shapes) -> None:
+    shapes.line([(0, 150), (300, 160)], (214, 210, 200), 9)

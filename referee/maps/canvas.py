@@ -43,6 +43,7 @@ Shape = tuple[Any, ...]  # (kind, its arguments), as Shapes keeps a shape or a t
 Sprite = tuple[Image.Image, tuple[int, int]]  # an RGBA image and where its top left goes
 
 SUPERSAMPLE = 2
+BAND = 64  # output rows drawn over the ground at a time (see Ground)
 HALO = 2  # pixels round the letters of a text with a halo
 
 
@@ -111,46 +112,62 @@ class Shapes:
 
 def extent(shapes: Iterable[Shape]) -> tuple[int, int, int, int]:
     """The box of whole output pixels that `shapes` may touch."""
-    xs, ys = [], []
-    for kind, *args in shapes:
-        if kind == "line":
-            points, _, width = args
-            xs += [x + d for x, _ in points for d in (-width / 2, width / 2)]
-            ys += [y + d for _, y in points for d in (-width / 2, width / 2)]
-        elif kind == "circle":
-            (x, y), radius = args[:2]
-            xs += [x - radius, x + radius]
-            ys += [y - radius, y + radius]
-        elif kind == "polygon":
-            xs += [x for x, _ in args[0]]
-            ys += [y for _, y in args[0]]
-        else:
-            x0, y0, x1, y1 = args[0]
-            xs += [x0, x1]
-            ys += [y0, y1]
+    boxes = [shape_box(shape) for shape in shapes]
     return (
-        math.floor(min(xs)) - 1,
-        math.floor(min(ys)) - 1,
-        math.ceil(max(xs)) + 1,
-        math.ceil(max(ys)) + 1,
+        min(b[0] for b in boxes),
+        min(b[1] for b in boxes),
+        max(b[2] for b in boxes),
+        max(b[3] for b in boxes),
+    )
+
+
+def shape_box(shape: Shape) -> tuple[int, int, int, int]:
+    """The box of whole output pixels that one shape may touch."""
+    kind, *args = shape
+    if kind == "line":
+        points, _, width = args
+        half = width / 2
+        xs = [x for x, _ in points]
+        ys = [y for _, y in points]
+        left, top, right, bottom = min(xs) - half, min(ys) - half, max(xs) + half, max(ys) + half
+    elif kind == "circle":
+        (x, y), radius = args[:2]
+        left, top, right, bottom = x - radius, y - radius, x + radius, y + radius
+    elif kind == "polygon":
+        xs = [x for x, _ in args[0]]
+        ys = [y for _, y in args[0]]
+        left, top, right, bottom = min(xs), min(ys), max(xs), max(ys)
+    else:
+        left, top, right, bottom = args[0]
+    return (
+        math.floor(left) - 1,
+        math.floor(top) - 1,
+        math.ceil(right) + 1,
+        math.ceil(bottom) + 1,
     )
 
 
 def draw(shapes: Iterable[Shape], image: Image.Image, origin: tuple[int, int]) -> None:
     """Draws `shapes` on `image`, which is SUPERSAMPLE times the size and shows the output
-    from the pixel `origin` on."""
+    from the pixel `origin` on. Lines, circles and polygons are drawn the same wherever the
+    image starts: Pillow keeps only the whole part of their coordinates, cut toward zero, so
+    they are given floored (above or left of the image, cutting toward zero would move a
+    shape a pixel, as a band of a map sees a shape it shares with the band above)."""
     pen = ImageDraw.Draw(image)
     ox, oy = origin
+    floor = math.floor
 
-    def xy(points: Iterable[Point]) -> list[Point]:
-        return [((x - ox) * SUPERSAMPLE, (y - oy) * SUPERSAMPLE) for x, y in points]
+    def xy(points: Iterable[Point]) -> list[tuple[int, int]]:
+        return [(floor((x - ox) * SUPERSAMPLE), floor((y - oy) * SUPERSAMPLE)) for x, y in points]
 
     for kind, *args in shapes:
         if kind == "circle":
             (x, y), radius, fill, outline, width = args
-            x, y, r = (x - ox) * SUPERSAMPLE, (y - oy) * SUPERSAMPLE, radius * SUPERSAMPLE
+            # the box in output pixels first: moved by a whole number, it moves exactly
+            left, top = x - radius - ox, y - radius - oy
+            right, bottom = x + radius - ox, y + radius - oy
             pen.ellipse(
-                (x - r, y - r, x + r, y + r),
+                [floor(v * SUPERSAMPLE) for v in (left, top, right, bottom)],
                 fill=fill,
                 outline=outline,
                 width=round(width * SUPERSAMPLE),
@@ -162,9 +179,11 @@ def draw(shapes: Iterable[Shape], image: Image.Image, origin: tuple[int, int]) -
             points, fill, outline, width = args
             pen.polygon(xy(points), fill=fill, outline=outline, width=round(width * SUPERSAMPLE))
         else:
+            # (Pillow rounds a rectangle's corners itself, the same however far it is moved)
             (x0, y0, x1, y1), fill, radius, outline, width = args
+            x0, y0, x1, y1 = ((v - o) * SUPERSAMPLE for v, o in zip(args[0], (ox, oy, ox, oy)))
             pen.rounded_rectangle(
-                xy([(x0, y0), (x1, y1)]),
+                (x0, y0, x1, y1),
                 radius * SUPERSAMPLE,
                 fill=fill,
                 outline=outline,
@@ -300,14 +319,14 @@ class Ground:
     """What every map of one board shows under what changes, drawn once by
     `draw_ground(shapes)`: at output size (`picture`, and `texts` to go on top), and the part
     that is drawn over, the first `drawn_width` pixels from the left (all by default), at
-    SUPERSAMPLE times the size (`big_box`). The rest is flat `background`. A ground drawn
+    SUPERSAMPLE times the size (`band`). The rest is flat `background`. A ground drawn
     before, by any process, is read from the disk cache, known by the shapes it draws.
 
     Both are kept as pixels (`big`, `pixels`), mapped from their cache files: a process's
-    first map reads what it uses as it uses it, and copies nothing first. Each map draws
-    over a copy of the big ground's part it covers, made in the same image every time
-    (`big_box`): a new image for each map, four times the picture, would cost its memory's
-    first touch again and again."""
+    first map reads what it uses as it uses it, and copies nothing first. A map draws over
+    the big ground a band of BAND rows at a time, each copied into the same small image
+    (`band`): an image of the whole part a map covers, four times the picture and of another
+    size for every map, would cost its memory's first touch again and again."""
 
     def __init__(
         self,
@@ -323,7 +342,7 @@ class Ground:
         self.size, self.drawn_width = size, drawn_width or width
         self.paper, self.background = paper, background or paper
         self.shapes, self.texts = tuple(shapes.shapes), tuple(shapes.texts)
-        self.canvas: Image.Image | None = None  # what big_box copies into
+        self.canvas: Image.Image | None = None  # what band copies into
         drawn = repr((size, paper, self.drawn_width, background, shapes.shapes, self.texts))
         name = f"ground-{_version()}-{hashlib.sha256(drawn.encode()).hexdigest()[:16]}"
         self.big_size = (self.drawn_width * SUPERSAMPLE, height * SUPERSAMPLE)
@@ -359,16 +378,15 @@ class Ground:
         """The ground at output size, kept: what a map puts back where it asks for it."""
         return self.picture()
 
-    def big_box(self, box: tuple[int, int, int, int]) -> Image.Image:
-        """The big ground under ``box`` (output pixels, within the drawn part)."""
-        x0, y0, x1, y1 = (v * SUPERSAMPLE for v in box)
+    def band(self, top: int) -> Image.Image:
+        """The big ground of the BAND output rows from ``top`` on (within the picture), the
+        whole drawn width, in the one image that every band is copied into."""
         row = self.big_size[0] * 3
-        size = (x1 - x0, y1 - y0)
-        if self.canvas is None or self.canvas.size != size:
+        size = (self.big_size[0], BAND * SUPERSAMPLE)
+        if self.canvas is None:
             self.canvas = Image.new("RGB", size, None)  # not cleared: filled just below
-        start = y0 * row + x0 * 3
-        rows = memoryview(self._whole(self.big))[start : start + (size[1] - 1) * row + size[0] * 3]
-        self.canvas.frombytes(rows, "raw", "RGB", row)  # row by row, a whole row apart
+        start = top * SUPERSAMPLE * row
+        self.canvas.frombytes(memoryview(self._whole(self.big))[start : start + size[1] * row])
         return self.canvas
 
     def _whole(self, pixels: mmap.mmap | bytes) -> mmap.mmap | bytes:
@@ -462,15 +480,30 @@ class Picture:
 
     def over_ground(self, shapes: Shapes) -> None:
         """Draws `shapes` over the ground as the first thing drawn: at SUPERSAMPLE times the
-        size over exactly what lies under them, then reduced."""
+        size over exactly what lies under them, then reduced; a band of rows at a time,
+        each band with the shapes that reach into it."""
         if not shapes.shapes:
             return
-        x0, y0, x1, y1 = extent(shapes.shapes)
-        x0, y0 = max(x0, 0), max(y0, 0)
-        x1, y1 = min(x1, self.ground.drawn_width), min(y1, self.image.height)
-        big = self.ground.big_box((x0, y0, x1, y1))
-        draw(shapes.shapes, big, (x0, y0))
-        self.image.paste(big.reduce(SUPERSAMPLE), (x0, y0))
+        width, height = self.ground.drawn_width, self.image.height
+        boxes = [shape_box(shape) for shape in shapes.shapes]
+        x0 = max(min(b[0] for b in boxes), 0)
+        x1 = min(max(b[2] for b in boxes), width)
+        y0 = max(min(b[1] for b in boxes), 0)
+        y1 = min(max(b[3] for b in boxes), height)
+        # the last band ends at the picture's foot, over rows of the band before it: drawn
+        # again from the ground with the same shapes, they come out the same
+        tops = [min(top, height - BAND) for top in range(y0, y1, BAND)]
+        bands: list[list[Shape]] = [[] for _ in tops]
+        for shape, (_, top, _, bottom) in zip(shapes.shapes, boxes):
+            for i, band_top in enumerate(tops):  # in order: later shapes go over earlier
+                if top < band_top + BAND and bottom > band_top:
+                    bands[i].append(shape)
+        for band_top, band_shapes in zip(tops, bands):
+            big = self.ground.band(band_top)
+            draw(band_shapes, big, (0, band_top))
+            rows = min(BAND, y1 - band_top)
+            box = (x0 * SUPERSAMPLE, 0, x1 * SUPERSAMPLE, rows * SUPERSAMPLE)
+            self.image.paste(big.reduce(SUPERSAMPLE, box), (x0, band_top))
 
     def sprite(self, at: Point, paint: Callable[..., None], *args: Any) -> None:
         """Pastes what `paint(shapes, at, *args)` draws, text and all. `at` is moved to the
