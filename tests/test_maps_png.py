@@ -185,7 +185,7 @@ shape = st.one_of(
 )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(shapes=st.lists(shape, min_size=1, max_size=12))
 def test_shapes_drawn_over_the_ground_band_by_band_are_drawn_as_on_one_canvas(shapes):
     """A map draws over its ground a band of rows at a time; a shape that reaches across a

@@ -490,6 +490,8 @@ class Picture:
         x1 = min(max(b[2] for b in boxes), width)
         y0 = max(min(b[1] for b in boxes), 0)
         y1 = min(max(b[3] for b in boxes), height)
+        if x0 >= x1 or y0 >= y1:  # all of it off the drawn part
+            return
         # the last band ends at the picture's foot, over rows of the band before it: drawn
         # again from the ground with the same shapes, they come out the same
         tops = [min(top, height - BAND) for top in range(y0, y1, BAND)]
