@@ -1,11 +1,13 @@
 """Every input path a user or a hand edit reaches, fuzzed: a game master's and a player's
 commands in a running campaign, commands outside any campaign, the site's and a campaign's
-settings files, the log's records and the snapshot. Each input either works or is refused with
-a message; none stops a mail, a campaign or a tick, and none loses what was there."""
+settings files, a game master's own Bus Boss map, the log's records and the snapshot. Each
+input either works or is refused with a message; none stops a mail, a campaign or a tick,
+and none loses what was there."""
 
 from __future__ import annotations
 
 import json
+import random
 import shutil
 import string
 import tempfile
@@ -19,6 +21,8 @@ from hypothesis import strategies as st
 from sites import PLAYERS, Mailboxes, make_site, person_mail, run_tick, text_of
 
 from referee import snapshots
+from referee.busboss.engine import RULES as BUS_BOSS
+from referee.busboss.map import MapError
 from referee.campaign import Campaign, CampaignError
 from referee.commands import CAMPAIGN_VERBS, SITE_VERBS
 from referee.config import ConfigError, load_config
@@ -233,6 +237,43 @@ def test_any_campaign_settings_load_or_are_refused_and_the_tick_goes_on(
     report = tick(site, T0)  # g2 at most is skipped; g1 plays on
     assert all("g2" in error for error in report.errors), report.errors
     assert verify(site.data_root / "g1").ok
+
+
+SHIPPED_MAP = Path(__file__).parents[1] / "referee" / "busboss" / "maps" / "yorkshire.yaml"
+
+
+@FUZZ
+@given(data=st.data())
+def test_any_map_file_of_a_game_master_plays_or_is_refused_with_every_problem_named(
+    tmp_path_factory, data
+):
+    """A game master's own map (``map: <path>``, K1): some of the shipped map's routes, its
+    values replaced at any depth, or any text. One that loads plays a whole game."""
+    document = yaml.safe_load(SHIPPED_MAP.read_text())
+    routes = document["routes"]
+    document["routes"] = data.draw(
+        st.one_of(st.just(routes), st.lists(st.sampled_from(routes), unique=True))
+    )
+    keys = ["cards", "places", "name", "pos", "along", "since", *document["destinations"]]
+    text = data.draw(
+        st.one_of(
+            mutated(document, keys).map(yaml.safe_dump),
+            st.just(yaml.safe_dump(document)),
+            st.text(max_size=200),
+        )
+    )
+    path = tmp_path_factory.mktemp("map") / "own.yaml"
+    path.write_text(text, encoding="utf-8")
+    try:
+        state = BUS_BOSS.new_game({"map": str(path)}, ["Ann", "Bob", "Cid"], 1)
+    except MapError as err:
+        assert err.problems and str(path) in str(err)  # says which file, and what is wrong
+        return
+    bot, rng = BUS_BOSS.bot("random"), random.Random(1)
+    while due := BUS_BOSS.awaiting(state):
+        state, _ = BUS_BOSS.apply(state, due[0].seat, bot(state, due[0].seat, rng))
+    assert BUS_BOSS.result(state) is not None
+    assert BUS_BOSS.view(state)["map"]
 
 
 JSON = st.recursive(
