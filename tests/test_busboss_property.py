@@ -226,10 +226,10 @@ def test_a_log_replays_the_same_in_another_process(hash_seed):
 
 
 def test_the_runs_a_seat_is_offered_are_exactly_those_a_search_finds_a_journey_for():
-    """Before it searches, a prompt or bot leaves out the runs whose two ends lie in no part
-    of the owned routes holding a route of the seat (rule 22), and those whose ends are too
-    dear to reach from the seat's routes (rule 24): over whole games, the runs left are
-    exactly those best_plan finds a journey for, with the same journey."""
+    """Before it searches, a prompt or bot leaves out the runs whose ends are too dear to
+    reach from the seat's routes, or cannot reach them at all (rules 22, 24): over whole
+    games, the runs left are exactly those best_plan finds a journey for, with the same
+    journey."""
     from referee.busboss.journeys import best_plan
     from referee.busboss.prompts import run_options
 

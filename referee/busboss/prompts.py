@@ -29,34 +29,30 @@ def quickest_journeys(
 ) -> Iterator[tuple[T, Plan]]:
     """The runs (offers, or pairs of cards) the company can make, in the order given, each
     with its quickest journey; found as they are asked for, and remembered for the owners
-    of one moment (every bot of a round asks). A run whose two ends are not both in a part
-    of the owned routes that holds a route of the company has no journey (rule 22): that is
-    known without a search."""
-    part_of, parts_of = _parts(net)
-    ours = parts_of.get(company[0], frozenset()).union(*(parts_of.get(x, ()) for x in company[1:]))
-    to_own: dict[str, int] | None = None
+    of one moment (every bot of a round asks). A run whose ends are too dear to reach from
+    the company's routes has no journey (rules 22, 24): that is known without a search."""
+    to_own = _paid_to_own(net, company)
     places_of = net.map.card_places
     for run in runs:
         a, b = cards = run.cards if isinstance(run, Offer) else run
+        # rule 24: a journey pays at least its way from one end to the company's routes
+        # and from them to the other end (a place the company cannot reach is dearer than
+        # the cap)
         ends_a, ends_b = places_of[a], places_of[b]
         if len(ends_a) == 1 == len(ends_b):  # (nearly every card: a town of its own)
-            part = part_of.get(ends_a[0])
-            if part not in ours or part_of.get(ends_b[0]) != part:
-                continue
+            paid = to_own.get(ends_a[0], UNREACHED) + to_own.get(ends_b[0], UNREACHED)
         else:
-            parts_a = {part_of.get(p) for p in ends_a} & ours
-            if not any(part_of.get(p) in parts_a for p in ends_b):
-                continue
-        # rule 24: a journey pays at least its way from one end to the company's routes
-        # and from them to the other end
-        to_own = to_own if to_own is not None else _paid_to_own(net, company)
-        paid_a = min([to_own.get(p, PAYMENT_CAP + 1) for p in ends_a])
-        paid_b = min([to_own.get(p, PAYMENT_CAP + 1) for p in ends_b])
-        if paid_a + paid_b > PAYMENT_CAP:
+            paid = min([to_own.get(p, UNREACHED) for p in ends_a]) + min(
+                [to_own.get(p, UNREACHED) for p in ends_b]
+            )
+        if paid > PAYMENT_CAP:
             continue
         plan = _best_plan(net, company, cards)
         if plan is not None:
             yield run, plan
+
+
+UNREACHED = PAYMENT_CAP + 1  # what a place beyond the cap of rule 24 counts as paying
 
 
 @lru_cache(maxsize=64)
@@ -82,32 +78,6 @@ def _paid_to_own(net: Network, company: tuple[int, ...]) -> dict[str, int]:
 
 
 _best_plan = lru_cache(maxsize=4096)(best_plan)
-
-
-@lru_cache(maxsize=8)
-def _parts(net: Network) -> tuple[dict[str, str], dict[int, frozenset[str]]]:
-    """The connected parts of the owned routes, each known by one of its places: place ->
-    its part, and owner -> the parts that hold a route of theirs."""
-    part: dict[str, str] = {}  # union-find over the places along owned routes
-
-    def find(place: str) -> str:
-        while part[place] != place:
-            part[place] = place = part[part[place]]
-        return place
-
-    owned = [(r.places, who) for r, who in zip(net.map.routes, net.owners) if who]
-    for places, _ in owned:
-        for place in places:
-            part.setdefault(place, place)
-        first = find(places[0])
-        for place in places[1:]:
-            part[find(place)] = first
-    part_of = {place: find(place) for place in part}
-    owner_parts: dict[int, set[str]] = {}
-    for places, who in owned:
-        for owner in who:
-            owner_parts.setdefault(owner, set()).add(part_of[places[0]])
-    return part_of, {owner: frozenset(ps) for owner, ps in owner_parts.items()}
 
 
 def run_options(s: BusBossState, seat: int) -> list[tuple[Offer, Plan]]:
