@@ -240,12 +240,20 @@ class BusBossState:
         return s
 
 
-@lru_cache(maxsize=64)
 def network_places(m: Map, owners: tuple[tuple[int, ...], ...], seat: int) -> frozenset[str]:
-    """The places along the seat's routes among ``owners``, remembered: every seat's bot
-    and every order of a round asks for the same few."""
-    routes = m.routes
-    return frozenset(p for i, who in enumerate(owners) if seat in who for p in routes[i].places)
+    """The places along the seat's routes among ``owners``."""
+    return owned_places(m, owners).get(seat, frozenset())
+
+
+@lru_cache(maxsize=16)
+def owned_places(m: Map, owners: tuple[tuple[int, ...], ...]) -> dict[int, frozenset[str]]:
+    """The places along each owner's routes among ``owners``, by seat, found in one pass
+    and remembered: every seat's bot and every order of a round asks for the same few."""
+    places: dict[int, set[str]] = {}
+    for route, who in zip(m.routes, owners):
+        for seat in who:
+            places.setdefault(seat, set()).update(route.places)
+    return {seat: frozenset(found) for seat, found in places.items()}
 
 
 def owner_name(seat: int, colours: Sequence[str]) -> str:
