@@ -216,8 +216,9 @@ def review(s: BusBossState, seat: int, order: Order) -> list[Void]:
 
 def offer_of(s: BusBossState, entry: RunEntry) -> Offer | None:
     """The run on offer that the entry names, by its two cards in either order."""
-    a, b = entry.cards
-    return next((o for o in s.offers if o.cards == (a, b) or o.cards == (b, a)), None)
+    named = entry.cards
+    swapped = named[::-1]
+    return next((o for o in s.offers if o.cards == named or o.cards == swapped), None)
 
 
 def partner_problem(s: BusBossState, seat: int, entry: RunEntry) -> str | None:
