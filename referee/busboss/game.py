@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from ..contract import Decision, HeldOrder, IllegalOrder, Result
@@ -68,10 +69,14 @@ def awaiting(s: BusBossState) -> list[Decision]:
         return []
     text = prompt(s)
     return [
-        Decision(seat, Order.kind, text + EXTRA_BUILD if seat in s.extra_build else text, s.round)
+        decision(seat, Order.kind, text + EXTRA_BUILD if seat in s.extra_build else text, s.round)
         for seat in s.order
         if seat not in s.pending
     ]
+
+
+# a decision is the same for a seat all round, and every order of the round asks for them all
+decision = lru_cache(maxsize=64)(Decision)
 
 
 EXTRA_BUILD = " You may make an extra build this round, as you missed the last one (rule 38)."
