@@ -18,7 +18,7 @@ from ..contract import Decision, HeldOrder, IllegalOrder, Result
 from .building import execute_build, purchase_problem
 from .journeys import JourneyError, Plan, network, resolve
 from .map import load_map
-from .orders import COLOURS, Order, RunEntry, format_journey, format_purchase
+from .orders import COLOURS, Build, Order, RunEntry, format_journey, format_purchase
 from .runs import RUNS_PER_ROUND, SHUFFLE_ROUNDS, award, deal_runs, race, share
 from .state import BANK_SEAT, LAST_ROUND, BusBossState, Offer
 
@@ -137,8 +137,10 @@ def builds_allowed(s: BusBossState, seat: int) -> int:
     return 2 if seat in s.extra_build else 1
 
 
-def counted_builds(s: BusBossState, seat: int, order: Order) -> tuple[Order, list[Void]]:
-    """The order with the build lines that count (rule 38), and those that are void."""
+def counted_builds(
+    s: BusBossState, seat: int, order: Order
+) -> tuple[tuple[Build, ...], list[Void]]:
+    """The order's build lines that count (rule 38), and those that are void."""
     allowed = builds_allowed(s, seat)
     voids = [
         Void(
@@ -148,7 +150,7 @@ def counted_builds(s: BusBossState, seat: int, order: Order) -> tuple[Order, lis
         )
         for build in order.builds[allowed:]
     ]
-    return Order(order.part, order.runs, order.builds[:allowed], order.round), voids
+    return order.builds[:allowed], voids
 
 
 def counted_entries(
@@ -199,7 +201,7 @@ def review(s: BusBossState, seat: int, order: Order) -> list[Void]:
     or K4 and K12, and build alternatives that can never be bought. Whether a route is still
     free and affordable when the seat's turn comes, and whether partners join a joint run,
     shows when the round resolves."""
-    counted, voids = counted_builds(s, seat, order)
+    builds, voids = counted_builds(s, seat, order)
     entries, entry_voids = counted_entries(s, seat, order)
     voids += entry_voids
     net = network(s.map, s.owners)
@@ -211,7 +213,7 @@ def review(s: BusBossState, seat: int, order: Order) -> list[Void]:
             resolve(net, company, offer.cards, entry.journey, s.colours)
         except JourneyError as e:
             voids.append(Void(f"run {entry.run}", str(e)))
-    for build in counted.builds:
+    for build in builds:
         for purchase in build.choices:
             problem = purchase.routes and purchase_problem(s, seat, purchase)
             if problem:
@@ -356,12 +358,11 @@ def resolve_round(s: BusBossState) -> list[str]:
     }
     start_cash = list(s.cash)
     entries: dict[int, dict[Offer, RunEntry]] = {}
-    builds = {}
+    builds: dict[int, tuple[Build, ...]] = {}
     for seat in s.order:
         order = s.pending[seat]
-        counted, voids = counted_builds(s, seat, order)
+        builds[seat], voids = counted_builds(s, seat, order)
         entries[seat], entry_voids = counted_entries(s, seat, order)
-        builds[seat] = counted.builds
         for v in entry_voids + voids:
             events.append(f"{s.label(seat)}: {v.piece} is void, {v.reason}.")
             record["void"].append({"seats": [seat], "piece": v.piece, "reason": v.reason})
