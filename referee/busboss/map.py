@@ -124,6 +124,10 @@ class Map:
         self.card_destination = cards  # card -> destination name
         self.card_places = {card: destinations[d] for card, d in cards.items()}  # -> place keys
         self.destination_cards = {d: tuple(c for c in CARDS if cards[c] == d) for d in destinations}
+        self.cards_at = {  # place key -> the cards naming it: none but a destination's
+            key: self.destination_cards.get(p.destination, ()) if p.destination else ()
+            for key, p in places.items()
+        }
         self.routes = tuple(routes)
         # sets of routes as the bits of an int, the cheapest route the lowest bit (what a
         # bot can buy is worked out each decision): a route's bit, and in bit order the

@@ -31,36 +31,28 @@ def quickest_journeys(
     with its quickest journey; found as they are asked for, and remembered for the owners
     of one moment (every bot of a round asks). A run whose ends are too dear to reach from
     the company's routes has no journey (rules 22, 24): that is known without a search."""
-    to_own = _paid_to_own(net, company)
-    places_of = net.map.card_places
+    paid_from = _paid_from_cards(net, company)
     for run in runs:
         a, b = cards = run.cards if isinstance(run, Offer) else run
         # rule 24: a journey pays at least its way from one end to the company's routes
-        # and from them to the other end (a place the company cannot reach is dearer than
-        # the cap)
-        ends_a, ends_b = places_of[a], places_of[b]
-        if len(ends_a) == 1 == len(ends_b):  # (nearly every card: a town of its own)
-            paid = to_own.get(ends_a[0], UNREACHED) + to_own.get(ends_b[0], UNREACHED)
-        else:
-            paid = min([to_own.get(p, UNREACHED) for p in ends_a]) + min(
-                [to_own.get(p, UNREACHED) for p in ends_b]
-            )
-        if paid > PAYMENT_CAP:
+        # and from them to the other end
+        if paid_from.get(a, UNREACHED) + paid_from.get(b, UNREACHED) > PAYMENT_CAP:
             continue
         plan = _best_plan(net, company, cards)
         if plan is not None:
             yield run, plan
 
 
-UNREACHED = PAYMENT_CAP + 1  # what a place beyond the cap of rule 24 counts as paying
+UNREACHED = PAYMENT_CAP + 1  # what a card beyond the cap of rule 24 counts as paying
 
 
 @lru_cache(maxsize=64)
-def _paid_to_own(net: Network, company: tuple[int, ...]) -> dict[str, int]:
-    """Place -> the least a journey pays (rule 23) from it to a place on the company's own
-    routes, where that is within the cap of rule 24: a search by what is paid, a list of
-    places for each amount."""
-    own = frozenset().union(*(network_places(net.map, net.owners, x) for x in company))
+def _paid_from_cards(net: Network, company: tuple[int, ...]) -> dict[str, int]:
+    """Card -> the least a journey pays (rule 23) from one of the card's places to a place
+    on the company's own routes, where that is within the cap of rule 24: a search by what
+    is paid, a list of places for each amount."""
+    m = net.map
+    own = frozenset().union(*(network_places(m, net.owners, x) for x in company))
     paid: dict[str, int] = {}
     reached: list[list[str]] = [list(own)] + [[] for _ in range(PAYMENT_CAP)]
     for cost, places in enumerate(reached):
@@ -74,7 +66,11 @@ def _paid_to_own(net: Network, company: tuple[int, ...]) -> dict[str, int]:
             for nxt, _, _, length in net.adjacent.get(place, ()):
                 if nxt not in paid and cost + length <= PAYMENT_CAP:
                     reached[cost + length].append(nxt)
-    return paid
+    by_card: dict[str, int] = {}
+    for place, cost in paid.items():  # cheapest first: a card keeps its nearest place's
+        for card in m.cards_at[place]:
+            by_card.setdefault(card, cost)
+    return by_card
 
 
 _best_plan = lru_cache(maxsize=4096)(best_plan)
