@@ -209,6 +209,8 @@ def check(net: Network, plan: Plan, cards: tuple[str, str], colours: Sequence[st
             else f"the partners would pay {plan.paid} to other players together; at most "
             f"{PAYMENT_CAP} is allowed (rule 24, K12)"
         )
+    if plan.spaces <= DETOUR_FACTOR * net.map.distance(*cards):
+        return  # within twice the shortest over the whole map, so over the owned routes
     shortest_spaces = net.shortest(cards)
     assert shortest_spaces is not None  # the plan itself is a journey for the run
     limit = DETOUR_FACTOR * shortest_spaces
@@ -223,11 +225,11 @@ def best_plan(net: Network, company: tuple[int, ...], cards: tuple[str, str]) ->
     """A legal journey for the run that is quick in the race (fewest spaces plus colour
     changes, then least paid), or None if the company can make none. For one seat: a joint
     company's journey must also use a route of each partner (K12), which this does not seek."""
-    shortest_spaces = net.shortest(cards)
-    if shortest_spaces is None:
-        return None
     m = net.map
-    limit = DETOUR_FACTOR * shortest_spaces
+    # rule 25: twice the shortest journey over the owned routes. Twice the shortest over
+    # the whole map is no more and known without a search: the owned routes' is sought
+    # only for a journey longer than that (a third of the searches)
+    limit, exact = DETOUR_FACTOR * m.distance(*cards), False
     targets = set(m.places_of_card(cards[1]))
     adjacent = net.adjacent
     tie = count()
@@ -246,7 +248,14 @@ def best_plan(net: Network, company: tuple[int, ...], cards: tuple[str, str]) ->
         settled.add(key)
         passed += (place,)  # a few places: a tuple is quicker to search than a set to build
         for nxt, route, owners, length in adjacent.get(place, ()):
-            if nxt in passed or spaces + length > limit:
+            if nxt in passed:
+                continue
+            if spaces + length > limit and not exact:
+                shortest_spaces = net.shortest(cards)
+                if shortest_spaces is None:
+                    return None
+                limit, exact = DETOUR_FACTOR * shortest_spaces, True
+            if spaces + length > limit:
                 continue
             choices = owner_choices.get(owners)
             if choices is None:
