@@ -477,18 +477,22 @@ def entrants(
         if seat not in entries or seat in done:
             continue
         entry = entries[seat]
-        group = {seat, *partner_seats(s, entry)}
-        company = tuple(x for x in s.order if x in group) + tuple(
-            x for x in sorted(group) if x not in s.order
-        )
-        agreeing = tuple(
-            x for x in company if x in entries and {x, *partner_seats(s, entries[x])} == group
-        )
-        done.update(agreeing)
-        if len(agreeing) < len(company):
-            missing = [s.label(x) for x in company if x not in agreeing]
-            void(agreeing, f"{' and '.join(missing)} did not enter the joint run (rule 26)")
-            continue
+        if not entry.partners:  # (most entries) a company of one, with nobody to agree
+            company: tuple[int, ...] = (seat,)
+            done.add(seat)
+        else:
+            group = {seat, *partner_seats(s, entry)}
+            company = tuple(x for x in s.order if x in group) + tuple(
+                x for x in sorted(group) if x not in s.order
+            )
+            agreeing = tuple(
+                x for x in company if x in entries and {x, *partner_seats(s, entries[x])} == group
+            )
+            done.update(agreeing)
+            if len(agreeing) < len(company):
+                missing = [s.label(x) for x in company if x not in agreeing]
+                void(agreeing, f"{' and '.join(missing)} did not enter the joint run (rule 26)")
+                continue
         try:
             journeys = (entries[x].journey for x in company)
             found = [
