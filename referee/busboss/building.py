@@ -5,6 +5,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Set as AbstractSet
 from functools import lru_cache
+from itertools import compress
 
 from .map import Map, Route
 from .orders import Build, Purchase, format_purchase
@@ -189,16 +190,14 @@ def buyable(s: BusBossState, seat: int) -> list[Route]:
 def _ownership(m: Map, owners: tuple[tuple[int, ...], ...]) -> tuple[int, dict[int, int]]:
     """The routes with a copy to buy (free, or the bank's), and each owner's routes, as
     bits (``Map.bit``): the same for every seat asking in a round."""
-    free, owned = 0, dict[int, int]()
-    for route, bit, who in zip(m.routes, m.bit, owners):
-        if not who:  # nobody's: most routes, most of a game
-            free |= bit
-            continue
-        if available(who, route):
-            free |= bit
+    taken, owned = 0, dict[int, int]()
+    # the routes somebody owns (nobody's owners are empty): few, most of a game
+    for route, bit, who in compress(zip(m.routes, m.bit, owners), owners):
+        if not available(who, route):
+            taken |= bit
         for owner in who:
             owned[owner] = owned.get(owner, 0) | bit
-    return free, owned
+    return ((1 << len(m.routes)) - 1) & ~taken, owned
 
 
 def _members(m: Map, routes: int) -> list[Route]:

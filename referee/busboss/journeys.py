@@ -14,7 +14,7 @@ import heapq
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from itertools import count
+from itertools import compress, count
 
 from .map import Map, Route, shortest
 from .orders import BANK, Journey
@@ -100,11 +100,10 @@ class Network:
         self.adjacent: dict[str, list[tuple[str, Route, tuple[int, ...], int]]] = {}
         # the owned routes' steps, in the order of Map.steps_at (the map's order of routes):
         # a search meets them in that order, whatever the owners
-        for route, who in zip(m.routes, owners):
-            if who:
-                for a, b, spaces in m.route_steps[route.index]:
-                    self.adjacent.setdefault(a, []).append((b, route, who, spaces))
-                    self.adjacent.setdefault(b, []).append((a, route, who, spaces))
+        for route, who in compress(zip(m.routes, owners), owners):  # (nobody's: no owners)
+            for a, b, spaces in m.route_steps[route.index]:
+                self.adjacent.setdefault(a, []).append((b, route, who, spaces))
+                self.adjacent.setdefault(b, []).append((a, route, who, spaces))
         self._shortest: dict[tuple[str, str], int | None] = {}
 
     def shortest(self, cards: tuple[str, str]) -> int | None:

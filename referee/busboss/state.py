@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from functools import lru_cache
+from itertools import compress
 from typing import Any, NamedTuple
 
 from .map import FIRST_VERSION, Map, load_map
@@ -250,7 +251,7 @@ def owned_places(m: Map, owners: tuple[tuple[int, ...], ...]) -> dict[int, froze
     """The places along each owner's routes among ``owners``, by seat, found in one pass
     and remembered: every seat's bot and every order of a round asks for the same few."""
     places: dict[int, set[str]] = {}
-    for route, who in zip(m.routes, owners):
+    for route, who in compress(zip(m.routes, owners), owners):  # (nobody's: no owners)
         for seat in who:
             places.setdefault(seat, set()).update(route.places)
     return {seat: frozenset(found) for seat, found in places.items()}
