@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from functools import lru_cache
 from itertools import compress
@@ -78,10 +79,9 @@ def available(owners: tuple[int, ...], route: Route) -> bool:
     return len(owners) < route.copies or BANK_SEAT in owners
 
 
-def buy(s: BusBossState, seat: int, purchase: Purchase) -> str | None:
-    """Buys the purchase for the seat if it is legal now and says why not otherwise.
-    Mutates ``s``."""
-    routes = routes_of_purchase(s.map, purchase)
+def buy(s: BusBossState, seat: int, routes: Sequence[Route]) -> str | None:
+    """Buys the routes of a purchase for the seat if it is legal now and says why not
+    otherwise. Mutates ``s``."""
     total = sum(r.cost for r in routes)
     if total > s.cash[seat]:
         return f"it costs {total} and only {s.cash[seat]} is left (K2)"
@@ -107,7 +107,7 @@ def buy(s: BusBossState, seat: int, purchase: Purchase) -> str | None:
 
 
 def unconnected(
-    m: Map, owners: tuple[tuple[int, ...], ...], seat: int, routes: list[Route]
+    m: Map, owners: tuple[tuple[int, ...], ...], seat: int, routes: Sequence[Route]
 ) -> Route | None:
     """K2: the first route of a player's network may go anywhere; every later one, the
     second of the same purchase too, must touch the network at a town or at a junction
@@ -153,16 +153,18 @@ def execute_build(
         if not purchase.routes:
             events.append(f"{s.label(seat)} buys nothing.")
             return
-        problem = purchase_problem(s, seat, purchase) or buy(s, seat, purchase)
-        if problem is None:
+        problem = purchase_problem(s, seat, purchase)
+        if problem is None:  # (so the purchase names routes of the map)
             routes = routes_of_purchase(s.map, purchase)
-            cost = sum(r.cost for r in routes)
-            events.append(
-                f"{s.label(seat)} buys {' '.join(r.name for r in routes)} for "
-                f"{cost} (cash {s.cash[seat]})."
-            )
-            record.append({"seat": seat, "routes": [r.name for r in routes], "cost": cost})
-            return
+            problem = buy(s, seat, routes)
+            if problem is None:
+                cost = sum(r.cost for r in routes)
+                events.append(
+                    f"{s.label(seat)} buys {' '.join(r.name for r in routes)} for "
+                    f"{cost} (cash {s.cash[seat]})."
+                )
+                record.append({"seat": seat, "routes": [r.name for r in routes], "cost": cost})
+                return
         events.append(f"{s.label(seat)} skips {format_purchase(purchase)}: {problem}.")
         if skipped is not None:
             skipped.append({"seat": seat, "purchase": format_purchase(purchase), "reason": problem})
