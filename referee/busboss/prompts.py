@@ -53,16 +53,14 @@ def _paid_from_cards(net: Network, company: tuple[int, ...]) -> dict[str, int]:
     is paid, a list of places for each amount."""
     m = net.map
     own = frozenset().union(*(network_places(m, net.owners, x) for x in company))
-    paid: dict[str, int] = {}
+    # the company's own places pay nothing, known before the search: a step along its
+    # routes leads to one of them and is never counted as paid
+    paid = dict.fromkeys(own, 0)
     reached: list[list[str]] = [list(own)] + [[] for _ in range(PAYMENT_CAP)]
     for cost, places in enumerate(reached):
-        while places:
-            place = places.pop()
-            if place in paid:
-                continue
-            paid[place] = cost
-            # a step along the company's own route leads to one of its places, all of them
-            # reached at 0 before any other: every step counted as paid is then exact
+        for place in places:
+            if paid.setdefault(place, cost) < cost:
+                continue  # reached for less
             for nxt, _, _, length in net.adjacent.get(place, ()):
                 if nxt not in paid and cost + length <= PAYMENT_CAP:
                     reached[cost + length].append(nxt)
