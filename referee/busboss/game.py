@@ -304,7 +304,7 @@ def apply(s: BusBossState, seat: int, order: Order) -> tuple[BusBossState, list[
         ]
     else:
         events = [f"{s.label(seat)} sent orders for round {s.round}."]
-    if all(x in s.pending for x in s.order):
+    if s.pending.keys() >= set(s.order):  # every order is in
         events += resolve_round(s)
     return s, events
 
@@ -336,7 +336,7 @@ def drop(s: BusBossState, seat: int) -> tuple[BusBossState, list[str]]:
     if s.players_left() <= 1:
         s.end_reason = "only one player is left" if s.order else "no players are left"
         events.append(f"The game ends: {s.end_reason}.")
-    elif all(x in s.pending for x in s.order):
+    elif s.pending.keys() >= set(s.order):  # every order is in
         events += resolve_round(s)
     return s, events
 
