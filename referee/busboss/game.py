@@ -376,7 +376,18 @@ def resolve_round(s: BusBossState) -> list[str]:
             for offer, entry in entries[seat].items():
                 by_offer.setdefault(offer, {})[seat] = entry
         for offer in s.offers:
-            if not run_offer(s, offer, by_offer.get(offer, {}), poorness, events, record):
+            run_record: dict[str, Any] = {
+                "run": f"{offer.cards[0]}-{offer.cards[1]}",
+                "since": offer.since,
+                "entrants": [],
+                "void": [],
+                "payments": [],
+            }
+            record["runs"].append(run_record)
+            # most runs nobody entered: those not run are named together after the runs
+            entered = by_offer.get(offer)
+            if not entered or not run_offer(s, offer, entered, poorness, events, run_record):
+                run_record["outcome"] = "offered again" if s.round < LAST_ROUND else "lapsed"
                 not_run.append(offer)
         if s.round < LAST_ROUND:
             carried = not_run
@@ -528,24 +539,15 @@ def run_offer(
     entries: dict[int, RunEntry],
     poorness: dict[int, tuple[int, int]],
     events: list[str],
-    record: dict[str, Any],
+    run_record: dict[str, Any],
 ) -> bool:
-    """Races one run if anyone can run it; False if it is not run (rule 21)."""
-    run_record: dict[str, Any] = {
-        "run": f"{offer.cards[0]}-{offer.cards[1]}",
-        "since": offer.since,
-        "entrants": [],
-        "void": [],
-        "payments": [],
-    }
-    record["runs"].append(run_record)
+    """Races a run that seats entered if any entry is valid; False if it is not run (rule
+    21). Its report goes to ``events`` and ``run_record``."""
     notes: list[str] = []
-    plans = entrants(s, offer, entries, notes, run_record) if entries else []
+    plans = entrants(s, offer, entries, notes, run_record)
     if not plans:
-        run_record["outcome"] = "offered again" if s.round < LAST_ROUND else "lapsed"
-        if notes:  # the runs nobody entered are named together, after the runs
-            events.append(f"Run {describe(s, offer)}: no valid entry.")
-            events.extend(notes)
+        events.append(f"Run {describe(s, offer)}: no valid entry.")
+        events.extend(notes)
         return False
     run_record["outcome"] = "run"
     events.append(f"Run {describe(s, offer)}:")
