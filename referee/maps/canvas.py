@@ -112,7 +112,10 @@ class Shapes:
 
 def extent(shapes: Iterable[Shape]) -> tuple[int, int, int, int]:
     """The box of whole output pixels that `shapes` may touch."""
-    boxes = [shape_box(shape) for shape in shapes]
+    return union([shape_box(shape) for shape in shapes])
+
+
+def union(boxes: Sequence[tuple[int, int, int, int]]) -> tuple[int, int, int, int]:
     return (
         min(b[0] for b in boxes),
         min(b[1] for b in boxes),
@@ -179,7 +182,8 @@ def draw(shapes: Iterable[Shape], image: Image.Image, origin: tuple[int, int]) -
             points, fill, outline, width = args
             pen.polygon(xy(points), fill=fill, outline=outline, width=round(width * SUPERSAMPLE))
         else:
-            # (Pillow rounds a rectangle's corners itself, the same however far it is moved)
+            # as Pillow rounds a rectangle, one that an edge of the image cuts may come out a
+            # pixel off: no map draws one over its ground (see over_ground)
             (x0, y0, x1, y1), fill, radius, outline, width = args
             x0, y0, x1, y1 = ((v - o) * SUPERSAMPLE for v, o in zip(args[0], (ox, oy, ox, oy)))
             pen.rounded_rectangle(
@@ -481,15 +485,14 @@ class Picture:
     def over_ground(self, shapes: Shapes) -> None:
         """Draws `shapes` over the ground as the first thing drawn: at SUPERSAMPLE times the
         size over exactly what lies under them, then reduced; a band of rows at a time,
-        each band with the shapes that reach into it."""
+        each band with the shapes that reach into it. Lines, circles and polygons come out
+        as drawn whole (see ``draw``); a rectangle only where no band's edge cuts it."""
         if not shapes.shapes:
             return
         width, height = self.ground.drawn_width, self.image.height
         boxes = [shape_box(shape) for shape in shapes.shapes]
-        x0 = max(min(b[0] for b in boxes), 0)
-        x1 = min(max(b[2] for b in boxes), width)
-        y0 = max(min(b[1] for b in boxes), 0)
-        y1 = min(max(b[3] for b in boxes), height)
+        x0, y0, x1, y1 = union(boxes)
+        x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, width), min(y1, height)
         if x0 >= x1 or y0 >= y1:  # all of it off the drawn part
             return
         # the last band ends at the picture's foot, over rows of the band before it: drawn
