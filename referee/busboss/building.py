@@ -6,11 +6,10 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from functools import lru_cache
-from itertools import compress
 
 from .map import Map, Route
 from .orders import Build, Purchase, format_purchase
-from .state import BANK_SEAT, BusBossState
+from .state import BANK_SEAT, BusBossState, owned_routes
 
 MAX_ROUTES = 4  # rule 8: two to four routes in one build ...
 SHARED_BUDGET = 12  # ... costing at most 12 together; a single route may cost more
@@ -193,8 +192,8 @@ def _ownership(m: Map, owners: tuple[tuple[int, ...], ...]) -> tuple[int, dict[i
     """The routes with a copy to buy (free, or the bank's), and each owner's routes, as
     bits (``Map.bit``): the same for every seat asking in a round."""
     taken, owned = 0, dict[int, int]()
-    # the routes somebody owns (nobody's owners are empty): few, most of a game
-    for route, bit, who in compress(zip(m.routes, m.bit, owners), owners):
+    for route, who in owned_routes(m, owners):
+        bit = m.bit[route.index]
         if not available(who, route):
             taken |= bit
         for owner in who:

@@ -14,11 +14,11 @@ import heapq
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from itertools import compress, count
+from itertools import count
 
 from .map import Map, Route, shortest
 from .orders import BANK, Journey
-from .state import owner_name, owner_seat
+from .state import owned_routes, owner_name, owner_seat
 
 PAYMENT_CAP = 10  # rule 24
 DETOUR_FACTOR = 2  # rule 25
@@ -100,7 +100,7 @@ class Network:
         self.adjacent: dict[str, list[tuple[str, Route, tuple[int, ...], int]]] = {}
         # the owned routes' steps, in the order of Map.steps_at (the map's order of routes):
         # a search meets them in that order, whatever the owners
-        for route, who in compress(zip(m.routes, owners), owners):  # (nobody's: no owners)
+        for route, who in owned_routes(m, owners):
             for a, b, spaces in m.route_steps[route.index]:
                 self.adjacent.setdefault(a, []).append((b, route, who, spaces))
                 self.adjacent.setdefault(b, []).append((a, route, who, spaces))

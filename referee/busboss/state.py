@@ -5,12 +5,12 @@ its routes, and may have a name."""
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from itertools import compress
 from typing import Any, NamedTuple
 
-from .map import FIRST_VERSION, Map, load_map
+from .map import FIRST_VERSION, Map, Route, load_map
 from .orders import BANK, COLOURS, Order, format_order, parse_order
 
 BANK_SEAT = -1  # the owner of a dropped player's routes (rule 40)
@@ -246,12 +246,20 @@ def network_places(m: Map, owners: tuple[tuple[int, ...], ...], seat: int) -> fr
     return owned_places(m, owners).get(seat, frozenset())
 
 
+def owned_routes(
+    m: Map, owners: tuple[tuple[int, ...], ...]
+) -> Iterator[tuple[Route, tuple[int, ...]]]:
+    """The routes somebody owns among ``owners``, each with its owners, in the map's order:
+    few, most of a game, so the routes nobody owns are passed over in C."""
+    return compress(zip(m.routes, owners), owners)
+
+
 @lru_cache(maxsize=16)
 def owned_places(m: Map, owners: tuple[tuple[int, ...], ...]) -> dict[int, frozenset[str]]:
     """The places along each owner's routes among ``owners``, by seat, found in one pass
     and remembered: every seat's bot and every order of a round asks for the same few."""
     places: dict[int, set[str]] = {}
-    for route, who in compress(zip(m.routes, owners), owners):  # (nobody's: no owners)
+    for route, who in owned_routes(m, owners):
         for seat in who:
             places.setdefault(seat, set()).update(route.places)
     return {seat: frozenset(found) for seat, found in places.items()}
