@@ -32,20 +32,20 @@ class Failure(click.ClickException):
     """A user's mistake: printed as 'Error: ...' with exit code 1, never a traceback."""
 
 
-class GameName(click.Choice):
+class GameName(click.ParamType):
     """A game of the registry as it is when the command runs (a game registered after this
-    module was imported can be chosen too)."""
+    module was imported can be chosen too), so the list is read at conversion, not fixed."""
 
-    def __init__(self) -> None:
-        super().__init__([])
+    name = "game"
 
-    @property
-    def choices(self) -> list[str]:
-        return registry.names()
+    def get_metavar(self, param: click.Parameter, ctx: click.Context) -> str:
+        return "[" + "|".join(registry.names()) + "]"
 
-    @choices.setter
-    def choices(self, value: object) -> None:
-        pass  # click.Choice sets its list once; the registry's is read each time
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None):
+        if value in registry.names():
+            return value
+        names = ", ".join(repr(name) for name in registry.names())
+        self.fail(f"{value!r} is not one of {names}.", param, ctx)
 
 
 def open_site(ctx: click.Context):
