@@ -274,6 +274,9 @@ class GameDescriptor:
                    values, so that a later release with other defaults (a map's new version)
                    plays the campaign as it began
     unpinned       those options' values for a campaign made before they were kept
+    play_figures   (the state a game began with, each (seat, order, state after it) in
+                   order) -> per seat, figures of how it played that ``simulate`` reports
+                   per bot beside its win share (Bus: "wasted_markers"); None: none
     """
 
     rules: Rules
@@ -290,6 +293,9 @@ class GameDescriptor:
     signup: tuple[SignupChoice, ...] = ()
     pin_options: Callable[[Mapping[str, Any]], dict[str, Any]] = lambda options: {}
     unpinned: Mapping[str, Any] = field(default_factory=dict)
+    play_figures: (
+        Callable[[Any, Sequence[tuple[int, Any, Any]]], dict[int, dict[str, int]]] | None
+    ) = None
 
     @property
     def name(self) -> str:
