@@ -19,9 +19,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from played import play, publish_seed_hash
 from sites import make_site
 
-from referee.archive import write_archive
-from referee.history import history_text
-from referee.verify import verify
+from referee.service.archive import write_archive
+from referee.service.verify import verify
+from referee.words.history import history_text
 
 
 def timed(action):

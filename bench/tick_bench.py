@@ -18,10 +18,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from referee.config import load_config, write_default_config
 from referee.mail.inbox import ImapInbox
-from referee.site import Site
-from referee.tick import tick
+from referee.service.site import Site
+from referee.service.tick import tick
+from referee.settings.site import load_config, write_default_config
 
 ORDERS = [
     "build house 15\nbuild pub 16",

@@ -59,9 +59,9 @@ def worker(task: dict) -> dict:
     import statistics
     import time
 
-    from referee.config import load_config
-    from referee.site import Site
-    from referee.tick import tick
+    from referee.service.site import Site
+    from referee.service.tick import tick
+    from referee.settings.site import load_config
 
     def site_at(path: str) -> Site:
         return Site(load_config(Path(path) / "referee.yaml"))
@@ -128,7 +128,7 @@ def worker(task: dict) -> dict:
             times.append(time.process_time() - start)
         out["replay"] = statistics.median(times)
         try:
-            from referee import snapshots
+            from referee.store import snapshots
         except ImportError:
             return out
         table = campaign.table()

@@ -13,14 +13,15 @@ from pathlib import Path
 
 import click
 
-from . import registry, snapshots
-from .campaign import CampaignError, Status
-from .config import CONFIG_NAME, ConfigError, load_config, write_default_config
-from .deadlines import POLICIES, DeadlineError, Deadlines
+from . import registry
+from .files import LockBusy, TickLock
 from .mail.inbox import InboxError
 from .records import RefusedCommand
+from .settings.deadlines import POLICIES, DeadlineError, Deadlines
+from .settings.site import CONFIG_NAME, ConfigError, load_config, write_default_config
 from .simulate import simulate as run_simulation
-from .store import LockBusy, TickLock
+from .store import snapshots
+from .store.campaign import CampaignError, Status
 
 EX_TEMPFAIL = 75  # sysexits: try again later (another tick holds the lock)
 EX_SOME_FAILED = 3  # the tick ran, but some mails or campaigns failed (each told on stderr)
@@ -49,7 +50,7 @@ class GameName(click.ParamType):
 
 
 def open_site(ctx: click.Context):
-    from .site import Site
+    from .service.site import Site
 
     path = ctx.obj["config"]
     try:
@@ -269,7 +270,8 @@ def gm(ctx, campaign_id, command) -> None:
     with "New Name <address>", drop NAME, rollback N, adjudicate, start, message all TEXT."""
     from datetime import datetime
 
-    from .commands import CommandError, run_as_gm
+    from .service.commands import CommandError
+    from .service.tick import run_as_gm
 
     site = open_site(ctx)
     with writing(site):
@@ -375,7 +377,7 @@ def status(ctx, campaign_id, as_json) -> None:
 def show(ctx, campaign_id, player, png) -> None:
     """Print the map, the scores and what the game waits for."""
     from . import maps
-    from .reports import position_text
+    from .words.mails import position_text
 
     site = open_site(ctx)
     try:
@@ -426,7 +428,7 @@ def replay(ctx, campaign_id) -> None:
 def check(ctx, no_servers: bool) -> None:
     """Check referee.yaml, every campaign (its settings and its log) and the logins to the
     mail servers; exit 1 when anything is wrong, saying what and how to mend it."""
-    from .check import check_site
+    from .service.check import check_site
 
     site = open_site(ctx)  # referee.yaml: every mistake at once, or an error here
     click.echo(f"referee.yaml: ok ({site.config.path})")
@@ -446,7 +448,7 @@ def tick(ctx) -> None:
     Exits 0 when all went well, 3 when the tick ran but some mails or campaigns failed (they
     are told on stderr, kept and summarised for the game masters), 1 when it could not run,
     75 when another tick is running."""
-    from .tick import tick as run_tick
+    from .service.tick import tick as run_tick
 
     site = open_site(ctx)
     try:
@@ -573,7 +575,7 @@ def simulate(
 @click.pass_context
 def archive(ctx, campaign_id, out) -> None:
     """Write campaign ID as a static web site that opens from the file system."""
-    from .archive import write_archive
+    from .service.archive import write_archive
 
     site = open_site(ctx)
     try:
@@ -590,7 +592,7 @@ def archive(ctx, campaign_id, out) -> None:
 def verify(directory: Path) -> None:
     """Check the campaign in DIRECTORY: its seed against the published seed hash, the hash
     chain of its log, the replay of every order, and its turn reports against the replay."""
-    from .verify import verify as run_verify
+    from .service.verify import verify as run_verify
 
     report = run_verify(directory)
     click.echo(report.summary())

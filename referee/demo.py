@@ -12,18 +12,18 @@ from pathlib import Path
 from typing import Any
 
 from . import mailbot, registry
-from .campaign import Campaign, Status
-from .config import (
+from .contract import IllegalOrder, Rules
+from .mail.outbox import MaildirSender, OutMail
+from .service.site import Site
+from .service.tick import tick
+from .settings.site import (
     CONFIG_NAME,
     MaildirInboxSettings,
     MaildirOutboxSettings,
     load_config,
     write_default_config,
 )
-from .contract import IllegalOrder, Rules
-from .mail.outbox import MaildirSender, OutMail
-from .site import Site
-from .tick import tick
+from .store.campaign import Campaign, Status
 
 # answers with nothing to decide wait this long for the player's next mail, as a campaign
 # played at a brisk pace would set it

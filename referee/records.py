@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar
 
-from .store import whole
+from .files import whole
 
 FORMAT_VERSION = 2
 

@@ -10,12 +10,12 @@ from pathlib import Path
 
 from sites import PLAYERS, make_site
 
-from referee import answers
-from referee.campaign import Table
-from referee.config import load_config
-from referee.play import advance, submit
 from referee.records import Kind, Record
-from referee.site import Site
+from referee.service import answers
+from referee.service.play import advance, commit, submit
+from referee.service.site import Site
+from referee.settings.site import load_config
+from referee.store.campaign import Table
 
 _PLAYED: dict[tuple, Path] = {}  # played once per test session, copied for each test
 
@@ -34,7 +34,7 @@ def play(
         number += 1
         round_ = table.round
         order = table.rules.format(bot(table.state, due.seat, rng))
-        site.commit(
+        commit(
             table,
             submit(table, due.seat, [order]),
             Record(
@@ -45,11 +45,11 @@ def play(
                 subject="Re: your turn",
             ),
         )
-        site.commit(table, advance(table), Record(Kind.REFEREE))
+        commit(table, advance(table), Record(Kind.REFEREE))
         if answer and table.round != round_:
-            answers.answer(site, table)
+            answers.answer(site.post, table)
     if answer:
-        answers.answer(site, table)
+        answers.answer(site.post, table)
     return table
 
 

@@ -10,9 +10,9 @@ from email.utils import formatdate, make_msgid
 from pathlib import Path
 
 from referee import mailbot
-from referee.config import load_config, write_default_config
-from referee.site import Site
-from referee.tick import tick
+from referee.service.site import Site
+from referee.service.tick import tick
+from referee.settings.site import load_config, write_default_config
 
 PLAYERS = ["Ann <ann@example.org>", "Bob <bob@example.org>", "Cid <cid@example.org>"]
 ADDRESSES = ["ann@example.org", "bob@example.org", "cid@example.org"]

@@ -8,10 +8,9 @@ import os
 import pytest
 from sites import PLAYERS, Mailboxes, make_site, person_mail, run_tick
 
-from referee.config import load_config
-from referee.limits import AnswerLimits
 from referee.mail.read import read_mail
-from referee.site import Site
+from referee.service.site import Site
+from referee.settings.site import AnswerLimits, load_config
 
 REFEREE = "referee@example.org"
 

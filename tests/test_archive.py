@@ -12,10 +12,10 @@ from markupsafe import escape
 from played import play, played_site
 from sites import ADDRESSES, PLAYERS, make_site
 
-from referee.archive import write_archive
-from referee.chart import score_chart
 from referee.cli import main
-from referee.history import NoSuchTurn, history_text, turns
+from referee.service.archive import write_archive
+from referee.words.chart import score_chart
+from referee.words.history import NoSuchTurn, history_text, turns
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -10,9 +10,9 @@ from browser import Browser, chromium_path
 from PIL import Image, ImageChops, ImageStat
 from played import played_site
 
-from referee.archive import write_archive
-from referee.chart import score_chart
-from referee.history import turns
+from referee.service.archive import write_archive
+from referee.words.chart import score_chart
+from referee.words.history import turns
 
 # The boxes of the chart and the map on the page, and whether every image loaded.
 LAYOUT = """(() => {

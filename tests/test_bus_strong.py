@@ -9,10 +9,10 @@ from click.testing import CliRunner
 from sites import PLAYERS, make_site
 
 from referee.bus.engine import RULES
-from referee.campaign import CampaignError
 from referee.cli import main
-from referee.play import Outcome, campaign_bot, decide_by_bot
 from referee.records import Kind, Record
+from referee.service.play import Outcome, campaign_bot, commit, decide_by_bot
+from referee.store.campaign import CampaignError
 
 ROLLOUTS = 16  # enough to beat the default bot, and a few seconds a game
 
@@ -102,7 +102,7 @@ def test_the_game_master_chooses_the_bot_and_a_replay_never_asks_it(tmp_path):
     for _ in range(8):  # the bot decides for whoever is awaited: the first buildings, lines
         outcome = Outcome(round=table.round)
         decide_by_bot(table, table.rules.awaiting(table.state)[0].seat, outcome)
-        site.commit(table, outcome, Record(Kind.REFEREE))
+        commit(table, outcome, Record(Kind.REFEREE))
     played = RULES.to_data(table.state)
     assert site.campaign("g1").table().state.moves == 8
     # another bot chosen later changes only the orders still to come

@@ -8,7 +8,7 @@ from datetime import timedelta
 from sites import ADDRESSES, PLAYERS, logged, person_mail, text_of
 from test_commands_maildir import T0, game, say
 
-from referee.tick import tick
+from referee.service.tick import tick
 
 
 def send(site, boxes, seat: int, text: str) -> None:

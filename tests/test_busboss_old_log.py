@@ -14,9 +14,9 @@ import yaml
 from click.testing import CliRunner
 from sites import make_site
 
-from referee.archive import players_context
-from referee.campaign import Campaign, CampaignError
 from referee.cli import main
+from referee.service.archive import players_context
+from referee.store.campaign import Campaign, CampaignError
 
 OLD_BUSBOSS = Path(__file__).parent / "fixtures" / "old-logs" / "busboss-demo"
 

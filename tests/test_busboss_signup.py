@@ -11,9 +11,9 @@ from sites import Mailboxes, make_site, person_mail, text_of
 from referee import maps
 from referee.busboss.engine import RULES
 from referee.busboss.game import assign_colours
-from referee.config import load_config
-from referee.site import Site
-from referee.tick import tick
+from referee.service.site import Site
+from referee.service.tick import tick
+from referee.settings.site import load_config
 
 T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
 
@@ -143,7 +143,7 @@ def test_the_list_of_open_games_and_the_help_say_how_to_choose(tmp_path):
 
 
 def test_rule_6_a_replacement_player_takes_over_the_company_and_its_colour(tmp_path):
-    from referee.commands import run_as_gm
+    from referee.service.tick import run_as_gm
 
     site = make_site(tmp_path)
     site.new_campaign("busboss", "boss1", [], seed=4, seats=3, gm="Gil <gil@example.org>")

@@ -8,7 +8,7 @@ from test_referee_by_mail import MailPlayer, mail_site
 
 from referee import mailbot
 from referee.bus.engine import RULES
-from referee.tick import tick
+from referee.service.tick import tick
 
 T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)  # a Monday
 

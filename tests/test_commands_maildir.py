@@ -9,8 +9,7 @@ from sites import ADDRESSES, PLAYERS, Mailboxes, logged, make_site, person_mail,
 from referee import mailbot
 from referee.busboss.engine import RULES as BUSBOSS
 from referee.cli import main
-from referee.commands import run_as_gm
-from referee.tick import tick
+from referee.service.tick import run_as_gm, tick
 
 T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)  # a Monday
 
@@ -140,7 +139,7 @@ def test_history_by_mail_whole_and_one_turn(tmp_path):
 
 
 def test_press_and_game_master_actions_are_in_the_history_and_verify_holds(tmp_path):
-    from referee.verify import verify
+    from referee.service.verify import verify
 
     site, boxes = game(tmp_path, game="busboss")
     say(site, boxes, 0, "message all Good luck!\nmessage Bob a secret plan")
@@ -171,8 +170,8 @@ def test_a_site_game_master_opens_a_campaign_for_sign_up_by_mail(tmp_path, monke
         )
     )
     monkeypatch.setenv("REFEREE_TEST_GM_TOKEN", "opensesame")
-    from referee.config import load_config
-    from referee.site import Site
+    from referee.service.site import Site
+    from referee.settings.site import load_config
 
     site = Site(load_config(path))
     boxes = Mailboxes(site)

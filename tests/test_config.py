@@ -6,7 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from referee.config import (
+from referee.mail.compose import compose
+from referee.mail.inbox import ImapInbox, MaildirInbox
+from referee.mail.outbox import MaildirSender, SmtpSender
+from referee.settings.site import (
     DEFAULT_CONFIG,
     ConfigError,
     ImapSettings,
@@ -15,9 +18,6 @@ from referee.config import (
     load_config,
     write_default_config,
 )
-from referee.mail.compose import compose
-from referee.mail.inbox import ImapInbox, MaildirInbox
-from referee.mail.outbox import MaildirSender, SmtpSender
 
 
 def write(tmp_path, text: str):

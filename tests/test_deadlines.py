@@ -4,7 +4,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from referee.deadlines import DeadlineError, Deadlines, absent_days, show
+from referee.settings.deadlines import DeadlineError, Deadlines, absent_days, show
 
 UTC = UTC
 FRIDAY_NOON = datetime(2026, 11, 27, 12, 0, tzinfo=UTC)

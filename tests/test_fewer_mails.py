@@ -8,7 +8,7 @@ import pytest
 from sites import PLAYERS, Mailboxes, make_site, reply_to, text_of
 
 from referee.mailbot import answer_latest
-from referee.tick import tick
+from referee.service.tick import tick
 
 
 @pytest.fixture
@@ -101,7 +101,7 @@ def test_a_long_choice_list_is_grouped_and_choices_lists_it_whole(game):
 def test_observers_get_the_result_and_a_refusing_campaign_takes_none(tmp_path):
     from sites import person_mail
 
-    from referee.campaign import Status
+    from referee.store.campaign import Status
 
     site = make_site(tmp_path)
     site.new_campaign("bus", "watched", PLAYERS, seed=1)

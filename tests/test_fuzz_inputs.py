@@ -20,16 +20,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sites import PLAYERS, Mailboxes, make_site, person_mail, run_tick, text_of
 
-from referee import snapshots
 from referee.busboss.engine import RULES as BUS_BOSS
 from referee.busboss.map import MapError
-from referee.campaign import Campaign, CampaignError
-from referee.commands import CAMPAIGN_VERBS, SITE_VERBS
-from referee.config import ConfigError, load_config
 from referee.records import Record, RecordError
-from referee.site import Site
-from referee.tick import tick
-from referee.verify import verify
+from referee.service.commands import CAMPAIGN_VERBS, SITE_VERBS
+from referee.service.site import Site
+from referee.service.tick import tick
+from referee.service.verify import verify
+from referee.settings.site import ConfigError, load_config
+from referee.store import snapshots
+from referee.store.campaign import Campaign, CampaignError
 
 T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
 FUZZ = settings(

@@ -9,8 +9,8 @@ from test_campaign_life import T0, deadline_game, run, write
 from test_referee_by_mail import MailPlayer, mail_site
 
 from referee import mailbot
-from referee.config import load_config
-from referee.site import Site
+from referee.service.site import Site
+from referee.settings.site import load_config
 
 
 def texts(player) -> list[str]:

@@ -6,9 +6,8 @@ from datetime import UTC, datetime
 import pytest
 from sites import ADDRESSES, PLAYERS, Mailboxes, make_site, person_mail, run_tick, text_of
 
-from referee.commands import run_as_gm
 from referee.records import RefusedCommand
-from referee.tick import tick
+from referee.service.tick import run_as_gm, tick
 
 T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
 

@@ -11,12 +11,12 @@ from sites import PLAYERS, Mailboxes, make_site, person_mail, run_tick, text_of
 from test_referee_by_mail import mail_site
 
 from referee.bus.engine import RULES
-from referee.config import ConfigError, load_config
-from referee.intake import HEAD_BYTES
 from referee.mail.inbox import MaildirInbox
-from referee.play import read_orders
-from referee.site import Site
-from referee.tick import tick
+from referee.service.intake import HEAD_BYTES
+from referee.service.play import read_orders
+from referee.service.site import Site
+from referee.service.tick import tick
+from referee.settings.site import ConfigError, load_config
 
 LIMIT_KB = 100
 

@@ -11,6 +11,7 @@ import pytest
 from referee.bus import BOARD
 from referee.bus import png_map as bus_png
 from referee.maps import canvas, png_map
+from referee.words import render
 
 VIEW = json.loads((Path(__file__).parent / "fixtures" / "bus_view_middle.json").read_text())
 
@@ -112,11 +113,9 @@ def test_templates_are_compiled_once_and_a_damaged_one_is_compiled_again(cache, 
     kept compiled in the cache, and a process finds them there."""
     import jinja2
 
-    from referee import reports
-
     def fresh_env() -> jinja2.Environment:
         # no templates kept in memory: each get_template is a new process's first
-        return reports._ENV.overlay(bytecode_cache=reports.CompiledTemplates(), cache_size=0)
+        return render.ENV.overlay(bytecode_cache=render.CompiledTemplates(), cache_size=0)
 
     first = fresh_env().get_template("welcome.txt")
     (kept,) = (cache / "templates").iterdir()
@@ -157,7 +156,6 @@ def test_the_cache_lives_where_the_environment_says_and_somewhere_without_a_home
 def test_a_cache_that_cannot_be_written_only_costs_time(tmp_path, monkeypatch):
     """A file where the cache folder should be: maps and templates are made as if for the
     first time, every time, and nothing fails."""
-    from referee import reports
 
     blocked = tmp_path / "not-a-folder"
     blocked.write_text("a file, not a folder")
@@ -166,6 +164,6 @@ def test_a_cache_that_cannot_be_written_only_costs_time(tmp_path, monkeypatch):
     first = png_map(VIEW)
     fresh_process(monkeypatch)
     assert png_map(VIEW) == first
-    env = reports._ENV.overlay(bytecode_cache=reports.CompiledTemplates(), cache_size=0)
+    env = render.ENV.overlay(bytecode_cache=render.CompiledTemplates(), cache_size=0)
     assert env.get_template("welcome.txt").name == "welcome.txt"
     assert blocked.read_text() == "a file, not a folder"

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee import registry
-from referee.play import read_orders
+from referee.service.play import read_orders
 
 WORDS = st.sampled_from(
     ["build", "house", "pub", "office", "line", "pass", "action", "passengers", "clock",

@@ -5,7 +5,7 @@ from sites import person_mail, text_of
 from test_referee_by_mail import mail_site
 
 from referee import mailbot
-from referee.tick import tick
+from referee.service.tick import tick
 
 
 def mails_of(rig, address: str) -> list:

@@ -9,8 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from referee.campaign import Campaign, CampaignError, record_hash
-from referee.history import turn_files
 from referee.records import (
     FORMAT_VERSION,
     AppliedOrder,
@@ -24,6 +22,8 @@ from referee.records import (
     RefusedCommand,
     Rollback,
 )
+from referee.store.campaign import Campaign, CampaignError, record_hash
+from referee.words.history import turn_files
 
 OLD_DEMO = Path(__file__).parent / "fixtures" / "old-logs" / "bus-demo"
 

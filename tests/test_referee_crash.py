@@ -11,8 +11,8 @@ import pytest
 from sites import PLAYERS, Mailboxes, logged, make_site, reply_to, run_tick
 
 from referee import mailbot
-from referee.config import load_config
-from referee.site import Site
+from referee.service.site import Site
+from referee.settings.site import load_config
 
 # every step of a tick, and every point where a group of writes is made durable
 CRASH_POINTS = [

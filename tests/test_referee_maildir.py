@@ -16,8 +16,8 @@ from sites import (
     text_of,
 )
 
-from referee.campaign import CampaignError
-from referee.reports import Identity
+from referee.mail.routing import Identity
+from referee.store.campaign import CampaignError
 
 
 @pytest.fixture

@@ -9,9 +9,9 @@ from click.testing import CliRunner
 from sites import PLAYERS, Mailboxes, make_site, reload, run_tick, text_of
 
 from referee.cli import main
-from referee.failures import SHOWN, note_failure
-from referee.store import TickLock
-from referee.tick import tick
+from referee.files import TickLock
+from referee.service.failures import SHOWN, note_failure
+from referee.service.tick import tick
 
 T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
 

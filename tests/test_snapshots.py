@@ -9,11 +9,12 @@ import pytest
 from played import play, played_site
 from sites import ADDRESSES, PLAYERS, Mailboxes, logged, make_site, reply_to, run_tick
 
-from referee import mailbot, snapshots
-from referee.answers import Watermarks
-from referee.campaign import Campaign, Table
-from referee.history import history_text, turn_files
-from referee.tick import tick
+from referee import mailbot
+from referee.service.tick import tick
+from referee.store import snapshots
+from referee.store.campaign import Campaign, Table
+from referee.store.marks import Watermarks
+from referee.words.history import history_text, turn_files
 
 
 def same_table(loaded: Table, replayed: Table) -> None:
@@ -180,7 +181,7 @@ def played_by_mail(root, monkeypatch, snapshots_used: bool):
     """Ann, Bob and Cid answer their newest prompt each tick, for 20 ticks; what the site
     then holds: the log, the mails sent and the turns/ files."""
     if not snapshots_used:
-        monkeypatch.setattr("referee.intake.load_table", lambda campaign: campaign.table())
+        monkeypatch.setattr("referee.service.intake.load_table", lambda campaign: campaign.table())
     site = make_site(root)
     site.new_campaign("bus", "game", PLAYERS, seed=11)
     boxes = Mailboxes(site)
@@ -220,7 +221,7 @@ def test_a_game_played_by_mail_from_snapshots_is_the_game_played_by_full_replays
 def test_a_game_masters_command_from_the_shell_leaves_a_snapshot_the_next_tick_uses(
     mid_game, monkeypatch
 ):
-    from referee.commands import run_as_gm
+    from referee.service.tick import run_as_gm
 
     site, campaign = mid_game
     run_as_gm(site, "mid", "message all Lunch break, back at two.", datetime.now(UTC))
@@ -249,7 +250,7 @@ def test_the_index_forgets_a_campaign_whose_folder_was_removed(tmp_path):
 
 
 def test_a_tick_without_mail_does_not_read_the_log_of_every_mail_received(tmp_path, monkeypatch):
-    from referee.site import Site
+    from referee.service.site import Site
 
     site = make_site(tmp_path)
     site.new_campaign("bus", "one", PLAYERS, seed=1)
@@ -271,7 +272,7 @@ def test_the_log_of_mail_received_keeps_the_newest_and_moves_the_rest_aside(tmp_
     """A tick with mail reads received.jsonl whole: once it holds twice RECENT_RECEIVED
     records, the older ones move to received-old.jsonl, which no tick reads. A mail taken
     again after its record left is still known to its campaign's log: applied once."""
-    from referee import site as site_module
+    from referee.store import site as site_module
 
     monkeypatch.setattr(site_module, "RECENT_RECEIVED", 2)
     site = make_site(tmp_path)

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from referee.store import (
+from referee.files import (
     CorruptRecord,
     LockBusy,
     TickLock,
@@ -115,7 +115,7 @@ def test_a_record_must_be_an_object(tmp_path):
 
 HOLD_LOCK = """
 import sys, time
-from referee.store import TickLock
+from referee.files import TickLock
 with TickLock(sys.argv[1]):
     print("locked", flush=True)
     sys.stdin.read()  # hold until the test closes our stdin

@@ -16,9 +16,9 @@ from sites import Mailboxes, logged, make_site, reply_to, run_tick, text_of
 from referee import registry
 from referee.cli import main
 from referee.contract import IllegalOrder, NotAnOrder, NotationError, Rules
-from referee.history import history_text
-from referee.tick import tick
-from referee.verify import verify
+from referee.service.tick import tick
+from referee.service.verify import verify
+from referee.words.history import history_text
 
 REFEREE = Path(__file__).resolve().parent.parent / "referee"
 PLAYERS = ["Ann <ann@example.org>", "Bob <bob@example.org>"]

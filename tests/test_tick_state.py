@@ -6,8 +6,8 @@ from datetime import UTC, datetime
 
 from sites import PLAYERS, Mailboxes, make_site, person_mail, run_tick
 
-from referee.campaign import Status
-from referee.tick import tick
+from referee.service.tick import tick
+from referee.store.campaign import Status
 
 T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
 

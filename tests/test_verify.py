@@ -9,10 +9,10 @@ from click.testing import CliRunner
 from played import played_site
 from sites import logged
 
-from referee.campaign import Campaign, Table
 from referee.cli import main
 from referee.records import Record
-from referee.verify import verify
+from referee.service.verify import verify
+from referee.store.campaign import Campaign, Table
 
 
 def campaign_root(tmp_path, **kwargs):
@@ -120,7 +120,7 @@ def test_another_legal_order_breaks_the_chain_there_and_the_turn_reports_after_i
 
 
 def test_a_record_changed_and_hashed_again_breaks_the_chain_at_the_next_record(tmp_path):
-    from referee.campaign import record_hash
+    from referee.store.campaign import record_hash
 
     root = campaign_root(tmp_path)
     lines = log_lines(root)

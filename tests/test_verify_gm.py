@@ -7,10 +7,9 @@ from datetime import UTC, datetime
 import pytest
 from sites import PLAYERS, Mailboxes, make_site, person_mail, run_tick
 
-from referee.commands import run_as_gm
 from referee.records import RefusedCommand
-from referee.tick import tick
-from referee.verify import verify
+from referee.service.tick import run_as_gm, tick
+from referee.service.verify import verify
 
 T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
 

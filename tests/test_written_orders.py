@@ -9,7 +9,7 @@ quotes, bullets, a full stop and a signature without its "-- " line."""
 import pytest
 from sites import PLAYERS, Mailboxes, logged, make_site
 
-from referee.tick import tick
+from referee.service.tick import tick
 
 # the report the referee sent, as a quoted copy carries it (its example lines are orders)
 REPORT = """\

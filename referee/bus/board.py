@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from importlib import resources
 
-from ..store import load_yaml
+from ..schema import load_yaml
 
 ZONES = "ABCD"
 

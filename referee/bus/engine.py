@@ -7,16 +7,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..contract import (
-    Bot,
-    Decision,
-    Entry,
-    IllegalOrder,
-    Result,
-    View,
-    check_setup,
-    progress_view,
-)
+from ..contract import Bot, Decision, Entry, IllegalOrder, Result, View, check_setup, progress_view
 from . import rules
 from .board import BOARD
 from .bot import BOTS

@@ -28,16 +28,7 @@ from ..maps.canvas import (
 from ..maps.styles import INK, WHITE
 from .board import Board
 from .engine import BusView
-from .scene import (
-    BUILDING_TYPES,
-    STYLES,
-    CrossingFacts,
-    Lot,
-    Player,
-    Scene,
-    build_scene,
-    legend,
-)
+from .scene import BUILDING_TYPES, STYLES, CrossingFacts, Lot, Player, Scene, build_scene, legend
 
 WIDTH, HEIGHT = 1460, 1020
 MAP_ORIGIN, MAP_SCALE = (60, 60), 9.0  # board position 0..100 -> 60..960 pixels

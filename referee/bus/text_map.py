@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from functools import lru_cache
 
-from ..maps.textgrid import WIDTH as WIDTH  # the column limit, as this map's
+from ..maps.textgrid import WIDTH as WIDTH
 from ..maps.textgrid import (
     blank,
     document,

@@ -30,7 +30,7 @@ def _text_map(view: View) -> str:
 
 
 def _png_map(view: View) -> bytes:
-    from .png_map import png_map as draw  # Pillow is loaded when a map is drawn
+    from .png_map import png_map as draw
     from .scene import view_map
 
     boss_view = cast(BusBossView, view)

@@ -13,14 +13,7 @@ from .game import entry_limit
 from .journeys import network
 from .map import Map, Route
 from .orders import Build, Order, Purchase, RunEntry
-from .prompts import (
-    NOTHING,
-    entry_of,
-    purchase_of,
-    quickest,
-    quickest_journeys,
-    run_options,
-)
+from .prompts import NOTHING, entry_of, purchase_of, quickest, quickest_journeys, run_options
 from .runs import POINTS
 from .state import LAST_ROUND, BusBossState
 

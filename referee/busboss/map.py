@@ -24,7 +24,7 @@ from typing import Any
 
 import yaml
 
-from ..store import load_yaml
+from ..schema import load_yaml
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("S", "H", "D", "C")

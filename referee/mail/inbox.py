@@ -22,7 +22,7 @@ from typing import Protocol
 from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientError, LoginError
 
-from ..store import atomic_write, fsync_dir
+from ..files import atomic_write, fsync_dir
 
 log = logging.getLogger(__name__)
 

@@ -33,7 +33,7 @@ from email.utils import getaddresses, parseaddr
 from pathlib import Path
 from typing import Protocol
 
-from ..store import atomic_write, crashpoint, fsync_dir
+from ..files import atomic_write, crashpoint, fsync_dir
 
 log = logging.getLogger(__name__)
 

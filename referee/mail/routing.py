@@ -42,3 +42,16 @@ def route(mail: Incoming) -> Route:
     return Route(
         campaign_id or None, token or None, lines[:MAX_LINES], max(0, len(lines) - MAX_LINES)
     )
+
+
+@dataclass(frozen=True)
+class Identity:
+    """The referee's address, from which players' plus-addresses are made."""
+
+    address: str
+    name: str = "Referee"
+
+    def plus(self, campaign_id: str, token: str | None = None) -> str:
+        local, _, domain = self.address.partition("@")
+        tag = f"{campaign_id}.{token}" if token else campaign_id
+        return f"{local}+{tag}@{domain}"

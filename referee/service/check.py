@@ -3,12 +3,12 @@ at once, each problem told with what to do, without changing anything."""
 
 from __future__ import annotations
 
-from .campaign import CampaignError
-from .config import ConfigError
-from .mail.inbox import InboxError
-from .mail.outbox import SendError
+from ..files import CorruptRecord
+from ..mail.inbox import InboxError
+from ..mail.outbox import SendError
+from ..settings.site import ConfigError
+from ..store.campaign import CampaignError
 from .site import Site
-from .store import CorruptRecord
 
 
 def check_site(site: Site, servers: bool = True) -> list[tuple[str, str | None]]:

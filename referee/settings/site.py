@@ -20,10 +20,9 @@ from typing import Any, overload
 
 import yaml
 
-from .limits import AnswerLimits
-from .mail.inbox import ImapInbox, MaildirInbox, create_maildir
-from .mail.outbox import MaildirSender, Outbox, SmtpSender
-from .store import load_yaml
+from ..mail.inbox import ImapInbox, MaildirInbox, create_maildir
+from ..mail.outbox import MaildirSender, Outbox, SmtpSender
+from ..schema import load_yaml
 
 CONFIG_NAME = "referee.yaml"
 
@@ -86,6 +85,27 @@ outbox:
 #   strangers_per_hour: 3
 #   strangers_per_day: 8
 """
+
+
+class Audience(Enum):
+    PLAYER = "player"  # a mail with a valid token, or a site game master's
+    STRANGER = "stranger"  # an unknown sender, a wrong token, no game named
+
+
+@dataclass(frozen=True)
+class AnswerLimits:
+    """referee.yaml's ``limits`` section: answers per address."""
+
+    per_hour: int = 10
+    per_day: int = 60
+    strangers_per_hour: int = 3
+    strangers_per_day: int = 8
+
+    def of(self, audience: Audience) -> tuple[int, int]:
+        if audience == Audience.PLAYER:
+            return self.per_hour, self.per_day
+        return self.strangers_per_hour, self.strangers_per_day
+
 
 ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 SECRET_KEYS = ("password", "pass", "passwd", "secret")

@@ -8,17 +8,11 @@ outbox recognises a mail it queued before by its Message-ID, so none goes out tw
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING
 
-from . import maps, timekeeping
-from .campaign import Campaign, Table
-from .deadlines import Deadlines, show
-from .history import NoSuchTurn, history_text, turn_files
-from .limits import Audience
-from .records import (
+from .. import maps
+from ..files import atomic_write
+from ..records import (
     Adjudicate,
     DeadlinesSet,
     Drop,
@@ -33,7 +27,11 @@ from .records import (
     Resume,
     Rollback,
 )
-from .reports import (
+from ..settings.site import Audience
+from ..store.campaign import Table
+from ..store.marks import Watermarks
+from ..words.history import NoSuchTurn, history_text, turn_files
+from ..words.mails import (
     confirmation,
     digest,
     observer_report,
@@ -43,63 +41,12 @@ from .reports import (
     replaced_notice,
     welcome,
 )
-from .store import atomic_write, read_state, whole
-
-if TYPE_CHECKING:
-    from .site import Site
-
-
-def stage_of(value: object) -> int | str | None:
-    """A decision's stage as mailed.json keeps it: a count, "over" or none."""
-    return value if value is None or value == "over" else whole(value)
+from . import timekeeping
+from .commands import help_lines
+from .post import Post
 
 
-@dataclass
-class Watermarks:
-    """How far a campaign's answers have been queued: kept in `mailed.json`."""
-
-    confirmed: int = 0  # mail records confirmed up to this record
-    digests: dict = field(default_factory=dict)  # seat -> record reported up to
-    digest_rounds: dict = field(default_factory=dict)  # seat -> round of that report
-    turns: int = 0  # turn reports written up to this record
-    stages: dict = field(default_factory=dict)  # seat -> stage of the decision last prompted
-    held: dict = field(default_factory=dict)  # seat -> mail records whose answer waits
-    observed: int | None = None  # the last round whose report went to the observers
-    pictured: dict = field(default_factory=dict)  # seat -> round of the last map sent as PNG
-
-    @classmethod
-    def load(cls, campaign: Campaign) -> Watermarks:
-        return read_state(campaign.root / "mailed.json", cls.from_data) or cls()
-
-    @classmethod
-    def from_data(cls, data: dict) -> Watermarks:
-        return cls(
-            whole(data["confirmed"]),
-            {str(k): whole(v) for k, v in data["digests"].items()},
-            {str(k): whole(v) for k, v in data["digest_rounds"].items()},
-            whole(data["turns"]),
-            {str(k): stage_of(v) for k, v in data.get("stages", {}).items()},
-            {str(k): [whole(n) for n in v] for k, v in data.get("held", {}).items()},
-            None if data.get("observed") is None else whole(data["observed"], -1),  # -1: none yet
-            {str(k): whole(v) for k, v in data.get("pictured", {}).items()},
-        )
-
-    def floor(self) -> int:
-        """The earliest record an answer may still report from (a mail whose answer waits
-        is read again when it goes)."""
-        kept = [n - 1 for numbers in self.held.values() for n in numbers]
-        return min([self.confirmed, self.turns, *self.digests.values(), *kept])
-
-    def save(self, campaign: Campaign) -> None:
-        # derived: after a crash the answers are derived again and the outbox knows them
-        atomic_write(
-            campaign.root / "mailed.json",
-            json.dumps(self.__dict__, indent=1, sort_keys=True) + "\n",
-            durable=False,
-        )
-
-
-def answer(site: Site, table: Table, now: datetime | None = None) -> tuple[int, Watermarks]:
+def answer(post: Post, table: Table, now: datetime | None = None) -> tuple[int, Watermarks]:
     """Queue the mails the campaign's log calls for: relayed messages, welcomes of
     replacement players, then one mail per player for what concerns them: a digest (with
     the answers to their mails read since) when they have a new decision, a new round or
@@ -113,7 +60,7 @@ def answer(site: Site, table: Table, now: datetime | None = None) -> tuple[int, 
     gather = timedelta(minutes=float(campaign.settings.get("gather_minutes", 0)))
     marks = Watermarks.load(campaign)
     last = table.count
-    due_at = dues(table)
+    due_at = timekeeping.dues(table)
     queued = 0
     held: dict[int | None, list[Record]] = {}
     told_everyone = False  # a game master's action: everyone gets a report
@@ -128,20 +75,20 @@ def answer(site: Site, table: Table, now: datetime | None = None) -> tuple[int, 
         for index, action in enumerate(record.actions):
             if isinstance(action, Message):
                 if action.to_gm and campaign.gm is not None:
-                    site.queue(campaign, press(site.identity, table, record, action, index, None))
+                    post.queue(campaign, press(post.identity, table, record, action, index, None))
                     queued += 1
                 for seat in action.to:
-                    site.queue(campaign, press(site.identity, table, record, action, index, seat))
+                    post.queue(campaign, press(post.identity, table, record, action, index, seat))
                     queued += 1
             elif isinstance(action, ObserversSet):
                 for number, address in enumerate(action.dropped):
-                    ended = observing_ended(site.identity, campaign, address, record, number)
-                    site.queue(campaign, ended)
+                    ended = observing_ended(post.identity, campaign, address, record, number)
+                    post.queue(campaign, ended)
                     queued += 1
             elif isinstance(action, Replace):
-                site.queue(campaign, welcome(site.identity, table, action.seat, key=str(record.n)))
+                post.queue(campaign, welcome(post.identity, table, action.seat, key=str(record.n)))
                 if action.old_address:
-                    site.queue(campaign, replaced_notice(site.identity, campaign, action, record))
+                    post.queue(campaign, replaced_notice(post.identity, campaign, action, record))
                 queued += 1 + bool(action.old_address)
             if isinstance(action, TOLD):
                 told_everyone = True
@@ -183,10 +130,10 @@ def answer(site: Site, table: Table, now: datetime | None = None) -> tuple[int, 
             if pictured:
                 marks.pictured[key] = table.round
                 png = png or maps.png_map(table.view())
-            site.queue(
+            post.queue(
                 campaign,
                 digest(
-                    site.identity,
+                    post.identity,
                     table,
                     seat,
                     since,
@@ -200,21 +147,28 @@ def answer(site: Site, table: Table, now: datetime | None = None) -> tuple[int, 
             marks.stages[key] = "over" if table.over else due.stage if due else None
             queued += 1
         elif reads and (due is not None or not _may_wait(reads, now, gather)):
-            if confirmed_within_limits(site, reads):
-                site.queue(
+            if confirmed_within_limits(post, reads):
+                post.queue(
                     campaign,
                     confirmation(
-                        site.identity, table, reads, due_at.get(seat), history_for(table, reads[-1])
+                        post.identity,
+                        table,
+                        reads,
+                        due_at.get(seat),
+                        history_for(table, reads[-1]),
+                        help_lines(gm=False),
                     ),
                 )
                 queued += 1
         elif reads:
             held[seat] = reads  # answered with the player's next mail
     for record in held.pop(None, []):  # the game master's mails: answered at once
-        site.queue(campaign, confirmation(site.identity, table, [record]))
+        post.queue(
+            campaign, confirmation(post.identity, table, [record], commands=help_lines(gm=True))
+        )
         queued += 1
     marks.held = {str(seat): [r.n for r in reads] for seat, reads in held.items() if reads}
-    queued += tell_observers(site, table, marks)
+    queued += tell_observers(post, table, marks)
     renamed = any(
         isinstance(a, Replace) for s in table.steps_after(marks.turns) for a in s.record.actions
     )  # a seat's new name shows in every round's report, as the replay shows it
@@ -224,7 +178,7 @@ def answer(site: Site, table: Table, now: datetime | None = None) -> tuple[int, 
     return queued, marks
 
 
-def confirmed_within_limits(site: Site, reads: list[Record]) -> bool:
+def confirmed_within_limits(post: Post, reads: list[Record]) -> bool:
     """A confirmation of mails whose orders moved the game on is always sent (the game's
     length bounds those); any other counts against the sender's limit, so that an
     auto-responder with the token is answered a few times, not for ever."""
@@ -232,7 +186,7 @@ def confirmed_within_limits(site: Site, reads: list[Record]) -> bool:
     return (
         any(r.orders for r in reads)
         or not sender
-        or site.answer_book.allow(sender, Audience.PLAYER)
+        or post.answer_book.allow(sender, Audience.PLAYER)
     )
 
 
@@ -240,7 +194,7 @@ def confirmed_within_limits(site: Site, reads: list[Record]) -> bool:
 TOLD = (Pause, Resume, Extend, DeadlinesSet, ObserversSet, Rollback, Drop, Replace, Adjudicate)
 
 
-def tell_observers(site: Site, table: Table, marks: Watermarks) -> int:
+def tell_observers(post: Post, table: Table, marks: Watermarks) -> int:
     """The report of each round that ended since the last one, and the result, to the
     campaign's observers (what every player can read: no token, no private press)."""
     campaign = table.campaign
@@ -253,9 +207,9 @@ def tell_observers(site: Site, table: Table, marks: Watermarks) -> int:
         text = turn_files(table, round_)
         report = next(v for k, v in text.items() if k.endswith(".txt") and ".map" not in k)
         for address in observers:
-            site.queue(
+            post.queue(
                 campaign,
-                observer_report(site.identity, campaign, address, round_, str(report)),
+                observer_report(post.identity, campaign, address, round_, str(report)),
             )
             queued += 1
     marks.observed = max(marks.observed, done - 1)
@@ -278,21 +232,6 @@ def _plain(record: Record) -> bool:
     return bool(record.orders) and not (
         record.bad_lines or record.refused or record.actions or any(record.queues.values())
     )
-
-
-def dues(table: Table) -> dict[int, str]:
-    """When each awaited decision is due, as each player reads times."""
-    campaign = table.campaign
-    settings = Deadlines.from_settings(campaign.settings.get("deadlines"))
-    if not settings.active:
-        return {}
-    book = timekeeping.Book.load(campaign)
-    shown = {}
-    for key, entry in book.seats.items():
-        due = timekeeping.due_of(settings, campaign, int(key), entry)
-        if due is not None:
-            shown[int(key)] = show(due, campaign.players[int(key)].timezone, settings.zone)
-    return shown
 
 
 def history_for(table: Table, record: Record) -> str:

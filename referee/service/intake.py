@@ -15,19 +15,20 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import cached_property
 
-from .campaign import Campaign, CampaignError, Status, Table
+from ..files import crashpoint
+from ..mail.inbox import InMail
+from ..mail.read import Incoming, read_head, read_mail
+from ..mail.routing import MAX_LINES, Route, route
+from ..records import BadLine, Kind, Record, RefusedCommand
+from ..settings.site import Audience
+from ..store.campaign import Campaign, CampaignError, Status, Table
+from ..store.snapshots import load as load_table
+from ..words.mails import notice
+from ..words.render import say
 from .commands import Commands, Outside, no_such_game, run_outside, split
 from .failures import note_failure
-from .limits import Audience
-from .mail.inbox import InMail
-from .mail.read import Incoming, read_head, read_mail
-from .mail.routing import MAX_LINES, Route, route
-from .play import Outcome, read_orders, submit
-from .records import BadLine, Kind, Record, RefusedCommand
-from .reports import notice, say
+from .play import Outcome, commit, read_orders, submit
 from .site import Site
-from .snapshots import load as load_table
-from .store import crashpoint
 
 log = logging.getLogger(__name__)
 
@@ -154,7 +155,7 @@ class Intake:
             self.counts.ignored += 1
             return
         where = route(mail)
-        if mail.automatic or self.site.sent_by_us(mid):
+        if mail.automatic or self.site.post.sent_by_us(mid):
             site.keep_raw(site.state_dir / "unrouted", mid, raw)
             why = mail.automatic or "the referee's own mail, come back"
             self.noted(mid, "-", f"ignored: {why}")
@@ -236,7 +237,7 @@ class Intake:
             )
             if reading.entries and not reading.errors:
                 outcome = submit(table, seat, reading.entries)
-        self.site.commit(table, outcome, record)
+        commit(table, outcome, record)
         if done.rebuild:
             self.open.replay(campaign.id)
         return outcome, record
@@ -313,7 +314,7 @@ class Intake:
         to = to or mail.sender_address
         if not to:
             return
-        if not self.site.answer_book.allow(to, audience, self.now):
+        if not self.site.post.answer_book.allow(to, audience, self.now):
             self.held = True
             return
         msg = notice(
@@ -325,7 +326,7 @@ class Intake:
             key=mail.message_id,
             reply_to=reply_to,
         )
-        self.site.queue(None, msg)
+        self.site.post.queue(None, msg)
         self.counts.answered += 1
 
 

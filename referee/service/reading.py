@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from . import registry
-from .contract import NotationError
-from .reports import help_text
+from .. import registry
+from ..contract import NotationError
+from ..words.render import help_text
 
 # what orders never hold and sentences and signatures often do
 PROSE_MARKS = re.compile(r"[&!?@;]|\b(the|and|you|your|my|thanks|regards|please)\b", re.I)

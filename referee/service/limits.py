@@ -15,34 +15,13 @@ from __future__ import annotations
 
 import json
 import logging
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from enum import Enum
 from pathlib import Path
 
-from .store import atomic_write
+from ..files import atomic_write
+from ..settings.site import AnswerLimits, Audience
 
 log = logging.getLogger(__name__)
-
-
-class Audience(Enum):
-    PLAYER = "player"  # a mail with a valid token, or a site game master's
-    STRANGER = "stranger"  # an unknown sender, a wrong token, no game named
-
-
-@dataclass(frozen=True)
-class AnswerLimits:
-    """referee.yaml's ``limits`` section: answers per address."""
-
-    per_hour: int = 10
-    per_day: int = 60
-    strangers_per_hour: int = 3
-    strangers_per_day: int = 8
-
-    def of(self, audience: Audience) -> tuple[int, int]:
-        if audience == Audience.PLAYER:
-            return self.per_hour, self.per_day
-        return self.strangers_per_hour, self.strangers_per_day
 
 
 HOUR, DAY = timedelta(hours=1), timedelta(days=1)

@@ -21,12 +21,13 @@ from pathlib import Path
 
 from PIL import Image
 
-from . import maps
-from .campaign import Status, Table
-from .chart import player_colour, score_chart
-from .history import history_text, measure, standings, turns
-from .reports import render, result_context, turn_report, waiting_for
-from .store import atomic_write
+from .. import maps
+from ..files import atomic_write
+from ..store.campaign import Status, Table
+from ..words.chart import player_colour, score_chart
+from ..words.history import history_text, measure, standings, turns
+from ..words.mails import result_context, turn_report, waiting_for
+from ..words.render import render
 
 
 def write_archive(table: Table, out: Path) -> list[Path]:

@@ -18,7 +18,9 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .campaign import (
+from ..files import CorruptRecord, read_records
+from ..records import Record, RecordError
+from ..store.campaign import (
     GENESIS,
     Campaign,
     CampaignError,
@@ -28,9 +30,7 @@ from .campaign import (
     seed_hash,
     undone_orders,
 )
-from .history import turn_files
-from .records import Record, RecordError
-from .store import CorruptRecord, read_records
+from ..words.history import turn_files
 
 
 @dataclass(frozen=True)

@@ -25,17 +25,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
-import yaml
-
 T = TypeVar("T")
-SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's, when installed
-
-
-def load_yaml(text: str) -> Any:
-    """YAML read safely (plain data only), by libyaml where PyYAML has it: seven times as
-    quick as PyYAML's own reader, which each tick's process would pay for every board and
-    map it loads."""
-    return yaml.load(text, Loader=SAFE_LOADER)
 
 
 def crashpoint(name: str) -> None:

@@ -16,11 +16,11 @@ import random
 from collections.abc import Set
 from dataclasses import dataclass, field
 
-from .campaign import CampaignError, Table
-from .contract import Bot, Entry, IllegalOrder, NotAnOrder, NotationError
-from .records import AppliedOrder, How, Record, RefusedOrder
-from .reports import say
-from .wording import did_you_mean, looks_like_prose
+from ..contract import Bot, Entry, IllegalOrder, NotAnOrder, NotationError
+from ..records import AppliedOrder, How, Record, RefusedOrder
+from ..store.campaign import CampaignError, Status, Step, Table
+from ..words.render import say
+from .reading import did_you_mean, looks_like_prose
 
 
 @dataclass
@@ -250,3 +250,20 @@ def _drain(table: Table, seat: int, how: How, outcome: Outcome, replacing: bool 
 def _apply(table: Table, seat: int, order, how: How, outcome: Outcome) -> None:
     table.state, events = table.rules.apply(table.state, seat, order)
     outcome.applied.append(Applied(seat, table.rules.format(order), how, events))
+
+
+def commit(table: Table, outcome: Outcome, base: Record) -> Step | None:
+    """Append ``base`` with ``outcome``'s orders as a record, when it changes anything."""
+    record = outcome.record(base)
+    if not record.changes_anything():
+        return None
+    record = table.campaign.append(record, table.count + 1, table.last_hash)
+    # the same events, in the same order, as a replay of the record tells (Table.follow)
+    events = [e for c in record.commands for e in c.effects() + c.told()]
+    step = table.follow_applied(
+        record, outcome.round, events + [e for a in outcome.applied for e in a.events]
+    )
+    if table.over and table.campaign.status != Status.FINISHED:
+        table.campaign.status = Status.FINISHED
+        table.campaign.save()
+    return step

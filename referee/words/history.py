@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import maps, registry
-from .campaign import Table
-from .contract import View
-from .reports import render, result_context, turn_report
+from .. import maps, registry
+from ..contract import View
+from ..store.campaign import Table
+from .mails import result_context, turn_report
+from .render import render
 
 
 class NoSuchTurn(ValueError):

@@ -13,9 +13,10 @@ import logging
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
-from .mail.compose import compose
-from .reports import message_id, render
-from .store import StateDamaged, append_record, atomic_write, read_records, read_state, whole
+from ..files import StateDamaged, append_record, atomic_write, read_records, read_state, whole
+from ..mail.compose import compose
+from ..words.mails import message_id
+from ..words.render import render
 
 if TYPE_CHECKING:
     from .site import Site
@@ -75,7 +76,7 @@ def mail_summary(site: Site, now: datetime) -> bool:
         text=text,
         message_id=message_id(site.identity, "failures", len(failures)),
     )
-    site.queue(None, msg)
+    site.post.queue(None, msg)
     atomic_write(told_path, json.dumps({"count": len(failures), "at": now.isoformat()}))
     log.info("failure summary (%d) queued for the game masters", len(new))
     return True

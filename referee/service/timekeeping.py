@@ -12,17 +12,15 @@ import json
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
 
-from .campaign import Campaign, Status, Table
-from .deadlines import MAX_EXTENSION, Deadlines, absent_days, parse_when, show, stamp
-from .play import Outcome, adjudicate, decide_by_bot
-from .records import Kind, MissedDeadline, Record
-from .reports import gm_notice, reminder, say
-from .store import atomic_write, read_state, whole
-
-if TYPE_CHECKING:
-    from .site import Site
+from ..files import atomic_write, read_state, whole
+from ..records import Kind, MissedDeadline, Record
+from ..settings.deadlines import MAX_EXTENSION, Deadlines, absent_days, parse_when, show, stamp
+from ..store.campaign import Campaign, Status, Table
+from ..words.mails import gm_notice, reminder
+from ..words.render import say
+from .play import Outcome, adjudicate, commit, decide_by_bot
+from .post import Post
 
 log = logging.getLogger(__name__)
 
@@ -157,7 +155,7 @@ def _apply_policy(table: Table, seat: int, policy: str, outcome: Outcome) -> str
     return "the game waits for the game master"
 
 
-def keep_time(site: Site, table: Table, now: datetime) -> tuple[bool, int]:
+def keep_time(post: Post, table: Table, now: datetime) -> tuple[bool, int]:
     """One tick's deadlines for a running campaign: the reminders due, and the policy for
     every decision missed (committed to the log, the game master told). Returns whether the
     policy applied orders, and how many mails it queued."""
@@ -167,12 +165,12 @@ def keep_time(site: Site, table: Table, now: datetime) -> tuple[bool, int]:
         return False, 0
     book, notices, outcome = check(table, now, settings)
     missed = tuple(MissedDeadline(seat, stamp(due), done) for seat, due, done in notices.missed)
-    site.commit(table, outcome, Record(Kind.REFEREE, missed=missed))
+    commit(table, outcome, Record(Kind.REFEREE, missed=missed))
     queued = 0
     for seat, due in notices.reminders:
         stage = book.seats[str(seat)].stage
         shown = show(due, campaign.players[seat].timezone, settings.zone)
-        site.queue(campaign, reminder(site.identity, table, seat, stage, shown))
+        post.queue(campaign, reminder(post.identity, table, seat, stage, shown))
         queued += 1
     for seat, due, done in notices.missed:
         name = campaign.players[seat].name
@@ -181,10 +179,10 @@ def keep_time(site: Site, table: Table, now: datetime) -> tuple[bool, int]:
         )
         if campaign.gm:
             stage = book.seats[str(seat)].stage
-            site.queue(
+            post.queue(
                 campaign,
                 gm_notice(
-                    site.identity,
+                    post.identity,
                     campaign,
                     say("subject_missed", name=name),
                     say("missed", name=name, campaign_id=campaign.id, due=stamp(due), done=done),
@@ -216,3 +214,18 @@ def wake(table: Table, now: datetime) -> datetime | None:
         if not entry.reminded:
             times.append(due - settings.remind)
     return min(times, default=None)
+
+
+def dues(table: Table) -> dict[int, str]:
+    """When each awaited decision is due, as each player reads times."""
+    campaign = table.campaign
+    settings = Deadlines.from_settings(campaign.settings.get("deadlines"))
+    if not settings.active:
+        return {}
+    book = Book.load(campaign)
+    shown = {}
+    for key, entry in book.seats.items():
+        due = due_of(settings, campaign, int(key), entry)
+        if due is not None:
+            shown[int(key)] = show(due, campaign.players[int(key)].timezone, settings.zone)
+    return shown

@@ -30,11 +30,12 @@ from typing import Any
 
 import yaml
 
-from . import registry
-from .contract import SIGNUP, GameDescriptor, IllegalOrder, NotationError, Rules, View
-from .deadlines import DeadlineError, Deadlines
-from .records import Drop, Record, RecordError, Rollback
-from .store import append_record, atomic_write, load_yaml, read_records
+from .. import registry
+from ..contract import SIGNUP, GameDescriptor, IllegalOrder, NotationError, Rules, View
+from ..files import append_record, atomic_write, read_records
+from ..records import Drop, Record, RecordError, Rollback
+from ..schema import load_yaml
+from ..settings.deadlines import DeadlineError, Deadlines
 
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")
 TOKEN_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i: read aloud, typed by hand

@@ -10,8 +10,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from . import registry
-from .contract import View
+from .. import registry
+from ..contract import View
 from .history import Turn, measure, standings
 
 WIDTH, HEIGHT = 720, 280

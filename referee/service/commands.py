@@ -21,16 +21,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import Enum
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from . import registry, snapshots, timekeeping
-from .answers import answer, dues
-from .campaign import Campaign, CampaignError, Player, Status, Table, new_token, parse_player
-from .deadlines import MAX_ABSENCE, DeadlineError, Deadlines, parse_day
-from .mail.read import as_order, as_written
-from .play import Outcome, adjudicate, decide_by_bot
-from .records import (
+from .. import registry
+from ..files import StateDamaged
+from ..mail.read import as_order, as_written
+from ..mail.routing import Identity
+from ..records import (
     Absence,
     Action,
     Adjudicate,
@@ -41,12 +39,10 @@ from .records import (
     Extend,
     Help,
     History,
-    Kind,
     Leave,
     Message,
     ObserversSet,
     Pause,
-    Record,
     RefusedCommand,
     Replace,
     Resume,
@@ -55,11 +51,40 @@ from .records import (
     StatusAsked,
     TimeZone,
 )
-from .reports import help_text, render, say
-from .store import StateDamaged
+from ..settings.deadlines import MAX_ABSENCE, DeadlineError, Deadlines, parse_day
+from ..settings.site import Config
+from ..store.campaign import Campaign, CampaignError, Player, Status, Table, new_token, parse_player
+from ..words.render import help_text, render, say
+from . import timekeeping
+from .play import Outcome, adjudicate, decide_by_bot
+from .timekeeping import dues
 
-if TYPE_CHECKING:
-    from .site import Site
+
+class Site(Protocol):
+    """What the commands ask of the site they run on (``service.site.Site``)."""
+
+    identity: Identity
+    config: Config
+
+    def campaign_ids(self) -> list[str]: ...
+
+    def campaign(self, campaign_id: str) -> Campaign: ...
+
+    def has_campaign(self, campaign_id: str) -> bool: ...
+
+    def new_campaign(
+        self,
+        game: str,
+        campaign_id: str,
+        players: list[str],
+        seed=None,
+        options=None,
+        seats: int | None = None,
+        gm: str | None = None,
+        settings: dict | None = None,
+    ) -> Campaign: ...
+
+    def start_campaign(self, campaign: Campaign) -> Table: ...
 
 
 class CommandError(Exception):
@@ -533,30 +558,6 @@ def do_start(ctx: Commands, rest: str, line: str) -> Command:
     return Start(line, say("started"))
 
 
-def run_as_gm(site: Site, campaign_id: str, line: str, now: datetime) -> list[Action]:
-    """A game master's command from the command line: logged, answered and sent as if it
-    had come by mail (without a Message-ID)."""
-    campaign = site.campaign(campaign_id)
-    commands, rest = split([line], gm=True)
-    if rest:
-        raise CommandError(
-            say(
-                "not_a_gm_command",
-                line=line,
-                verbs=[v.name for v in unique(CAMPAIGN_VERBS) if v.allows(gm=True)],
-            )
-        )
-    table = snapshots.load(campaign) if campaign.status != Status.OPEN else None
-    done = Commands(site, campaign, table, None, now).run(commands)
-    if table is not None and done.outcome is not None:
-        site.commit(table, done.outcome, Record(Kind.GM, actions=tuple(done.actions)))
-        if done.rebuild:
-            table = site.campaign(campaign_id).table()
-        _, marks = answer(site, table)
-        snapshots.save(table, marks.floor())  # the next tick starts from here, not the log
-    return done.actions
-
-
 # outside any campaign -------------------------------------------------------------------------
 
 
@@ -892,4 +893,5 @@ def help_outside() -> str:
         titles=[registry.get(g).title for g in registry.names()],
         games=[help_text(g) for g in registry.names()],
         site_commands=[(v.usage, v.summary) for v in unique(SITE_VERBS)],
+        commands=help_lines(gm=False),
     ).rstrip()

@@ -27,16 +27,18 @@ from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from . import snapshots
+from ..files import StateDamaged, TickLock, crashpoint, grouped
+from ..mail.inbox import InboxError, InMail
+from ..records import Action, Kind, Record
+from ..store import snapshots
+from ..store.campaign import CampaignError, Status
+from ..words.render import say
 from .answers import answer
-from .campaign import CampaignError, Status
+from .commands import CAMPAIGN_VERBS, CommandError, Commands, split, unique
 from .failures import mail_summary, note_failure
 from .intake import Intake, OpenCampaigns
-from .mail.inbox import InboxError, InMail
-from .play import advance
-from .records import Kind, Record
+from .play import advance, commit
 from .site import Site
-from .store import StateDamaged, TickLock, crashpoint, grouped
 from .timekeeping import keep_time, wake
 
 log = logging.getLogger(__name__)
@@ -178,11 +180,11 @@ def resolve_and_answer(
     before, queued = table.count, 0
     if table.campaign.status == Status.RUNNING:
         robots = set(table.campaign.robots)
-        site.commit(table, advance(table, robots), Record(Kind.REFEREE))
-        applied, queued = keep_time(site, table, now)
+        commit(table, advance(table, robots), Record(Kind.REFEREE))
+        applied, queued = keep_time(site.post, table, now)
         if applied:  # a deadline's decision: go on from it
-            site.commit(table, advance(table, robots), Record(Kind.REFEREE))
-    answered, marks = answer(site, table, now)  # what was answered, as mailed.json keeps it
+            commit(table, advance(table, robots), Record(Kind.REFEREE))
+    answered, marks = answer(site.post, table, now)  # what was answered, as mailed.json keeps it
     queued += answered
     if table.count != table.snapshot_n:
         snapshots.save(table, marks.floor())
@@ -199,3 +201,27 @@ def resolve_and_answer(
         queued,
     )
     return queued
+
+
+def run_as_gm(site: Site, campaign_id: str, line: str, now: datetime) -> list[Action]:
+    """A game master's command from the command line: logged, answered and sent as if it
+    had come by mail (without a Message-ID)."""
+    campaign = site.campaign(campaign_id)
+    commands, rest = split([line], gm=True)
+    if rest:
+        raise CommandError(
+            say(
+                "not_a_gm_command",
+                line=line,
+                verbs=[v.name for v in unique(CAMPAIGN_VERBS) if v.allows(gm=True)],
+            )
+        )
+    table = snapshots.load(campaign) if campaign.status != Status.OPEN else None
+    done = Commands(site, campaign, table, None, now).run(commands)
+    if table is not None and done.outcome is not None:
+        commit(table, done.outcome, Record(Kind.GM, actions=tuple(done.actions)))
+        if done.rebuild:
+            table = site.campaign(campaign_id).table()
+        _, marks = answer(site.post, table)
+        snapshots.save(table, marks.floor())  # the next tick starts from here, not the log
+    return done.actions

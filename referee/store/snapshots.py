@@ -28,26 +28,26 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
-from . import registry
+from .. import contract, records, registry
+from ..files import atomic_write
+from ..records import Record, RecordError
+from . import campaign as campaign_module
 from .campaign import Campaign, Step, Table, undone_orders
-from .records import Record, RecordError
-from .store import atomic_write
 
 log = logging.getLogger(__name__)
 
 FORMAT = 1  # the snapshot's own layout
 SNAPSHOT = "snapshot.json"
-CODE = ("campaign.py", "records.py", "play.py", "snapshots.py")  # what replay runs, shared
-
-
 @cache
 def code_version(game: str) -> str:
-    """A fingerprint of the code a replay runs: the game's package and the shared modules
-    that apply records, so a snapshot written by other code is never trusted."""
+    """A fingerprint of the code a replay runs: the sources of the game's package and of the
+    shared modules that read and apply records (found from the modules themselves, so a
+    moved or renamed one is still counted), so a snapshot written by other code is never
+    trusted."""
     digest = hashlib.sha256()
-    here = Path(__file__).parent
     package = Path(str(import_module(registry.package(game)).__file__)).parent
-    for path in [here / name for name in CODE] + sorted(package.rglob("*.py")):
+    shared = [Path(str(module.__file__)) for module in (contract, records, campaign_module)]
+    for path in shared + [Path(__file__)] + sorted(package.rglob("*.py")):
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 

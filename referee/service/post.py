@@ -1,0 +1,53 @@
+"""The one way out for the referee's mail: each mail is queued on disk once, under its
+Message-ID, with a copy in its campaign's mail/out; the outbox sends the queue."""
+
+from __future__ import annotations
+
+import hashlib
+from functools import cached_property
+from pathlib import Path
+
+from ..files import atomic_write
+from ..mail.outbox import OutMail
+from ..mail.routing import Identity
+from ..settings.site import Config
+from ..store.campaign import Campaign
+from .limits import AnswerBook
+
+
+class Post:
+    """Where a site's mail goes out, and how many answers each address had."""
+
+    def __init__(self, config: Config, state_dir: Path):
+        self.config = config
+        self.state_dir = state_dir
+        self.identity = Identity(config.referee_address, config.referee_name)
+        self.outbox = config.make_outbox()
+
+    @cached_property
+    def answer_book(self) -> AnswerBook:
+        """How many answers each address had: one book for the whole of a tick."""
+        return AnswerBook(self.state_dir / "answers.json", self.config.limits)
+
+    def sent_by_us(self, message_id: str) -> bool:
+        """Whether ``message_id`` is one of the referee's own mails (come back, e.g. through
+        a list that strips the headers)."""
+        return self.outbox.contains(queue_name(message_id))
+
+    def queue(self, campaign: Campaign | None, msg) -> None:
+        """Queue a mail once: a mail with the same Message-ID queued before is not queued
+        again (answers are named deterministically, so a crashed tick resends nothing)."""
+        name = queue_name(str(msg["Message-ID"]))
+        if self.outbox.contains(name):
+            return
+        mail = OutMail.of(msg)  # composed once: these bytes are archived, queued and sent
+        if campaign is not None:
+            atomic_write(
+                campaign.dir("mail", "out") / f"{name}.eml", mail.data, durable=False
+            )  # the archive copy; the queue's is durable
+        self.outbox.queue(mail, name=name)
+
+
+def queue_name(message_id: str) -> str:
+    """The outbox's name of a mail, from its Message-ID."""
+    return hashlib.sha256(message_id.encode()).hexdigest()[:24]

@@ -1,0 +1,74 @@
+"""A referee site at work: its settings, its files (``store.site``), where its mail goes
+out (``post``), and the start of its campaigns."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from ..records import Kind, Record
+from ..settings.site import Config
+from ..store.campaign import Campaign, Status, Table
+from ..store.marks import Watermarks
+from ..store.site import SiteFiles
+from ..words.mails import gm_welcome, welcome
+from .commands import help_lines
+from .play import advance, commit
+from .post import Post
+
+log = logging.getLogger(__name__)
+
+
+class Site(SiteFiles):
+    def __init__(self, config: Config):
+        super().__init__(Path(config.path).parent, Path(config.data_root))
+        self.config = config
+        self.post = Post(config, self.state_dir)
+        self.identity = self.post.identity
+        self.outbox = self.post.outbox
+
+    def new_campaign(
+        self,
+        game: str,
+        campaign_id: str,
+        players: list[str],
+        seed=None,
+        options=None,
+        seats: int | None = None,
+        gm: str | None = None,
+        settings: dict | None = None,
+    ) -> Campaign:
+        """A new campaign, started at once, or open for sign-up when ``seats`` is given."""
+        campaign = Campaign.create(
+            self.data_root, campaign_id, game, players, seed, options, seats, gm, settings
+        )
+        log.info("campaign %s created: %s, %s", campaign.id, campaign.rules.title, campaign.status)
+        if campaign.gm:
+            self.post.queue(campaign, gm_welcome(self.identity, campaign, help_lines(gm=True)))
+        if campaign.status == Status.RUNNING:
+            self.start_campaign(campaign)
+        return campaign
+
+    def start_campaign(self, campaign: Campaign) -> Table:
+        """The game begins: a welcome to every player with their token and the seed's
+        fingerprint, and the first prompt to whoever acts first."""
+        campaign.status = Status.RUNNING
+        campaign.seats = None
+        campaign.check_game()
+        campaign.save()
+        table = campaign.table()
+        commit(table, advance(table, set(campaign.robots)), Record(Kind.REFEREE))
+        for seat in range(len(campaign.players)):
+            self.post.queue(campaign, welcome(self.identity, table, seat))
+        seats = range(len(campaign.players))
+        marks = Watermarks(
+            digests={str(s): table.count for s in seats},
+            digest_rounds={str(s): table.round for s in seats},
+            # the welcomes prompt the first decisions
+            stages={str(d.seat): d.stage for d in table.rules.awaiting(table.state)},
+        )
+        marks.save(campaign)
+        log.info(
+            "campaign %s started: %s", campaign.id, ", ".join(p.name for p in campaign.players)
+        )
+        return table

@@ -1,0 +1,99 @@
+"""A referee site's own files beside referee.yaml, and its campaigns' folders.
+
+games/<id>/            one folder per campaign (``store.campaign``)
+state/received.jsonl   the mail taken from the inbox lately: Message-ID, where it went,
+                       what became of it (the newest RECENT_RECEIVED, up to twice that)
+state/received-old.jsonl  the same of all mail before, which no tick reads
+state/unrouted/        the raw mail that belongs to no campaign
+state/quarantine/      the raw mail that could not be read or handled (see failures.jsonl)
+state/failures.jsonl   what failed, for the game masters' daily summary (``failures``)
+state/answers.json     the answers of the last day per address (``limits``)
+state/tick.lock        held while a tick runs
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from pathlib import Path
+
+from ..files import append_lines, append_record, atomic_write, read_records
+from .campaign import Campaign, CampaignError, check_id
+
+log = logging.getLogger(__name__)
+
+RECENT_RECEIVED = 20_000  # Message-IDs of taken mail a tick checks new mail against
+
+
+class SiteFiles:
+    """The folders of a site: its campaigns, and what it keeps of the mail it took."""
+
+    def __init__(self, root: Path, data_root: Path):
+        self.root = root
+        self.data_root = data_root
+        self.state_dir = root / "state"
+        self.received_count = 0  # lines in received.jsonl when this process read it
+        self.state_dir.mkdir(parents=True, exist_ok=True)
+        self.data_root.mkdir(parents=True, exist_ok=True)
+
+    # campaigns -----------------------------------------------------------------------------
+    def campaign_ids(self) -> list[str]:
+        return sorted(p.name for p in self.data_root.iterdir() if (p / "campaign.yaml").exists())
+
+    def campaign(self, campaign_id: str) -> Campaign:
+        check_id(campaign_id)
+        root = self.data_root / campaign_id
+        if not (root / "campaign.yaml").exists():
+            known = ", ".join(self.campaign_ids()) or "none yet"
+            raise CampaignError(f"no campaign {campaign_id!r} (campaigns: {known})")
+        return Campaign.load(root)
+
+    def has_campaign(self, campaign_id: str) -> bool:
+        try:
+            check_id(campaign_id)
+        except CampaignError:
+            return False
+        return (self.data_root / campaign_id / "campaign.yaml").exists()
+
+    # received mail ---------------------------------------------------------------------------
+    def received_ids(self) -> set[str]:
+        # only a guard against taking a mail twice, which the campaigns' logs also keep: a
+        # damaged line stops no mail, and the game master hears of it
+        damaged: list[str] = []
+        records, _ = read_records(self.state_dir / "received.jsonl", damaged)
+        for what in damaged:
+            log.error("%s", what)
+        self.received_count = len(records) + len(damaged)  # its lines
+        return {r["message_id"] for r in records if isinstance(r.get("message_id"), str)}
+
+    def trim_received(self) -> None:
+        """Once received.jsonl holds twice RECENT_RECEIVED lines (as counted when a tick
+        read it), the older ones move to received-old.jsonl, so that a tick with mail does
+        not read a log that grows with every mail the site ever took. A mail taken again
+        after that long is still known to its campaign's log; one that went to no campaign
+        may be answered again (within the answer limits)."""
+        if self.received_count <= 2 * RECENT_RECEIVED:
+            return
+        path = self.state_dir / "received.jsonl"
+        # moved as they are, a damaged line too: the old ones are durable in their new
+        # place before they leave the log a tick reads (a crash between the two leaves
+        # them in both, which only the archive repeats)
+        lines = path.read_bytes().splitlines(keepends=True)  # a torn last one stays last
+        append_lines(self.state_dir / "received-old.jsonl", b"".join(lines[:-RECENT_RECEIVED]))
+        atomic_write(path, b"".join(lines[-RECENT_RECEIVED:]))
+        self.received_count = RECENT_RECEIVED
+
+    def note_received(self, message_id: str, where: str, outcome: str) -> None:
+        append_record(
+            self.state_dir / "received.jsonl",
+            {"message_id": message_id, "where": where, "outcome": outcome},
+        )
+
+    def keep_raw(self, folder: Path, message_id: str, raw: bytes) -> Path:
+        """The raw mail, stored before it counts as processed (named by its Message-ID)."""
+        name = hashlib.sha256(message_id.encode()).hexdigest()[:20] + ".eml"
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / name
+        if not path.exists():
+            atomic_write(path, raw)
+        return path

@@ -1,0 +1,162 @@
+"""Text a person reads, rendered with Jinja2 from `templates/` (a folder per game for its
+own): the environment, the short messages of templates/messages.txt, and the layout rules of
+a mail's plain text (its width, long lists of choices made short).
+
+Nothing here decides anything: it renders what it is given.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path
+
+import jinja2
+import jinja2.bccache
+
+from .. import cache, registry
+from ..maps.textgrid import WIDTH, wrap
+
+
+def template_source(name: str) -> str:
+    """A template's text. A game's own (``<game>/help.txt``) comes from a ``templates/``
+    folder in the game's package when it has one, so that a game kept outside the project
+    brings its own; else, as every other template, from the shared ``templates/``."""
+    folder, _, file = name.partition("/")
+    if file and folder in registry.names():
+        own = resources.files(registry.package(folder)).joinpath("templates", file)
+        if own.is_file():
+            return own.read_text("utf-8")
+    return resources.files("referee").joinpath("templates", name).read_text("utf-8")
+
+
+class CompiledTemplates(jinja2.BytecodeCache):
+    """The templates compiled to Python once, not in every tick: each tick is a fresh
+    process, and compiling the templates one uses cost it about 100 ms. Kept in the
+    referee's cache (``referee.cache``) by template; Jinja compiles again a template whose
+    source changed, or compiled by another Jinja or Python."""
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        try:
+            with open(self._path(bucket), "rb") as f:
+                bucket.load_bytecode(f)
+        except Exception:  # missing or damaged: compiled again
+            bucket.reset()
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        compiled = io.BytesIO()
+        bucket.write_bytecode(compiled)
+        cache.write(self._path(bucket), compiled.getvalue())
+
+    @staticmethod
+    def _path(bucket: jinja2.bccache.Bucket) -> Path:
+        return cache.cache_dir() / "templates" / f"{bucket.key}.jinja"
+
+
+ENV = jinja2.Environment(
+    loader=jinja2.FunctionLoader(template_source),
+    bytecode_cache=CompiledTemplates(),
+    autoescape=jinja2.select_autoescape(enabled_extensions=("html",)),
+    trim_blocks=True,
+    lstrip_blocks=True,
+    keep_trailing_newline=True,
+    undefined=jinja2.StrictUndefined,
+)
+
+
+MAIL_WIDTH = WIDTH  # the columns of a mail's plain text, the maps' too
+
+
+def _fill(text: str, indent: str = "", first: str | None = None) -> str:
+    """Text in lines of at most MAIL_WIDTH columns, each starting with ``indent`` (the
+    first with ``first`` when given), broken at spaces only."""
+    return wrap(str(text), indent, indent if first is None else first)
+
+
+ENV.filters["fill"] = _fill
+
+GROUP_FROM = 12  # a decision with more choices than this lists them grouped
+
+
+def _groups(choices: Sequence[str]) -> dict[str, list[str]]:
+    """Choices by all but their last word (a choice with a comment, a colon or a comma is
+    a group of its own, keyed by itself)."""
+    groups: dict[str, list[str]] = {}
+    for choice in choices:
+        head, _, last = choice.rpartition(" ")
+        plain = head and not any(mark in choice for mark in "#:,")
+        key = head if plain else choice
+        groups.setdefault(key, []).append(last if plain else choice)
+    return groups
+
+
+def grouped(choices: Sequence[str], game: str | None = None) -> list[str]:
+    """A long list of choices made short: the game's own way (``short_choices``), or else
+    orders that differ only in their last word are one line, ``build house: 15, 16, 21``
+    (one order per number), a long group in lines of its own that each say it whole;
+    comments and lines of their own stay as they are."""
+    if len(choices) <= GROUP_FROM:
+        return list(choices)
+    shorten = registry.get(game).short_choices if game else None
+    if shorten is not None:
+        return shorten(list(choices))
+    lines = []
+    room = MAIL_WIDTH - 4  # a choice is indented by four spaces
+    for key, items in _groups(choices).items():
+        if len(items) == 1:
+            lines.append(items[0] if items[0] == key else f"{key} {items[0]}")
+            continue
+        line = f"{key}: {items[0]}"
+        for item in items[1:]:
+            if len(line) + 2 + len(item) > room:
+                lines.append(line)
+                line = f"{key}: {item}"
+            else:
+                line += f", {item}"
+        lines.append(line)
+    return lines
+
+
+def group_example(choices: Sequence[str], game: str | None = None) -> tuple[str, str, str] | None:
+    """(the words, a first and a second last word) of the first group ``grouped`` makes,
+    for the line that explains it; None when it makes none (or the game shortens its own)."""
+    if len(choices) <= GROUP_FROM or (game and registry.get(game).short_choices):
+        return None
+    for key, items in _groups(choices).items():
+        if len(items) > 1:
+            return key, items[0], items[1]
+    return None
+
+
+ENV.globals["group_example"] = group_example
+ENV.globals["grouped"] = grouped
+
+
+def fitted(text: str) -> str:
+    """A mail's plain text with every line in MAIL_WIDTH columns: the templates keep to it,
+    and a line that a long name or reason makes longer is wrapped under its own indent."""
+    lines = []
+    for line in text.splitlines():
+        if len(line) <= MAIL_WIDTH:
+            lines.append(line)
+        else:
+            indent = " " * (len(line) - len(line.lstrip()))
+            # a comment goes on as a comment, so that no part of it reads as an order
+            more = indent + ("# " if line.lstrip().startswith("#") else "  " if indent else "")
+            lines.append(_fill(line.strip(), more, indent))
+    return "\n".join(lines) + ("\n" if text.endswith("\n") else "")
+
+
+def render(template: str, **context) -> str:
+    return ENV.get_template(template).render(**context)
+
+
+def say(message: str, **context) -> str:
+    """One of the referee's short messages (a macro of templates/messages.txt), as text."""
+    return str(getattr(ENV.get_template("messages.txt").module, message)(**context)).strip()
+
+
+def help_text(game: str) -> str:
+    """The game's own help (its templates folder), for players."""
+    return render(f"{registry.get(game).templates}/help.txt").rstrip()
