@@ -38,6 +38,8 @@ log = logging.getLogger(__name__)
 
 FORMAT = 1  # the snapshot's own layout
 SNAPSHOT = "snapshot.json"
+
+
 @cache
 def code_version(game: str) -> str:
     """A fingerprint of the code a replay runs: the sources of the game's package and of the
