@@ -14,7 +14,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from . import maps, timekeeping
-from .campaign import Campaign, Table
+from .campaign import Campaign, Status, Table
 from .deadlines import Deadlines, show
 from .history import NoSuchTurn, history_text, turn_files
 from .limits import Audience
@@ -281,10 +281,11 @@ def _plain(record: Record) -> bool:
 
 
 def dues(table: Table) -> dict[int, str]:
-    """When each awaited decision is due, as each player reads times."""
+    """When each awaited decision is due, as each player reads times (none while paused:
+    the deadlines stand still)."""
     campaign = table.campaign
     settings = Deadlines.from_settings(campaign.settings.get("deadlines"))
-    if not settings.active:
+    if not settings.active or campaign.status == Status.PAUSED:
         return {}
     book = timekeeping.Book.load(campaign)
     shown = {}

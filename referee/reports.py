@@ -18,7 +18,7 @@ import jinja2
 import jinja2.bccache
 
 from . import cache, maps, registry
-from .campaign import Campaign, Player, Table
+from .campaign import Campaign, Player, Status, Table
 from .contract import View
 from .mail.compose import Attachment, compose
 from .maps.textgrid import WIDTH, wrap
@@ -193,7 +193,10 @@ def help_text(game: str) -> str:
 
 
 def decision_of(table: Table, seat: int) -> tuple[str | None, list[str]]:
-    """The prompt and the choices, as lines of the order language, of the seat's decision."""
+    """The prompt and the choices, as lines of the order language, of the seat's decision;
+    none while the campaign is paused (no orders are taken, no deadline runs)."""
+    if table.campaign.status == Status.PAUSED:
+        return None, []
     for due in table.rules.awaiting(table.state):
         if due.seat == seat:
             return due.prompt, table.rules.prompt_lines(table.state, seat)
@@ -530,6 +533,8 @@ def digest(
             for r in step.record.refused
             if r.seat == seat
         ]
+    if campaign.status == Status.PAUSED:
+        notes.append(say("note_paused"))
     prompt, choices = decision_of(table, seat)
     context = base_context(table)
     subject = say(
