@@ -384,7 +384,7 @@ def do_extend(ctx: Commands, rest: str, line: str) -> Command:
         raise CommandError(say("extend_usage")) from None
     if not 0 < value <= 24 * 14:
         raise CommandError(say("extend_range"))
-    timekeeping.extend(ctx.campaign, value)
+    timekeeping.extend(ctx.campaign, value, ctx.table, ctx.now)
     return Extend(line, say("extended", hours=f"{value:g}"), value)
 
 

@@ -97,8 +97,12 @@ def due_of(rules: Deadlines, campaign: Campaign, seat: int, entry: Due) -> datet
     return due
 
 
-def extend(campaign: Campaign, hours: float) -> None:
+def extend(campaign: Campaign, hours: float, table: Table | None, now: datetime) -> None:
+    """Every decision owed now moves on by ``hours``: those the same mail brought (after an
+    adjudication) are entered in the book first, asked for now, so that they get it too."""
     book = Book.load(campaign)
+    if table is not None:
+        catch_up(book, table, now)
     for entry in book.seats.values():
         entry.extended = min(entry.extended + hours * 3600, MAX_EXTENSION.total_seconds())
         entry.reminded = False
@@ -128,12 +132,8 @@ def check(table: Table, now: datetime, settings: Deadlines) -> tuple[Book, Notic
     campaign = table.campaign
     book = Book.load(campaign)
     notices, outcome = Notices(), Outcome(round=table.round)
-    owed = {str(d.seat): d for d in table.rules.awaiting(table.state)}
-    book.seats = {k: v for k, v in book.seats.items() if k in owed}
-    for key, decision in owed.items():
-        entry = book.seats.get(key)
-        if entry is None or entry.stage != decision.stage:
-            entry = book.seats[key] = Due(decision.stage, stamp(now))
+    for key, decision in catch_up(book, table, now).items():
+        entry = book.seats[key]
         due = due_of(settings, campaign, decision.seat, entry)
         if due is None or entry.missed:
             continue
@@ -146,6 +146,18 @@ def check(table: Table, now: datetime, settings: Deadlines) -> tuple[Book, Notic
             entry.reminded = True
             notices.reminders.append((decision.seat, due))
     return book, notices, outcome
+
+
+def catch_up(book: Book, table: Table, now: datetime) -> dict:
+    """The book holds the decisions owed now, and only those: one it does not know (or knows
+    at an earlier stage) is asked for ``now``. Returns the decisions owed, by seat (str)."""
+    owed = {str(d.seat): d for d in table.rules.awaiting(table.state)}
+    book.seats = {k: v for k, v in book.seats.items() if k in owed}
+    for key, decision in owed.items():
+        entry = book.seats.get(key)
+        if entry is None or entry.stage != decision.stage:
+            book.seats[key] = Due(decision.stage, stamp(now))
+    return owed
 
 
 def _apply_policy(table: Table, seat: int, policy: str, outcome: Outcome) -> str:
