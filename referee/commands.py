@@ -451,6 +451,9 @@ def do_replace(ctx: Commands, rest: str, line: str) -> Command:
     # joining (a company, colours): the game replays from them
     ctx.campaign.players[seat] = Player(new_name, address, new_token(), signup=dict(old.signup))
     ctx.campaign.save()
+    # the game holds the seats' names: replayed, it names the newcomer in every later mail,
+    # map and the result (and its snapshot, keyed on the names, is not saved with the old one)
+    ctx.done.rebuild = ctx.table is not None
     return Replace(
         line, say("replaced", old=old.name, new=new_name), seat, old.name, new_name, old.address
     )
