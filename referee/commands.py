@@ -484,6 +484,8 @@ def do_rollback(ctx: Commands, rest: str, line: str) -> Command:
         raise CommandError(say("rollback_usage"))
     count = int(rest)
     table = ctx.started()
+    if ctx.campaign.status == Status.FINISHED:
+        raise CommandError(say("rollback_finished"))
     applied = [
         (step.record.n, i, o.text)
         for step in table.steps
