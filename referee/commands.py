@@ -557,6 +557,7 @@ def run_as_gm(site: Site, campaign_id: str, line: str, now: datetime) -> list[Ac
         site.commit(table, done.outcome, Record(Kind.GM, actions=tuple(done.actions)))
         if done.rebuild:
             table = site.campaign(campaign_id).table()
+        timekeeping.note_asked(table, now)  # a new prompt (after a rollback) has its due time
         _, marks = answer(site, table)
         snapshots.save(table, marks.floor())  # the next tick starts from here, not the log
     return done.actions

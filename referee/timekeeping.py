@@ -160,6 +160,18 @@ def catch_up(book: Book, table: Table, now: datetime) -> dict:
     return owed
 
 
+def note_asked(table: Table, now: datetime) -> None:
+    """Enter the decisions owed now in the book, as a tick does before it answers, so that
+    what is answered outside a tick (a game master's command line) shows their due time."""
+    campaign = table.campaign
+    settings = Deadlines.from_settings(campaign.settings.get("deadlines"))
+    if campaign.status != Status.RUNNING or not settings.active:
+        return
+    book = Book.load(campaign)
+    catch_up(book, table, now)
+    book.save(campaign)
+
+
 def _apply_policy(table: Table, seat: int, policy: str, outcome: Outcome) -> str:
     if policy == "bot":
         decide_by_bot(table, seat, outcome)
