@@ -57,7 +57,7 @@ def answer(post: Post, table: Table, now: datetime | None = None) -> tuple[int, 
     saved."""
     campaign = table.campaign
     now = now or datetime.now(UTC)
-    gather = timedelta(minutes=float(campaign.settings.get("gather_minutes", 0)))
+    gather = timedelta(minutes=campaign.config.gather_minutes)
     marks = Watermarks.load(campaign)
     last = table.count
     due_at = timekeeping.dues(table)
@@ -94,7 +94,7 @@ def answer(post: Post, table: Table, now: datetime | None = None) -> tuple[int, 
                 told_everyone = True
             if isinstance(action, Rollback):
                 marks.stages.clear()  # the awaited players are prompted again
-        if record.missed and campaign.settings.get("lateness_notice"):
+        if record.missed and campaign.config.lateness_notice:
             told_everyone = True
         if record.kind == Kind.MAIL:
             held.setdefault(record.seat, []).append(record)
@@ -198,7 +198,7 @@ def tell_observers(post: Post, table: Table, marks: Watermarks) -> int:
     """The report of each round that ended since the last one, and the result, to the
     campaign's observers (what every player can read: no token, no private press)."""
     campaign = table.campaign
-    observers = campaign.settings.get("observers") or []
+    observers = campaign.config.observers
     done = table.round + 1 if table.over else table.round  # the rounds that are over
     if marks.observed is None:
         marks.observed = done - 1  # observers join from the round in play

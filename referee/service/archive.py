@@ -115,6 +115,6 @@ def players_context(table: Table) -> dict:
             for p in view["players"]
         ],
         "options": sorted(options.items()),
-        "seed_hash": campaign.settings.get("seed_hash"),
+        "seed_hash": campaign.config.seed_hash,
         "seed": campaign.seed if over else None,  # the seed is revealed at the end only
     }

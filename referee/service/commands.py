@@ -409,7 +409,7 @@ def do_extend(ctx: Commands, rest: str, line: str) -> Command:
         raise CommandError(say("extend_usage")) from None
     if not 0 < value <= 24 * 14:
         raise CommandError(say("extend_range"))
-    timekeeping.extend(ctx.campaign, value)
+    timekeeping.extend(ctx.campaign, value, ctx.table, ctx.now)
     return Extend(line, say("extended", hours=f"{value:g}"), value)
 
 
@@ -476,6 +476,9 @@ def do_replace(ctx: Commands, rest: str, line: str) -> Command:
     # joining (a company, colours): the game replays from them
     ctx.campaign.players[seat] = Player(new_name, address, new_token(), signup=dict(old.signup))
     ctx.campaign.save()
+    # the game holds the seats' names: replayed, it names the newcomer in every later mail,
+    # map and the result (and its snapshot, keyed on the names, is not saved with the old one)
+    ctx.done.rebuild = ctx.table is not None
     return Replace(
         line, say("replaced", old=old.name, new=new_name), seat, old.name, new_name, old.address
     )
@@ -506,6 +509,8 @@ def do_rollback(ctx: Commands, rest: str, line: str) -> Command:
         raise CommandError(say("rollback_usage"))
     count = int(rest)
     table = ctx.started()
+    if ctx.campaign.status == Status.FINISHED:
+        raise CommandError(say("rollback_finished"))
     applied = [
         (step.record.n, i, o.text)
         for step in table.steps
@@ -806,13 +811,13 @@ def do_observe(ctx: Outside, rest: str, line: str) -> None:
         no_such_game(ctx, campaign_id)
         return
     campaign = ctx.site.campaign(campaign_id)
-    if campaign.settings.get("no_observers"):
+    if campaign.config.no_observers:
         ctx.answer(
             say("subject_observing", campaign_id=campaign.id),
             say("no_observers", campaign_id=campaign.id),
         )
         return
-    observers = list(campaign.settings.get("observers") or [])
+    observers = list(campaign.config.observers)
     if ctx.sender_address not in observers:
         observers.append(ctx.sender_address)
     campaign.settings["observers"] = observers
@@ -829,7 +834,7 @@ def do_unobserve(ctx: Outside, rest: str, line: str) -> None:
         no_such_game(ctx, campaign_id)
         return
     campaign = ctx.site.campaign(campaign_id)
-    observers = list(campaign.settings.get("observers") or [])
+    observers = list(campaign.config.observers)
     campaign.settings["observers"] = [a for a in observers if a != ctx.sender_address]
     campaign.save()
     ctx.answer(

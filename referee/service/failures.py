@@ -8,18 +8,17 @@ failures since the last one: at most ``SHOWN`` of them, then how many more there
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING
 
 from ..files import StateDamaged, append_record, atomic_write, read_records, read_state, whole
 from ..mail.compose import compose
+from ..schema import SettingsError, load_file
 from ..words.mails import message_id
-from ..words.render import render
-
-if TYPE_CHECKING:
-    from .site import Site
+from ..words.render import render, say
+from .site import Site
 
 log = logging.getLogger(__name__)
 
@@ -80,3 +79,38 @@ def mail_summary(site: Site, now: datetime) -> bool:
     atomic_write(told_path, json.dumps({"count": len(failures), "at": now.isoformat()}))
     log.info("failure summary (%d) queued for the game masters", len(new))
     return True
+
+
+def tell_stopped(site: Site, campaign_id: str, error: str) -> None:
+    """A campaign a tick had to skip: its game master (as its file names them, if it can
+    still be read that far) and the site's game masters are told what is wrong, once for
+    each version of its files: the mail's Message-ID comes from the error and the files'
+    sizes and times, so the next ticks queue it again in vain, and a new edit that is still
+    wrong is told again."""
+    root = site.data_root / campaign_id
+    recipients = [address for address, _ in site.config.game_masters]
+    try:
+        gm = (load_file(root / "campaign.yaml") or {}).get("gm") or {}
+        if isinstance(gm, dict) and isinstance(gm.get("address"), str):
+            recipients.insert(0, gm["address"])
+    except (OSError, SettingsError, AttributeError):
+        pass  # the site's game masters are told all the same
+    if not recipients:
+        return
+    marks = [error]
+    for name in ("campaign.yaml", "log.jsonl", "snapshot.json"):
+        try:
+            stat = (root / name).stat()
+            marks.append(f"{name} {stat.st_size} {stat.st_mtime_ns}")
+        except FileNotFoundError:
+            marks.append(f"{name} none")
+    key = hashlib.sha256("\n".join(marks).encode()).hexdigest()[:16]
+    msg = compose(
+        from_address=site.identity.address,
+        from_name=site.identity.name,
+        to=list(dict.fromkeys(recipients)),
+        subject=say("subject_stopped", campaign_id=campaign_id),
+        text=render("stopped.txt", campaign_id=campaign_id, error=error, site=site.root),
+        message_id=message_id(site.identity, campaign_id, "stopped", key),
+    )
+    site.post.queue(None, msg)

@@ -215,17 +215,15 @@ class Intake:
         outcome = done.outcome
         if seat is None:
             record = replace(record, ignored=tuple(order_lines))
-        elif campaign.status != Status.RUNNING:
+        elif campaign.status != Status.RUNNING or seat in campaign.robots:
+            # no orders are taken now, or ever from a dropped player (the bot plays the seat)
             if order_lines:
-                record = replace(
-                    record,
-                    bad_lines=(
-                        BadLine(
-                            "(all)",
-                            say("no_orders_now", campaign_id=campaign.id, status=campaign.status),
-                        ),
-                    ),
+                why = (
+                    say("no_orders_now", campaign_id=campaign.id, status=campaign.status)
+                    if campaign.status != Status.RUNNING
+                    else say("no_orders_dropped", campaign_id=campaign.id)
                 )
+                record = replace(record, bad_lines=(BadLine("(all)", why),))
         else:
             reading = read_orders(table.rules, order_lines)
             if where.cut:

@@ -176,7 +176,7 @@ def campaign_bot(table: Table) -> Bot:
 
     Its orders are logged like anyone's: a replay never asks a bot, so changing this setting
     changes only the orders still to come."""
-    setting = table.campaign.settings.get("bot") or "default"
+    setting = table.campaign.config.bot or "default"
     if isinstance(setting, dict):
         name, budget = setting.get("name", "default"), setting.get("rollouts")
     else:

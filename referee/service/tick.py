@@ -33,9 +33,10 @@ from ..records import Action, Kind, Record
 from ..store import snapshots
 from ..store.campaign import CampaignError, Status
 from ..words.render import say
+from . import timekeeping
 from .answers import answer
 from .commands import CAMPAIGN_VERBS, CommandError, Commands, split, unique
-from .failures import mail_summary, note_failure
+from .failures import mail_summary, note_failure, tell_stopped
 from .intake import Intake, OpenCampaigns
 from .play import advance, commit
 from .site import Site
@@ -158,6 +159,7 @@ def resolve_all(
                 exc_info=not told,
             )
             note_failure(site, what, text, now)
+            tell_stopped(site, campaign_id, text)
             open_campaigns.forget(campaign_id)
     return queued
 
@@ -222,6 +224,7 @@ def run_as_gm(site: Site, campaign_id: str, line: str, now: datetime) -> list[Ac
         commit(table, done.outcome, Record(Kind.GM, actions=tuple(done.actions)))
         if done.rebuild:
             table = site.campaign(campaign_id).table()
+        timekeeping.note_asked(table, now)  # a new prompt (after a rollback) has its due time
         _, marks = answer(site.post, table)
         snapshots.save(table, marks.floor())  # the next tick starts from here, not the log
     return done.actions

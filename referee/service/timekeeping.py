@@ -95,8 +95,12 @@ def due_of(rules: Deadlines, campaign: Campaign, seat: int, entry: Due) -> datet
     return due
 
 
-def extend(campaign: Campaign, hours: float) -> None:
+def extend(campaign: Campaign, hours: float, table: Table | None, now: datetime) -> None:
+    """Every decision owed now moves on by ``hours``: those the same mail brought (after an
+    adjudication) are entered in the book first, asked for now, so that they get it too."""
     book = Book.load(campaign)
+    if table is not None:
+        catch_up(book, table, now)
     for entry in book.seats.values():
         entry.extended = min(entry.extended + hours * 3600, MAX_EXTENSION.total_seconds())
         entry.reminded = False
@@ -126,12 +130,8 @@ def check(table: Table, now: datetime, settings: Deadlines) -> tuple[Book, Notic
     campaign = table.campaign
     book = Book.load(campaign)
     notices, outcome = Notices(), Outcome(round=table.round)
-    owed = {str(d.seat): d for d in table.rules.awaiting(table.state)}
-    book.seats = {k: v for k, v in book.seats.items() if k in owed}
-    for key, decision in owed.items():
-        entry = book.seats.get(key)
-        if entry is None or entry.stage != decision.stage:
-            entry = book.seats[key] = Due(decision.stage, stamp(now))
+    for key, decision in catch_up(book, table, now).items():
+        entry = book.seats[key]
         due = due_of(settings, campaign, decision.seat, entry)
         if due is None or entry.missed:
             continue
@@ -144,6 +144,30 @@ def check(table: Table, now: datetime, settings: Deadlines) -> tuple[Book, Notic
             entry.reminded = True
             notices.reminders.append((decision.seat, due))
     return book, notices, outcome
+
+
+def catch_up(book: Book, table: Table, now: datetime) -> dict:
+    """The book holds the decisions owed now, and only those: one it does not know (or knows
+    at an earlier stage) is asked for ``now``. Returns the decisions owed, by seat (str)."""
+    owed = {str(d.seat): d for d in table.rules.awaiting(table.state)}
+    book.seats = {k: v for k, v in book.seats.items() if k in owed}
+    for key, decision in owed.items():
+        entry = book.seats.get(key)
+        if entry is None or entry.stage != decision.stage:
+            book.seats[key] = Due(decision.stage, stamp(now))
+    return owed
+
+
+def note_asked(table: Table, now: datetime) -> None:
+    """Enter the decisions owed now in the book, as a tick does before it answers, so that
+    what is answered outside a tick (a game master's command line) shows their due time."""
+    campaign = table.campaign
+    settings = campaign.config.deadlines
+    if campaign.status != Status.RUNNING or not settings.active:
+        return
+    book = Book.load(campaign)
+    catch_up(book, table, now)
+    book.save(campaign)
 
 
 def _apply_policy(table: Table, seat: int, policy: str, outcome: Outcome) -> str:
@@ -160,7 +184,7 @@ def keep_time(post: Post, table: Table, now: datetime) -> tuple[bool, int]:
     every decision missed (committed to the log, the game master told). Returns whether the
     policy applied orders, and how many mails it queued."""
     campaign = table.campaign
-    settings = Deadlines.from_settings(campaign.settings.get("deadlines"))
+    settings = campaign.config.deadlines
     if not settings.active:
         return False, 0
     book, notices, outcome = check(table, now, settings)
@@ -198,7 +222,7 @@ def wake(table: Table, now: datetime) -> datetime | None:
     deadline to come (``now`` for a decision the book does not know yet); None when it keeps
     no deadlines now."""
     campaign = table.campaign
-    settings = Deadlines.from_settings(campaign.settings.get("deadlines"))
+    settings = campaign.config.deadlines
     if campaign.status != Status.RUNNING or not settings.active:
         return None
     book = Book.load(campaign)
@@ -217,10 +241,11 @@ def wake(table: Table, now: datetime) -> datetime | None:
 
 
 def dues(table: Table) -> dict[int, str]:
-    """When each awaited decision is due, as each player reads times."""
+    """When each awaited decision is due, as each player reads times (none while paused:
+    the deadlines stand still)."""
     campaign = table.campaign
-    settings = Deadlines.from_settings(campaign.settings.get("deadlines"))
-    if not settings.active:
+    settings = campaign.config.deadlines
+    if not settings.active or campaign.status == Status.PAUSED:
         return {}
     book = Book.load(campaign)
     shown = {}

@@ -96,7 +96,7 @@ def verify(root: Path) -> Verification:
 
 
 def check_seed(campaign: Campaign, result: Verification) -> None:
-    published = campaign.settings.get("seed_hash")
+    published = campaign.config.seed_hash
     if published is None:
         result.notes.append(
             "campaign.yaml has no seed_hash (the campaign was made before "

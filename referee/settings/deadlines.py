@@ -21,17 +21,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from ..schema import SettingsError, at_least, read, setting
+
 POLICIES = ("wait", "bot", "rules")
-SETTINGS = (
-    "hours",
-    "times",
-    "min_hours",
-    "weekdays_only",
-    "grace_minutes",
-    "remind_hours",
-    "timezone",
-    "policy",
-)
 MAX_EXTENSION = timedelta(days=14)  # a game master's extensions, in all, per decision
 MAX_ABSENCE = timedelta(days=21)  # one player's announced absence
 
@@ -40,87 +32,70 @@ class DeadlineError(ValueError):
     """Settings or a command about time that cannot be used; the message says why."""
 
 
+def _positive_hours(value: float | None) -> float | None:
+    if value is not None and value <= 0:
+        raise ValueError(f"must be a positive number of hours, not {value:g}")
+    return value
+
+
+def _times_of_day(values: tuple) -> tuple[time, ...]:
+    return tuple(parse_time(str(v)) for v in values)
+
+
+def _zone(name: object) -> ZoneInfo:
+    if isinstance(name, ZoneInfo):
+        return name
+    try:
+        return ZoneInfo(str(name))
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        raise ValueError(
+            f"{name!r} is not a time zone; use a name like Europe/London or UTC"
+        ) from None
+
+
+def _policy(value: str) -> str:
+    if value not in POLICIES:
+        raise ValueError(f"must be one of {', '.join(POLICIES)}, not {value!r}")
+    return value
+
+
 @dataclass(frozen=True)
 class Deadlines:
-    hours: float | None = None
-    times: tuple[time, ...] = ()
-    min_hours: float = 12
+    """A campaign's `deadlines` (campaign.yaml), as the module's docstring shows them."""
+
+    hours: float | None = setting(None, check=_positive_hours)
+    times: tuple[time, ...] = setting((), check=_times_of_day)
+    min_hours: float = setting(12.0, check=at_least(0))
     weekdays_only: bool = False
-    grace: timedelta = timedelta(0)
-    remind: timedelta = timedelta(hours=12)
-    zone: ZoneInfo = ZoneInfo("UTC")
-    policy: str = "wait"
+    grace_minutes: float = setting(0.0, check=at_least(0))
+    remind_hours: float = setting(12.0, check=at_least(0))
+    timezone: ZoneInfo = setting(ZoneInfo("UTC"), check=_zone)
+    policy: str = setting("wait", check=_policy)
 
     @property
     def active(self) -> bool:
         return self.hours is not None or bool(self.times)
 
+    @property
+    def grace(self) -> timedelta:
+        return timedelta(minutes=self.grace_minutes)
+
+    @property
+    def remind(self) -> timedelta:
+        return timedelta(hours=self.remind_hours)
+
+    @property
+    def zone(self) -> ZoneInfo:
+        return self.timezone
+
     @classmethod
     def from_settings(cls, data: dict | None) -> Deadlines:
-        """The settings checked, every mistake told at once in one DeadlineError."""
-        if data is not None and not isinstance(data, dict):
-            raise DeadlineError("deadlines: expected a section of `key: value` lines")
-        data = dict(data or {})
-        errors: list[str] = []
-        unknown = sorted(str(k) for k in data if k not in SETTINGS)
-        if unknown:
-            errors.append(
-                f"deadlines: unknown setting {', '.join(unknown)}; "
-                f"the settings are {', '.join(SETTINGS)}"
-            )
-
-        def number(key: str, default: float, least: float = 0) -> float:
-            value = data.get(key, default)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or value < least:
-                errors.append(
-                    f"deadlines.{key}: expected a number of at least {least}, found {value!r}"
-                )
-                return default
-            return float(value)
-
+        """The settings as written (a game master's `deadlines` command), every mistake
+        told at once in one DeadlineError."""
         try:
-            zone = ZoneInfo(str(data.get("timezone", "UTC")))
-        except (ZoneInfoNotFoundError, ValueError, OSError):
-            errors.append(
-                f"deadlines.timezone: {data.get('timezone')!r} is not a time "
-                f"zone; use a name like Europe/London or UTC"
-            )
-            zone = ZoneInfo("UTC")
-        policy = str(data.get("policy", "wait"))
-        if policy not in POLICIES:
-            errors.append(f"deadlines.policy must be one of {', '.join(POLICIES)}, not {policy!r}")
-        times: tuple[time, ...] = ()
-        raw_times = data.get("times", ())
-        if not isinstance(raw_times, (list, tuple)):
-            errors.append("deadlines.times: expected a list of times of day, e.g. [08:00, 20:00]")
-        else:
-            try:
-                times = tuple(parse_time(str(t)) for t in raw_times)
-            except DeadlineError as err:
-                errors.append(f"deadlines.times: {err}")
-        hours = data.get("hours")
-        if hours is not None and (
-            isinstance(hours, bool) or not isinstance(hours, (int, float)) or hours <= 0
-        ):
-            errors.append(f"deadlines.hours must be a positive number of hours, not {hours!r}")
-            hours = None
-        weekdays_only = data.get("weekdays_only", False)
-        if not isinstance(weekdays_only, bool):  # "no" in quotes would be true
-            errors.append(f"deadlines.weekdays_only: write true or false, not {weekdays_only!r}")
-            weekdays_only = False
-        settings = cls(
-            hours=hours,
-            times=times,
-            min_hours=number("min_hours", 12),
-            weekdays_only=weekdays_only,
-            grace=timedelta(minutes=number("grace_minutes", 0)),
-            remind=timedelta(hours=number("remind_hours", 12)),
-            zone=zone,
-            policy=policy,
-        )
-        if errors:
-            raise DeadlineError("; ".join(errors))
-        return settings
+            return read(cls, data, "deadlines")
+        except SettingsError as err:
+            raise DeadlineError("; ".join(f"deadlines.{p}" for p in err.problems)) from None
 
     def due(self, asked: datetime, extra: timedelta = timedelta(0)) -> datetime | None:
         """When a decision asked for at ``asked`` is due (aware UTC), or None without

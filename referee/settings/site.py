@@ -8,21 +8,19 @@ wrong and how to put it right. Relative paths are relative to the file's folder.
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 import ssl
+from collections.abc import Callable
 from dataclasses import dataclass
-from email.headerregistry import Address
 from enum import Enum
 from pathlib import Path
-from typing import Any, overload
-
-import yaml
+from typing import Literal
 
 from ..mail.inbox import ImapInbox, MaildirInbox, create_maildir
 from ..mail.outbox import MaildirSender, Outbox, SmtpSender
-from ..schema import load_yaml
+from ..schema import SettingsError, at_least, load_file, read, setting
+from .checks import mail_address
 
 CONFIG_NAME = "referee.yaml"
 
@@ -92,14 +90,154 @@ class Audience(Enum):
     STRANGER = "stranger"  # an unknown sender, a wrong token, no game named
 
 
+ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+SECRET_KEYS = ("password", "pass", "passwd", "secret")
+MAX_MAIL_KB = 10240  # orders are a few KB; with a phone photo attached, a few MB
+
+
+class ConfigError(SettingsError):
+    """referee.yaml is missing, unreadable or wrong; the message lists every problem."""
+
+
+_mail_address = mail_address("referee@example.org")
+
+
+def _referee_address(address: str) -> str:
+    address = _mail_address(address)
+    if "+" in address.partition("@")[0]:
+        raise ValueError(
+            f"{address!r} contains '+', which the referee uses for its plus-addresses "
+            "(referee+<game>.<token>@...); use the address without it"
+        )
+    return address
+
+
+def _password_env(suggested: str) -> Callable[[str | None], str | None]:
+    def check(name: str | None) -> str | None:
+        if name is not None and not ENV_NAME.match(name):
+            raise ValueError(
+                "names the environment variable that holds the password (letters, digits "
+                f"and _, e.g. {suggested}), not the password itself"
+            )
+        return name
+
+    return check
+
+
+def _token_env(name: str) -> str:
+    if not ENV_NAME.match(name):
+        raise ValueError(
+            "name the environment variable that holds this game master's token, e.g. "
+            "token_env: REFEREE_GM_TOKEN"
+        )
+    return name
+
+
+def _port(number: int) -> int:
+    if not 1 <= number <= 65535:
+        raise ValueError(f"expected a port number from 1 to 65535, found {number!r}")
+    return number
+
+
+def _certificate(path: Path | None) -> Path | None:
+    if path is not None and not path.is_file():
+        raise ValueError(f"{path} does not exist; give the path of the certificate file (PEM)")
+    return path
+
+
+def _refuse_secrets(section: str, key: str) -> str | None:
+    """A password written into the file is refused, without repeating it."""
+    if key.lower() not in SECRET_KEYS:
+        return None
+    suggested = {"inbox": "REFEREE_IMAP_PASSWORD", "outbox": "REFEREE_SMTP_PASSWORD"}.get(
+        section, "REFEREE_PASSWORD"
+    )
+    return (
+        f"passwords are not kept in the config file; write `password_env: {suggested}` "
+        "instead and set that environment variable where the referee runs"
+    )
+
+
+@dataclass(frozen=True)
+class GameMaster:
+    """referee.game_masters: who may open campaigns by mail, with their token's variable."""
+
+    address: str = setting(check=_mail_address)
+    token_env: str = setting(check=_token_env)
+
+
+@dataclass(frozen=True)
+class RefereeSection:
+    address: str = setting(check=_referee_address)
+    name: str = "Referee"  # the display name on the referee's mail
+    game_masters: tuple[GameMaster, ...] = ()
+
+
+@dataclass(frozen=True)
+class MaildirInboxSettings:
+    path: Path = Path("mail/inbox")
+    processed_folder: str = "processed"
+    # a larger mail is not read, only kept and answered
+    max_mail_kb: int = setting(MAX_MAIL_KB, check=at_least(64, "a whole number"))
+    type: Literal["maildir"] = "maildir"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ImapSettings:
+    host: str
+    port: int = setting(0, check=_port)  # 0: 993 with tls, 143 otherwise
+    security: Literal["tls", "starttls", "none"] = "tls"
+    user: str
+    password_env: str = setting(check=_password_env("REFEREE_IMAP_PASSWORD"))
+    folder: str = "INBOX"
+    processed_folder: str = "processed"
+    state: Path = Path("mail/imap-state.json")  # UIDVALIDITY and the last UID processed
+    ca_file: Path | None = setting(None, check=_certificate)
+    max_mail_kb: int = setting(MAX_MAIL_KB, check=at_least(64, "a whole number"))
+    type: Literal["imap"] = "imap"
+
+    def __post_init__(self) -> None:
+        if not self.port:
+            object.__setattr__(self, "port", 993 if self.security == "tls" else 143)
+
+
+@dataclass(frozen=True)
+class MaildirOutboxSettings:
+    path: Path = Path("mail/outbox")
+    queue: Path = setting(Path("mail/queue"), compare=False)
+    type: Literal["maildir"] = "maildir"
+
+
+@dataclass(frozen=True, kw_only=True)
+class SmtpSettings:
+    host: str
+    port: int = setting(0, check=_port)  # 0: 465 with tls, 587 with starttls, 25 with none
+    security: Literal["starttls", "tls", "none"] = "starttls"
+    user: str | None = None  # none: a server that takes mail without a login
+    password_env: str | None = setting(None, check=_password_env("REFEREE_SMTP_PASSWORD"))
+    queue: Path = setting(Path("mail/queue"), compare=False)
+    ca_file: Path | None = setting(None, check=_certificate)
+    type: Literal["smtp"] = "smtp"
+
+    def __post_init__(self) -> None:
+        if self.user is not None and self.password_env is None:
+            raise ValueError(
+                "password_env: missing; name the environment variable that holds the "
+                "password of `user`"
+            )
+        if not self.port:
+            port = {"tls": 465, "starttls": 587}.get(self.security, 25)
+            object.__setattr__(self, "port", port)
+
+
 @dataclass(frozen=True)
 class AnswerLimits:
     """referee.yaml's ``limits`` section: answers per address."""
 
-    per_hour: int = 10
-    per_day: int = 60
-    strangers_per_hour: int = 3
-    strangers_per_day: int = 8
+    per_hour: int = setting(10, check=at_least(1, "a whole number"))
+    per_day: int = setting(60, check=at_least(1, "a whole number"))
+    strangers_per_hour: int = setting(3, check=at_least(1, "a whole number"))
+    strangers_per_day: int = setting(8, check=at_least(1, "a whole number"))
 
     def of(self, audience: Audience) -> tuple[int, int]:
         if audience == Audience.PLAYER:
@@ -107,51 +245,15 @@ class AnswerLimits:
         return self.strangers_per_hour, self.strangers_per_day
 
 
-ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-SECRET_KEYS = ("password", "pass", "passwd", "secret")
-
-
-class ConfigError(Exception):
-    """referee.yaml is missing, unreadable or wrong; the message lists every problem."""
-
-
-MAX_MAIL_KB = 10240  # orders are a few KB; with a phone photo attached, a few MB
-
-
 @dataclass(frozen=True)
-class MaildirInboxSettings:
-    path: Path
-    processed_folder: str = "processed"
-    max_mail_kb: int = MAX_MAIL_KB
+class SiteFile:
+    """referee.yaml, as DEFAULT_CONFIG shows it."""
 
-
-@dataclass(frozen=True)
-class ImapSettings:
-    host: str
-    port: int
-    security: str
-    user: str
-    password_env: str
-    folder: str
-    processed_folder: str
-    state: Path
-    ca_file: Path | None = None
-    max_mail_kb: int = MAX_MAIL_KB
-
-
-@dataclass(frozen=True)
-class MaildirOutboxSettings:
-    path: Path
-
-
-@dataclass(frozen=True)
-class SmtpSettings:
-    host: str
-    port: int
-    security: str
-    user: str | None
-    password_env: str | None
-    ca_file: Path | None = None
+    referee: RefereeSection
+    data_root: Path = Path("games")
+    inbox: MaildirInboxSettings | ImapSettings = MaildirInboxSettings()
+    outbox: MaildirOutboxSettings | SmtpSettings = MaildirOutboxSettings()
+    limits: AnswerLimits = AnswerLimits()
 
 
 @dataclass(frozen=True)
@@ -206,8 +308,9 @@ class Config:
         value = os.environ.get(env_name)
         if not value:
             raise ConfigError(
+                self.path,
                 f"the environment variable {env_name} (named by {section}.password_env in "
-                f"{self.path}) is not set; export {env_name}=<the password> where the referee runs"
+                f"{self.path}) is not set; export {env_name}=<the password> where the referee runs",
             )
         return value
 
@@ -222,7 +325,7 @@ def write_default_config(directory: str | os.PathLike) -> Path:
     directory = Path(directory)
     path = directory / CONFIG_NAME
     if path.exists():
-        raise ConfigError(f"{path} already exists; edit it, or remove it to start again")
+        raise ConfigError(path, f"{path} already exists; edit it, or remove it to start again")
     directory.mkdir(parents=True, exist_ok=True)
     path.write_text(DEFAULT_CONFIG)
     config = load_config(path)
@@ -235,319 +338,24 @@ def write_default_config(directory: str | os.PathLike) -> Path:
 
 
 def load_config(path: str | os.PathLike) -> Config:
+    """referee.yaml read as ``SiteFile`` describes it, or ConfigError with every problem."""
     path = Path(path)
     try:
-        data = load_yaml(path.read_text(encoding="utf-8"))
+        site = read(SiteFile, load_file(path), path, path.parent, _refuse_secrets)
     except FileNotFoundError:
         raise ConfigError(
-            f"{path} does not exist; `referee init` writes one for local Maildirs"
+            path, f"{path} does not exist; `referee init` writes one for local Maildirs"
         ) from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise ConfigError(f"cannot read {path}: {e}") from None
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        raise ConfigError(
-            f"{path} is not valid YAML{where}: {getattr(e, 'problem', None) or e}"
-        ) from None
-    reader = _Reader(path)
-    config = reader.config(data)
-    if reader.errors or config is None:
-        raise ConfigError(
-            f"{path} has {len(reader.errors)} problem(s):\n"
-            + "\n".join(f"  - {e}" for e in reader.errors)
-        )
-    return config
-
-
-class _Missing(Enum):
-    """The default of a setting that must be given."""
-
-    MISSING = 0
-
-
-_MISSING = _Missing.MISSING
-
-
-class _Reader:
-    """Reads the YAML tree, collecting every problem instead of stopping at the first."""
-
-    def __init__(self, path: Path):
-        self.base = path.parent
-        self.path = path
-        self.errors: list[str] = []
-
-    def config(self, data: Any) -> Config | None:
-        top = self.section(data, "", {"data_root", "referee", "inbox", "outbox", "limits"})
-        referee = self.section(
-            self.get(top, "referee", "", {}), "referee", {"address", "name", "game_masters"}
-        )
-        address = self.string(referee, "address", "referee")
-        if address is not None:
-            self.check_address(address)
-        name = self.string(referee, "name", "referee", "Referee")
-        inbox = self.inbox(self.get(top, "inbox", "", {"type": "maildir"}))
-        outbox_data = self.get(top, "outbox", "", {"type": "maildir"})
-        outbox = self.outbox(outbox_data)
-        queue = self.path_value(outbox_data, "queue", "outbox", "mail/queue")
-        data_root = self.path_value(top, "data_root", "", "games")
-        game_masters = self.game_masters(self.get(referee, "game_masters", "referee", []))
-        limits = self.limits(self.get(top, "limits", "", {}))
-        if self.errors:
-            return None
-        return Config(
-            path=self.path,
-            data_root=data_root,
-            referee_address=address.lower(),
-            referee_name=name,
-            inbox=inbox,
-            outbox=outbox,
-            queue_dir=queue,
-            game_masters=game_masters,
-            limits=limits,
-        )
-
-    def limits(self, data: Any) -> AnswerLimits:
-        """limits: answers per address and hour or day (whole numbers of at least 1)."""
-        s = self.section(data, "limits", set(AnswerLimits.__dataclass_fields__))
-        values = {}
-        for key, default in AnswerLimits().__dict__.items():
-            value = self.get(s, key, "limits", default)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                self.error("limits", key, f"expected a whole number of at least 1, found {value!r}")
-            else:
-                values[key] = value
-        return AnswerLimits(**values)
-
-    def game_masters(self, data: Any) -> tuple:
-        """referee.game_masters: who may open campaigns by mail, each with the environment
-        variable that holds their token."""
-        if not isinstance(data, list):
-            self.error("referee", "game_masters", "must be a list of {address, token_env}")
-            return ()
-        found = []
-        for i, entry in enumerate(data):
-            where = f"referee.game_masters[{i}]"
-            entry = self.section(entry, where, {"address", "token_env"})
-            address = self.string(entry, "address", where)
-            token_env = self.string(entry, "token_env", where, None)
-            if token_env is None or not ENV_NAME.match(token_env):
-                self.error(
-                    where,
-                    "token_env",
-                    "name the environment variable that holds this "
-                    "game master's token, e.g. token_env: REFEREE_GM_TOKEN",
-                )
-                token_env = None
-            if address and token_env:
-                self.check_address(address)
-                found.append((address.lower(), token_env))
-        return tuple(found)
-
-    def inbox(self, data: Any):
-        kind = self.choice(data, "type", "inbox", ("maildir", "imap"), "maildir")
-        if kind == "imap":
-            s = self.section(
-                data,
-                "inbox",
-                {
-                    "type",
-                    "host",
-                    "port",
-                    "security",
-                    "user",
-                    "password_env",
-                    "folder",
-                    "processed_folder",
-                    "state",
-                    "ca_file",
-                    "max_mail_kb",
-                },
-            )
-            security = self.choice(s, "security", "inbox", ("tls", "starttls", "none"), "tls")
-            return ImapSettings(
-                host=self.string(s, "host", "inbox"),
-                port=self.port(s, "inbox", 993 if security == "tls" else 143),
-                security=security,
-                user=self.string(s, "user", "inbox"),
-                password_env=self.env_name(s, "inbox", required=True) or "",
-                folder=self.string(s, "folder", "inbox", "INBOX"),
-                processed_folder=self.string(s, "processed_folder", "inbox", "processed"),
-                state=self.path_value(s, "state", "inbox", "mail/imap-state.json"),
-                ca_file=self.existing_file(s, "ca_file", "inbox"),
-                max_mail_kb=self.max_mail_kb(s),
-            )
-        s = self.section(data, "inbox", {"type", "path", "processed_folder", "max_mail_kb"})
-        return MaildirInboxSettings(
-            path=self.path_value(s, "path", "inbox", "mail/inbox"),
-            processed_folder=self.string(s, "processed_folder", "inbox", "processed"),
-            max_mail_kb=self.max_mail_kb(s),
-        )
-
-    def max_mail_kb(self, data: dict) -> int:
-        """inbox.max_mail_kb: a larger mail is not read, only kept and answered."""
-        value = self.get(data, "max_mail_kb", "inbox", MAX_MAIL_KB)
-        if isinstance(value, bool) or not isinstance(value, int) or value < 64:
-            self.error(
-                "inbox", "max_mail_kb", f"expected a whole number of at least 64, found {value!r}"
-            )
-            return MAX_MAIL_KB
-        return value
-
-    def outbox(self, data: Any):
-        kind = self.choice(data, "type", "outbox", ("maildir", "smtp"), "maildir")
-        if kind == "smtp":
-            s = self.section(
-                data,
-                "outbox",
-                {"type", "host", "port", "security", "user", "password_env", "queue", "ca_file"},
-            )
-            security = self.choice(s, "security", "outbox", ("starttls", "tls", "none"), "starttls")
-            user = self.string(s, "user", "outbox", None)
-            return SmtpSettings(
-                host=self.string(s, "host", "outbox"),
-                port=self.port(s, "outbox", {"tls": 465, "starttls": 587}.get(security, 25)),
-                security=security,
-                user=user,
-                password_env=self.env_name(s, "outbox", required=user is not None),
-                ca_file=self.existing_file(s, "ca_file", "outbox"),
-            )
-        s = self.section(data, "outbox", {"type", "path", "queue"})
-        return MaildirOutboxSettings(path=self.path_value(s, "path", "outbox", "mail/outbox"))
-
-    # -- one value each --
-    def error(self, where: str, key: str, message: str) -> None:
-        self.errors.append(f"{where + '.' if where else ''}{key}: {message}")
-
-    def section(self, data: Any, where: str, known: set[str]) -> dict:
-        if data is None:
-            return {}
-        if not isinstance(data, dict):
-            self.errors.append(
-                f"{where or 'the file'}: expected a section of `key: value` lines, "
-                f"found {_kind(data)}"
-            )
-            return {}
-        for key in data:
-            if str(key).lower() in SECRET_KEYS:
-                self.error(
-                    where,
-                    key,
-                    "passwords are not kept in the config file; write "
-                    f"`password_env: {_suggested_env(where)}` instead and "
-                    "set that environment variable where the referee runs",
-                )
-            elif key not in known:
-                close = difflib.get_close_matches(str(key), sorted(known), n=1)
-                hint = (
-                    f"did you mean `{close[0]}`?"
-                    if close
-                    else f"known settings: {', '.join(sorted(known))}"
-                )
-                self.error(where, key, f"unknown setting; {hint}")
-        return data
-
-    def get(self, data: dict, key: str, where: str, default: Any = _MISSING) -> Any:
-        value = data.get(key) if isinstance(data, dict) else None
-        if value is None:
-            if default is _MISSING:
-                self.error(where, key, f"missing; add `{key}: ...` to the {where or 'top'} section")
-            return None if default is _MISSING else default
-        return value
-
-    # A setting that is missing or wrong is an error, and reads as its default or as an empty
-    # placeholder: the file's Config is never made while there are errors.
-    @overload
-    def string(self, data: dict, key: str, where: str, default: None) -> str | None: ...
-    @overload
-    def string(
-        self, data: dict, key: str, where: str, default: str | _Missing = _MISSING
-    ) -> str: ...
-    def string(
-        self, data: dict, key: str, where: str, default: str | _Missing | None = _MISSING
-    ) -> str | None:
-        fallback = "" if default is _MISSING else default
-        value = self.get(data, key, where, default)
-        if value is None or value is default:
-            return fallback
-        if (
-            not isinstance(value, (str, int, float))
-            or isinstance(value, bool)
-            or not str(value).strip()
-        ):
-            self.error(where, key, f"expected a text value, found {_kind(value)}")
-            return fallback
-        return str(value).strip()
-
-    def choice(
-        self, data: dict, key: str, where: str, options: tuple[str, ...], default: str
-    ) -> str:
-        value = self.string(data, key, where, default)
-        if value is not None and value not in options:
-            self.error(where, key, f"{value!r} is not one of: {', '.join(options)}")
-            return default
-        return value
-
-    def port(self, data: dict, where: str, default: int) -> int:
-        value = self.get(data, "port", where, default)
-        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 65535:
-            self.error(where, "port", f"expected a port number from 1 to 65535, found {value!r}")
-            return default
-        return value
-
-    def path_value(self, data: dict, key: str, where: str, default: str) -> Path:
-        return self.base / Path(self.string(data, key, where, default)).expanduser()
-
-    def existing_file(self, data: dict, key: str, where: str) -> Path | None:
-        value = self.string(data, key, where, None)
-        path = None if value is None else self.base / Path(value).expanduser()
-        if path is not None and not path.is_file():
-            self.error(
-                where, key, f"{path} does not exist; give the path of the certificate file (PEM)"
-            )
-            return None
-        return path
-
-    def env_name(self, data: dict, where: str, required: bool) -> str | None:
-        value = self.string(data, "password_env", where, _MISSING if required else None)
-        if value and not ENV_NAME.match(value):
-            self.error(
-                where,
-                "password_env",
-                "names the environment variable that holds the password "
-                f"(letters, digits and _, e.g. {_suggested_env(where)}), not the password itself",
-            )
-            return None
-        return value
-
-    def check_address(self, address: str) -> None:
-        try:
-            parsed = Address(addr_spec=address)
-            valid = bool(parsed.username and parsed.domain)
-        except (ValueError, IndexError):
-            valid = False
-        if not valid:
-            self.error(
-                "referee", "address", f"{address!r} is not a mail address like referee@example.org"
-            )
-        elif "+" in parsed.username:
-            self.error(
-                "referee",
-                "address",
-                f"{address!r} contains '+', which the referee uses for "
-                "its plus-addresses (referee+<game>.<token>@...); use the address without it",
-            )
-
-
-def _suggested_env(section: str) -> str:
-    return {"inbox": "REFEREE_IMAP_PASSWORD", "outbox": "REFEREE_SMTP_PASSWORD"}.get(
-        section, "REFEREE_PASSWORD"
+    except SettingsError as err:
+        raise ConfigError(path, err.problems if err.problems[0].path else str(err)) from None
+    return Config(
+        path=path,
+        data_root=site.data_root,
+        referee_address=site.referee.address,
+        referee_name=site.referee.name,
+        inbox=site.inbox,
+        outbox=site.outbox,
+        queue_dir=site.outbox.queue,
+        game_masters=tuple((gm.address, gm.token_env) for gm in site.referee.game_masters),
+        limits=site.limits,
     )
-
-
-def _kind(value: Any) -> str:
-    if isinstance(value, dict):
-        return "a section"
-    if isinstance(value, list):
-        return "a list"
-    return repr(value)

@@ -18,7 +18,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import re
 import secrets
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -34,10 +33,10 @@ from .. import registry
 from ..contract import SIGNUP, GameDescriptor, IllegalOrder, NotationError, Rules, View
 from ..files import append_record, atomic_write, read_records
 from ..records import Drop, Record, RecordError, Rollback
-from ..schema import load_yaml
-from ..settings.deadlines import DeadlineError, Deadlines
+from ..schema import SettingsError, load_file, read
+from ..settings.campaign import CampaignFile, CampaignSettings, PlayerEntry, campaign_id
 
-ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")
+SETTINGS = frozenset(f.name for f in dataclasses.fields(CampaignSettings))
 TOKEN_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i: read aloud, typed by hand
 
 
@@ -54,22 +53,11 @@ class CampaignError(Exception):
     """Something about a campaign a game master must fix; the message says what."""
 
 
-def _status(value: object, path: Path) -> Status:
+def check_id(text: str) -> str:
     try:
-        return Status(str(value))
-    except ValueError:
-        raise CampaignError(
-            f"{path}: status must be one of {', '.join(s.value for s in Status)}, not {value!r}"
-        ) from None
-
-
-def check_id(campaign_id: str) -> str:
-    if not ID_PATTERN.match(campaign_id or ""):
-        raise CampaignError(
-            f"{campaign_id!r} is not a campaign id: use 1 to 32 lowercase "
-            "letters, digits and dashes, starting with a letter or digit"
-        )
-    return campaign_id
+        return campaign_id(text or "")
+    except ValueError as err:
+        raise CampaignError(str(err)) from None
 
 
 def new_token() -> str:
@@ -123,14 +111,15 @@ class Player:
         return data
 
     @classmethod
-    def from_data(cls, data: dict) -> Player:
+    def of(cls, entry: PlayerEntry) -> Player:
+        """A player as campaign.yaml keeps them (``PlayerEntry``)."""
         return cls(
-            str(data["name"]),
-            str(data["address"]).lower(),
-            str(data["token"]),
-            data.get("timezone"),
-            [list(a) for a in data.get("absence", [])],
-            dict(data.get("signup") or {}),
+            entry.name,
+            entry.address,
+            entry.token,
+            entry.timezone,
+            [list(span) for span in entry.absence],
+            dict(entry.signup),
         )
 
 
@@ -155,7 +144,21 @@ class Campaign:
     gm: Player | None = None  # the game master: commands by mail with their token
     seats: int | None = None  # an open campaign starts when this many have joined
     robots: list[int] = field(default_factory=list)  # seats the bot plays (dropped players)
-    settings: dict = field(default_factory=dict)  # further settings, kept as written
+    settings: dict = field(default_factory=dict)  # the game master's settings, as written
+    # the settings read (``CampaignSettings``): made again whenever the campaign is saved
+    config: CampaignSettings = field(default=None, repr=False)  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        if self.config is None:
+            self.config = self.read_settings()
+
+    def read_settings(self) -> CampaignSettings:
+        """The settings as written, read as ``CampaignSettings`` describes them, or
+        CampaignError with every problem."""
+        try:
+            return read(CampaignSettings, self.settings, self.root / "campaign.yaml")
+        except SettingsError as err:
+            raise CampaignError(str(err)) from None
 
     # files ---------------------------------------------------------------------------------
     @property
@@ -263,51 +266,36 @@ class Campaign:
 
     @classmethod
     def load(cls, root: Path) -> Campaign:
+        """The campaign in ``root``, read as ``CampaignFile`` describes campaign.yaml, or
+        CampaignError naming the file and every problem in it."""
         path = Path(root) / "campaign.yaml"
         try:
-            data = load_yaml(path.read_text(encoding="utf-8"))
+            data = load_file(path)
+            file = read(CampaignFile, data, path)
         except FileNotFoundError:
             raise CampaignError(f"no campaign in {root} (campaign.yaml is missing)") from None
-        except yaml.YAMLError as err:
-            raise CampaignError(f"{path} is not valid YAML: {err}") from None
-        try:
-            known = {
-                "id",
-                "game",
-                "options",
-                "seed",
-                "status",
-                "players",
-                "created",
-                "gm",
-                "seats",
-                "robots",
-            }
-            campaign = cls(
-                Path(root),
-                check_id(str(data["id"])),
-                str(data["game"]),
-                dict(data.get("options") or {}),
-                int(data["seed"]),
-                _status(data.get("status", "running"), path),
-                [Player.from_data(p) for p in data.get("players") or []],
-                str(data.get("created", "")),
-                Player.from_data(data["gm"]) if data.get("gm") else None,
-                data.get("seats"),
-                [int(s) for s in data.get("robots") or []],
-                {k: v for k, v in data.items() if k not in known},
-            )
-        except (KeyError, TypeError, ValueError) as err:
-            raise CampaignError(
-                f"{path} is damaged ({err!r}): compare it with another campaign's file"
-            ) from None
-        try:  # checked when loaded, so that a mistake stops this campaign only, and at once
-            Deadlines.from_settings(campaign.settings.get("deadlines"))
-        except DeadlineError as err:
-            raise CampaignError(f"{path}: {err}") from None
-        return campaign
+        except SettingsError as err:
+            raise CampaignError(str(err)) from None
+        return cls(
+            Path(root),
+            file.id,
+            file.game,
+            dict(file.options),
+            file.seed,
+            Status(file.status),
+            [Player.of(p) for p in file.players],
+            file.created,
+            Player.of(file.gm) if file.gm else None,
+            file.seats,
+            list(file.robots),
+            {k: v for k, v in data.items() if k in SETTINGS},
+            CampaignSettings(**{name: getattr(file, name) for name in SETTINGS}),
+        )
 
     def save(self) -> None:
+        """Write campaign.yaml; settings that its reader would refuse are not written
+        (CampaignError), so no command leaves a file the next tick cannot read."""
+        self.config = self.read_settings()
         data: dict[str, Any] = {
             "id": self.id,
             "game": self.game,

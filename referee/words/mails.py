@@ -15,14 +15,17 @@ from ..contract import View
 from ..mail.compose import Attachment, compose
 from ..mail.routing import Identity
 from ..records import ChoicesAsked, Help, Message, Record, Replace
-from ..store.campaign import Campaign, Player, Table
+from ..store.campaign import Campaign, Player, Status, Table
 from .render import fitted, help_text, render, say
 
 # pieces of every report ------------------------------------------------------------------------
 
 
 def decision_of(table: Table, seat: int) -> tuple[str | None, list[str]]:
-    """The prompt and the choices, as lines of the order language, of the seat's decision."""
+    """The prompt and the choices, as lines of the order language, of the seat's decision;
+    none while the campaign is paused (no orders are taken, no deadline runs)."""
+    if table.campaign.status == Status.PAUSED:
+        return None, []
     for due in table.rules.awaiting(table.state):
         if due.seat == seat:
             return due.prompt, table.rules.prompt_lines(table.state, seat)
@@ -126,7 +129,7 @@ def welcome(identity: Identity, table: Table, seat: int, key: str = "") -> Email
         prompt=prompt,
         choices=choices,
         waiting_for=waiting_for(table),
-        seed_hash=campaign.settings.get("seed_hash"),
+        seed_hash=campaign.config.seed_hash,
         # a player who takes over a seat comes into a game under way: show it to them
         position=base_context(table) if key else None,
     )
@@ -359,7 +362,7 @@ def digest(
     for step in table.steps_after(since):
         events += step.events
         notes += [say("note_missed", done=m.done) for m in step.record.missed if m.seat == seat]
-        if campaign.settings.get("lateness_notice"):  # njudge's late notice, to all
+        if campaign.config.lateness_notice:  # njudge's late notice, to all
             notes += [
                 say("note_late", name=campaign.players[m.seat].name, done=m.done)
                 for m in step.record.missed
@@ -370,6 +373,8 @@ def digest(
             for r in step.record.refused
             if r.seat == seat
         ]
+    if campaign.status == Status.PAUSED:
+        notes.append(say("note_paused"))
     prompt, choices = decision_of(table, seat)
     context = base_context(table)
     subject = say(
@@ -388,7 +393,7 @@ def digest(
         choices=choices,
         due=due,
         seed=campaign.seed if context["result"] else None,
-        seed_hash=campaign.settings.get("seed_hash"),
+        seed_hash=campaign.config.seed_hash,
         **context,
     )
     text = render("digest.txt", **parts)

@@ -1,0 +1,91 @@
+"""campaign.yaml, described once (``schema``): the game, its seed and players, and what the
+game master may set beside them. The tick, `referee check` and every command that changes a
+setting read it through ``CampaignFile`` and ``CampaignSettings``, so what check passes the
+tick accepts, and a command never writes a file the next tick would refuse."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from ..schema import at_least, setting
+from .checks import mail_address
+from .deadlines import Deadlines, parse_day
+
+ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")
+
+
+def campaign_id(text: str) -> str:
+    if not ID_PATTERN.match(text):
+        raise ValueError(
+            f"{text!r} is not a campaign id: use 1 to 32 lowercase letters, digits and "
+            "dashes, starting with a letter or digit"
+        )
+    return text
+
+
+def _zone_name(name: str | None) -> str | None:
+    if name is not None:
+        try:
+            ZoneInfo(name)
+        except (ZoneInfoNotFoundError, ValueError, OSError):
+            raise ValueError(
+                f"{name!r} is not a time zone; use a name like Europe/Berlin"
+            ) from None
+    return name
+
+
+def _absences(spans: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, ...], ...]:
+    for span in spans:
+        if len(span) != 2:
+            raise ValueError(f"an absence is [first day, last day], not {list(span)}")
+        for day in span:
+            parse_day(day)  # DeadlineError is a ValueError
+    return spans
+
+
+@dataclass(frozen=True)
+class PlayerEntry:
+    """A player (or the game master) as campaign.yaml keeps them."""
+
+    name: str
+    address: str = setting(check=mail_address("ann@example.org"))
+    token: str = setting()
+    timezone: str | None = setting(None, check=_zone_name)  # the `timezone` command
+    absence: tuple[tuple[str, ...], ...] = setting((), check=_absences)  # `absence`
+    signup: dict[str, Any] = setting(factory=dict)  # what they chose when joining
+
+
+@dataclass(frozen=True)
+class CampaignSettings:
+    """What a game master may set in campaign.yaml beside the game itself."""
+
+    # when decisions are due, the reminder, and what happens when one is missed
+    deadlines: Deadlines = Deadlines()
+    # an answer with nothing to decide in it waits this long for the player's next mail
+    gather_minutes: float = setting(0.0, check=at_least(0))
+    # the bot for dropped seats and missed deadlines: a name, or {name, rollouts}; the game
+    # says which it has (checked with the campaign's game, by `referee check` too)
+    bot: Any = "default"
+    observers: tuple[str, ...] = ()  # the addresses that get each round's report
+    no_observers: bool = False  # the game master closed the game to observers
+    lateness_notice: bool = False  # everyone is told when someone misses a deadline
+    seed_hash: str | None = None  # the seed's fingerprint, published at the start
+
+
+@dataclass(frozen=True, kw_only=True)
+class CampaignFile(CampaignSettings):
+    """The whole of campaign.yaml."""
+
+    id: str = setting(check=campaign_id)
+    game: str
+    options: dict[str, Any] = setting(factory=dict)
+    seed: int
+    status: Literal["open", "running", "paused", "finished"] = "running"
+    created: str = ""
+    gm: PlayerEntry | None = None
+    seats: int | None = setting(None, check=at_least(1, "a whole number"))
+    players: tuple[PlayerEntry, ...] = ()
+    robots: tuple[int, ...] = ()  # seats the bot plays (dropped players)
