@@ -316,7 +316,7 @@ def _status(site, campaign_id: str) -> dict:
         "round": view["round"],
         "awaiting": [
             {"player": campaign.players[d.seat].name, "decision": d.kind, "prompt": d.prompt}
-            for d in table.rules.awaiting(table.state)
+            for d in table.awaiting
         ],
         "scores": {p["name"]: p[table.descriptor.measure] for p in view["players"]},
         "finished": scores is not None,

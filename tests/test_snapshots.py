@@ -13,7 +13,6 @@ from referee import mailbot
 from referee.service.tick import tick
 from referee.store import snapshots
 from referee.store.campaign import Campaign, Table
-from referee.store.marks import Watermarks
 from referee.words.history import history_text, turn_files
 
 
@@ -35,7 +34,7 @@ def mid_game(tmp_path):
     site = played_site(tmp_path, "mid", seed=5, until_round=4)
     campaign = site.campaign("mid")
     table = campaign.table()
-    snapshots.save(table, Watermarks.load(campaign).floor())
+    snapshots.save(table, campaign.marks.floor())
     return site, campaign
 
 

@@ -58,7 +58,7 @@ def answer(post: Post, table: Table, now: datetime | None = None) -> tuple[int, 
     campaign = table.campaign
     now = now or datetime.now(UTC)
     gather = timedelta(minutes=campaign.config.gather_minutes)
-    marks = Watermarks.load(campaign)
+    marks = campaign.marks
     last = table.count
     due_at = timekeeping.dues(table)
     queued = 0
@@ -100,7 +100,7 @@ def answer(post: Post, table: Table, now: datetime | None = None) -> tuple[int, 
             held.setdefault(record.seat, []).append(record)
     marks.confirmed = last
     png = None
-    awaiting = {d.seat: d for d in table.rules.awaiting(table.state)}
+    awaiting = {d.seat: d for d in table.awaiting}
     for seat in range(len(campaign.players)):
         key = str(seat)
         reads = held.pop(seat, [])
@@ -174,7 +174,7 @@ def answer(post: Post, table: Table, now: datetime | None = None) -> tuple[int, 
     )  # a seat's new name shows in every round's report, as the replay shows it
     write_turns(campaign.table() if renamed else table, 0 if renamed else marks.turns)
     marks.turns = last
-    marks.save(campaign)
+    marks.save(campaign.root)
     return queued, marks
 
 

@@ -312,9 +312,7 @@ def status_text(site: Site, address: str) -> str:
             table = campaign.table()
             game["round"] = table.round
             if seat is not None:
-                prompt = next(
-                    (d.prompt for d in table.rules.awaiting(table.state) if d.seat == seat), None
-                )
+                prompt = next((d.prompt for d in table.awaiting if d.seat == seat), None)
                 game.update(awaited=prompt, due=dues(table).get(seat))
         games.append(game)
     return say("status", games=games)
@@ -535,7 +533,7 @@ def do_adjudicate(ctx: Commands, rest: str, line: str) -> Command:
     outcome = ctx.done.outcome
     assert outcome is not None  # a started campaign's commands have one
     decided = []
-    for due in table.rules.awaiting(table.state):
+    for due in table.awaiting:
         if not adjudicate(table, due.seat, outcome):
             decide_by_bot(table, due.seat, outcome)
         decided.append(ctx.campaign.players[due.seat].name)

@@ -138,7 +138,7 @@ def advance(table: Table, robots: Set[int] = frozenset()) -> Outcome:
     progress = True
     while progress and not table.over:
         progress = False
-        for due in table.rules.awaiting(table.state):
+        for due in table.awaiting:
             seat = due.seat
             if seat in robots:
                 decide_by_bot(table, seat, outcome)
@@ -202,7 +202,7 @@ def adjudicate(table: Table, seat: int, outcome: Outcome) -> bool:
 def _owed_kind(table: Table, seat: int, replacing: bool = False) -> str | None:
     """The kind of the decision the seat owes; or, when ``replacing``, of the answer the game
     holds for it unresolved, which a new order replaces."""
-    for due in table.rules.awaiting(table.state):
+    for due in table.awaiting:
         if due.seat == seat:
             return due.kind
     held = table.descriptor.held

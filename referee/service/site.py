@@ -61,13 +61,12 @@ class Site(SiteFiles):
         for seat in range(len(campaign.players)):
             self.post.queue(campaign, welcome(self.identity, table, seat))
         seats = range(len(campaign.players))
-        marks = Watermarks(
+        campaign.marks = Watermarks(
             digests={str(s): table.count for s in seats},
             digest_rounds={str(s): table.round for s in seats},
             # the welcomes prompt the first decisions
-            stages={str(d.seat): d.stage for d in table.rules.awaiting(table.state)},
+            stages={str(d.seat): d.stage for d in table.awaiting},
         )
-        marks.save(campaign)
         log.info(
             "campaign %s started: %s", campaign.id, ", ".join(p.name for p in campaign.players)
         )

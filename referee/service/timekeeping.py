@@ -8,14 +8,13 @@ whether the reminder went out and the policy was applied.
 
 from __future__ import annotations
 
-import json
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from ..files import atomic_write, read_state, whole
 from ..records import Kind, MissedDeadline, Record
 from ..settings.deadlines import MAX_EXTENSION, Deadlines, absent_days, parse_when, show, stamp
+from ..store.book import Book, Due
 from ..store.campaign import Campaign, Status, Table
 from ..words.mails import gm_notice, reminder
 from ..words.render import say
@@ -23,53 +22,6 @@ from .play import Outcome, adjudicate, commit, decide_by_bot
 from .post import Post
 
 log = logging.getLogger(__name__)
-
-
-@dataclass
-class Due:
-    """One seat's awaited decision and its deadline."""
-
-    stage: int
-    asked: str
-    extended: float = 0.0  # seconds the game master added (capped)
-    paused: float = 0.0  # seconds the campaign stood paused
-    reminded: bool = False
-    missed: bool = False
-
-
-@dataclass
-class Book:
-    seats: dict = field(default_factory=dict)  # seat (str) -> Due
-    paused_at: str | None = None
-
-    @classmethod
-    def load(cls, campaign: Campaign) -> Book:
-        return read_state(campaign.root / "deadlines.json", cls.from_data) or cls()
-
-    @classmethod
-    def from_data(cls, data: dict) -> Book:
-        seats = {}
-        for seat, v in data["seats"].items():
-            parse_when(v["asked"])
-            seats[str(whole(int(seat)))] = Due(
-                whole(v["stage"]),
-                v["asked"],
-                float(v.get("extended", 0.0)),
-                float(v.get("paused", 0.0)),
-                bool(v.get("reminded", False)),
-                bool(v.get("missed", False)),
-            )
-        paused_at = data.get("paused_at")
-        if paused_at is not None:
-            parse_when(paused_at)
-        return cls(seats, paused_at)
-
-    def save(self, campaign: Campaign) -> None:
-        data = {
-            "paused_at": self.paused_at,
-            "seats": {k: v.__dict__ for k, v in sorted(self.seats.items())},
-        }
-        atomic_write(campaign.root / "deadlines.json", json.dumps(data, indent=1) + "\n")
 
 
 @dataclass
@@ -98,37 +50,37 @@ def due_of(rules: Deadlines, campaign: Campaign, seat: int, entry: Due) -> datet
 def extend(campaign: Campaign, hours: float, table: Table | None, now: datetime) -> None:
     """Every decision owed now moves on by ``hours``: those the same mail brought (after an
     adjudication) are entered in the book first, asked for now, so that they get it too."""
-    book = Book.load(campaign)
+    book = campaign.book
     if table is not None:
         catch_up(book, table, now)
     for entry in book.seats.values():
         entry.extended = min(entry.extended + hours * 3600, MAX_EXTENSION.total_seconds())
         entry.reminded = False
-    book.save(campaign)
+    book.save(campaign.root)
 
 
 def pause(campaign: Campaign, now: datetime) -> None:
-    book = Book.load(campaign)
+    book = campaign.book
     book.paused_at = stamp(now)
-    book.save(campaign)
+    book.save(campaign.root)
 
 
 def resume(campaign: Campaign, now: datetime) -> None:
     """A pause stops the deadlines: every running one moves on by the time it lasted."""
-    book = Book.load(campaign)
+    book = campaign.book
     if book.paused_at:
         lasted = (now - parse_when(book.paused_at)).total_seconds()
         for entry in book.seats.values():
             entry.paused += max(lasted, 0)
         book.paused_at = None
-    book.save(campaign)
+    book.save(campaign.root)
 
 
 def check(table: Table, now: datetime, settings: Deadlines) -> tuple[Book, Notices, Outcome]:
     """Bring the book up to date with the decisions owed now, and act on what is due. The
     caller saves the book once the notices are queued (so that none is lost)."""
     campaign = table.campaign
-    book = Book.load(campaign)
+    book = campaign.book
     notices, outcome = Notices(), Outcome(round=table.round)
     for key, decision in catch_up(book, table, now).items():
         entry = book.seats[key]
@@ -149,7 +101,7 @@ def check(table: Table, now: datetime, settings: Deadlines) -> tuple[Book, Notic
 def catch_up(book: Book, table: Table, now: datetime) -> dict:
     """The book holds the decisions owed now, and only those: one it does not know (or knows
     at an earlier stage) is asked for ``now``. Returns the decisions owed, by seat (str)."""
-    owed = {str(d.seat): d for d in table.rules.awaiting(table.state)}
+    owed = {str(d.seat): d for d in table.awaiting}
     book.seats = {k: v for k, v in book.seats.items() if k in owed}
     for key, decision in owed.items():
         entry = book.seats.get(key)
@@ -165,9 +117,9 @@ def note_asked(table: Table, now: datetime) -> None:
     settings = campaign.config.deadlines
     if campaign.status != Status.RUNNING or not settings.active:
         return
-    book = Book.load(campaign)
+    book = campaign.book
     catch_up(book, table, now)
-    book.save(campaign)
+    book.save(campaign.root)
 
 
 def _apply_policy(table: Table, seat: int, policy: str, outcome: Outcome) -> str:
@@ -213,7 +165,7 @@ def keep_time(post: Post, table: Table, now: datetime) -> tuple[bool, int]:
                     f"missed.{seat}.{stage}",
                 ),
             )
-    book.save(campaign)
+    book.save(campaign.root)
     return bool(outcome.applied), queued
 
 
@@ -225,9 +177,9 @@ def wake(table: Table, now: datetime) -> datetime | None:
     settings = campaign.config.deadlines
     if campaign.status != Status.RUNNING or not settings.active:
         return None
-    book = Book.load(campaign)
+    book = campaign.book
     times = []
-    for decision in table.rules.awaiting(table.state):
+    for decision in table.awaiting:
         entry = book.seats.get(str(decision.seat))
         if entry is None or entry.stage != decision.stage:
             return now
@@ -247,7 +199,7 @@ def dues(table: Table) -> dict[int, str]:
     settings = campaign.config.deadlines
     if not settings.active or campaign.status == Status.PAUSED:
         return {}
-    book = Book.load(campaign)
+    book = campaign.book
     shown = {}
     for key, entry in book.seats.items():
         due = due_of(settings, campaign, int(key), entry)

@@ -30,11 +30,13 @@ from typing import Any
 import yaml
 
 from .. import registry
-from ..contract import SIGNUP, GameDescriptor, IllegalOrder, NotationError, Rules, View
+from ..contract import SIGNUP, Decision, GameDescriptor, IllegalOrder, NotationError, Rules, View
 from ..files import append_record, atomic_write, read_records
 from ..records import Drop, Record, RecordError, Rollback
 from ..schema import SettingsError, load_file, read
 from ..settings.campaign import CampaignFile, CampaignSettings, PlayerEntry, campaign_id
+from .book import Book
+from .marks import Watermarks
 
 SETTINGS = frozenset(f.name for f in dataclasses.fields(CampaignSettings))
 TOKEN_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i: read aloud, typed by hand
@@ -147,10 +149,34 @@ class Campaign:
     settings: dict = field(default_factory=dict)  # the game master's settings, as written
     # the settings read (``CampaignSettings``): made again whenever the campaign is saved
     config: CampaignSettings = field(default=None, repr=False)  # type: ignore[assignment]
+    # its deadline book and watermarks, read when first asked for: a campaign object lives
+    # for one tick (or one command), which reads each of its files once
+    _book: Book | None = field(default=None, init=False, repr=False, compare=False)
+    _marks: Watermarks | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.config is None:
             self.config = self.read_settings()
+
+    @property
+    def book(self) -> Book:
+        """The deadline book (deadlines.json), read once."""
+        if self._book is None:
+            self._book = Book.load(self.root)
+        return self._book
+
+    @property
+    def marks(self) -> Watermarks:
+        """How far its answers were queued (mailed.json), read once."""
+        if self._marks is None:
+            self._marks = Watermarks.load(self.root)
+        return self._marks
+
+    @marks.setter
+    def marks(self, marks: Watermarks) -> None:
+        """New watermarks (a campaign's start), saved."""
+        self._marks = marks
+        marks.save(self.root)
 
     def read_settings(self) -> CampaignSettings:
         """The settings as written, read as ``CampaignSettings`` describes them, or
@@ -387,13 +413,13 @@ class Step:
     round: int
     events: list[str]
     state: Any
-    rules: Rules = field(repr=False)
+    table: Table = field(repr=False)
 
     @cached_property
     def view(self) -> View:
         if self.state is None:
             raise LookupError(f"step {self.record.n} holds no state: complete its table first")
-        return self.rules.view(self.state)
+        return self.table.view_of(self.state)
 
 
 def undone_orders(records: list[Record]) -> set[tuple[int, int]]:
@@ -426,7 +452,9 @@ class Table:
                 raise CampaignError(
                     f"campaign {campaign.id} cannot be replayed with this referee: {err}"
                 ) from None
-        self.state = state
+        self._state = state
+        self._awaiting: list[Decision] | None = None
+        self._view: View | None = None
         self.queues: dict[int, list[str]] = {}
         self.seen: set[str] = set()
         self.held: list[Step] = []
@@ -435,6 +463,33 @@ class Table:
         self.skipped_rounds: set[int] = set()
         self.last_hash = GENESIS
         self.snapshot_n: int | None = None  # the records its snapshot covered, if any
+
+    # what follows from the state is worked out once for each state, when first asked for:
+    # who is awaited and the view (reports, prompts, deadlines and answers all ask)
+    @property
+    def state(self) -> Any:
+        return self._state
+
+    @state.setter
+    def state(self, state: Any) -> None:
+        self._state, self._awaiting, self._view = state, None, None
+
+    @property
+    def awaiting(self) -> list[Decision]:
+        """Who must act now (``Rules.awaiting``)."""
+        if self._awaiting is None:
+            self._awaiting = self.rules.awaiting(self._state)
+        return self._awaiting
+
+    def view(self) -> View:
+        """The game now, as plain data (``Rules.view``)."""
+        if self._view is None:
+            self._view = self.rules.view(self._state)
+        return self._view
+
+    def view_of(self, state: Any) -> View:
+        """The view of a state the game passed through (the one it is in made once)."""
+        return self.view() if state is self._state else self.rules.view(state)
 
     @classmethod
     def replay(cls, campaign: Campaign) -> Table:
@@ -516,7 +571,7 @@ class Table:
         """Note a record whose orders the table has applied already (in round ``round_``)."""
         if record.message_id:
             self.seen.add(record.message_id)
-        step = Step(record, round_, events, self.state, self.rules)
+        step = Step(record, round_, events, self.state, self)
         self.held.append(step)
         self.last_hash = record.hash or GENESIS
         return step
@@ -536,9 +591,6 @@ class Table:
     @property
     def round(self) -> int:
         return self.rules.round(self.state)
-
-    def view(self) -> View:
-        return self.rules.view(self.state)
 
     @property
     def over(self) -> bool:

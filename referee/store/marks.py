@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from ..files import atomic_write, read_state, whole
-from .campaign import Campaign
+
+MARKS = "mailed.json"
 
 
 def stage_of(value: object) -> int | str | None:
@@ -32,8 +34,9 @@ class Watermarks:
     pictured: dict = field(default_factory=dict)  # seat -> round of the last map sent as PNG
 
     @classmethod
-    def load(cls, campaign: Campaign) -> Watermarks:
-        return read_state(campaign.root / "mailed.json", cls.from_data) or cls()
+    def load(cls, root: Path) -> Watermarks:
+        """The watermarks of the campaign in ``root``; none yet when it has none."""
+        return read_state(root / MARKS, cls.from_data) or cls()
 
     @classmethod
     def from_data(cls, data: dict) -> Watermarks:
@@ -54,10 +57,10 @@ class Watermarks:
         kept = [n - 1 for numbers in self.held.values() for n in numbers]
         return min([self.confirmed, self.turns, *self.digests.values(), *kept])
 
-    def save(self, campaign: Campaign) -> None:
+    def save(self, root: Path) -> None:
         # derived: after a crash the answers are derived again and the outbox knows them
         atomic_write(
-            campaign.root / "mailed.json",
+            root / MARKS,
             json.dumps(self.__dict__, indent=1, sort_keys=True) + "\n",
             durable=False,
         )

@@ -138,7 +138,7 @@ def _resume(campaign: Campaign) -> Table | None:
     if len(kept) != len(snap["tail"]):
         raise Stale("the snapshot's steps do not match the log")
     table.held = [
-        Step(record, round_, events, None, rules)
+        Step(record, round_, events, None, table)
         for record, (round_, events) in zip(kept, snap["tail"], strict=True)
     ]
     if table.held:

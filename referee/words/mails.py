@@ -26,7 +26,7 @@ def decision_of(table: Table, seat: int) -> tuple[str | None, list[str]]:
     none while the campaign is paused (no orders are taken, no deadline runs)."""
     if table.campaign.status == Status.PAUSED:
         return None, []
-    for due in table.rules.awaiting(table.state):
+    for due in table.awaiting:
         if due.seat == seat:
             return due.prompt, table.rules.prompt_lines(table.state, seat)
     return None, []
@@ -35,7 +35,7 @@ def decision_of(table: Table, seat: int) -> tuple[str | None, list[str]]:
 def waiting_for(table: Table) -> str:
     names = [
         f"{table.campaign.players[d.seat].name} ({d.prompt.split(':')[0].lower()})"
-        for d in table.rules.awaiting(table.state)
+        for d in table.awaiting
     ]
     return ", ".join(names) or "nobody"
 
