@@ -53,6 +53,7 @@ from ..records import (
 )
 from ..settings.deadlines import MAX_ABSENCE, DeadlineError, Deadlines, parse_day
 from ..settings.site import Config
+from ..store import snapshots
 from ..store.campaign import Campaign, CampaignError, Player, Status, Table, new_token, parse_player
 from ..words.render import help_text, render, say
 from . import timekeeping
@@ -309,7 +310,7 @@ def status_text(site: Site, address: str) -> str:
         game.update(status=str(campaign.status), round=None, awaited=None, due=None)
         game["gm"] = runs and seat is None
         if campaign.status != Status.OPEN:
-            table = campaign.table()
+            table = snapshots.load(campaign)  # its snapshot, not its whole log
             game["round"] = table.round
             if seat is not None:
                 prompt = next((d.prompt for d in table.awaiting if d.seat == seat), None)
