@@ -261,13 +261,25 @@ def new(
     click.echo(f"mail: {len(flushed.sent)} sent, {len(site.outbox.pending())} queued")
 
 
-@main.command()
+class GameMasterCommand(click.Command):
+    """`referee gm`, whose help lists the game master's commands from their registry (read
+    when the help is asked for, so that the command line starts without it)."""
+
+    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        from .service.commands import help_lines
+
+        super().format_help_text(ctx, formatter)
+        with formatter.section("Game master's commands"):
+            formatter.write_dl(help_lines(gm=True))
+
+
+@main.command(cls=GameMasterCommand)
 @click.argument("campaign_id", metavar="ID")
 @click.argument("command", nargs=-1, required=True)
 @click.pass_context
 def gm(ctx, campaign_id, command) -> None:
-    """Run a game master's COMMAND on campaign ID: pause, resume, extend HOURS, replace NAME
-    with "New Name <address>", drop NAME, rollback N, adjudicate, start, message all TEXT."""
+    """Run a game master's COMMAND on campaign ID, as if it came by mail with their token
+    (logged, and told to everyone it concerns)."""
     from datetime import datetime
 
     from .service.commands import CommandError

@@ -13,18 +13,12 @@ from datetime import UTC, datetime, timedelta
 from .. import maps
 from ..files import atomic_write
 from ..records import (
-    Adjudicate,
-    DeadlinesSet,
-    Drop,
-    Extend,
     History,
     Kind,
     Message,
     ObserversSet,
-    Pause,
     Record,
     Replace,
-    Resume,
     Rollback,
 )
 from ..settings.site import Audience
@@ -42,7 +36,7 @@ from ..words.mails import (
     welcome,
 )
 from . import timekeeping
-from .commands import help_lines
+from .commands import TELLS_EVERYONE, help_lines
 from .post import Post
 
 
@@ -90,7 +84,7 @@ def answer(post: Post, table: Table, now: datetime | None = None) -> tuple[int, 
                 if action.old_address:
                     post.queue(campaign, replaced_notice(post.identity, campaign, action, record))
                 queued += 1 + bool(action.old_address)
-            if isinstance(action, TOLD):
+            if isinstance(action, TELLS_EVERYONE):
                 told_everyone = True
             if isinstance(action, Rollback):
                 marks.stages.clear()  # the awaited players are prompted again
@@ -188,10 +182,6 @@ def confirmed_within_limits(post: Post, reads: list[Record]) -> bool:
         or not sender
         or post.answer_book.allow(sender, Audience.PLAYER)
     )
-
-
-# the game master's actions that everyone is told of at once, with the game and deadlines
-TOLD = (Pause, Resume, Extend, DeadlinesSet, ObserversSet, Rollback, Drop, Replace, Adjudicate)
 
 
 def tell_observers(post: Post, table: Table, marks: Watermarks) -> int:

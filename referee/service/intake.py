@@ -25,7 +25,7 @@ from ..store.campaign import Campaign, CampaignError, Status, Table
 from ..store.snapshots import load as load_table
 from ..words.mails import notice
 from ..words.render import say
-from .commands import Commands, Outside, no_such_game, run_outside, split
+from .commands import Commands, Outside, help_outside, no_such_game, run_outside, split
 from .failures import note_failure
 from .play import Outcome, commit, read_orders, submit
 from .site import Site
@@ -280,7 +280,9 @@ class Intake:
         ) -> None:
             self.send_notice(mail, subject, text, to, reply_to)
 
-        return Outside(self.site, mail.sender_name, mail.sender_address, where.token, answer)
+        return Outside(
+            self.site, mail.sender_name, mail.sender_address, where.token, answer, help_outside
+        )
 
     def answer_unknown_player(self, mail: Incoming, campaign: Campaign, where: Route) -> None:
         registered = campaign.seat_of_address(mail.sender_address)

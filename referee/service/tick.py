@@ -35,7 +35,7 @@ from ..store.campaign import CampaignError, Status
 from ..words.render import say
 from . import timekeeping
 from .answers import answer
-from .commands import CAMPAIGN_VERBS, CommandError, Commands, split, unique
+from .commands import CAMPAIGN, CommandError, Commands, split
 from .failures import mail_summary, note_failure, tell_stopped
 from .intake import Intake, OpenCampaigns
 from .play import advance, commit
@@ -215,7 +215,7 @@ def run_as_gm(site: Site, campaign_id: str, line: str, now: datetime) -> list[Ac
             say(
                 "not_a_gm_command",
                 line=line,
-                verbs=[v.name for v in unique(CAMPAIGN_VERBS) if v.allows(gm=True)],
+                verbs=[c.name for c in CAMPAIGN if c.allows(gm=True)],
             )
         )
     table = snapshots.load(campaign) if campaign.status != Status.OPEN else None

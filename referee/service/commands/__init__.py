@@ -1,0 +1,170 @@
+"""The referee's own commands, beside the games' orders: every one in one registry.
+
+Each command is one class (``base.CampaignCommand`` or ``base.SiteCommand``) in the module of
+those who may give it: ``everyone``, ``players``, ``game_master``, and ``site`` for a mail
+that names no campaign. The help by mail, `referee gm --help` and README's list are made
+from the tuples below, in their order; the same classes serve mail and the command line
+(``tick.run_as_gm``).
+
+Precedence is stated, never the order of definitions: in a campaign, a command that
+``runs_first`` (drop) runs before the others of its mail, and the rest in the mail's order;
+in a mail for no campaign, only the first of SITE that the mail holds runs (open before join
+before list ..., so that a mail quoting the help does the one thing asked for).
+"""
+
+from __future__ import annotations
+
+from ... import registry
+from ...mail.read import as_order, as_written
+from ...words.render import help_text, render, say
+from .base import (
+    CampaignCommand,
+    CommandError,
+    Commands,
+    Line,
+    Outside,
+    Site,
+    SiteCommand,
+    Who,
+)
+from .everyone import (
+    ChoicesCommand,
+    HelpCommand,
+    HistoryCommand,
+    MessageCommand,
+    StatusCommand,
+    status_text,
+)
+from .game_master import (
+    AdjudicateCommand,
+    DeadlinesCommand,
+    DropCommand,
+    ExtendCommand,
+    ObserversCommand,
+    PauseCommand,
+    ReplaceCommand,
+    ResumeCommand,
+    RollbackCommand,
+    StartCommand,
+)
+from .players import AbsenceCommand, LeaveCommand, TimeZoneCommand
+from .site import (
+    JoinCommand,
+    ListCommand,
+    ObserveCommand,
+    OpenCommand,
+    SiteHelpCommand,
+    SiteStatusCommand,
+    UnobserveCommand,
+    no_such_game,
+)
+
+__all__ = [
+    "CAMPAIGN",
+    "CAMPAIGN_VERBS",
+    "SITE",
+    "SITE_VERBS",
+    "CampaignCommand",
+    "CommandError",
+    "TELLS_EVERYONE",
+    "Commands",
+    "Outside",
+    "Site",
+    "Who",
+    "help_lines",
+    "help_outside",
+    "no_such_game",
+    "run_outside",
+    "split",
+    "status_text",
+]
+
+CAMPAIGN: tuple[CampaignCommand, ...] = (
+    HelpCommand(),
+    HistoryCommand(),
+    MessageCommand(),
+    StatusCommand(),
+    ChoicesCommand(),
+    AbsenceCommand(),
+    TimeZoneCommand(),
+    LeaveCommand(),
+    PauseCommand(),
+    ResumeCommand(),
+    ExtendCommand(),
+    DeadlinesCommand(),
+    ObserversCommand(),
+    ReplaceCommand(),
+    DropCommand(),
+    RollbackCommand(),
+    AdjudicateCommand(),
+    StartCommand(),
+)
+"""The commands inside a campaign, in the order the help lists them."""
+
+SITE: tuple[SiteCommand, ...] = (
+    OpenCommand(),
+    JoinCommand(),
+    ListCommand(),
+    SiteStatusCommand(),
+    ObserveCommand(),
+    UnobserveCommand(),
+    SiteHelpCommand(),
+)
+"""The commands of a mail that names no campaign, in order of precedence (and of the help)."""
+
+CAMPAIGN_VERBS: dict[str, CampaignCommand] = {
+    word: command for command in CAMPAIGN for word in (command.name, *command.aliases)
+}
+SITE_VERBS: dict[str, SiteCommand] = {
+    word: command for command in SITE for word in (command.name, *command.aliases)
+}
+TELLS_EVERYONE = tuple(c.record for c in CAMPAIGN if c.tells_everyone)
+"""The log records of the commands that every player is told of at once."""
+
+
+def help_lines(gm: bool) -> list[tuple[str, str]]:
+    """(usage, summary) of every campaign command the sender may give, for the help."""
+    return [(c.usage, c.summary) for c in CAMPAIGN if c.allows(gm)]
+
+
+def split(lines: list[str], gm: bool) -> tuple[list[Line], list[str]]:
+    """The lines that are referee commands the sender may give, and the rest (the game's
+    orders)."""
+    commands, orders = [], []
+    for written in lines:
+        line = as_written(written)
+        word, _, rest = line.partition(" ")
+        known = CAMPAIGN_VERBS.get(word.lower())
+        if known is not None and known.allows(gm):
+            commands.append(Line(known, word.lower(), rest.strip(), line))
+        else:
+            orders.append(as_order(line))
+    return commands, orders
+
+
+def run_outside(ctx: Outside, lines: list[str]) -> None:
+    """The first site command of the mail (SITE's order), or, for a registered player, the
+    games they play, or else the notice that the mail named no game."""
+    words = [line.lower().split() for line in lines]
+    for command in SITE:
+        for word in (command.name, *command.aliases):
+            line = next((line for line, w in zip(lines, words) if w[:1] == [word]), None)
+            if line is not None:
+                command.run(ctx, line.strip()[len(word) :].strip(), line)
+                return
+    if status_text(ctx.site, ctx.sender_address) != say("status", games=[]):
+        # a registered player's fresh mail: the games they play, and how to reach each
+        SiteStatusCommand().run(ctx, "", "status")
+        return
+    ctx.answer(say("subject_no_game"), say("no_game_named"))
+
+
+def help_outside() -> str:
+    """The help for someone who plays no game yet: every game's and every command's."""
+    return render(
+        "help-outside.txt",
+        titles=[registry.get(g).title for g in registry.names()],
+        games=[help_text(g) for g in registry.names()],
+        site_commands=[(c.usage, c.summary) for c in SITE],
+        commands=help_lines(gm=False),
+    ).rstrip()

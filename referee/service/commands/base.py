@@ -1,0 +1,179 @@
+"""What every referee command is made of: the classes a command derives from, who may give
+it, and the contexts it runs in (a campaign, or a mail that names none).
+
+A command is one class: its name and aliases, who may give it, its usage and help line, the
+log record it leaves (``records``; the record says what replay does with it), whether every
+player is told of it at once, and what it does (``run``, which parses its own words). What it
+says comes from templates/messages.txt. The registry of them all, in the order the help
+lists them, is ``commands/__init__.py``.
+
+A command's effect on the campaign's settings (campaign.yaml) is written first, then the log
+record that carries the command: a crash between the two leaves the settings changed and the
+mail unapplied, and the mail read again finds the change made (it then says so).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import Enum
+from typing import ClassVar, Protocol
+
+from ... import records
+from ...files import StateDamaged
+from ...mail.routing import Identity
+from ...settings.deadlines import DeadlineError
+from ...settings.site import Config
+from ...store.campaign import Campaign, CampaignError, Player, Table
+from ...words.render import say
+from ..play import Outcome
+
+
+class Site(Protocol):
+    """What the commands ask of the site they run on (``service.site.Site``)."""
+
+    identity: Identity
+    config: Config
+
+    def campaign_ids(self) -> list[str]: ...
+
+    def campaign(self, campaign_id: str) -> Campaign: ...
+
+    def has_campaign(self, campaign_id: str) -> bool: ...
+
+    def new_campaign(
+        self,
+        game: str,
+        campaign_id: str,
+        players: list[str],
+        seed=None,
+        options=None,
+        seats: int | None = None,
+        gm: str | None = None,
+        settings: dict | None = None,
+    ) -> Campaign: ...
+
+    def start_campaign(self, campaign: Campaign) -> Table: ...
+
+
+class CommandError(Exception):
+    """A command that cannot be done; the message says why, for the sender."""
+
+
+class Who(Enum):
+    """Who may give a command inside a campaign."""
+
+    PLAYERS = "players"
+    GAME_MASTER = "game master"
+    EVERYONE = "everyone"
+
+
+class CampaignCommand:
+    """A command inside a campaign, given by a player or its game master."""
+
+    name: ClassVar[str]
+    aliases: ClassVar[tuple[str, ...]] = ()
+    usage: ClassVar[str]  # as the help shows it, e.g. "extend 24"
+    summary: ClassVar[str]  # what it does, in a line
+    who: ClassVar[Who] = Who.EVERYONE
+    record: ClassVar[type[records.Command]]  # what the log keeps of it
+    tells_everyone: ClassVar[bool] = False  # every player gets a report of it at once
+    runs_first: ClassVar[bool] = False  # before the other commands and orders of its mail
+
+    def allows(self, gm: bool) -> bool:
+        return self.who == Who.EVERYONE or (self.who == Who.GAME_MASTER) == gm
+
+    def run(self, ctx: Commands, rest: str, line: str) -> records.Command:
+        """Do it (``rest``: the words after its name) and return its log record, or raise
+        CommandError saying why it cannot be done."""
+        raise NotImplementedError
+
+
+class SiteCommand:
+    """A command in a mail that names no campaign (list, join, open ...): it answers the
+    sender itself."""
+
+    name: ClassVar[str]
+    aliases: ClassVar[tuple[str, ...]] = ()
+    usage: ClassVar[str]
+    summary: ClassVar[str]
+
+    def run(self, ctx: Outside, rest: str, line: str) -> None:
+        raise NotImplementedError
+
+
+@dataclass
+class Line:
+    """A line of a mail that is a referee command."""
+
+    command: CampaignCommand
+    word: str  # as written: its name or an alias
+    rest: str
+    line: str
+
+
+@dataclass
+class Done:
+    """What a batch of commands did: actions for the log record (also what the sender is
+    told), and orders some of them applied (adjudication)."""
+
+    actions: list[records.Action] = field(default_factory=list)
+    outcome: Outcome | None = None
+    rebuild: bool = False  # the table must be replayed (a rollback)
+
+
+class Commands:
+    """Runs commands for one sender (a seat, or the game master when seat is None)."""
+
+    def __init__(
+        self, site: Site, campaign: Campaign, table: Table | None, seat: int | None, now: datetime
+    ):
+        self.site, self.table, self.seat, self.now = site, table, seat, now
+        self.campaign = campaign
+        self.done = Done(outcome=Outcome(round=table.round) if table else None)
+
+    def run(self, lines: list[Line]) -> Done:
+        for line in sorted(lines, key=lambda c: not c.command.runs_first):
+            try:
+                done = line.command.run(self, line.rest, line.line)
+            except (CommandError, CampaignError, DeadlineError, StateDamaged) as err:
+                self.done.actions.append(records.RefusedCommand(line.word, line.line, str(err)))
+                continue
+            self.done.actions.append(done)
+        return self.done
+
+    def started(self) -> Table:
+        if self.table is None:
+            raise CommandError(say("not_started", campaign_id=self.campaign.id))
+        return self.table
+
+    def player(self) -> Player:
+        if self.seat is None:
+            raise CommandError(say("players_only"))
+        return self.campaign.players[self.seat]
+
+    def game_master(self) -> None:
+        if self.seat is not None:
+            raise CommandError(say("gm_only"))
+
+
+class Answer(Protocol):
+    """Sends the sender of a mail a short answer (a notice)."""
+
+    def __call__(
+        self, subject: str, text: str, to: str | None = None, reply_to: str | None = None
+    ) -> None: ...
+
+
+@dataclass
+class Outside:
+    """A mail that names no campaign: who sent it, with which token, how to answer, and the
+    help for someone who plays no game yet."""
+
+    site: Site
+    sender_name: str
+    sender_address: str
+    token: str | None
+    answer: Answer
+    help_outside: Callable[[], str]

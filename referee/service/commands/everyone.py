@@ -1,0 +1,127 @@
+"""The commands every player and the game master may give inside a campaign."""
+
+from __future__ import annotations
+
+from ... import records
+from ...store import snapshots
+from ...store.campaign import Campaign, Player, Status
+from ...words.render import say
+from ..timekeeping import dues
+from .base import CampaignCommand, CommandError, Commands, Site, Who
+
+
+class HelpCommand(CampaignCommand):
+    name = "help"
+    usage = "help"
+    summary = "this text"
+    record = records.Help
+
+    def run(self, ctx: Commands, rest: str, line: str) -> records.Command:
+        return records.Help(line, say("help"))
+
+
+class HistoryCommand(CampaignCommand):
+    name = "history"
+    usage = "history | history turn 3"
+    summary = "the game so far, or one turn of it"
+    record = records.History
+
+    def run(self, ctx: Commands, rest: str, line: str) -> records.Command:
+        words = rest.lower().split()
+        turn = None
+        if words[:1] == ["turn"] and len(words) == 2 and words[1].isdigit():
+            turn = int(words[1])
+        elif words:
+            raise CommandError(say("history_usage"))
+        return records.History(line, say("history"), turn)
+
+
+class MessageCommand(CampaignCommand):
+    name = "message"
+    usage = "message all|<player>|gm <text>"
+    summary = "a message to all, to one player or to the game master"
+    record = records.Message
+
+    def run(self, ctx: Commands, rest: str, line: str) -> records.Command:
+        players = ctx.campaign.players
+        # the addressee is "all" or a player's whole name (which may have spaces in it)
+        addressees = ["all", "gm"] + sorted((p.name for p in players), key=len, reverse=True)
+        to = next((n for n in addressees if rest.lower().startswith(n.lower() + " ")), None)
+        text = rest[len(to) :].strip() if to else ""
+        if to is None or not text:
+            raise CommandError(say("message_usage", players=[p.name for p in players]))
+        sender = None if ctx.seat is None else players[ctx.seat].name
+        if to == "gm":
+            if ctx.campaign.gm is None or ctx.seat is None:
+                raise CommandError(say("no_gm_to_write_to", campaign_id=ctx.campaign.id))
+            return records.Message(
+                line, say("message_sent_gm"), ctx.seat, sender, (), (), False, text, to_gm=True
+            )
+        if to == "all":
+            seats = [s for s in range(len(players)) if s != ctx.seat]
+        else:
+            seats = [s for s in range(len(players)) if players[s].name.lower() == to.lower()]
+        names = [players[s].name for s in seats]
+        return records.Message(
+            line,
+            say("message_sent", names=names),
+            ctx.seat,
+            sender,
+            tuple(seats),
+            tuple(names),
+            to == "all",
+            text,
+        )
+
+
+class StatusCommand(CampaignCommand):
+    name = "status"
+    aliases = ("games",)
+    usage = "status | games"
+    summary = "every game you play: its state and what it awaits"
+    record = records.StatusAsked
+
+    def run(self, ctx: Commands, rest: str, line: str) -> records.Command:
+        address = (ctx.player() if ctx.seat is not None else game_master_of(ctx.campaign)).address
+        return records.StatusAsked(line, status_text(ctx.site, address))
+
+
+class ChoicesCommand(CampaignCommand):
+    name = "choices"
+    usage = "choices"
+    summary = "every choice of your decision, one a line"
+    who = Who.PLAYERS
+    record = records.ChoicesAsked
+
+    def run(self, ctx: Commands, rest: str, line: str) -> records.Command:
+        ctx.player()
+        return records.ChoicesAsked(line, say("choices_below"))
+
+
+def game_master_of(campaign: Campaign) -> Player:
+    if campaign.gm is None:
+        raise CommandError(say("gm_only"))
+    return campaign.gm
+
+
+def status_text(site: Site, address: str) -> str:
+    """Every campaign ``address`` plays in (or runs): its state, its round, what it awaits
+    from them and by when."""
+    games = []
+    for campaign_id in site.campaign_ids():
+        campaign = site.campaign(campaign_id)
+        seat = campaign.seat_of_address(address)
+        runs = campaign.gm is not None and campaign.gm.address == address.lower()
+        if seat is None and not runs:
+            continue
+        game: dict = {"id": campaign.id, "title": campaign.rules.title}
+        game.update(status=str(campaign.status), round=None, awaited=None, due=None)
+        game["gm"] = runs and seat is None
+        if campaign.status != Status.OPEN:
+            table = snapshots.load(campaign)  # its snapshot, not its whole log
+            game["round"] = table.round
+            if seat is not None:
+                prompt = next((d.prompt for d in table.awaiting if d.seat == seat), None)
+                game.update(awaited=prompt, due=dues(table).get(seat))
+        games.append(game)
+    return say("status", games=games)

@@ -1,0 +1,282 @@
+"""The commands only a campaign's game master may give (by mail with their token, or on the
+server with `referee gm <campaign> ...`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ... import records
+from ...settings.deadlines import DeadlineError, Deadlines
+from ...store.campaign import Player, Status, new_token, parse_player
+from ...words.render import say
+from .. import timekeeping
+from ..play import adjudicate, decide_by_bot
+from .base import CampaignCommand, CommandError, Commands, Who
+
+
+def switch_status(ctx: Commands, wanted: Status, new: Status) -> None:
+    """The game master moves the campaign from ``wanted`` to ``new`` (pause, resume)."""
+    ctx.game_master()
+    if ctx.campaign.status != wanted:
+        raise CommandError(say("not_in_status", status=ctx.campaign.status, wanted=wanted))
+    ctx.campaign.status = new
+    ctx.campaign.save()
+
+
+class PauseCommand(CampaignCommand):
+    name = "pause"
+    usage = "pause"
+    summary = "stop the game and its deadlines"
+    who = Who.GAME_MASTER
+    record = records.Pause
+    tells_everyone = True
+
+    def run(self, ctx: Commands, rest: str, line: str) -> records.Command:
+        switch_status(ctx, Status.RUNNING, Status.PAUSED)
+        timekeeping.pause(ctx.campaign, ctx.now)
+        return records.Pause(line, say("paused"), ctx.now.isoformat())
+
+
+class ResumeCommand(CampaignCommand):
+    name = "resume"
+    usage = "resume"
+    summary = "go on again after a pause"
+    who = Who.GAME_MASTER
+    record = records.Resume
+    tells_everyone = True
+
+    def run(self, ctx: Commands, rest: str, line: str) -> records.Command:
+        switch_status(ctx, Status.PAUSED, Status.RUNNING)
+        timekeeping.resume(ctx.campaign, ctx.now)
+        return records.Resume(line, say("resumed"), ctx.now.isoformat())
+
+
+class ExtendCommand(CampaignCommand):
+    name = "extend"
+    usage = "extend 24"
+    summary = "every running deadline moves on 24 hours"
+    who = Who.GAME_MASTER
+    record = records.Extend
+    tells_everyone = True
+
+    def run(self, ctx: Commands, rest: str, line: str) -> records.Command:
+        ctx.game_master()
+        hours = rest.split()[0] if rest.split() else "24"
+        try:
+            value = float(hours)
+        except ValueError:
+            raise CommandError(say("extend_usage")) from None
+        if not 0 < value <= 24 * 14:
+            raise CommandError(say("extend_range"))
+        timekeeping.extend(ctx.campaign, value, ctx.table, ctx.now)
+        return records.Extend(line, say("extended", hours=f"{value:g}"), value)
+
+
+class DeadlinesCommand(CampaignCommand):
+    name = "deadlines"
+    usage = "deadlines hours=48 policy=bot"
+    summary = "change the deadline settings (hours, times, policy, ...)"
+    who = Who.GAME_MASTER
+    record = records.DeadlinesSet
+    tells_everyone = True
+
+    def run(self, ctx: Commands, rest: str, line: str) -> records.Command:
+        ctx.game_master()
+        try:
+            words = dict(w.split("=", 1) for w in rest.split())
+        except ValueError:
+            raise CommandError(say("deadlines_usage")) from None
+        changed = deadline_settings(words)
+        if not changed or words:
+            raise CommandError(say("deadlines_usage"))
+        settings = {**(ctx.campaign.settings.get("deadlines") or {}), **changed}
+        Deadlines.from_settings(settings)  # the whole, as the campaign will read it
+        ctx.campaign.settings["deadlines"] = settings
+        ctx.campaign.save()
+        return records.DeadlinesSet(line, say("deadlines_set", settings=rest.strip()), rest.strip())
+
+
+class ObserversCommand(CampaignCommand):
+    name = "observers"
+    usage = "observers off"
+    summary = "keep observers out (those watching are dropped and told), or 'observers on'"
+    who = Who.GAME_MASTER
+    record = records.ObserversSet
+    tells_everyone = True
+
+    def run(self, ctx: Commands, rest: str, line: str) -> records.Command:
+        ctx.game_master()
+        word = rest.strip().lower()
+        if word not in ("on", "off"):
+            raise CommandError(say("observers_usage"))
+        settings = ctx.campaign.settings
+        allowed = word == "on"
+        dropped = () if allowed else tuple(settings.get("observers") or ())
+        settings["no_observers"] = not allowed
+        if dropped:
+            settings["observers"] = []
+        ctx.campaign.save()
+        return records.ObserversSet(line, say("observers_set", allowed=allowed), allowed, dropped)
+
+
+class ReplaceCommand(CampaignCommand):
+    name = "replace"
+    usage = "replace Bob with Ann Lee <ann@example.org>"
+    summary = "a new player takes the seat"
+    who = Who.GAME_MASTER
+    record = records.Replace
+    tells_everyone = True
+
+    def run(self, ctx: Commands, rest: str, line: str) -> records.Command:
+        ctx.game_master()
+        name, sep, new = rest.partition(" with ")
+        seat = ctx.campaign.seat_of_name(name)
+        if not sep or seat is None:
+            raise CommandError(say("replace_usage"))
+        new_name, address = parse_player(new)
+        old = ctx.campaign.players[seat]
+        if any(p.address == address for i, p in enumerate(ctx.campaign.players) if i != seat):
+            raise CommandError(say("plays_already", address=address, campaign_id=ctx.campaign.id))
+        # the newcomer takes over the seat as it is, with what its first player chose when
+        # joining (a company, colours): the game replays from them
+        ctx.campaign.players[seat] = Player(new_name, address, new_token(), signup=dict(old.signup))
+        ctx.campaign.save()
+        # the game holds the seats' names: replayed, it names the newcomer in every later mail,
+        # map and the result (and its snapshot, keyed on the names, is not saved with the old one)
+        ctx.done.rebuild = ctx.table is not None
+        return records.Replace(
+            line, say("replaced", old=old.name, new=new_name), seat, old.name, new_name, old.address
+        )
+
+
+class DropCommand(CampaignCommand):
+    name = "drop"
+    usage = "drop Bob"
+    summary = "the game's rule for it, or a bot plays on"
+    who = Who.GAME_MASTER
+    record = records.Drop
+    tells_everyone = True
+    runs_first = True  # it changes the game before the mail's orders apply
+
+    def run(self, ctx: Commands, rest: str, line: str) -> records.Command:
+        ctx.game_master()
+        seat = ctx.campaign.seat_of_name(rest)
+        if seat is None:
+            raise CommandError(say("no_such_player", name=rest, campaign_id=ctx.campaign.id))
+        name = ctx.campaign.players[seat].name
+        table = ctx.started()
+        said = say("dropped", name=name, note=table.descriptor.drop_note)
+        if table.descriptor.drop is not None:
+            events = table.act(records.Drop(line, said, seat, name))
+            return records.Drop(line, said, seat, name, tuple(events))
+        if seat not in ctx.campaign.robots:
+            ctx.campaign.robots.append(seat)
+            ctx.campaign.save()
+        return records.Drop(line, said, seat, name)
+
+
+class RollbackCommand(CampaignCommand):
+    name = "rollback"
+    usage = "rollback 3"
+    summary = "undo the last 3 orders (the log keeps them)"
+    who = Who.GAME_MASTER
+    record = records.Rollback
+    tells_everyone = True
+
+    def run(self, ctx: Commands, rest: str, line: str) -> records.Command:
+        ctx.game_master()
+        if not rest.strip().isdigit() or int(rest) < 1:
+            raise CommandError(say("rollback_usage"))
+        count = int(rest)
+        table = ctx.started()
+        if ctx.campaign.status == Status.FINISHED:
+            raise CommandError(say("rollback_finished"))
+        applied = [
+            (step.record.n, i, o.text)
+            for step in table.steps
+            for i, o in enumerate(step.record.orders)
+            if (step.record.n, i) not in table.undone
+        ]
+        if count > len(applied):
+            raise CommandError(say("rollback_too_many", count=len(applied)))
+        undone = applied[-count:]
+        ctx.done.rebuild = True
+        return records.Rollback(
+            line,
+            say("rolled_back", texts=[text for _, _, text in undone]),
+            tuple((n, i) for n, i, _ in undone),
+        )
+
+
+class AdjudicateCommand(CampaignCommand):
+    name = "adjudicate"
+    usage = "adjudicate"
+    summary = "decide now for everyone awaited"
+    who = Who.GAME_MASTER
+    record = records.Adjudicate
+    tells_everyone = True
+
+    def run(self, ctx: Commands, rest: str, line: str) -> records.Command:
+        ctx.game_master()
+        table = ctx.started()
+        outcome = ctx.done.outcome
+        assert outcome is not None  # a started campaign's commands have one
+        decided = []
+        for due in table.awaiting:
+            if not adjudicate(table, due.seat, outcome):
+                decide_by_bot(table, due.seat, outcome)
+            decided.append(ctx.campaign.players[due.seat].name)
+        if not decided:
+            raise CommandError(say("nobody_awaited"))
+        return records.Adjudicate(line, say("adjudicated", names=decided))
+
+
+class StartCommand(CampaignCommand):
+    name = "start"
+    usage = "start"
+    summary = "start an open game before it is full"
+    who = Who.GAME_MASTER
+    record = records.Start
+
+    def run(self, ctx: Commands, rest: str, line: str) -> records.Command:
+        ctx.game_master()
+        if ctx.campaign.status != Status.OPEN:
+            raise CommandError(say("started_already", status=ctx.campaign.status))
+        rules = ctx.campaign.rules
+        if len(ctx.campaign.players) < rules.min_players:
+            raise CommandError(
+                say(
+                    "too_few",
+                    title=rules.title,
+                    needed=rules.min_players,
+                    joined=len(ctx.campaign.players),
+                )
+            )
+        ctx.site.start_campaign(ctx.campaign)
+        return records.Start(line, say("started"))
+
+
+DEADLINE_KEYS: dict[str, Callable[[str], object]] = {
+    "hours": float,
+    "policy": str,
+    "timezone": str,
+    "times": lambda v: v.split(","),
+    "remind_hours": float,
+    "grace_minutes": float,
+    "min_hours": float,
+    "weekdays_only": lambda v: v.lower() in ("1", "yes", "true"),
+}
+
+
+def deadline_settings(options: dict[str, str]) -> dict:
+    """The deadline settings among an `open` line's KEY=VALUE words (taken out of
+    ``options``, which keeps the game's own), checked as the campaign will read them."""
+    found = {}
+    for key in [k for k in options if k.lower() in DEADLINE_KEYS]:
+        value = options.pop(key)
+        try:
+            found[key.lower()] = DEADLINE_KEYS[key.lower()](value)
+        except ValueError:
+            raise DeadlineError(say("bad_deadline_value", key=key, value=value)) from None
+    Deadlines.from_settings(found)
+    return found

@@ -1,0 +1,73 @@
+"""The commands only a player may give inside a campaign."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from ... import records
+from ...settings.deadlines import MAX_ABSENCE, parse_day
+from ...store.campaign import Status
+from ...words.render import say
+from .base import CampaignCommand, CommandError, Commands, Who
+
+
+class AbsenceCommand(CampaignCommand):
+    name = "absence"
+    usage = "absence 2026-12-24 2026-12-31"
+    summary = "away: your deadlines move on by those days"
+    who = Who.PLAYERS
+    record = records.Absence
+
+    def run(self, ctx: Commands, rest: str, line: str) -> records.Command:
+        player = ctx.player()
+        words = rest.split()
+        if len(words) != 2:
+            raise CommandError(say("absence_usage"))
+        first, last = parse_day(words[0]), parse_day(words[1])
+        if last < first:
+            raise CommandError(say("absence_backwards"))
+        if last + timedelta(days=1) - first > MAX_ABSENCE:
+            raise CommandError(say("absence_too_long", days=MAX_ABSENCE.days))
+        if last + timedelta(days=1) < ctx.now:
+            raise CommandError(say("absence_over"))
+        player.absence = [
+            a for a in player.absence if parse_day(a[1]) + timedelta(days=1) >= ctx.now
+        ] + [words]
+        ctx.campaign.save()
+        return records.Absence(line, say("absence_noted", first=words[0], last=words[1]))
+
+
+class TimeZoneCommand(CampaignCommand):
+    name = "timezone"
+    usage = "timezone Europe/Berlin"
+    summary = "times shown to you in your own time zone"
+    who = Who.PLAYERS
+    record = records.TimeZone
+
+    def run(self, ctx: Commands, rest: str, line: str) -> records.Command:
+        player = ctx.player()
+        zone = rest.strip()
+        try:
+            ZoneInfo(zone)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise CommandError(say("no_such_zone", zone=zone)) from None
+        player.timezone = zone
+        ctx.campaign.save()
+        return records.TimeZone(line, say("timezone_set", zone=zone))
+
+
+class LeaveCommand(CampaignCommand):
+    name = "leave"
+    usage = "leave"
+    summary = "leave a game that has not started yet"
+    who = Who.PLAYERS
+    record = records.Leave
+
+    def run(self, ctx: Commands, rest: str, line: str) -> records.Command:
+        player = ctx.player()
+        if ctx.campaign.status != Status.OPEN:
+            raise CommandError(say("leave_too_late"))
+        ctx.campaign.players.remove(player)
+        ctx.campaign.save()
+        return records.Leave(line, say("left", campaign_id=ctx.campaign.id))

@@ -1,0 +1,284 @@
+"""The commands of a mail that names no campaign: open, join, list, status, observe,
+unobserve, help."""
+
+from __future__ import annotations
+
+import re
+import secrets
+
+from ...settings.deadlines import DeadlineError
+from ...store.campaign import Campaign, CampaignError, Player, Status
+from ...words.render import say
+from .base import Outside, Site, SiteCommand
+from .everyone import status_text
+from .game_master import deadline_settings
+
+
+def no_such_game(ctx: Outside, campaign_id: str) -> None:
+    """The mail named a campaign this site does not have."""
+    shown = campaign_id if re.fullmatch(r"[a-z0-9-]{1,32}", campaign_id) else ""
+    ctx.answer(say("subject_no_such_game"), say("no_such_game", campaign_id=shown))
+
+
+class OpenCommand(SiteCommand):
+    name = "open"
+    usage = "open <game> <id> <seats> [KEY=VALUE]"
+    summary = "open a game for sign-up (game masters)"
+
+    def run(self, ctx: Outside, rest: str, line: str) -> None:
+        expected = ctx.site.config.game_master_token(ctx.sender_address)
+        if not (expected and ctx.token and secrets.compare_digest(expected, ctx.token)):
+            ctx.answer(say("subject_not_opened"), say("open_gm_only"))
+            return
+        words = rest.split()
+        try:
+            game, campaign_id, seats = words[0].lower(), words[1].lower(), int(words[2])
+            options = dict(w.split("=", 1) for w in words[3:])
+        except (IndexError, ValueError):
+            ctx.answer(say("subject_not_opened"), say("open_usage"))
+            return
+        try:
+            deadlines = deadline_settings(options)
+        except DeadlineError as err:
+            ctx.answer(say("subject_not_opened"), str(err))
+            return
+        try:
+            campaign = ctx.site.new_campaign(
+                game,
+                campaign_id,
+                [],
+                options=options,
+                seats=seats,
+                gm=f"{ctx.sender_name or 'Game master'} <{ctx.sender_address}>",
+                settings={"deadlines": deadlines} if deadlines else None,
+            )
+        except CampaignError as err:
+            ctx.answer(say("subject_not_opened"), str(err))
+            return
+        assert campaign.gm is not None
+        identity = ctx.site.identity
+        ctx.answer(
+            say("subject_opened", campaign_id=campaign.id),
+            say(
+                "opened",
+                campaign_id=campaign.id,
+                title=campaign.rules.title,
+                seats=seats,
+                referee=identity.address,
+                gm_address=identity.plus(campaign.id, campaign.gm.token),
+                deadlines=deadlines,
+            ),
+        )
+
+
+class JoinCommand(SiteCommand):
+    name = "join"
+    usage = "join <game> as <your name> [choices]"
+    summary = "take a seat in a game open for sign-up (its help names the choices it asks for)"
+
+    def run(self, ctx: Outside, rest: str, line: str) -> None:
+        words = join_words(rest)
+        campaign_id = words[0].lower() if words else ""
+        campaign = ctx.site.campaign(campaign_id) if ctx.site.has_campaign(campaign_id) else None
+        if campaign is None or campaign.status != Status.OPEN:
+            ctx.answer(
+                say("subject_not_joined"),
+                say("no_open_game", campaign_id=campaign_id) + "\n\n" + open_games(ctx.site),
+            )
+            return
+        existing = campaign.seat_of_address(ctx.sender_address)
+        try:
+            name, signup = read_signup(campaign, words[1:], existing)
+            player = (
+                campaign.players[existing]
+                if existing is not None
+                else campaign.add_player(
+                    name or ctx.sender_name or ctx.sender_address.partition("@")[0],
+                    ctx.sender_address,
+                )
+            )
+        except CampaignError as err:
+            ctx.answer(say("subject_not_joined_game", campaign_id=campaign_id), str(err))
+            return
+        player.signup.update(signup)
+        campaign.save()
+        address = ctx.site.identity.plus(campaign.id, player.token)
+        full = len(campaign.players) == campaign.seats
+        ctx.answer(
+            say("subject_joined", campaign_id=campaign.id),
+            say(
+                "joined",
+                name=player.name,
+                campaign_id=campaign.id,
+                title=campaign.rules.title,
+                token=player.token,
+                address=address,
+                full=full,
+                seats=campaign.seats,
+                joined=len(campaign.players),
+            )
+            + signup_note(campaign, player, started=full),
+            reply_to=address,
+        )
+        if full:
+            ctx.site.start_campaign(campaign)
+
+
+class ListCommand(SiteCommand):
+    name = "list"
+    usage = "list"
+    summary = "the games open for sign-up"
+
+    def run(self, ctx: Outside, rest: str, line: str) -> None:
+        ctx.answer(say("subject_open_games"), open_games(ctx.site))
+
+
+class SiteStatusCommand(SiteCommand):
+    name = "status"
+    aliases = ("games",)
+    usage = "status | games"
+    summary = "every game you play, from the address you play with"
+
+    def run(self, ctx: Outside, rest: str, line: str) -> None:
+        ctx.answer(say("subject_status"), status_text(ctx.site, ctx.sender_address))
+
+
+class ObserveCommand(SiteCommand):
+    name = "observe"
+    usage = "observe <game> | unobserve <game>"
+    summary = "get each round's report of a game you do not play"
+
+    def run(self, ctx: Outside, rest: str, line: str) -> None:
+        campaign_id = rest.split()[0].lower() if rest.split() else ""
+        if not campaign_id:
+            ctx.answer(say("subject_help"), say("observe_usage"))
+            return
+        if not ctx.site.has_campaign(campaign_id):
+            no_such_game(ctx, campaign_id)
+            return
+        campaign = ctx.site.campaign(campaign_id)
+        if campaign.config.no_observers:
+            ctx.answer(
+                say("subject_observing", campaign_id=campaign.id),
+                say("no_observers", campaign_id=campaign.id),
+            )
+            return
+        observers = list(campaign.config.observers)
+        if ctx.sender_address not in observers:
+            observers.append(ctx.sender_address)
+        campaign.settings["observers"] = observers
+        campaign.save()
+        ctx.answer(
+            say("subject_observing", campaign_id=campaign.id),
+            say("observing", campaign_id=campaign.id),
+        )
+
+
+class UnobserveCommand(SiteCommand):
+    name = "unobserve"
+    usage = "unobserve <game>"
+    summary = "stop observing a game"
+
+    def run(self, ctx: Outside, rest: str, line: str) -> None:
+        campaign_id = rest.split()[0].lower() if rest.split() else ""
+        if not ctx.site.has_campaign(campaign_id):
+            no_such_game(ctx, campaign_id)
+            return
+        campaign = ctx.site.campaign(campaign_id)
+        observers = list(campaign.config.observers)
+        campaign.settings["observers"] = [a for a in observers if a != ctx.sender_address]
+        campaign.save()
+        ctx.answer(
+            say("subject_observing", campaign_id=campaign.id),
+            say("not_observing", campaign_id=campaign.id),
+        )
+
+
+class SiteHelpCommand(SiteCommand):
+    name = "help"
+    usage = "help"
+    summary = "how to play by mail"
+
+    def run(self, ctx: Outside, rest: str, line: str) -> None:
+        ctx.answer(say("subject_help"), ctx.help_outside())
+
+
+def join_words(text: str) -> list[str]:
+    """The words of a join line; a name in double quotes (straight or curly) is one word."""
+    text = re.sub("[\u201c\u201d\u201e]", '"', text)
+    return [quoted or word for quoted, word in re.findall(r'"([^"]*)"|(\S+)', text)]
+
+
+def read_signup(campaign: Campaign, words: list[str], seat: int | None) -> tuple[str, dict]:
+    """A join line after the game's id: 'as <name>', then the choices the game asks for
+    (``GameDescriptor.signup``), each its keyword and its value, e.g. company "Vale Motors"
+    colours red,blue. Returns the name (or "") and the choices read; CampaignError says what
+    is wrong with one."""
+    choices = campaign.descriptor.signup
+    keyword = {w: c for c in choices for w in (c.word, *c.aliases)}
+    name: list[str] = []
+    given: dict[str, list[str]] = {}
+    current = None
+    for i, word in enumerate(words):
+        if i == 0 and word.lower() == "as":
+            continue
+        if word.lower() in keyword:
+            current = keyword[word.lower()]
+            given[current.word] = []
+        elif current is not None:
+            given[current.word].append(word)
+        elif words[:1] and words[0].lower() == "as":
+            name.append(word)
+    read: dict = {}
+    for choice in choices:
+        if choice.word not in given:
+            continue
+        try:
+            value = choice.read(" ".join(given[choice.word]))
+        except ValueError as err:
+            raise CampaignError(f"{choice.word}: {err}") from None
+        others = [p for s, p in enumerate(campaign.players) if s != seat]
+        if choice.distinct and any(
+            str(p.signup.get(choice.word, "")).lower() == str(value).lower() for p in others
+        ):
+            raise CampaignError(f"{choice.word} {value} is taken in {campaign.id}: choose another")
+        read[choice.word] = value
+    return " ".join(name), read
+
+
+def signup_note(campaign: Campaign, player: Player, started: bool) -> str:
+    """What the player chose when joining, and, until the game starts, what more they may
+    choose, for a game that asks."""
+    choices = campaign.descriptor.signup
+    if not choices:
+        return ""
+    chosen = [
+        (c.word, ", ".join(v) if isinstance(v, list) else str(v))
+        for c in choices
+        if (v := player.signup.get(c.word)) is not None
+    ]
+    return " " + say(
+        "signup_chosen",
+        chosen=chosen,
+        offered=[]
+        if started
+        else [(c.word, c.example, c.summary) for c in choices if c.word not in player.signup],
+        campaign_id=campaign.id,
+    )
+
+
+def open_games(site: Site) -> str:
+    games = []
+    for campaign_id in site.campaign_ids():
+        campaign = site.campaign(campaign_id)
+        if campaign.status == Status.OPEN and campaign.seats is not None:
+            games.append(
+                {
+                    "id": campaign.id,
+                    "title": campaign.rules.title,
+                    "free": campaign.seats - len(campaign.players),
+                    "seats": campaign.seats,
+                    "signup": " ".join(f"{c.word} {c.example}" for c in campaign.descriptor.signup),
+                }
+            )
+    return say("open_games", games=games)
