@@ -21,6 +21,7 @@ from ..records import (
     Replace,
     Rollback,
 )
+from ..settings.deadlines import show, stamp
 from ..settings.site import Audience
 from ..store.campaign import Table
 from ..store.marks import Watermarks
@@ -28,34 +29,41 @@ from ..words.history import NoSuchTurn, history_text, turn_files
 from ..words.mails import (
     confirmation,
     digest,
+    gm_notice,
     observer_report,
     observing_ended,
     press,
     read_of,
+    reminder,
     replaced_notice,
     welcome,
 )
+from ..words.render import say
 from . import timekeeping
 from .commands import TELLS_EVERYONE, help_lines
 from .post import Post
+from .timekeeping import Notices
 
 
-def answer(post: Post, table: Table, now: datetime | None = None) -> tuple[int, Watermarks]:
-    """Queue the mails the campaign's log calls for: relayed messages, welcomes of
-    replacement players, then one mail per player for what concerns them: a digest (with
-    the answers to their mails read since) when they have a new decision, a new round or
-    the result, else a confirmation of their mail. A mail that needs no answer of its own
-    (its orders accepted, nothing else in it) and a report with no decision in it wait up
-    to the campaign's ``gather_minutes`` for the player's next mail to go along with it.
-    Then write the turn reports. Returns how many mails were queued, and the watermarks as
-    saved."""
+def answer(
+    post: Post, table: Table, now: datetime | None = None, notices: Notices | None = None
+) -> tuple[int, Watermarks]:
+    """Queue the mails the campaign calls for: the reminders and missed deadlines of this
+    tick's ``notices`` (``timekeeping``), then what its log calls for: relayed messages,
+    welcomes of replacement players, then one mail per player for what concerns them: a
+    digest (with the answers to their mails read since) when they have a new decision, a new
+    round or the result, else a confirmation of their mail. A mail that needs no answer of
+    its own (its orders accepted, nothing else in it) and a report with no decision in it
+    wait up to the campaign's ``gather_minutes`` for the player's next mail to go along with
+    it. Then write the turn reports. Returns how many mails were queued, and the watermarks
+    as saved."""
     campaign = table.campaign
     now = now or datetime.now(UTC)
     gather = timedelta(minutes=campaign.config.gather_minutes)
     marks = campaign.marks
     last = table.count
     due_at = timekeeping.dues(table)
-    queued = 0
+    queued = tell_deadlines(post, table, notices) if notices else 0
     held: dict[int | None, list[Record]] = {}
     told_everyone = False  # a game master's action: everyone gets a report
     kept = [n for numbers in marks.held.values() for n in numbers]
@@ -170,6 +178,31 @@ def answer(post: Post, table: Table, now: datetime | None = None) -> tuple[int, 
     marks.turns = last
     marks.save(campaign.root)
     return queued, marks
+
+
+def tell_deadlines(post: Post, table: Table, notices: Notices) -> int:
+    """A reminder to each player whose deadline nears, and a notice to the game master of
+    each deadline missed and what the campaign's policy did; returns how many were queued."""
+    campaign = table.campaign
+    zone = campaign.config.deadlines.zone
+    queued = 0
+    for seat, due in notices.reminders:
+        stage = campaign.book.seats[str(seat)].stage
+        shown = show(due, campaign.players[seat].timezone, zone)
+        post.queue(campaign, reminder(post.identity, table, seat, stage, shown))
+        queued += 1
+    for seat, due, done in notices.missed:
+        if campaign.gm is None:
+            continue
+        name = campaign.players[seat].name
+        stage = campaign.book.seats[str(seat)].stage
+        text = say("missed", name=name, campaign_id=campaign.id, due=stamp(due), done=done)
+        subject = say("subject_missed", name=name)
+        post.queue(
+            campaign, gm_notice(post.identity, campaign, subject, text, f"missed.{seat}.{stage}")
+        )
+        queued += 1
+    return queued
 
 
 def confirmed_within_limits(post: Post, reads: list[Record]) -> bool:

@@ -179,15 +179,17 @@ def resolve_and_answer(
         waits.note(campaign.root, None)
         return 0
     table = open_campaigns.table(campaign_id)
-    before, queued = table.count, 0
+    before, notices = table.count, None
     if table.campaign.status == Status.RUNNING:
         robots = set(table.campaign.robots)
         commit(table, advance(table, robots), Record(Kind.REFEREE))
-        applied, queued = keep_time(site.post, table, now)
-        if applied:  # a deadline's decision: go on from it
+        notices = keep_time(table, now)
+        if notices and notices.applied:  # a deadline's decision: go on from it
             commit(table, advance(table, robots), Record(Kind.REFEREE))
-    answered, marks = answer(site.post, table, now)  # what was answered, as mailed.json keeps it
-    queued += answered
+    # every mail the campaign calls for, then what was answered, as mailed.json keeps it
+    queued, marks = answer(site.post, table, now, notices)
+    if notices is not None:  # the reminders told are marked once they are queued
+        campaign.book.save(campaign.root)
     if table.count != table.snapshot_n:
         snapshots.save(table, marks.floor())
     # an answer held to gather with the player's next mail is looked at again next tick

@@ -16,10 +16,7 @@ from ..records import Kind, MissedDeadline, Record
 from ..settings.deadlines import MAX_EXTENSION, Deadlines, absent_days, parse_when, show, stamp
 from ..store.book import Book, Due
 from ..store.campaign import Campaign, Status, Table
-from ..words.mails import gm_notice, reminder
-from ..words.render import say
 from .play import Outcome, adjudicate, commit, decide_by_bot
-from .post import Post
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +27,7 @@ class Notices:
 
     reminders: list = field(default_factory=list)  # (seat, due)
     missed: list = field(default_factory=list)  # (seat, due, what was done)
+    applied: bool = False  # the policy applied orders: the game goes on from them
 
 
 def due_of(rules: Deadlines, campaign: Campaign, seat: int, entry: Due) -> datetime | None:
@@ -76,7 +74,7 @@ def resume(campaign: Campaign, now: datetime) -> None:
     book.save(campaign.root)
 
 
-def check(table: Table, now: datetime, settings: Deadlines) -> tuple[Book, Notices, Outcome]:
+def check(table: Table, now: datetime, settings: Deadlines) -> tuple[Notices, Outcome]:
     """Bring the book up to date with the decisions owed now, and act on what is due. The
     caller saves the book once the notices are queued (so that none is lost)."""
     campaign = table.campaign
@@ -95,7 +93,7 @@ def check(table: Table, now: datetime, settings: Deadlines) -> tuple[Book, Notic
         elif not entry.reminded and now >= due - settings.remind:
             entry.reminded = True
             notices.reminders.append((decision.seat, due))
-    return book, notices, outcome
+    return notices, outcome
 
 
 def catch_up(book: Book, table: Table, now: datetime) -> dict:
@@ -131,42 +129,28 @@ def _apply_policy(table: Table, seat: int, policy: str, outcome: Outcome) -> str
     return "the game waits for the game master"
 
 
-def keep_time(post: Post, table: Table, now: datetime) -> tuple[bool, int]:
+def keep_time(table: Table, now: datetime) -> Notices | None:
     """One tick's deadlines for a running campaign: the reminders due, and the policy for
-    every decision missed (committed to the log, the game master told). Returns whether the
-    policy applied orders, and how many mails it queued."""
-    campaign = table.campaign
-    settings = campaign.config.deadlines
+    every decision missed (its orders committed to the log). None when it keeps no
+    deadlines. The answers stage tells what the notices say; the caller saves the book
+    once they are queued, so that none is lost."""
+    settings = table.campaign.config.deadlines
     if not settings.active:
-        return False, 0
-    book, notices, outcome = check(table, now, settings)
+        return None
+    notices, outcome = check(table, now, settings)
     missed = tuple(MissedDeadline(seat, stamp(due), done) for seat, due, done in notices.missed)
     commit(table, outcome, Record(Kind.REFEREE, missed=missed))
-    queued = 0
-    for seat, due in notices.reminders:
-        stage = book.seats[str(seat)].stage
-        shown = show(due, campaign.players[seat].timezone, settings.zone)
-        post.queue(campaign, reminder(post.identity, table, seat, stage, shown))
-        queued += 1
+    notices.applied = bool(outcome.applied)
     for seat, due, done in notices.missed:
-        name = campaign.players[seat].name
+        name = table.campaign.players[seat].name
         log.info(
-            "campaign %s: %s missed the deadline of %s: %s", campaign.id, name, stamp(due), done
+            "campaign %s: %s missed the deadline of %s: %s",
+            table.campaign.id,
+            name,
+            stamp(due),
+            done,
         )
-        if campaign.gm:
-            stage = book.seats[str(seat)].stage
-            post.queue(
-                campaign,
-                gm_notice(
-                    post.identity,
-                    campaign,
-                    say("subject_missed", name=name),
-                    say("missed", name=name, campaign_id=campaign.id, due=stamp(due), done=done),
-                    f"missed.{seat}.{stage}",
-                ),
-            )
-    book.save(campaign.root)
-    return bool(outcome.applied), queued
+    return notices
 
 
 def wake(table: Table, now: datetime) -> datetime | None:
