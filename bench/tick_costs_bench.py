@@ -12,8 +12,8 @@ copies of the same site; both trees compiled to bytecode first, as installed:
   written out before the tick starts, and the tick runs before the bench deletes anything
   (files deleted in the last minutes make every new file dearer on ext4 without a journal);
 - an idle tick (no mail) over 10 / 100 / 1,000 campaigns, half finished and half mid-game at
-  round 1 / 4 / 7: CPU ms per campaign (this tree's first tick after the sites were made
-  builds its snapshots and index, and is not counted; the baseline has none to build);
+  round 1 / 4 / 7: CPU ms per campaign (each tree's first tick after the sites were made
+  builds its snapshots and index, and is not counted);
 - the replay of a finished 4-player Bus game, and (this tree) its load from a snapshot;
 - the first PNG map of a fresh process beside a warm one (the median of `--png-runs`
   processes), with and without importing Pillow and the drawing code;
@@ -420,7 +420,7 @@ def main() -> None:
                         for label, tree in trees.items():
                             site = idle_site(made, tmp_path / f"idle-{label}-{r}-{n}", n, r)
                             got[label] = run(
-                                tree, {"kind": "idle", "site": str(site), "warm": label == "now"}
+                                tree, {"kind": "idle", "site": str(site), "warm": True}
                             )
                             shutil.rmtree(site)
                         per = {k: v["cpu"] * 1000 / n for k, v in got.items()}
