@@ -1,4 +1,4 @@
-"""Journeys over owned routes (rules 22-25, 28, 29, rulings K4, K9, K12): checking a
+"""Journeys over owned routes (rules 22-25, 28, 29, rulings K4, K9, K12-K14): checking a
 player's journey and finding a good one for prompts and bots.
 
 A journey is resolved into a Plan: its places, and for each leg the route, whose copy of it is
@@ -18,7 +18,7 @@ from itertools import count
 
 from .map import Map, Route, shortest
 from .orders import BANK, Journey
-from .state import owned_routes, owner_name, owner_seat
+from .state import RULINGS, owned_routes, owner_name, owner_seat
 
 PAYMENT_CAP = 10  # rule 24
 DETOUR_FACTOR = 2  # rule 25
@@ -139,9 +139,12 @@ def resolve(
     cards: tuple[str, str],
     journey: Journey,
     colours: Sequence[str],
+    rulings: int = RULINGS,
+    play_order: Sequence[int] = (),
 ) -> Plan:
     """The plan of a journey written by a player; raises JourneyError saying what is wrong.
-    ``colours``: the players' colours by seat, as journeys name owners."""
+    ``colours``: the players' colours by seat, as journeys name owners; ``play_order``: the
+    round's, which settles whose copy an unnamed leg uses where nothing else does (K14)."""
     m = net.map
     ends_a, ends_b = m.places_of_card(cards[0]), m.places_of_card(cards[1])
     first, last = journey.places[0], journey.places[-1]
@@ -168,6 +171,8 @@ def resolve(
             raise JourneyError(f"nobody owns {route.name} yet (K4)")
         if named is None:
             owner = default_owner(owners, company)
+            if owner is None and rulings >= RULINGS:
+                owner = cheapest_owner(owners, play_order)
             if owner is None:
                 names = " and ".join(owner_name(o, colours) for o in sorted(set(owners)))
                 raise JourneyError(
@@ -183,19 +188,57 @@ def resolve(
     twice = next((p for i, p in enumerate(passed) if p in passed[:i]), None)
     if twice is not None:
         raise JourneyError(f"the journey passes {twice} twice (K4)")
-    plan = Plan(journey.places, tuple(legs), company)
-    check(net, plan, cards, colours)
+    places = journey.places
+    if rulings >= RULINGS:
+        places, legs = by_routes(places, legs, company)
+    plan = Plan(places, tuple(legs), company)
+    check(net, plan, cards, colours, rulings)
     return plan
 
 
-def check(net: Network, plan: Plan, cards: tuple[str, str], colours: Sequence[str]) -> None:
+def cheapest_owner(owners: tuple[int, ...], play_order: Sequence[int]) -> int:
+    """K14: among other owners' copies, which all cost one a space (rule 23), the earlier
+    owner in the round's play order; the bank last."""
+    return min(owners, key=lambda o: play_order.index(o) if o in play_order else len(play_order))
+
+
+def by_routes(
+    places: tuple[str, ...], legs: list[tuple[Route, int, int]], company: tuple[int, ...]
+) -> tuple[tuple[str, ...], list[tuple[Route, int, int]]]:
+    """K13: a journey is its routes. Legs that go on along the company's copies of one route
+    (a junction named on the way) are one leg, so a journey reads the same however written."""
+    kept, merged = [places[0]], [legs[0]]
+    for place, (route, owner, spaces) in zip(places[1:], legs[1:]):
+        last_route, last_owner, last_spaces = merged[-1]
+        same_copy = last_owner == owner or (last_owner in company and owner in company)
+        if route is last_route and same_copy:
+            merged[-1] = (route, last_owner, last_spaces + spaces)
+        else:
+            kept.append(place)
+            merged.append((route, owner, spaces))
+    return tuple(kept) + places[-1:], merged
+
+
+def check(
+    net: Network,
+    plan: Plan,
+    cards: tuple[str, str],
+    colours: Sequence[str],
+    rulings: int = RULINGS,
+) -> None:
     """Rules 22, 24 and 25 for a resolved plan; in a joint run rule 22 holds for each
-    partner, and the cap of rule 24 for the company's payments together (K12)."""
+    partner, and the cap of rule 24 for the company's payments together (K12); a partner
+    owning either copy of a doubled route the company travels owns its spaces (K14)."""
     if not plan.own_spaces():
         raise JourneyError("the journey uses none of your own routes (rule 22)")
     if len(plan.company) > 1:
         for seat in plan.company:
-            if not plan.own_spaces(seat):
+            owns = (
+                any(o in plan.company and seat in net.owners[r.index] for r, o, _ in plan.legs)
+                if rulings >= RULINGS
+                else plan.own_spaces(seat)
+            )
+            if not owns:
                 raise JourneyError(
                     f"the journey uses no route of {owner_name(seat, colours)}'s: in a joint "
                     "run each partner must own at least one space of it (rule 22, K12)"
