@@ -36,6 +36,7 @@ from .map import DEFAULT_MAP, map_names
 from .orders import Order, format_order, parse_order
 from .prompts import legal_orders, prompt_lines
 from .state import BANK_SEAT, LAST_ROUND, RULINGS, RULINGS_K1_K12, BusBossState
+from .strong import strong_bot
 
 
 def whole_option(options: Mapping[str, Any], name: str) -> int | None:
@@ -46,6 +47,9 @@ def whole_option(options: Mapping[str, Any], name: str) -> int | None:
     if not str(value).isdigit():
         raise ValueError(f"{name} must be a whole number, not {value!r}")
     return int(value)
+
+
+ALL_BOTS = {**BOTS, "strong": strong_bot}
 
 
 class BusBossView(View):
@@ -141,9 +145,11 @@ class BusBossRules:
 
     def bot(self, name: str = "default", budget: int | None = None) -> Bot:
         try:
-            return BOTS[name]
+            return ALL_BOTS[name]
         except KeyError:
-            raise ValueError(f"no Bus Boss bot {name!r}; the bots are {', '.join(BOTS)}") from None
+            raise ValueError(
+                f"no Bus Boss bot {name!r}; the bots are {', '.join(ALL_BOTS)}"
+            ) from None
 
     def to_data(self, state: BusBossState) -> dict[str, Any]:
         return state.to_data()
