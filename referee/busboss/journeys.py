@@ -14,9 +14,8 @@ import heapq
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from itertools import count
 
-from .map import Map, Route, shortest
+from .map import Map, Route, place_distances
 from .orders import BANK, Journey
 from .state import RULINGS, owned_routes, owner_name, owner_seat
 
@@ -25,6 +24,7 @@ DETOUR_FACTOR = 2  # rule 25
 
 
 Step = tuple[str, Route, int, int]  # a search's step: (from place, route, owner, spaces)
+Path = tuple["Path", Step] | None  # a search's steps, the last outermost
 
 
 class JourneyError(Exception):
@@ -108,14 +108,29 @@ class Network:
 
     def shortest(self, cards: tuple[str, str]) -> int | None:
         """The shortest journey for a run over all owned routes, whoever owns them (rule 25),
-        changing routes at towns and junctions (rule 29)."""
+        changing routes at towns and junctions (rule 29). Searched toward the end: the
+        shortest over the whole map from a place on is never more than over owned routes,
+        so the first end reached is the nearest (A*)."""
         if cards not in self._shortest:
             m = self.map
-            self._shortest[cards] = shortest(
-                m.places_of_card(cards[0]),
-                set(m.places_of_card(cards[1])),
-                lambda p: ((q, spaces) for q, _, _, spaces in self.adjacent.get(p, ())),
-            )
+            to_end = place_distances(m, m.card_destination[cards[1]])
+            targets = m.places_of_card(cards[1])
+            best = dict.fromkeys(m.places_of_card(cards[0]), 0)
+            heap = [(to_end[p], 0, p) for p in sorted(best)]
+            found = None
+            while heap:
+                _, spaces, place = heapq.heappop(heap)
+                if place in targets:
+                    found = spaces
+                    break
+                if spaces > best[place]:
+                    continue
+                for nxt, _, _, length in self.adjacent.get(place, ()):
+                    further = spaces + length
+                    if further < best.get(nxt, further + 1):
+                        best[nxt] = further
+                        heapq.heappush(heap, (further + to_end[nxt], further, nxt))
+            self._shortest[cards] = found
         return self._shortest[cards]
 
 
@@ -272,17 +287,23 @@ def best_plan(net: Network, company: tuple[int, ...], cards: tuple[str, str]) ->
     # the whole map is no more and known without a search: the owned routes' is sought
     # only for a journey longer than that (a third of the searches)
     limit, exact = DETOUR_FACTOR * m.distance(*cards), False
-    targets = set(m.places_of_card(cards[1]))
+    targets = m.places_of_card(cards[1])  # one place or two: a tuple is searched quickest
     adjacent = net.adjacent
-    tie = count()
-    # (distance, paid, tie, place, last colour, uses own route, spaces, path, places passed)
-    heap: list[tuple[int, int, int, str, int | None, bool, int, tuple[Step, ...], tuple[str, ...]]]
-    heap = [(0, 0, next(tie), p, None, False, 0, (), ()) for p in m.places_of_card(cards[0])]
+    to_end = place_distances(m, m.card_destination[cards[1]])
+    push, pop = heapq.heappush, heapq.heappop
+    # (distance, paid, tie, place, last colour, uses own route, spaces, path, places passed);
+    # a path is (the path before, its last step): a step added costs no copy of the steps
+    heap: list[tuple[int, int, int, str, int | None, bool, int, Path, tuple[str, ...]]]
+    heap = [
+        (0, 0, i, p, None, False, 0, None, ()) for i, p in enumerate(m.places_of_card(cards[0]))
+    ]
+    tie = len(heap)  # first in, first out among equals
     settled: set[tuple[str, int | None, bool, int]] = set()
     owner_choices: dict[tuple[int, ...], Sequence[int]] = {}  # owners of a route -> whose copy
+    mine = company[0]
     while heap:
-        dist, paid, _, place, colour, own, spaces, path, passed = heapq.heappop(heap)
-        if place in targets and own:
+        dist, paid, _, place, colour, own, spaces, path, passed = pop(heap)
+        if own and place in targets:
             return _plan(path, place, company)
         key = (place, colour, own, paid)
         if key in settled:
@@ -292,50 +313,60 @@ def best_plan(net: Network, company: tuple[int, ...], cards: tuple[str, str]) ->
         for nxt, route, owners, length in adjacent.get(place, ()):
             if nxt in passed:
                 continue
-            if spaces + length > limit and not exact:
+            further = spaces + length
+            # no journey on from nxt reaches the end in fewer spaces than over the whole map
+            if further + to_end[nxt] > limit:
+                if exact:
+                    continue
                 shortest_spaces = net.shortest(cards)
                 if shortest_spaces is None:
                     return None
                 limit, exact = DETOUR_FACTOR * shortest_spaces, True
-            if spaces + length > limit:
-                continue
+                if further + to_end[nxt] > limit:
+                    continue
             choices = owner_choices.get(owners)
             if choices is None:
-                mine = default_owner(owners, company)
+                default = default_owner(owners, company)
                 # (no default owner: a choice among several)
                 choices = owner_choices[owners] = (
-                    (mine,) if mine is not None else sorted(set(owners))
+                    (default,) if default is not None else sorted(set(owners))
                 )
             for owner in choices:
-                ours = owner in company
-                cost = 0 if ours else length
-                if paid + cost > PAYMENT_CAP:
+                if owner in company:
+                    ours, cost, new_colour = True, 0, mine
+                elif paid + length > PAYMENT_CAP:
                     continue
-                new_colour = company[0] if ours else owner
-                change = 1 if colour is not None and colour != new_colour else 0
-                heapq.heappush(
+                else:
+                    ours, cost, new_colour = False, length, owner
+                change = colour is not None and colour != new_colour
+                push(
                     heap,
                     (
                         dist + length + change,
                         paid + cost,
-                        next(tie),
+                        tie,
                         nxt,
                         new_colour,
                         own or ours,
-                        spaces + length,
-                        path + ((place, route, owner, length),),
+                        further,
+                        (path, (place, route, owner, length)),
                         passed,
                     ),
                 )
+                tie += 1
     return None
 
 
-def _plan(path: tuple[Step, ...], end: str, company: tuple[int, ...]) -> Plan:
+def _plan(path: Path, end: str, company: tuple[int, ...]) -> Plan:
     """The plan of a search's path: steps along the same copy of one route make one leg, so
     a journey names a junction only where it changes route there (K9)."""
+    steps: list[Step] = []
+    while path is not None:
+        path, step = path
+        steps.append(step)
     places: list[str] = []
     legs: list[tuple[Route, int, int]] = []
-    for place, route, owner, spaces in path:
+    for place, route, owner, spaces in reversed(steps):
         if legs and legs[-1][0] is route and legs[-1][1] == owner:
             legs[-1] = (route, owner, legs[-1][2] + spaces)
         else:
