@@ -192,7 +192,7 @@ def _ownership(
     taken, owned, near = 0, dict[int, int](), dict[int, int]()
     for route, who in owned_routes(m, owners):
         bit, meeting = m.bit[route.index], m.meeting[route.index]
-        if not available(who, route):
+        if len(who) == route.copies and BANK_SEAT not in who:  # (not available())
             taken |= bit
         for owner in who:
             owned[owner] = owned.get(owner, 0) | bit
