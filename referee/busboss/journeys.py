@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from dataclasses import dataclass, field
+from functools import lru_cache
 
 from .map import Map, Route, place_distances
 from .orders import BANK, Journey
@@ -33,26 +33,40 @@ class JourneyError(Exception):
 
 @dataclass(frozen=True)
 class Plan:
-    # the figures below are worked out once: a plan never changes, and prompts, bots and
-    # the race ask for them again and again
     places: tuple[str, ...]
     legs: tuple[tuple[Route, int, int], ...]  # (route, owner seat or BANK_SEAT, spaces) per leg
     company: tuple[int, ...]
+    # worked out with the plan, in one pass over its legs: prompts, bots and the race ask
+    # for them again and again
+    spaces: int = field(init=False, compare=False)
+    changes: int = field(init=False, compare=False)  # of colour (rule 28); none between
+    # partners (K6)
+    distance: int = field(init=False, compare=False)  # to cover in the race: spaces and a
+    # space for each change of colour (K5)
+    paid: int = field(init=False, compare=False)  # to others in all: what the cap of rule 24
+    # limits (K12)
 
-    @cached_property
-    def spaces(self) -> int:
-        return sum(spaces for _, _, spaces in self.legs)
-
-    @cached_property
-    def changes(self) -> int:
-        """Changes of colour along the way (rule 28); none between partners (K6)."""
-        colours = [self._colour(o) for _, o, _ in self.legs]
-        return sum(1 for a, b in zip(colours, colours[1:]) if a != b)
-
-    @cached_property
-    def distance(self) -> int:
-        """Spaces to cover in the race: each change of colour adds one (K5)."""
-        return self.spaces + self.changes
+    def __post_init__(self) -> None:
+        company = self.company
+        spaces = changes = paid = 0
+        last = None
+        for _, owner, length in self.legs:
+            spaces += length
+            if owner in company:
+                colour = company[0]
+            else:
+                colour = owner
+                paid += length
+            if last is not None and colour != last:
+                changes += 1
+            last = colour
+        for name, value in (
+            ("spaces", spaces),
+            ("changes", changes),
+            ("distance", spaces + changes),
+            ("paid", paid),
+        ):
+            object.__setattr__(self, name, value)  # (a frozen dataclass)
 
     def payments(self) -> dict[int, int]:
         """What the company owes each other owner, one a space (rule 23), by owner seat."""
@@ -62,18 +76,10 @@ class Plan:
                 owed[owner] = owed.get(owner, 0) + spaces
         return owed
 
-    @cached_property
-    def paid(self) -> int:
-        """The company's payment to others in all: what the cap of rule 24 limits (K12)."""
-        return sum(self.payments().values())
-
     def own_spaces(self, seat: int | None = None) -> int:
         """Spaces on the company's routes, or on one partner's (rule 22, K12)."""
         owners = self.company if seat is None else (seat,)
         return sum(spaces for _, o, spaces in self.legs if o in owners)
-
-    def _colour(self, owner: int) -> int:
-        return self.company[0] if owner in self.company else owner
 
     def journey(
         self, owners_of: Callable[[Route], tuple[int, ...]], colours: Sequence[str]
