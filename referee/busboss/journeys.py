@@ -206,8 +206,8 @@ def resolve(
             if owner is None or owner not in owners:
                 raise JourneyError(f"{named} has no route {route.name} (K4)")
         legs.append((route, owner, spaces))
-    twice = next((p for i, p in enumerate(passed) if p in passed[:i]), None)
-    if twice is not None:
+    if len(set(passed)) < len(passed):  # (seldom: then the first place passed again)
+        twice = next(p for i, p in enumerate(passed) if p in passed[:i])
         raise JourneyError(f"the journey passes {twice} twice (K4)")
     places = journey.places
     if rulings >= RULINGS:
@@ -330,7 +330,8 @@ def best_plan(net: Network, company: tuple[int, ...], cards: tuple[str, str]) ->
                 limit, exact = DETOUR_FACTOR * shortest_spaces, True
                 if further + to_end[nxt] > limit:
                     continue
-            choices = owner_choices.get(owners)
+            # (most routes have one owner, whose copy it is whoever asks)
+            choices = owners if len(owners) == 1 else owner_choices.get(owners)
             if choices is None:
                 default = default_owner(owners, company)
                 # (no default owner: a choice among several)
