@@ -27,13 +27,13 @@ def play_game(rules, players: int, seed: int, bot: str = "default", budget: int 
     """One game with the same bot in every seat (``budget``: a searching bot's rollouts per
     decision). Returns (final state, orders applied as (seat, text), orders the engine
     refused)."""
-    game = play_seated(rules, [bot] * players, seed, budget)
+    game = play_seated(rules, [bot] * players, seed, budget, timed=False)
     return game.state, game.log, game.illegal
 
 
 class SeatedGame:
-    """A game played by one bot a seat, with what each seat's bot spent and the game's own
-    figures of each seat's play (when asked for)."""
+    """A game played by one bot a seat, with what each seat's bot spent (when timed) and
+    the game's own figures of each seat's play (when asked for)."""
 
     def __init__(self, state, players: int):
         self.state = state
@@ -50,28 +50,35 @@ def play_seated(
     seed: int,
     budget: int | None = None,
     figures: Figures | None = None,
+    timed: bool = True,
 ) -> SeatedGame:
     """One game, seat ``i`` played by the bot ``bots[i]`` (each bot asked for once, with the
-    budget), all drawing from one generator made from ``seed``."""
-    choose = {name: rules.bot(name, budget) for name in set(bots)}
+    budget), all drawing from one generator made from ``seed``; ``timed``: each decision's
+    CPU counted for its seat (a decision of a quick bot takes little more than the clock)."""
+    made = {name: rules.bot(name, budget) for name in set(bots)}
+    choose = [made[name] for name in bots]
     rng = random.Random(seed)
-    start = rules.new_game({}, [f"Bot {i + 1}" for i in range(len(bots))], seed)
+    state = start = rules.new_game({}, [f"Bot {i + 1}" for i in range(len(bots))], seed)
     game = SeatedGame(start, len(bots))
     played: list[tuple[int, Any, Any]] = []
-    while due := rules.awaiting(game.state):
+    while due := rules.awaiting(state):
         seat = due[0].seat
-        clock = time.process_time()
-        order = choose[bots[seat]](game.state, seat, rng)
-        game.cpu[seat] += time.process_time() - clock
+        if timed:
+            clock = time.process_time()
+            order = choose[seat](state, seat, rng)
+            game.cpu[seat] += time.process_time() - clock
+        else:
+            order = choose[seat](state, seat, rng)
         game.decisions[seat] += 1
         try:
-            game.state, _ = rules.apply(game.state, seat, order)
+            state, _ = rules.apply(state, seat, order)
         except IllegalOrder:
             game.illegal += 1
             break  # a bot that errs ends its game unfinished, and is counted
         game.log.append((seat, rules.format(order)))
         if figures is not None:
-            played.append((seat, order, game.state))
+            played.append((seat, order, state))
+    game.state = state
     if figures is not None:
         game.figures = figures(start, played)
     return game
