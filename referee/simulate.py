@@ -56,32 +56,44 @@ def play_seated(
     budget), all drawing from one generator made from ``seed``; ``timed``: each decision's
     CPU counted for its seat (a decision of a quick bot takes little more than the clock)."""
     made = {name: rules.bot(name, budget) for name in set(bots)}
-    choose = [made[name] for name in bots]
     rng = random.Random(seed)
     state = start = rules.new_game({}, [f"Bot {i + 1}" for i in range(len(bots))], seed)
     game = SeatedGame(start, len(bots))
+    choose = [made[name] for name in bots]
+    if timed:
+        choose = [clocked(bot, game.cpu) for bot in choose]
     played: list[tuple[int, Any, Any]] = []
+    log = game.log
     while due := rules.awaiting(state):
         seat = due[0].seat
-        if timed:
-            clock = time.process_time()
-            order = choose[seat](state, seat, rng)
-            game.cpu[seat] += time.process_time() - clock
-        else:
-            order = choose[seat](state, seat, rng)
-        game.decisions[seat] += 1
+        order = choose[seat](state, seat, rng)
         try:
             state, _ = rules.apply(state, seat, order)
         except IllegalOrder:
             game.illegal += 1
+            game.decisions[seat] += 1  # (the order refused)
             break  # a bot that errs ends its game unfinished, and is counted
-        game.log.append((seat, rules.format(order)))
+        log.append((seat, rules.format(order)))
         if figures is not None:
             played.append((seat, order, state))
+    for seat, _ in log:
+        game.decisions[seat] += 1
     game.state = state
     if figures is not None:
         game.figures = figures(start, played)
     return game
+
+
+def clocked(bot: Callable, cpu: list[float]) -> Callable:
+    """The bot, adding the CPU time of each of its decisions to ``cpu[seat]``."""
+
+    def choose(state, seat: int, rng: random.Random):
+        clock = time.process_time()
+        order = bot(state, seat, rng)
+        cpu[seat] += time.process_time() - clock
+        return order
+
+    return choose
 
 
 def replay(rules, players: list[str], seed: int, log: list[tuple[int, str]], options=None):
