@@ -2,9 +2,10 @@
 same run, and the strong Bus bot against the default bot (issue 'Engines fast enough to
 search, and a Bus bot worth facing').
 
-    python3 bench/engine_bench.py [--base 09a1805] [--games 100] [--repeats 3]
-                                  [--strong-games 400] [--rollouts 200] [--jobs 2]
-                                  [--record FILE] [--first N]
+    python3 bench/engine_bench.py [--base 6fe1b64] [--games 100] [--repeats 3]
+                                  [--instruction-games 10] [--strong-games 400]
+                                  [--rollouts 200] [--jobs 2] [--record FILE] [--first N]
+                                  [--busboss-strong-games 200]
 
 Speed: CPU time of whole bot games, every seat played by the same bot, 3, 4 and 5 players,
 per decision and per game. The base commit is taken out with `git archive` into a temporary
@@ -23,9 +24,20 @@ A game is a function of its number, so a long match can be cut short and resumed
 FILE` keeps each finished game and takes those already there; `--first N` starts a runner at
 game N, for another process or machine to share the work; `--games 0` skips the speed part.
 
+Instructions: the same games counted under valgrind's callgrind, base and this tree in the
+same run, per decision (Bus) and per game (Bus Boss): the figures the machine's load does not
+move. Python's string hashing is seeded the same for both (PYTHONHASHSEED=0), as it moves a
+count by a few tenths of a percent from one process to the next.
+
+Bus Boss strong bot: ``referee simulate busboss --seats strong,default,default,default``'s
+figures, four-player games whose seats rotate: its win share with a 95% Wilson interval and
+its CPU a decision.
+
 Goals (done when): Bus random bot, 4 players, at most 12 us a decision (about 3x the base);
-default bot game at most 4 ms; Bus Boss random game at most 5 ms; the strong bot wins at
-least 50% of 400 games at 200 rollouts a decision.
+default bot game at most 4 ms; Bus Boss random game at most 5 ms, and at most 20 M
+instructions (about 32 M at 6fe1b64); the strong Bus bot wins at least 50% of 400 games at
+200 rollouts a decision; the strong Bus Boss bot at least 60% of 200 games against three
+default seats, at most 0.5 s CPU a decision.
 """
 
 from __future__ import annotations
@@ -90,7 +102,7 @@ def instructions(root: Path, game: str, bot: str, players: int, games: int) -> d
         done = subprocess.run(
             ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable]
             + [__file__, "--measure", json.dumps([game, bot, players, count])],
-            env=dict(os.environ, PYTHONPATH=str(root)),
+            env=dict(os.environ, PYTHONPATH=str(root), PYTHONHASHSEED="0"),
             cwd=root,
             capture_output=True,
             text=True,
@@ -139,6 +151,9 @@ GOALS = [
     ("bus", "default", "ms_game", 4.0, 10.9),
     ("busboss", "random", "ms_game", 5.0, 14.0),
 ]
+# instruction goals, 4 players: (game, bot, per, goal)
+INSTRUCTION_GOALS = {("busboss", "random", "game"): 20e6}
+BUSBOSS_STRONG_GOAL = 0.60  # win share against three default seats
 
 
 def speed(base: Path, commit: str, games: int, repeats: int) -> None:
@@ -202,9 +217,15 @@ def instruction_speed(base: Path, games: int) -> None:
         per = "decision" if figure == "us_decision" else "game"  # as the goal is set
         before = instructions(base, game, bot, 4, games)[per]
         now = instructions(ROOT, game, bot, 4, games)[per]
+        wanted = INSTRUCTION_GOALS.get((game, bot, per))
+        goal_text = (
+            f"goal {wanted / 1e6:g} M: {'met' if now <= wanted else 'not met'}"
+            if wanted
+            else f"goal {issue_base / goal:.2f}x"
+        )
         print(
             f"{game:8s} {bot:8s}   {before / 1e6:9.2f} M {now / 1e6:9.2f} M   "
-            f"{before / now:5.2f}x a {per} (goal {issue_base / goal:.2f}x)",
+            f"{before / now:5.2f}x a {per} ({goal_text})",
             flush=True,
         )
 
@@ -313,9 +334,34 @@ def strong_match(
     )
 
 
+def busboss_strong(games: int) -> None:
+    """The strong Bus Boss bot in one seat of four, the default bot in the others, the seats
+    rotating (``referee simulate``'s figures)."""
+    from referee.busboss.engine import RULES
+    from referee.simulate import simulate
+
+    seats = ["strong", "default", "default", "default"]
+    print(f"\nBus Boss: {games} four-player games, seats {','.join(seats)} rotating", flush=True)
+    report = simulate(RULES, 4, games, 1, seats=seats)
+    for name, figures in report["bots"].items():
+        low, high = figures["wilson95"]
+        print(
+            f"  {name:8s} {figures['win_share']:6.1%} of the wins (95% {low:.1%}-{high:.1%}), "
+            f"mean score {figures['mean_score']:.1f}, "
+            f"{figures['cpu_ms_per_decision']:.2f} ms CPU a decision"
+        )
+    strong = report["bots"]["strong"]
+    print(
+        f"  goal: the strong bot wins at least {BUSBOSS_STRONG_GOAL:.0%} "
+        f"({'met' if strong['win_share'] >= BUSBOSS_STRONG_GOAL else 'not met'}), at most "
+        f"500 ms a decision ({'met' if strong['cpu_ms_per_decision'] <= 500 else 'not met'}); "
+        f"{report['illegal']} illegal orders"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--base", default="09a1805", help="the commit to compare against")
+    parser.add_argument("--base", default="6fe1b64", help="the commit to compare against")
     parser.add_argument("--games", type=int, default=100, help="Bus games per speed figure")
     parser.add_argument("--repeats", type=int, default=3, help="runs of each speed figure")
     parser.add_argument(
@@ -331,6 +377,9 @@ def main() -> None:
     parser.add_argument(
         "--first", type=int, default=0, help="play strong games from this number on (--record)"
     )
+    parser.add_argument(
+        "--busboss-strong-games", type=int, default=200, help="Bus Boss strong bot games (0: none)"
+    )
     parser.add_argument("--measure", help=argparse.SUPPRESS)  # a measuring process's job
     args = parser.parse_args()
     if args.measure:
@@ -344,6 +393,8 @@ def main() -> None:
             if args.instruction_games:
                 instruction_speed(base, args.instruction_games)
         strong_speed(args.rollouts)
+    if args.busboss_strong_games:
+        busboss_strong(args.busboss_strong_games)
     if args.strong_games:
         strong_match(
             args.strong_games,

@@ -527,7 +527,9 @@ def demo(directory: Path, seed: int, game: str) -> None:
 
 @main.command()
 @click.argument("game", type=GameName())
-@click.option("--players", "-p", type=int, default=4, show_default=True)
+@click.option(
+    "--players", "-p", type=int, default=4, show_default=True, help="(or as many as --seats)"
+)
 @click.option("--games", "-g", "count", type=click.IntRange(min=1), default=100, show_default=True)
 @click.option("--seed", "-s", type=int, default=1, show_default=True)
 @click.option(
@@ -535,38 +537,65 @@ def demo(directory: Path, seed: int, game: str) -> None:
     default="default",
     show_default=True,
     help="default plays sensibly; random picks uniformly among legal choices; "
-    "strong (Bus) searches",
+    "strong plays to win (Bus: it searches)",
+)
+@click.option(
+    "--seats",
+    help="one bot a seat, e.g. strong,default,default,default: the seats rotate from game "
+    "to game, so every seat plays each bot, and the figures are given by bot",
 )
 @click.option(
     "--rollouts",
     type=click.IntRange(min=1),
-    help="a searching bot's budget: rollouts per decision (the strong bot: 200)",
+    help="a searching bot's budget: rollouts per decision (the Bus strong bot: 200)",
 )
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object")
+@click.pass_context
 def simulate(
-    game: str, players: int, count: int, seed: int, bot: str, rollouts: int | None, as_json: bool
+    ctx: click.Context,
+    game: str,
+    players: int,
+    count: int,
+    seed: int,
+    bot: str,
+    seats: str | None,
+    rollouts: int | None,
+    as_json: bool,
 ) -> None:
     """Play bot-against-bot games of GAME and report what happened."""
-    rules = registry.get(game).rules
+    descriptor = registry.get(game)
+    rules = descriptor.rules
+    bots = [name.strip() for name in seats.split(",")] if seats else None
+    if bots is not None:
+        given = ctx.get_parameter_source("players") == click.core.ParameterSource.COMMANDLINE
+        if given and players != len(bots):
+            raise click.BadParameter(
+                f"--seats names {len(bots)} bots for {players} players", param_hint="--seats"
+            )
+        players = len(bots)
     if not rules.min_players <= players <= rules.max_players:
         raise click.BadParameter(
             f"{rules.title} is for {rules.min_players} to {rules.max_players} players",
-            param_hint="--players",
+            param_hint="--seats" if bots else "--players",
         )
-    try:
-        rules.bot(bot, rollouts)
-    except ValueError as err:
-        raise click.BadParameter(str(err), param_hint="--bot") from None
+    for name in bots or [bot]:
+        try:
+            rules.bot(name, rollouts)
+        except ValueError as err:
+            raise click.BadParameter(str(err), param_hint="--seats" if bots else "--bot") from None
     with click.progressbar(
         length=count, label=f"{rules.title} games", file=sys.stderr, hidden=not sys.stderr.isatty()
     ) as bar:
-        report = run_simulation(rules, players, count, seed, bot, bar.update, rollouts)
+        report = run_simulation(
+            rules, players, count, seed, bot, bar.update, rollouts, bots, descriptor.play_figures
+        )
     if as_json:
         click.echo(json.dumps(report))
         return
+    who = f"seats {','.join(bots)}, rotating" if bots else f"bot {bot}"
     click.echo(
         f"{report['finished']} of {report['games']} games of {rules.title} finished "
-        f"in {report['seconds']} s ({players} players, bot {bot}"
+        f"in {report['seconds']} s ({players} players, {who}"
         f"{f' at {rollouts} rollouts a decision' if rollouts else ''}, seed {seed})"
     )
     click.echo(
@@ -575,6 +604,22 @@ def simulate(
     )
     for reason, n in report["end_reasons"].items():
         click.echo(f"  {n:5d}  {reason}")
+    for name, figures in report.get("bots", {}).items():
+        low, high = figures["wilson95"]
+        others = "".join(
+            f", {figure.replace('_', ' ')} {n}"
+            for figure, n in figures.items()
+            if figure not in BOT_FIGURES
+        )
+        click.echo(
+            f"{name}: {figures['games']} seat-games, wins {figures['win_share']:.1%} "
+            f"(95% {low:.1%}-{high:.1%}), mean score {figures['mean_score']}, "
+            f"{figures['cpu_ms_per_decision']} ms CPU a decision{others}"
+        )
+
+
+# the figures simulate gives every bot; a game's own (GameDescriptor.play_figures) follow them
+BOT_FIGURES = ("games", "win_share", "wilson95", "mean_score", "cpu_ms_per_decision", "decisions")
 
 
 @main.command()

@@ -1,34 +1,99 @@
-"""Bot-against-bot games of any game the registry knows, with figures for a report."""
+"""Bot-against-bot games of any game the registry knows, with figures for a report.
+
+Bots are compared fairly by seating them: ``seats`` names one bot a seat, and from one game
+to the next the seats rotate, so that over the games every seat is played by each bot. Each
+bot's figures count its seats: a bot in three seats of a game has played three seat-games.
+"""
 
 from __future__ import annotations
 
+import math
 import random
 import statistics
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from .contract import IllegalOrder
+
+# a game's own figures of each seat's play: (the state it began with, each (seat, order,
+# state after it) in order) -> {seat: {figure: n}} (GameDescriptor.play_figures)
+Figures = Callable[[Any, Sequence[tuple[int, Any, Any]]], dict[int, dict[str, int]]]
+WILSON_Z = 1.96  # a 95% interval
 
 
 def play_game(rules, players: int, seed: int, bot: str = "default", budget: int | None = None):
     """One game with the same bot in every seat (``budget``: a searching bot's rollouts per
     decision). Returns (final state, orders applied as (seat, text), orders the engine
     refused)."""
-    choose = rules.bot(bot, budget)
+    game = play_seated(rules, [bot] * players, seed, budget, timed=False)
+    return game.state, game.log, game.illegal
+
+
+class SeatedGame:
+    """A game played by one bot a seat, with what each seat's bot spent (when timed) and
+    the game's own figures of each seat's play (when asked for)."""
+
+    def __init__(self, state, players: int):
+        self.state = state
+        self.log: list[tuple[int, str]] = []
+        self.illegal = 0
+        self.cpu = [0.0] * players  # CPU seconds of each seat's bot
+        self.decisions = [0] * players
+        self.figures: dict[int, dict[str, int]] = {}
+
+
+def play_seated(
+    rules,
+    bots: Sequence[str],
+    seed: int,
+    budget: int | None = None,
+    figures: Figures | None = None,
+    timed: bool = True,
+) -> SeatedGame:
+    """One game, seat ``i`` played by the bot ``bots[i]`` (each bot asked for once, with the
+    budget), all drawing from one generator made from ``seed``; ``timed``: each decision's
+    CPU counted for its seat (a decision of a quick bot takes little more than the clock)."""
+    made = {name: rules.bot(name, budget) for name in set(bots)}
     rng = random.Random(seed)
-    state = rules.new_game({}, [f"Bot {i + 1}" for i in range(players)], seed)
-    log, illegal = [], 0
+    state = start = rules.new_game({}, [f"Bot {i + 1}" for i in range(len(bots))], seed)
+    game = SeatedGame(start, len(bots))
+    choose = [made[name] for name in bots]
+    if timed:
+        choose = [clocked(bot, game.cpu) for bot in choose]
+    played: list[tuple[int, Any, Any]] = []
+    log = game.log
     while due := rules.awaiting(state):
         seat = due[0].seat
-        order = choose(state, seat, rng)
+        order = choose[seat](state, seat, rng)
         try:
             state, _ = rules.apply(state, seat, order)
         except IllegalOrder:
-            illegal += 1
+            game.illegal += 1
+            game.decisions[seat] += 1  # (the order refused)
             break  # a bot that errs ends its game unfinished, and is counted
         log.append((seat, rules.format(order)))
-    return state, log, illegal
+        if figures is not None:
+            played.append((seat, order, state))
+    for seat, _ in log:
+        game.decisions[seat] += 1
+    game.state = state
+    if figures is not None:
+        game.figures = figures(start, played)
+    return game
+
+
+def clocked(bot: Callable, cpu: list[float]) -> Callable:
+    """The bot, adding the CPU time of each of its decisions to ``cpu[seat]``."""
+
+    def choose(state, seat: int, rng: random.Random):
+        clock = time.process_time()
+        order = bot(state, seat, rng)
+        cpu[seat] += time.process_time() - clock
+        return order
+
+    return choose
 
 
 def replay(rules, players: list[str], seed: int, log: list[tuple[int, str]], options=None):
@@ -40,6 +105,22 @@ def replay(rules, players: list[str], seed: int, log: list[tuple[int, str]], opt
     return state
 
 
+def wilson(share: float, n: int, z: float = WILSON_Z) -> tuple[float, float]:
+    """The Wilson score interval of a share observed over ``n`` trials."""
+    if n == 0:
+        return 0.0, 1.0
+    centre = share + z * z / (2 * n)
+    spread = z * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n))
+    scale = 1 + z * z / n
+    return max(0.0, (centre - spread) / scale), min(1.0, (centre + spread) / scale)
+
+
+def seating(bots: Sequence[str], game: int) -> list[str]:
+    """The bot of each seat in game number ``game``: the list rotated one seat a game."""
+    turn = game % len(bots)
+    return [bots[(seat - turn) % len(bots)] for seat in range(len(bots))]
+
+
 def simulate(
     rules,
     players: int,
@@ -48,28 +129,50 @@ def simulate(
     bot: str = "default",
     progress: Callable[[int], None] | None = None,
     budget: int | None = None,
+    seats: Sequence[str] | None = None,
+    figures: Figures | None = None,
 ) -> dict:
+    """``games`` games of ``players`` seats, each played by ``bot``, or by the bots of
+    ``seats`` (one a seat, rotating), with figures in all and by bot (``figures``: the
+    game's own, summed per bot)."""
+    bots = list(seats) if seats else [bot] * players
     started = time.perf_counter()
     finished = decisions = illegal = 0
     rounds: list[int] = []
     scores: list[float] = []
     reasons: Counter[str] = Counter()
+    by_bot: dict[str, dict[str, Any]] = {
+        name: {"games": 0, "won": 0.0, "scores": [], "cpu": 0.0, "decisions": 0, "figures": {}}
+        for name in bots
+    }
     for i in range(games):
-        state, log, refused = play_game(rules, players, seed * 100_003 + i, bot, budget)
-        decisions += len(log)
-        illegal += refused
-        result = rules.result(state)
+        seated = seating(bots, i)
+        game = play_seated(rules, seated, seed * 100_003 + i, budget, figures)
+        decisions += len(game.log)
+        illegal += game.illegal
+        result = rules.result(game.state)
         if result is not None:
             finished += 1
             reasons[result.reason] += 1
             scores.extend(result.scores)
-        rounds.append(rules.round(state))
+        rounds.append(rules.round(game.state))
+        for seat, name in enumerate(seated):
+            mine = by_bot[name]
+            mine["games"] += 1
+            mine["cpu"] += game.cpu[seat]
+            mine["decisions"] += game.decisions[seat]
+            if result is not None:
+                first = result.ranking[0]
+                mine["won"] += 1 / len(first) if seat in first else 0.0  # ties shared
+                mine["scores"].append(result.scores[seat])
+            for figure, n in game.figures.get(seat, {}).items():
+                mine["figures"][figure] = mine["figures"].get(figure, 0) + n
         if progress:
             progress(1)
     return {
         "game": rules.name,
-        "players": players,
-        "bot": bot,
+        "players": len(bots),
+        **({"seats": bots} if seats else {"bot": bot}),
         **({"rollouts": budget} if budget is not None else {}),
         "seed": seed,
         "games": games,
@@ -80,4 +183,24 @@ def simulate(
         "mean_score": round(statistics.fmean(scores), 3) if scores else 0,
         "decisions": decisions,
         "illegal": illegal,
+        # by bot, for a comparison of seated bots (the CPU figures make two runs differ)
+        **({"bots": {name: bot_figures(f) for name, f in by_bot.items()}} if seats else {}),
+    }
+
+
+def bot_figures(played: dict[str, Any]) -> dict[str, Any]:
+    """One bot's figures over the seats it played: its share of the wins (a tie for first
+    shared) with a 95% Wilson interval, its mean score, and its CPU a decision."""
+    games = played["games"]
+    share = played["won"] / games if games else 0.0
+    low, high = wilson(share, games)
+    decisions = played["decisions"]
+    return {
+        "games": games,
+        "win_share": round(share, 4),
+        "wilson95": [round(low, 4), round(high, 4)],
+        "mean_score": round(statistics.fmean(played["scores"]), 3) if played["scores"] else 0,
+        "cpu_ms_per_decision": round(played["cpu"] / decisions * 1e3, 3) if decisions else 0,
+        "decisions": decisions,
+        **dict(sorted(played["figures"].items())),
     }

@@ -13,9 +13,11 @@ NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")
 ANN, BOB, CAT, DAN = 0, 1, 2, 3
 
 
-def new(players: int = 4, seed: int = 1) -> BusBossState:
-    """A new game whose play order is seat order, for readable tests."""
-    s = RULES.new_game({}, NAMES[:players], seed)
+def new(players: int = 4, seed: int = 1, rulings: int | None = None) -> BusBossState:
+    """A new game whose play order is seat order, for readable tests; played by the present
+    rulings, or by an earlier version of them (as an old campaign is)."""
+    options = {} if rulings is None else {"rulings": rulings}
+    s = RULES.new_game(options, NAMES[:players], seed)
     s.order = s.previous_order = tuple(range(players))
     return s
 

@@ -98,9 +98,9 @@ def test_k9_a_new_campaign_keeps_the_map_version_it_starts_on(tmp_path):
     site = make_site(tmp_path / "site")
     players = [f"{n} <{n.lower()}@example.org>" for n in ("Ann", "Bob", "Cat")]
     campaign = site.new_campaign("busboss", "boss1", players, seed=3)
-    assert campaign.options == {"map_version": 2}
+    assert campaign.options == {"map_version": 2, "rulings": 2}
     saved = yaml.safe_load((campaign.root / "campaign.yaml").read_text())
-    assert saved["options"] == {"map_version": 2}
+    assert saved["options"] == {"map_version": 2, "rulings": 2}
     assert campaign.table().view()["map_version"] == 2
     bus = site.new_campaign("bus", "bus1", players, seed=3)
     assert bus.options == {}  # a game with nothing to keep keeps nothing

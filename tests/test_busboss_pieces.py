@@ -142,7 +142,8 @@ def test_k11_rule_20_a_player_dropped_during_the_round_counts_until_the_next_rou
     s, _ = GAME.drop(s, DAN)  # three players left, but four were in as round 8 began
     assert RULES.view(s)["entry_limit"] == 5
     assert void(s, ANN, six_lines(s)) == [
-        "run QD-JC: at most 5 runs may be entered in a round, and this is run line 6 (rule 20)"
+        "run QD-JC: at most 5 runs may be entered in a round, and this would be run 6 "
+        "(rule 20, K15)"
     ]
     s, _ = play(s, {ANN: six_lines(s), BOB: NO_RUNS, CAT: NO_RUNS})
     assert s.round == 9 and RULES.view(s)["entry_limit"] == 6  # K11: three as round 9 begins

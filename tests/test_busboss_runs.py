@@ -219,17 +219,33 @@ def test_rule_25_at_most_twice_the_shortest_journey():
     ]
 
 
-def test_k4_where_several_could_serve_the_journey_names_whose_route():
-    s = at_round(
-        owning(new(), {ANN: "york-malton", BOB: "leeds-york", CAT: "leeds-york"}),
+def others_copies(rulings=None):
+    return at_round(
+        owning(new(rulings=rulings), {ANN: "york-malton", BOB: "leeds-york", CAT: "leeds-york"}),
         7,
         "AS-4D",
         cash={ANN: 20, BOB: 20, CAT: 20, DAN: 20},
     )
-    assert void(s, ANN, "run AS-4D: leeds-york-malton") == [
+
+
+def test_k4_before_k14_where_several_could_serve_the_journey_names_whose_route():
+    assert void(others_copies(rulings=1), ANN, "run AS-4D: leeds-york-malton") == [
         "run AS-4D: leeds-york is owned by blue and green: name whose route you use, "
         "e.g. leeds-york(blue) (K4)"
     ]
+
+
+def test_k14_an_unnamed_leg_on_others_copies_takes_the_earlier_owner_in_play_order():
+    s = others_copies()
+    assert void(s, ANN, "run AS-4D: leeds-york-malton") == []
+    s, events = play(
+        s, {ANN: "run AS-4D: leeds-york-malton", BOB: NO_RUNS, CAT: NO_RUNS, DAN: NO_RUNS}
+    )
+    assert "  Ann (red) pays Bob (blue) 5." in events and s.cash[BOB] == 25
+
+
+def test_k4_a_journey_may_name_whose_route_a_leg_uses():
+    s = others_copies()
     assert void(s, ANN, "run AS-4D: leeds-york(purple)-malton") == [
         "run AS-4D: purple has no route leeds-york (K4)"
     ]
@@ -297,12 +313,10 @@ run 2D-3D: halifax-bradford-leeds-wakefield-barnsley"""
 
 
 def test_rule_20_k10_five_entries_or_six_with_three_players_and_later_lines_are_void():
-    assert void(six_runs(4), ANN, SIX_ENTRIES) == [
-        "run 2D-3D: at most 5 runs may be entered in a round, and this is run line 6 (rule 20)"
-    ]
+    reason = "at most 5 runs may be entered in a round, and this would be run 6 (rule 20, K15)"
+    assert void(six_runs(4), ANN, SIX_ENTRIES) == [f"run 2D-3D: {reason}"]
     s, events = play(six_runs(4), {ANN: SIX_ENTRIES, BOB: NO_RUNS, CAT: NO_RUNS, DAN: NO_RUNS})
     assert [r["outcome"] for r in s.last["runs"]] == ["run"] * 5 + ["offered again"]
-    reason = "at most 5 runs may be entered in a round, and this is run line 6 (rule 20)"
     assert events[5] == f"Ann (red): run 2D-3D is void, {reason}."
     assert s.last["void"] == [{"seats": [ANN], "piece": "run 2D-3D", "reason": reason}]
     s, events = play(six_runs(3), {ANN: SIX_ENTRIES, BOB: NO_RUNS, CAT: NO_RUNS})

@@ -2,11 +2,12 @@
 
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from referee.bus.engine import RULES
 from referee.cli import main
-from referee.simulate import play_game, replay
+from referee.simulate import play_game, replay, seating, simulate, wilson
 
 
 def run(*args):
@@ -55,3 +56,64 @@ def test_replay_from_the_log_gives_the_same_final_state():
     assert illegal == 0
     again = replay(RULES, [f"Bot {i + 1}" for i in range(4)], 77, log)
     assert RULES.to_data(again) == RULES.to_data(final)
+
+
+# bots compared seat by seat ---------------------------------------------------------------------
+
+
+def test_the_seats_rotate_so_that_every_seat_plays_each_bot():
+    bots = ["strong", "default", "default", "random"]
+    games = [seating(bots, i) for i in range(4)]
+    assert games[0] == bots
+    for seat in range(4):
+        assert sorted(game[seat] for game in games) == sorted(bots)
+
+
+def test_wilson_interval():
+    low, high = wilson(0.5, 100)
+    assert (round(low, 4), round(high, 4)) == (0.4038, 0.5962)
+    assert wilson(0.0, 10)[0] == 0.0 and 0.27 < wilson(0.0, 10)[1] < 0.28
+
+
+def test_seats_report_each_bot_by_its_seat_games():
+    result = run("simulate", "busboss", "-g", "4", "--seats", "default,random,random", "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["players"] == 3 and report["seats"] == ["default", "random", "random"]
+    default, random_ = report["bots"]["default"], report["bots"]["random"]
+    assert (default["games"], random_["games"]) == (4, 8)
+    # a first place tied is shared: the shares of one game add up to one
+    assert default["win_share"] * 4 + random_["win_share"] * 8 == pytest.approx(4)
+    low, high = default["wilson95"]
+    assert low <= default["win_share"] <= high
+    assert default["decisions"] + random_["decisions"] == report["decisions"]
+    assert default["cpu_ms_per_decision"] > 0 and default["mean_score"] > random_["mean_score"]
+
+
+def test_a_games_own_figures_are_summed_per_bot():
+    calls = []
+
+    def orders_given(start, played):
+        calls.append((start, played))
+        counted: dict[int, dict[str, int]] = {}
+        for seat, _order, _after in played:
+            counted.setdefault(seat, {"orders": 0})["orders"] += 1
+        return counted
+
+    report = simulate(RULES, 3, 3, 5, seats=["random", "default", "default"], figures=orders_given)
+    assert len(calls) == 3
+    start, played = calls[0]
+    assert RULES.result(start) is None and RULES.result(played[-1][2]) is not None
+    for figures in report["bots"].values():
+        assert figures["orders"] == figures["decisions"]
+
+
+def test_seats_must_name_bots_the_game_has_one_a_player():
+    result = run("simulate", "busboss", "-p", "3", "--seats", "default,default")
+    assert result.exit_code == 2 and "--seats names 2 bots for 3 players" in result.output
+    result = run("simulate", "busboss", "--seats", "default,genius,default")
+    assert result.exit_code == 2 and "no Bus Boss bot 'genius'" in result.output
+    result = run("simulate", "busboss", "-g", "2", "--seats", "random,default,default")
+    assert result.exit_code == 0
+    assert "seats random,default,default, rotating" in result.output
+    assert "random: 2 seat-games, wins" in result.output

@@ -4,6 +4,7 @@ knows of it."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Mapping
 from typing import Any, cast
@@ -14,6 +15,7 @@ from . import game, prompts
 from .engine import RULES, BusBossView
 from .map import DEFAULT_MAP, FIRST_VERSION, MapError, load_map
 from .orders import COLOURS
+from .state import RULINGS, RULINGS_K1_K12
 
 COMPANY_NAME_LENGTH = 22  # the text map's table has room for so many
 
@@ -74,20 +76,24 @@ def colour_preferences(text: str) -> list[str]:
 
 
 def pin_options(options: Mapping[str, Any]) -> dict[str, Any]:
-    """A new campaign keeps the version of its map it starts on, so that a later version
-    of the map file does not change a game under way (K9 added junctions in version 2)."""
-    if options.get("map_version") not in (None, ""):
-        return {}
-    try:
-        return {"map_version": load_map(str(options.get("map", DEFAULT_MAP))).version}
-    except MapError:
-        return {}  # the campaign's check names what is wrong with the map
+    """A new campaign keeps the version of its map and of the rulings it starts on, so
+    that a later version of either does not change a game under way (K9 added junctions in
+    version 2 of the map; K13-K15 changed what some orders do)."""
+    pinned: dict[str, Any] = {}
+    if options.get("rulings") in (None, ""):
+        pinned["rulings"] = RULINGS
+    if options.get("map_version") in (None, ""):
+        # (a map that cannot be loaded: the campaign's check names what is wrong with it)
+        with contextlib.suppress(MapError):
+            pinned["map_version"] = load_map(str(options.get("map", DEFAULT_MAP))).version
+    return pinned
 
 
 # the player's cash decides the game; rule 40 hands a dropped player's routes to the bank;
 # rules 37-39 decide for a player who missed a round; a round's orders are held until the
 # round resolves (replaced by a new one); rule 6: a company name and colours at sign-up; a
-# campaign from before maps had versions was played on version 1 of its map
+# campaign from before maps had versions was played on version 1 of its map, one from before
+# the rulings had versions by K1-K12
 GAME = GameDescriptor(
     rules=RULES,
     measure="cash",
@@ -112,5 +118,5 @@ GAME = GameDescriptor(
         ),
     ),
     pin_options=pin_options,
-    unpinned={"map_version": FIRST_VERSION},
+    unpinned={"map_version": FIRST_VERSION, "rulings": RULINGS_K1_K12},
 )

@@ -18,7 +18,7 @@ from .runs import POINTS
 from .state import LAST_ROUND, BusBossState
 
 
-def _builds(s: BusBossState, seat: int, pick: Callable[[], Build]) -> tuple[Build, ...]:
+def each_build(s: BusBossState, seat: int, pick: Callable[[], Build]) -> tuple[Build, ...]:
     """One build, or two in the round after a missed building round (rule 38)."""
     return (pick(), pick()) if seat in s.extra_build else (pick(),)
 
@@ -33,7 +33,7 @@ def random_bot(s: BusBossState, seat: int, rng: random.Random) -> Order:
         choice = rng.randrange(len(routes) + 1)
         return NOTHING if choice == len(routes) else Build((purchase_of(routes[choice]),))
 
-    builds = _builds(s, seat, pick)
+    builds = each_build(s, seat, pick)
     if s.kind == "build":
         return Order("build", builds=builds, round=s.round)
     # as many runs as it wants, drawn from the offers in random order: a journey is sought
@@ -61,13 +61,13 @@ OPENINGS = 6  # the first route is drawn from this many of the best, so that
 
 
 def default_bot(s: BusBossState, seat: int, rng: random.Random) -> Order:
-    builds = _builds(s, seat, lambda: Build(_purchase_preferences(s, seat, rng)))
+    builds = each_build(s, seat, lambda: Build(_purchase_preferences(s, seat, rng)))
     if s.kind == "build":
         return Order("build", builds=builds, round=s.round)
-    return Order("operate", runs=_chosen_runs(s, seat), builds=builds, round=s.round)
+    return Order("operate", runs=default_runs(s, seat), builds=builds, round=s.round)
 
 
-def _chosen_runs(s: BusBossState, seat: int) -> tuple[RunEntry, ...]:
+def default_runs(s: BusBossState, seat: int) -> tuple[RunEntry, ...]:
     """Runs worth entering: the place expected from the race lengths of everyone who could
     enter, its points, less what the journey pays to rivals."""
     net = network(s.map, s.owners)

@@ -174,38 +174,27 @@ def buyable(s: BusBossState, seat: int) -> list[Route]:
     """Routes the seat could buy alone now, cheapest first: not its own already, a copy
     free or the bank's (rule 40), meeting its routes (rule 10) and within its cash."""
     m = s.map
-    free, owned = _ownership(m, s.owners)
+    free, owned, near = _ownership(m, s.owners)
     mine = owned.get(seat, 0)
     wanted = free & ~mine & ((1 << bisect_right(m.costs, s.cash[seat])) - 1)
     if mine:  # the first route may go anywhere (K2)
-        near = 0
-        while mine:
-            lowest = mine & -mine
-            near |= m.meeting[lowest.bit_length() - 1]
-            mine ^= lowest
-        wanted &= near
-    return _members(m, wanted)
+        wanted &= near[seat]
+    return m.routes_of(wanted)
 
 
 @lru_cache(maxsize=16)
-def _ownership(m: Map, owners: tuple[tuple[int, ...], ...]) -> tuple[int, dict[int, int]]:
-    """The routes with a copy to buy (free, or the bank's), and each owner's routes, as
-    bits (``Map.bit``): the same for every seat asking in a round."""
-    taken, owned = 0, dict[int, int]()
+def _ownership(
+    m: Map, owners: tuple[tuple[int, ...], ...]
+) -> tuple[int, dict[int, int], dict[int, int]]:
+    """The routes with a copy to buy (free, or the bank's), and by owner their routes and
+    the routes meeting those, as bits (``Map.bit``): the same for every seat asking in a
+    round."""
+    taken, owned, near = 0, dict[int, int](), dict[int, int]()
     for route, who in owned_routes(m, owners):
-        bit = m.bit[route.index]
-        if not available(who, route):
+        bit, meeting = m.bit[route.index], m.meeting[route.index]
+        if len(who) == route.copies and BANK_SEAT not in who:  # (not available())
             taken |= bit
         for owner in who:
             owned[owner] = owned.get(owner, 0) | bit
-    return ((1 << len(m.routes)) - 1) & ~taken, owned
-
-
-def _members(m: Map, routes: int) -> list[Route]:
-    """The routes whose bits are set, cheapest first."""
-    found = []
-    while routes:
-        lowest = routes & -routes
-        found.append(m.routes_by_cost[lowest.bit_length() - 1])
-        routes ^= lowest
-    return found
+            near[owner] = near.get(owner, 0) | meeting
+    return ((1 << len(m.routes)) - 1) & ~taken, owned, near

@@ -8,6 +8,8 @@ resolves the round.
 
 Options: ``map``, the map's name or file; ``map_version``, the version of the map the game is
 played on (the file's own version when not given; a campaign keeps the version it started on);
+``rulings``, the version of the project's rulings the game is played by (state.RULINGS when
+not given; a campaign keeps the version it started on, so an old log replays as it was played);
 ``signup``, what each player chose when joining (rule 6): by seat, a dict with ``company`` (a
 name) and ``colours`` (a preference list).
 """
@@ -33,7 +35,21 @@ from .bots import BOTS
 from .map import DEFAULT_MAP, map_names
 from .orders import Order, format_order, parse_order
 from .prompts import legal_orders, prompt_lines
-from .state import BANK_SEAT, LAST_ROUND, BusBossState
+from .state import BANK_SEAT, LAST_ROUND, RULINGS, RULINGS_K1_K12, BusBossState
+from .strong import strong_bot
+
+
+def whole_option(options: Mapping[str, Any], name: str) -> int | None:
+    """A version option: a whole number, or None where it is not given."""
+    value = options.get(name)
+    if value in (None, ""):
+        return None
+    if not str(value).isdigit():
+        raise ValueError(f"{name} must be a whole number, not {value!r}")
+    return int(value)
+
+
+ALL_BOTS = {**BOTS, "strong": strong_bot}
 
 
 class BusBossView(View):
@@ -64,19 +80,24 @@ class BusBossRules:
     min_players, max_players = 3, 6
     multiline_orders = True  # a round's order: run lines, build lines, alternatives
     # map: a map shipped in maps/ by name, or the path of a game master's own map file;
-    # map_version: the version of it the game is played on ("" for the file's own)
+    # map_version: the version of it the game is played on ("" for the file's own);
+    # rulings: the version of the rulings ("" for the present ones)
     options: dict[str, tuple[str, Sequence[str]]] = {
         "map": (DEFAULT_MAP, map_names()),
         "map_version": ("", ()),
+        "rulings": ("", ()),
     }
 
     def new_game(
         self, options: Mapping[str, Any], players: Sequence[str], seed: int
     ) -> BusBossState:
         check_setup(self, options, players)
-        version = options.get("map_version")
-        if version not in (None, "") and not str(version).isdigit():
-            raise ValueError(f"map_version must be a whole number, not {version!r}")
+        version = whole_option(options, "map_version")
+        rulings = whole_option(options, "rulings")
+        if rulings is not None and not RULINGS_K1_K12 <= rulings <= RULINGS:
+            raise ValueError(
+                f"rulings must be a version from {RULINGS_K1_K12} to {RULINGS}, not {rulings}"
+            )
         signup = list(options.get(SIGNUP) or [])
         choices = [
             dict(signup[x]) if x < len(signup) and signup[x] else {} for x in range(len(players))
@@ -85,9 +106,10 @@ class BusBossRules:
             str(options.get("map", DEFAULT_MAP)),
             list(players),
             seed,
-            int(version) if version not in (None, "") else None,
+            version,
             [list(c.get("colours") or ()) for c in choices],
             [c.get("company") for c in choices],
+            RULINGS if rulings is None else rulings,
         )
 
     def awaiting(self, state: BusBossState) -> list[Decision]:
@@ -123,9 +145,11 @@ class BusBossRules:
 
     def bot(self, name: str = "default", budget: int | None = None) -> Bot:
         try:
-            return BOTS[name]
+            return ALL_BOTS[name]
         except KeyError:
-            raise ValueError(f"no Bus Boss bot {name!r}; the bots are {', '.join(BOTS)}") from None
+            raise ValueError(
+                f"no Bus Boss bot {name!r}; the bots are {', '.join(ALL_BOTS)}"
+            ) from None
 
     def to_data(self, state: BusBossState) -> dict[str, Any]:
         return state.to_data()

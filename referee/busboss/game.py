@@ -20,7 +20,7 @@ from .journeys import JourneyError, Plan, network, resolve
 from .map import load_map
 from .orders import COLOURS, Build, Order, RunEntry, format_journey, format_purchase
 from .runs import RUNS_PER_ROUND, SHUFFLE_ROUNDS, award, deal_runs, race, share
-from .state import BANK_SEAT, LAST_ROUND, BusBossState, Offer
+from .state import BANK_SEAT, LAST_ROUND, RULINGS, BusBossState, Offer
 
 ENTRY_LIMIT = 5  # rule 20; one more ...
 SMALL_GAME_ENTRY_LIMIT = 6  # ... with only two or three players left (K11)
@@ -33,13 +33,17 @@ def new_game(
     map_version: int | None = None,
     colour_choices: Sequence[Sequence[str]] = (),
     companies: Sequence[str | None] = (),
+    rulings: int = RULINGS,
 ) -> BusBossState:
-    """A new game on the map (as it is in ``map_version``, or as it is now). Rule 6: each
-    seat's colour preferences and company name, by seat, from the players' sign-up."""
+    """A new game on the map (as it is in ``map_version``, or as it is now), played by the
+    ``rulings`` of that version. Rule 6: each seat's colour preferences and company name, by
+    seat, from the players' sign-up."""
     m = load_map(map_name, map_version)  # a bad map stops here (MapError)
     colours = assign_colours(colour_choices, len(players))
     named = [str(c) if c else None for c in companies] + [None] * len(players)
-    s = BusBossState(map_name, players, seed, (), m.version, colours, named[: len(players)])
+    s = BusBossState(
+        map_name, players, seed, (), m.version, colours, named[: len(players)], rulings
+    )
     order = list(range(len(players)))
     s.rng.shuffle(order)  # rule 4: the referee's draw (K8)
     s.order = s.previous_order = tuple(order)
@@ -156,15 +160,17 @@ def counted_builds(
 def counted_entries(
     s: BusBossState, seat: int, order: Order
 ) -> tuple[dict[Offer, RunEntry], list[Void]]:
-    """The seat's run entries that name a run on offer once, within the limit of rule 20
-    (the first lines of the order count), with partners who may run with it (rule 26); and
-    the entries that are void for any of these reasons (K10)."""
+    """The seat's run entries that name a run on offer once, within the limit of rule 20,
+    with partners who may run with it (rule 26); and the entries that are void for any of
+    these reasons (K10). K15: the limit counts the runs on offer entered, so a line void for
+    naming none, or one entered already, uses up none of it (before K15 it counted lines)."""
     entries: dict[Offer, RunEntry] = {}
     voids: list[Void] = []
     limit = entry_limit(s)
+    counts_lines = s.rulings < RULINGS
     for number, entry in enumerate(order.runs, 1):
         piece = f"run {entry.run}"
-        if number > limit:
+        if counts_lines and number > limit:
             voids.append(
                 Void(
                     piece,
@@ -186,6 +192,15 @@ def counted_entries(
             continue
         if offer in entries:
             voids.append(Void(piece, "the run is entered on an earlier line (rule 20)"))
+            continue
+        if len(entries) == limit:  # (K15; before it, counted above)
+            voids.append(
+                Void(
+                    piece,
+                    f"at most {limit} runs may be entered in a round, and this would be "
+                    f"run {limit + 1} (rule 20, K15)",
+                )
+            )
             continue
         problem = partner_problem(s, seat, entry)
         if problem:
@@ -210,7 +225,7 @@ def review(s: BusBossState, seat: int, order: Order) -> list[Void]:
             continue
         company = (seat,) + partner_seats(s, entry)
         try:
-            resolve(net, company, offer.cards, entry.journey, s.colours)
+            resolve(net, company, offer.cards, entry.journey, s.colours, s.rulings, s.order)
         except JourneyError as e:
             voids.append(Void(f"run {entry.run}", str(e)))
     for build in builds:
@@ -507,7 +522,7 @@ def entrants(
         try:
             journeys = (entries[x].journey for x in company)
             found = [
-                resolve(net, company, offer.cards, journey, s.colours)
+                resolve(net, company, offer.cards, journey, s.colours, s.rulings, s.order)
                 for journey in journeys
                 if journey is not None
             ]
@@ -526,7 +541,8 @@ def entrants(
 
 def _signature(plan: Plan) -> tuple:
     """A joint journey as the partners see it: places and, per leg, another owner's colour
-    or the company's own route."""
+    or the company's own route (K13: a resolved journey names a place only where it changes
+    route, so two spellings of the same routes have one signature)."""
     legs = tuple(-2 if o in plan.company else o for _, o, _ in plan.legs)
     forward = (plan.places, legs)
     backward = (plan.places[::-1], legs[::-1])

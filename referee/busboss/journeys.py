@@ -1,4 +1,4 @@
-"""Journeys over owned routes (rules 22-25, 28, 29, rulings K4, K9, K12): checking a
+"""Journeys over owned routes (rules 22-25, 28, 29, rulings K4, K9, K12-K14): checking a
 player's journey and finding a good one for prompts and bots.
 
 A journey is resolved into a Plan: its places, and for each leg the route, whose copy of it is
@@ -12,19 +12,19 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from functools import cached_property, lru_cache
-from itertools import count
+from dataclasses import dataclass, field
+from functools import lru_cache
 
-from .map import Map, Route, shortest
+from .map import Map, Route, place_distances
 from .orders import BANK, Journey
-from .state import owned_routes, owner_name, owner_seat
+from .state import RULINGS, owned_routes, owner_name, owner_seat
 
 PAYMENT_CAP = 10  # rule 24
 DETOUR_FACTOR = 2  # rule 25
 
 
 Step = tuple[str, Route, int, int]  # a search's step: (from place, route, owner, spaces)
+Path = tuple["Path", Step] | None  # a search's steps, the last outermost
 
 
 class JourneyError(Exception):
@@ -33,26 +33,40 @@ class JourneyError(Exception):
 
 @dataclass(frozen=True)
 class Plan:
-    # the figures below are worked out once: a plan never changes, and prompts, bots and
-    # the race ask for them again and again
     places: tuple[str, ...]
     legs: tuple[tuple[Route, int, int], ...]  # (route, owner seat or BANK_SEAT, spaces) per leg
     company: tuple[int, ...]
+    # worked out with the plan, in one pass over its legs: prompts, bots and the race ask
+    # for them again and again
+    spaces: int = field(init=False, compare=False)
+    changes: int = field(init=False, compare=False)  # of colour (rule 28); none between
+    # partners (K6)
+    distance: int = field(init=False, compare=False)  # to cover in the race: spaces and a
+    # space for each change of colour (K5)
+    paid: int = field(init=False, compare=False)  # to others in all: what the cap of rule 24
+    # limits (K12)
 
-    @cached_property
-    def spaces(self) -> int:
-        return sum(spaces for _, _, spaces in self.legs)
-
-    @cached_property
-    def changes(self) -> int:
-        """Changes of colour along the way (rule 28); none between partners (K6)."""
-        colours = [self._colour(o) for _, o, _ in self.legs]
-        return sum(1 for a, b in zip(colours, colours[1:]) if a != b)
-
-    @cached_property
-    def distance(self) -> int:
-        """Spaces to cover in the race: each change of colour adds one (K5)."""
-        return self.spaces + self.changes
+    def __post_init__(self) -> None:
+        company = self.company
+        spaces = changes = paid = 0
+        last = None
+        for _, owner, length in self.legs:
+            spaces += length
+            if owner in company:
+                colour = company[0]
+            else:
+                colour = owner
+                paid += length
+            if last is not None and colour != last:
+                changes += 1
+            last = colour
+        for name, value in (
+            ("spaces", spaces),
+            ("changes", changes),
+            ("distance", spaces + changes),
+            ("paid", paid),
+        ):
+            object.__setattr__(self, name, value)  # (a frozen dataclass)
 
     def payments(self) -> dict[int, int]:
         """What the company owes each other owner, one a space (rule 23), by owner seat."""
@@ -62,18 +76,10 @@ class Plan:
                 owed[owner] = owed.get(owner, 0) + spaces
         return owed
 
-    @cached_property
-    def paid(self) -> int:
-        """The company's payment to others in all: what the cap of rule 24 limits (K12)."""
-        return sum(self.payments().values())
-
     def own_spaces(self, seat: int | None = None) -> int:
         """Spaces on the company's routes, or on one partner's (rule 22, K12)."""
         owners = self.company if seat is None else (seat,)
         return sum(spaces for _, o, spaces in self.legs if o in owners)
-
-    def _colour(self, owner: int) -> int:
-        return self.company[0] if owner in self.company else owner
 
     def journey(
         self, owners_of: Callable[[Route], tuple[int, ...]], colours: Sequence[str]
@@ -108,14 +114,29 @@ class Network:
 
     def shortest(self, cards: tuple[str, str]) -> int | None:
         """The shortest journey for a run over all owned routes, whoever owns them (rule 25),
-        changing routes at towns and junctions (rule 29)."""
+        changing routes at towns and junctions (rule 29). Searched toward the end: the
+        shortest over the whole map from a place on is never more than over owned routes,
+        so the first end reached is the nearest (A*)."""
         if cards not in self._shortest:
             m = self.map
-            self._shortest[cards] = shortest(
-                m.places_of_card(cards[0]),
-                set(m.places_of_card(cards[1])),
-                lambda p: ((q, spaces) for q, _, _, spaces in self.adjacent.get(p, ())),
-            )
+            to_end = place_distances(m, m.card_destination[cards[1]])
+            targets = m.places_of_card(cards[1])
+            best = dict.fromkeys(m.places_of_card(cards[0]), 0)
+            heap = [(to_end[p], 0, p) for p in sorted(best)]
+            found = None
+            while heap:
+                _, spaces, place = heapq.heappop(heap)
+                if place in targets:
+                    found = spaces
+                    break
+                if spaces > best[place]:
+                    continue
+                for nxt, _, _, length in self.adjacent.get(place, ()):
+                    further = spaces + length
+                    if further < best.get(nxt, further + 1):
+                        best[nxt] = further
+                        heapq.heappush(heap, (further + to_end[nxt], further, nxt))
+            self._shortest[cards] = found
         return self._shortest[cards]
 
 
@@ -139,9 +160,12 @@ def resolve(
     cards: tuple[str, str],
     journey: Journey,
     colours: Sequence[str],
+    rulings: int = RULINGS,
+    play_order: Sequence[int] = (),
 ) -> Plan:
     """The plan of a journey written by a player; raises JourneyError saying what is wrong.
-    ``colours``: the players' colours by seat, as journeys name owners."""
+    ``colours``: the players' colours by seat, as journeys name owners; ``play_order``: the
+    round's, which settles whose copy an unnamed leg uses where nothing else does (K14)."""
     m = net.map
     ends_a, ends_b = m.places_of_card(cards[0]), m.places_of_card(cards[1])
     first, last = journey.places[0], journey.places[-1]
@@ -168,6 +192,8 @@ def resolve(
             raise JourneyError(f"nobody owns {route.name} yet (K4)")
         if named is None:
             owner = default_owner(owners, company)
+            if owner is None and rulings >= RULINGS:
+                owner = cheapest_owner(owners, play_order)
             if owner is None:
                 names = " and ".join(owner_name(o, colours) for o in sorted(set(owners)))
                 raise JourneyError(
@@ -180,22 +206,60 @@ def resolve(
             if owner is None or owner not in owners:
                 raise JourneyError(f"{named} has no route {route.name} (K4)")
         legs.append((route, owner, spaces))
-    twice = next((p for i, p in enumerate(passed) if p in passed[:i]), None)
-    if twice is not None:
+    if len(set(passed)) < len(passed):  # (seldom: then the first place passed again)
+        twice = next(p for i, p in enumerate(passed) if p in passed[:i])
         raise JourneyError(f"the journey passes {twice} twice (K4)")
-    plan = Plan(journey.places, tuple(legs), company)
-    check(net, plan, cards, colours)
+    places = journey.places
+    if rulings >= RULINGS:
+        places, legs = by_routes(places, legs, company)
+    plan = Plan(places, tuple(legs), company)
+    check(net, plan, cards, colours, rulings)
     return plan
 
 
-def check(net: Network, plan: Plan, cards: tuple[str, str], colours: Sequence[str]) -> None:
+def cheapest_owner(owners: tuple[int, ...], play_order: Sequence[int]) -> int:
+    """K14: among other owners' copies, which all cost one a space (rule 23), the earlier
+    owner in the round's play order; the bank last."""
+    return min(owners, key=lambda o: play_order.index(o) if o in play_order else len(play_order))
+
+
+def by_routes(
+    places: tuple[str, ...], legs: list[tuple[Route, int, int]], company: tuple[int, ...]
+) -> tuple[tuple[str, ...], list[tuple[Route, int, int]]]:
+    """K13: a journey is its routes. Legs that go on along the company's copies of one route
+    (a junction named on the way) are one leg, so a journey reads the same however written."""
+    kept, merged = [places[0]], [legs[0]]
+    for place, (route, owner, spaces) in zip(places[1:], legs[1:]):
+        last_route, last_owner, last_spaces = merged[-1]
+        same_copy = last_owner == owner or (last_owner in company and owner in company)
+        if route is last_route and same_copy:
+            merged[-1] = (route, last_owner, last_spaces + spaces)
+        else:
+            kept.append(place)
+            merged.append((route, owner, spaces))
+    return tuple(kept) + places[-1:], merged
+
+
+def check(
+    net: Network,
+    plan: Plan,
+    cards: tuple[str, str],
+    colours: Sequence[str],
+    rulings: int = RULINGS,
+) -> None:
     """Rules 22, 24 and 25 for a resolved plan; in a joint run rule 22 holds for each
-    partner, and the cap of rule 24 for the company's payments together (K12)."""
+    partner, and the cap of rule 24 for the company's payments together (K12); a partner
+    owning either copy of a doubled route the company travels owns its spaces (K14)."""
     if not plan.own_spaces():
         raise JourneyError("the journey uses none of your own routes (rule 22)")
     if len(plan.company) > 1:
         for seat in plan.company:
-            if not plan.own_spaces(seat):
+            owns = (
+                any(o in plan.company and seat in net.owners[r.index] for r, o, _ in plan.legs)
+                if rulings >= RULINGS
+                else plan.own_spaces(seat)
+            )
+            if not owns:
                 raise JourneyError(
                     f"the journey uses no route of {owner_name(seat, colours)}'s: in a joint "
                     "run each partner must own at least one space of it (rule 22, K12)"
@@ -229,17 +293,23 @@ def best_plan(net: Network, company: tuple[int, ...], cards: tuple[str, str]) ->
     # the whole map is no more and known without a search: the owned routes' is sought
     # only for a journey longer than that (a third of the searches)
     limit, exact = DETOUR_FACTOR * m.distance(*cards), False
-    targets = set(m.places_of_card(cards[1]))
+    targets = m.places_of_card(cards[1])  # one place or two: a tuple is searched quickest
     adjacent = net.adjacent
-    tie = count()
-    # (distance, paid, tie, place, last colour, uses own route, spaces, path, places passed)
-    heap: list[tuple[int, int, int, str, int | None, bool, int, tuple[Step, ...], tuple[str, ...]]]
-    heap = [(0, 0, next(tie), p, None, False, 0, (), ()) for p in m.places_of_card(cards[0])]
+    to_end = place_distances(m, m.card_destination[cards[1]])
+    push, pop = heapq.heappush, heapq.heappop
+    # (distance, paid, tie, place, last colour, uses own route, spaces, path, places passed);
+    # a path is (the path before, its last step): a step added costs no copy of the steps
+    heap: list[tuple[int, int, int, str, int | None, bool, int, Path, tuple[str, ...]]]
+    heap = [
+        (0, 0, i, p, None, False, 0, None, ()) for i, p in enumerate(m.places_of_card(cards[0]))
+    ]
+    tie = len(heap)  # first in, first out among equals
     settled: set[tuple[str, int | None, bool, int]] = set()
     owner_choices: dict[tuple[int, ...], Sequence[int]] = {}  # owners of a route -> whose copy
+    mine = company[0]
     while heap:
-        dist, paid, _, place, colour, own, spaces, path, passed = heapq.heappop(heap)
-        if place in targets and own:
+        dist, paid, _, place, colour, own, spaces, path, passed = pop(heap)
+        if own and place in targets:
             return _plan(path, place, company)
         key = (place, colour, own, paid)
         if key in settled:
@@ -249,50 +319,61 @@ def best_plan(net: Network, company: tuple[int, ...], cards: tuple[str, str]) ->
         for nxt, route, owners, length in adjacent.get(place, ()):
             if nxt in passed:
                 continue
-            if spaces + length > limit and not exact:
+            further = spaces + length
+            # no journey on from nxt reaches the end in fewer spaces than over the whole map
+            if further + to_end[nxt] > limit:
+                if exact:
+                    continue
                 shortest_spaces = net.shortest(cards)
                 if shortest_spaces is None:
                     return None
                 limit, exact = DETOUR_FACTOR * shortest_spaces, True
-            if spaces + length > limit:
-                continue
-            choices = owner_choices.get(owners)
+                if further + to_end[nxt] > limit:
+                    continue
+            # (most routes have one owner, whose copy it is whoever asks)
+            choices = owners if len(owners) == 1 else owner_choices.get(owners)
             if choices is None:
-                mine = default_owner(owners, company)
+                default = default_owner(owners, company)
                 # (no default owner: a choice among several)
                 choices = owner_choices[owners] = (
-                    (mine,) if mine is not None else sorted(set(owners))
+                    (default,) if default is not None else sorted(set(owners))
                 )
             for owner in choices:
-                ours = owner in company
-                cost = 0 if ours else length
-                if paid + cost > PAYMENT_CAP:
+                if owner in company:
+                    ours, cost, new_colour = True, 0, mine
+                elif paid + length > PAYMENT_CAP:
                     continue
-                new_colour = company[0] if ours else owner
-                change = 1 if colour is not None and colour != new_colour else 0
-                heapq.heappush(
+                else:
+                    ours, cost, new_colour = False, length, owner
+                change = colour is not None and colour != new_colour
+                push(
                     heap,
                     (
                         dist + length + change,
                         paid + cost,
-                        next(tie),
+                        tie,
                         nxt,
                         new_colour,
                         own or ours,
-                        spaces + length,
-                        path + ((place, route, owner, length),),
+                        further,
+                        (path, (place, route, owner, length)),
                         passed,
                     ),
                 )
+                tie += 1
     return None
 
 
-def _plan(path: tuple[Step, ...], end: str, company: tuple[int, ...]) -> Plan:
+def _plan(path: Path, end: str, company: tuple[int, ...]) -> Plan:
     """The plan of a search's path: steps along the same copy of one route make one leg, so
     a journey names a junction only where it changes route there (K9)."""
+    steps: list[Step] = []
+    while path is not None:
+        path, step = path
+        steps.append(step)
     places: list[str] = []
     legs: list[tuple[Route, int, int]] = []
-    for place, route, owner, spaces in path:
+    for place, route, owner, spaces in reversed(steps):
         if legs and legs[-1][0] is route and legs[-1][1] == owner:
             legs[-1] = (route, owner, legs[-1][2] + spaces)
         else:

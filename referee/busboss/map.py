@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import heapq
 import re
-from collections.abc import Callable, Collection, Container, Iterable
 from dataclasses import dataclass
 from functools import cache, cached_property, lru_cache, reduce
 from importlib import resources
@@ -130,8 +129,8 @@ class Map:
         }
         self.routes = tuple(routes)
         # sets of routes as the bits of an int, the cheapest route the lowest bit (what a
-        # bot can buy is worked out each decision): a route's bit, and in bit order the
-        # costs and the routes that share a town or junction with each (itself included)
+        # bot can buy is worked out each decision): a route's bit, in bit order the costs,
+        # and by route the routes that share a town or junction with it (itself included)
         self.routes_by_cost = tuple(sorted(routes, key=lambda r: (r.cost, r.name)))
         self.costs = tuple(r.cost for r in self.routes_by_cost)
         self.bit = [0] * len(routes)
@@ -140,9 +139,19 @@ class Map:
         self.route_between = {r.ends: r for r in routes}
         self.routes_at = {p: tuple(r for r in routes if p in r.ends) for p in places}
         self.routes_through = {p: tuple(r for r in routes if p in r.places) for p in places}
-        self.meeting = tuple(
+        self.meeting = tuple(  # by route index
             reduce(or_, (self.bit[o.index] for p in r.places for o in self.routes_through[p]))
-            for r in self.routes_by_cost
+            for r in routes
+        )
+        # the routes of each byte's bits, by the byte's place in a set and its value: a set
+        # is read a byte at a time, not a bit at a time
+        by_cost, n = self.routes_by_cost, len(routes)
+        self.routes_in_byte = tuple(
+            tuple(
+                tuple(by_cost[8 * i + j] for j in range(8) if value >> j & 1 and 8 * i + j < n)
+                for value in range(256)
+            )
+            for i in range((n + 7) // 8)
         )
         steps: dict[str, list[tuple[str, Route, int]]] = {p: [] for p in places}
         # by route: each step between two places next to each other along it, (a, b, spaces)
@@ -171,6 +180,14 @@ class Map:
         found = self.legs.get((a, b) if a < b else (b, a))
         return found[0] if found else None
 
+    def routes_of(self, bits: int) -> list[Route]:
+        """The routes of a set of them as bits (``bit``), cheapest first."""
+        found: list[Route] = []
+        for at, value in enumerate(bits.to_bytes(len(self.routes_in_byte), "little")):
+            if value:
+                found += self.routes_in_byte[at][value]
+        return found
+
     def places_of_card(self, card: str) -> tuple[str, ...]:
         return self.card_places[card]
 
@@ -190,6 +207,18 @@ def _map_distance(m: Map, dest_a: str, dest_b: str) -> int | None:
 def _map_distances(m: Map, dest: str) -> dict[str, int]:
     """Shortest spaces over the whole map from one destination to every other: one search
     for all of them, once per map."""
+    found: dict[str, int] = {}
+    for p, d in place_distances(m, dest).items():
+        name = m.places[p].destination
+        if name is not None and d < found.get(name, d + 1):
+            found[name] = d
+    return found
+
+
+@cache
+def place_distances(m: Map, dest: str) -> dict[str, int]:
+    """Shortest spaces over the whole map from one destination to every place, once per map:
+    no journey over some of the routes is shorter."""
     best = dict.fromkeys(m.destinations[dest], 0)
     heap = [(0, p) for p in sorted(best)]
     while heap:
@@ -201,34 +230,7 @@ def _map_distances(m: Map, dest: str) -> dict[str, int]:
             if nd < best.get(q, nd + 1):
                 best[q] = nd
                 heapq.heappush(heap, (nd, q))
-    found: dict[str, int] = {}
-    for p, d in best.items():
-        name = m.places[p].destination
-        if name is not None and d < found.get(name, d + 1):
-            found[name] = d
-    return found
-
-
-def shortest(
-    starts: Collection[str],
-    targets: Container[str],
-    neighbours: Callable[[str], Iterable[tuple[str, int]]],
-) -> int | None:
-    """Dijkstra from several start places to the nearest of ``targets``."""
-    best = dict.fromkeys(starts, 0)
-    heap = [(0, p) for p in sorted(starts)]
-    while heap:
-        d, p = heapq.heappop(heap)
-        if p in targets:
-            return d
-        if d > best[p]:
-            continue
-        for q, length in neighbours(p):
-            nd = d + length
-            if nd < best.get(q, nd + 1):
-                best[q] = nd
-                heapq.heappush(heap, (nd, q))
-    return None
+    return best
 
 
 # loading and checking ------------------------------------------------------------------------

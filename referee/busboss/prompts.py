@@ -52,22 +52,30 @@ def _paid_from_cards(net: Network, company: tuple[int, ...]) -> dict[str, int]:
     on the company's own routes, where that is within the cap of rule 24: a search by what
     is paid, a list of places for each amount."""
     m = net.map
-    own = frozenset().union(*(network_places(m, net.owners, x) for x in company))
+    own = (
+        network_places(m, net.owners, company[0])
+        if len(company) == 1
+        else frozenset().union(*(network_places(m, net.owners, x) for x in company))
+    )
     # the company's own places pay nothing, known before the search: a step along its
     # routes leads to one of them and is never counted as paid
     paid = dict.fromkeys(own, 0)
+    adjacent = net.adjacent
     reached: list[list[str]] = [list(own)] + [[] for _ in range(PAYMENT_CAP)]
     for cost, places in enumerate(reached):
+        room = PAYMENT_CAP - cost
         for place in places:
-            if paid.setdefault(place, cost) < cost:
+            if cost and paid.setdefault(place, cost) < cost:
                 continue  # reached for less
-            for nxt, _, _, length in net.adjacent.get(place, ()):
-                if nxt not in paid and cost + length <= PAYMENT_CAP:
+            for nxt, _, _, length in adjacent[place]:
+                if length <= room and nxt not in paid:
                     reached[cost + length].append(nxt)
     by_card: dict[str, int] = {}
+    cards_at = m.cards_at
     for place, cost in paid.items():  # cheapest first: a card keeps its nearest place's
-        for card in m.cards_at[place]:
-            by_card.setdefault(card, cost)
+        for card in cards_at[place]:
+            if card not in by_card:
+                by_card[card] = cost
     return by_card
 
 

@@ -16,6 +16,10 @@ from .orders import BANK, COLOURS, Order, format_order, parse_order
 BANK_SEAT = -1  # the owner of a dropped player's routes (rule 40)
 START_CASH = 100  # rule 5
 LAST_ROUND = 12  # rule 2
+# The rulings a game is played by, kept by a campaign from its start as the map's version is,
+# so that an order in an old log means what it meant when it was played
+RULINGS_K1_K12 = 1  # a journey as written; rule 20 counted the order's run lines
+RULINGS = 2  # K13-K15: a journey is its routes; rule 20 counts the runs on offer entered
 
 
 class Offer(NamedTuple):
@@ -29,6 +33,7 @@ class BusBossState:
     __slots__ = (
         "map_name",
         "map_version",
+        "rulings",
         "_map",
         "names",
         "colours",
@@ -61,9 +66,11 @@ class BusBossState:
         map_version: int = FIRST_VERSION,
         colours: Sequence[str] = COLOURS,
         companies: Sequence[str | None] = (),
+        rulings: int = RULINGS,
     ):
         self.map_name = map_name
         self.map_version = map_version  # the version of the map the game started on
+        self.rulings = rulings
         self._map: Map | None = None  # loaded when first asked for
         self.names = list(names)
         self.colours = tuple(colours[: len(names)])  # rule 6: by seat, how orders name owners
@@ -90,6 +97,7 @@ class BusBossState:
         new = BusBossState.__new__(BusBossState)
         new.map_name = self.map_name
         new.map_version = self.map_version
+        new.rulings = self.rulings
         new._map = self._map
         new.names = self.names.copy()
         new.colours = self.colours
@@ -178,6 +186,7 @@ class BusBossState:
         return {
             "map": self.map_name,
             "map_version": self.map_version,
+            "rulings": self.rulings,
             "players": list(self.names),
             "colours": list(self.colours),
             "companies": list(self.companies),
@@ -215,6 +224,7 @@ class BusBossState:
             data.get("map_version", FIRST_VERSION),
             data.get("colours", COLOURS),
             data.get("companies", ()),
+            data.get("rulings", RULINGS_K1_K12),  # (data from before K13-K15)
         )
         version, internal, gauss = data["rng"]
         s.rng.setstate((version, tuple(internal), gauss))

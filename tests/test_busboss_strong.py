@@ -1,0 +1,109 @@
+"""The strong Bus Boss bot: races reckoned from the average die (rules 27, 31-32), purchases
+planned toward the runs the 52 cards will make (rules 14-17), every order it gives legal
+and whole, the same for a seed, and better than the default bot."""
+
+import random
+
+import pytest
+from busboss_positions import ANN, BOB, CAT, at_round, new, owning
+
+from referee.busboss.engine import RULES
+from referee.busboss.game import review
+from referee.busboss.strong import (
+    against_rivals,
+    arrivals,
+    chosen_runs,
+    expected_points,
+    purchase_preferences,
+    strong_bot,
+)
+from referee.simulate import seating, simulate
+
+
+def test_a_bus_arrives_on_some_throw_and_no_sooner_than_the_die_allows():
+    assert sum(arrivals(9)) == pytest.approx(1)
+    assert arrivals(9)[0] == 0 and arrivals(9)[1] == pytest.approx(5 / 36)  # 4+5, 5+4, 5+5
+    assert arrivals(2) == pytest.approx((1.0,))
+
+
+@pytest.mark.parametrize("distances", [[7], [7, 7], [5, 9, 12], [4, 4, 8, 20], [6] * 6])
+def test_expected_points_share_the_table_of_rule_31(distances):
+    from referee.busboss.runs import POINTS
+
+    found = expected_points(distances)
+    assert sum(found) == pytest.approx(sum(POINTS[len(distances)]))
+    assert found == sorted(found, reverse=True)  # the shorter journey expects more
+    if len(set(distances)) == 1:
+        assert found == pytest.approx([found[0]] * len(found))
+
+
+def test_a_run_is_worth_its_points_less_what_it_pays_and_what_rivals_gain():
+    assert against_rivals(9, {}, [], 3) == pytest.approx(30)
+    # paying a rival 5: 5 less, and the rival's 5 shared over three rivals
+    assert against_rivals(9, {BOB: 5}, [], 3) == pytest.approx(30 - 5 - 5 / 3)
+    # racing a rival who would run alone takes points from him
+    raced = against_rivals(9, {}, [(BOB, 9)], 3)
+    assert raced == pytest.approx(15 + 15 / 3)
+    # second for sure to him, paying him 10: nothing gained (so not entered)
+    assert against_rivals(20, {BOB: 10}, [(BOB, 5)], 3) == pytest.approx(0)
+
+
+def test_it_enters_the_runs_it_can_make_and_only_those():
+    s = owning(new(), {ANN: "leeds-york", BOB: "hull-beverley"})
+    s = at_round(s, 7, "AS-QH KD-5D 8S-6S")
+    assert [e.run for e in chosen_runs(s, ANN)] == ["AS-QH"]
+    assert [e.run for e in chosen_runs(s, BOB)] == ["KD-5D"]
+    assert chosen_runs(s, CAT) == ()
+
+
+def test_the_first_purchase_reaches_towns_with_many_cards():
+    s = new()
+    [best, *_] = purchase_preferences(s, ANN)
+    cards = s.map.destination_cards
+    reached = {s.map.places[p].destination for route in best.routes for p in route}
+    assert sum(len(cards[d]) for d in reached if d) >= 5
+
+
+def strong_games(games: int, players: int = 4):
+    """Games with the strong bot in one seat (rotating) and the default bot in the others,
+    each order checked as the strong bot gives it."""
+    checked = 0
+    for game in range(games):
+        bots = seating(["strong"] + ["default"] * (players - 1), game)
+        s = RULES.new_game({}, [f"Bot {i + 1}" for i in range(players)], game)
+        rng = random.Random(game)
+        while due := RULES.awaiting(s):
+            seat = due[0].seat
+            order = RULES.bot(bots[seat])(s, seat, rng)
+            s, _ = RULES.apply(s, seat, order)  # an illegal order raises
+            if bots[seat] == "strong" and not s.over and seat in s.pending:
+                assert review(s, seat, s.pending[seat]) == [], order
+                checked += 1
+        assert RULES.result(s) is not None
+    return checked
+
+
+def test_every_order_it_gives_is_legal_and_no_piece_of_it_is_void():
+    assert strong_games(4) > 30
+    assert strong_games(2, players=3) and strong_games(2, players=6)
+
+
+def test_it_is_the_same_for_a_seed_and_wins_more_than_the_default_bot():
+    seats = ["strong", "default", "default", "default"]
+    first = simulate(RULES, 4, 12, 5, seats=seats)
+    again = simulate(RULES, 4, 12, 5, seats=seats)
+    for report in (first, again):
+        for figures in report["bots"].values():
+            del figures["cpu_ms_per_decision"]
+        del report["seconds"]
+    assert first == again and first["illegal"] == 0
+    assert first["bots"]["strong"]["win_share"] > 0.5
+    assert first["bots"]["strong"]["mean_score"] > first["bots"]["default"]["mean_score"]
+
+
+def test_a_campaign_names_it_and_a_budget_changes_nothing():
+    assert RULES.bot("strong") is strong_bot and RULES.bot("strong", 200) is strong_bot
+    s = at_round(owning(new(), {ANN: "leeds-york", CAT: "york-malton"}), 8, "AS-QH KH-4D")
+    assert strong_bot(s, ANN, random.Random(1)) == strong_bot(s, ANN, random.Random(2))
+    with pytest.raises(ValueError, match="the bots are default, random, strong"):
+        RULES.bot("genius")
