@@ -10,7 +10,7 @@ from busboss_positions import ANN, BOB, CAT, DAN, at_round, new, owning, play, v
 
 from referee.busboss.engine import RULES
 from referee.busboss.state import BusBossState
-from referee.campaign import Campaign
+from referee.store.campaign import Campaign
 
 NO_RUNS = "no runs"
 OLD_BUSBOSS = Path(__file__).parent / "fixtures" / "old-logs" / "busboss-demo"
