@@ -22,50 +22,17 @@ from ..mail.routing import MAX_LINES, Route, route
 from ..records import BadLine, Kind, Record, RefusedCommand
 from ..settings.site import Audience
 from ..store.campaign import Campaign, CampaignError, Status, Table
-from ..store.snapshots import load as load_table
 from ..words.mails import notice
 from ..words.render import say
 from .commands import Commands, Outside, help_outside, no_such_game, run_outside, split
 from .failures import note_failure
 from .play import Outcome, commit, read_orders, submit
+from .session import Sessions
 from .site import Site
 
 log = logging.getLogger(__name__)
 
 HEAD_BYTES = 64 * 1024  # what is read and kept of a mail too large to take
-
-
-class OpenCampaigns:
-    """The campaigns one tick has read, each once, and their tables, each replayed once:
-    every change a tick makes goes through these objects."""
-
-    def __init__(self, site: Site):
-        self.site = site
-        self.campaigns: dict[str, Campaign] = {}
-        self.tables: dict[str, Table] = {}
-
-    def campaign(self, campaign_id: str) -> Campaign:
-        if campaign_id not in self.campaigns:
-            self.campaigns[campaign_id] = self.site.campaign(campaign_id)
-        return self.campaigns[campaign_id]
-
-    def table(self, campaign_id: str) -> Table:
-        if campaign_id not in self.tables:
-            self.tables[campaign_id] = load_table(self.campaign(campaign_id))
-        return self.tables[campaign_id]
-
-    def replay(self, campaign_id: str) -> None:
-        """Rebuild a table from its log (after a rollback)."""
-        self.tables[campaign_id] = self.campaign(campaign_id).table()
-
-    def forget(self, campaign_id: str | None = None) -> None:
-        """Read a campaign (or every one) afresh from its files: after it failed half-way, or
-        after a mail outside any campaign wrote to its files beside this tick's copy."""
-        for cached in (self.campaigns, self.tables):
-            if campaign_id is None:
-                cached.clear()
-            else:
-                cached.pop(campaign_id, None)
 
 
 @dataclass
@@ -82,8 +49,8 @@ class Counts:
 class Intake:
     """Takes the mails of one tick, one at a time."""
 
-    def __init__(self, site: Site, open_campaigns: OpenCampaigns, now: datetime):
-        self.site, self.open, self.now = site, open_campaigns, now
+    def __init__(self, site: Site, sessions: Sessions, now: datetime):
+        self.site, self.sessions, self.now = site, sessions, now
         self.counts = Counts()
         self.held = False  # the mail taken now was not answered: over the answer limits
 
@@ -119,7 +86,7 @@ class Intake:
             log.error(
                 "mail %s: %s (kept in quarantine; the sender is told)", incoming.message_id, err
             )
-            self.open.forget()  # a campaign may have been changed half-way: read it afresh
+            self.sessions.forget()  # a campaign may have been changed half-way: read it afresh
             try:
                 self.failed(incoming, raw, f"failed: {type(err).__name__}: {err}")
             except Exception as second:  # not even the outcome: the mail stays in the inbox
@@ -169,10 +136,10 @@ class Intake:
                 no_such_game(self.outside(mail, where), where.campaign_id)
             # a join or an observe wrote a campaign's files: the mails after it must not
             # act on (and save over) the copy read before
-            self.open.forget()
+            self.sessions.forget()
             self.noted(mid, "-", "answered outside any campaign")
             return
-        campaign = self.open.campaign(where.campaign_id)
+        campaign = self.sessions.campaign(where.campaign_id)
         site.keep_raw(campaign.dir("mail", "in"), mid, raw)
         crashpoint("stored")
         gm = campaign.is_gm_token(where.token)
@@ -185,7 +152,7 @@ class Intake:
             self.handle_open(mail, campaign, seat, where)
             self.noted(mid, campaign.id, "applied")
             return
-        table = self.open.table(campaign.id)
+        table = self.sessions.table(campaign.id)
         if mid in table.seen:
             self.noted(mid, campaign.id, "applied before")
             self.counts.ignored += 1
@@ -237,7 +204,7 @@ class Intake:
                 outcome = submit(table, seat, reading.entries)
         commit(table, outcome, record)
         if done.rebuild:
-            self.open.replay(campaign.id)
+            self.sessions.replay(campaign.id)
         return outcome, record
 
     def handle_open(

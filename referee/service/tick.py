@@ -37,8 +37,9 @@ from . import timekeeping
 from .answers import answer
 from .commands import CAMPAIGN, CommandError, Commands, split
 from .failures import mail_summary, note_failure, tell_stopped
-from .intake import Intake, OpenCampaigns
+from .intake import Intake
 from .play import advance, commit
+from .session import Sessions
 from .site import Site
 from .timekeeping import keep_time, wake
 
@@ -67,8 +68,8 @@ def tick(site: Site, now: datetime | None = None) -> TickReport:
     now = now or datetime.now(UTC)
     report = TickReport()
     with TickLock(site.state_dir / "tick.lock"):
-        open_campaigns = OpenCampaigns(site)
-        intake = Intake(site, open_campaigns, now)
+        sessions = Sessions(site)
+        intake = Intake(site, sessions, now)
         inbox = site.config.make_inbox()
         try:
             mails = inbox.fetch()
@@ -89,7 +90,7 @@ def tick(site: Site, now: datetime | None = None) -> TickReport:
         report.errors += counts.errors
         waits = snapshots.Waits(site.state_dir / "waits.json")
         with grouped() as writes:  # records, deadlines and the queue: durable together
-            answered = resolve_all(site, open_campaigns, counts.by_campaign, now, waits, report)
+            answered = resolve_all(site, sessions, counts.by_campaign, now, waits, report)
             crashpoint("answered")
             writes.sync()
         report.answered += answered
@@ -128,7 +129,7 @@ def take_all(intake: Intake, mails: list[InMail], report: TickReport) -> list[st
 
 def resolve_all(
     site: Site,
-    open_campaigns: OpenCampaigns,
+    sessions: Sessions,
     applied: Counter[str],
     now: datetime,
     waits: snapshots.Waits,
@@ -139,13 +140,13 @@ def resolve_all(
     campaign_ids = site.campaign_ids()
     waits.keep_only(campaign_ids)  # a campaign folder removed by the game master
     for campaign_id in campaign_ids:
-        if campaign_id not in open_campaigns.campaigns and waits.asleep(
+        if campaign_id not in sessions.campaigns and waits.asleep(
             site.data_root / campaign_id, now
         ):
             continue  # nothing new, nothing due: not even loaded
         try:
             queued += resolve_and_answer(
-                site, open_campaigns, campaign_id, now, applied[campaign_id], waits
+                site, sessions, campaign_id, now, applied[campaign_id], waits
             )
         except Exception as err:  # that campaign waits; every other one goes on
             what = f"campaign {campaign_id}"
@@ -160,13 +161,13 @@ def resolve_all(
             )
             note_failure(site, what, text, now)
             tell_stopped(site, campaign_id, text)
-            open_campaigns.forget(campaign_id)
+            sessions.forget(campaign_id)
     return queued
 
 
 def resolve_and_answer(
     site: Site,
-    open_campaigns: OpenCampaigns,
+    sessions: Sessions,
     campaign_id: str,
     now: datetime,
     mails: int,
@@ -174,11 +175,11 @@ def resolve_and_answer(
 ) -> int:
     """A started campaign resolves what it can, keeps its deadlines and queues its answers,
     and its snapshot and what it waits for are kept; returns the number of mails queued."""
-    campaign = open_campaigns.campaign(campaign_id)
+    campaign = sessions.campaign(campaign_id)
     if campaign.status == Status.OPEN:
         waits.note(campaign.root, None)
         return 0
-    table = open_campaigns.table(campaign_id)
+    table = sessions.table(campaign_id)
     before, notices = table.count, None
     if table.campaign.status == Status.RUNNING:
         robots = set(table.campaign.robots)
