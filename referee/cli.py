@@ -14,6 +14,7 @@ from pathlib import Path
 import click
 
 from . import registry
+from .contract import PlayFigures
 from .files import LockBusy, TickLock
 from .mail.inbox import InboxError
 from .records import RefusedCommand
@@ -583,11 +584,13 @@ def simulate(
             rules.bot(name, rollouts)
         except ValueError as err:
             raise click.BadParameter(str(err), param_hint="--seats" if bots else "--bot") from None
+    own = descriptor.offers(PlayFigures)
+    figures = own.figures if own else None
     with click.progressbar(
         length=count, label=f"{rules.title} games", file=sys.stderr, hidden=not sys.stderr.isatty()
     ) as bar:
         report = run_simulation(
-            rules, players, count, seed, bot, bar.update, rollouts, bots, descriptor.play_figures
+            rules, players, count, seed, bot, bar.update, rollouts, bots, figures
         )
     if as_json:
         click.echo(json.dumps(report))
@@ -618,7 +621,7 @@ def simulate(
         )
 
 
-# the figures simulate gives every bot; a game's own (GameDescriptor.play_figures) follow them
+# the figures simulate gives every bot; a game's own (PlayFigures) follow them
 BOT_FIGURES = ("games", "win_share", "wilson95", "mean_score", "cpu_ms_per_decision", "decisions")
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypedDict
+from typing import Any, Protocol, TypedDict, TypeVar
 
 
 class IllegalOrder(Exception):
@@ -239,9 +239,84 @@ class Rules(Protocol):
         """None while the game runs."""
 
 
-def same_view(view: View, round_: int) -> View:
-    """A game whose view after its round's last order shows that round as it ended."""
-    return view
+class Capability:
+    """Something only some games do, which the shared code asks for by its class
+    (``GameDescriptor.offers``): a game offers it by listing it in its descriptor, and a game
+    that does not is played the common way each class names."""
+
+
+@dataclass(frozen=True)
+class RoundEndView(Capability):
+    """For an engine that runs on into the next round by itself: (view, round) -> the view
+    of that round as it ended. Without it, a round is shown as the game stood after it."""
+
+    view: Callable[[View, int], View]
+
+
+@dataclass(frozen=True)
+class OwnDrop(Capability):
+    """The game's own rule for a player who leaves: (state, seat) -> (state, events), and
+    how the game master is told what it did. Without it, the bot plays the seat."""
+
+    drop: Callable[[Any, int], tuple[Any, list[str]]]
+    note: str
+
+
+@dataclass(frozen=True)
+class MissedOrderRule(Capability):
+    """The game's own rule for a missed decision: (state, seat) -> an order, or None.
+    Without it, the campaign's deadline policy decides alone."""
+
+    adjudicate: Callable[[Any, int], Any]
+
+
+@dataclass(frozen=True)
+class HeldOrders(Capability):
+    """For a game of simultaneous decisions: (state, seat) -> the seat's answer the game
+    holds until the decision resolves for everyone (``HeldOrder``), or None; a new order
+    from the player replaces it, and the player's confirmation shows its notes."""
+
+    held: Callable[[Any, int], HeldOrder | None]
+
+
+@dataclass(frozen=True)
+class ShortChoices(Capability):
+    """A long list of a seat's choices (``Rules.prompt_lines``) made short the game's own
+    way, for the mails (``choices`` lists them all). Without it, orders that differ in
+    their last word are grouped."""
+
+    shorten: Callable[[list[str]], list[str]]
+
+
+@dataclass(frozen=True)
+class SignUp(Capability):
+    """What a player may choose when joining (``SignupChoice``); the choices reach
+    ``new_game`` under the option ``SIGNUP``."""
+
+    choices: tuple[SignupChoice, ...]
+
+
+@dataclass(frozen=True)
+class PinnedOptions(Capability):
+    """Options kept in a new campaign's settings at their present values (options ->
+    options), so that a later release with other defaults (a map's new version, new
+    rulings) plays the campaign as it began; ``unpinned``: their values for a campaign made
+    before they were kept."""
+
+    pin: Callable[[Mapping[str, Any]], dict[str, Any]]
+    unpinned: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class PlayFigures(Capability):
+    """(the state a game began with, each (seat, order, state after it) in order) -> per
+    seat, figures of how it played that ``simulate`` reports per bot beside its win share
+    (Bus: "wasted_markers")."""
+
+    figures: Callable[[Any, Sequence[tuple[int, Any, Any]]], dict[int, dict[str, int]]]
+
+
+C = TypeVar("C", bound=Capability)
 
 
 @dataclass(frozen=True)
@@ -254,29 +329,7 @@ class GameDescriptor:
     text_map       view -> the plain-text map (for the mail body and turns/)
     png_map        view -> PNG bytes, or None for a game drawn in text only
     player_colour  a player of the view -> "#rrggbb", their colour on maps and the chart
-    round_end_view (view, round) -> the view of a round as it ended, for an engine that
-                   runs on into the next round by itself
-    drop           the game's own rule for a player who leaves: (state, seat) -> (state,
-                   events); None: the bot plays the seat from then on
-    drop_note      how the game master is told what a drop did
-    adjudicate     the game's own rule for a missed decision: (state, seat) -> an order, or
-                   None; None: the campaign's deadline policy decides alone
-    held           for a game of simultaneous decisions: (state, seat) -> the seat's answer
-                   the game holds until the decision resolves for everyone (``HeldOrder``),
-                   or None; a new order from the player replaces it, and the player's
-                   confirmation shows its notes
-    short_choices  a long list of the seat's choices (``Rules.prompt_lines``) made short
-                   the game's own way, for the mails (``choices`` lists them all); None:
-                   orders that differ in their last word are grouped
-    signup         what a player may choose when joining (``SignupChoice``); the choices
-                   reach ``new_game`` under the option ``SIGNUP``
-    pin_options    options -> options to keep in a new campaign's settings at their present
-                   values, so that a later release with other defaults (a map's new version)
-                   plays the campaign as it began
-    unpinned       those options' values for a campaign made before they were kept
-    play_figures   (the state a game began with, each (seat, order, state after it) in
-                   order) -> per seat, figures of how it played that ``simulate`` reports
-                   per bot beside its win share (Bus: "wasted_markers"); None: none
+    capabilities   what only some games do (``Capability``), each at most once
     """
 
     rules: Rules
@@ -284,18 +337,11 @@ class GameDescriptor:
     text_map: Callable[[View], str]
     png_map: Callable[[View], bytes] | None = None
     player_colour: Callable[[dict[str, Any]], str] = lambda player: "#000000"
-    round_end_view: Callable[[View, int], View] = same_view
-    drop: Callable[[Any, int], tuple[Any, list[str]]] | None = None
-    drop_note: str = "the bot plays their seat"
-    adjudicate: Callable[[Any, int], Any] | None = None
-    held: Callable[[Any, int], HeldOrder | None] | None = None
-    short_choices: Callable[[list[str]], list[str]] | None = None
-    signup: tuple[SignupChoice, ...] = ()
-    pin_options: Callable[[Mapping[str, Any]], dict[str, Any]] = lambda options: {}
-    unpinned: Mapping[str, Any] = field(default_factory=dict)
-    play_figures: (
-        Callable[[Any, Sequence[tuple[int, Any, Any]]], dict[int, dict[str, int]]] | None
-    ) = None
+    capabilities: tuple[Capability, ...] = ()
+
+    def offers(self, kind: type[C]) -> C | None:
+        """The game's capability of that kind, or None when it has none."""
+        return next((c for c in self.capabilities if isinstance(c, kind)), None)
 
     @property
     def name(self) -> str:

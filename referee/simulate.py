@@ -18,7 +18,7 @@ from typing import Any
 from .contract import IllegalOrder
 
 # a game's own figures of each seat's play: (the state it began with, each (seat, order,
-# state after it) in order) -> {seat: {figure: n}} (GameDescriptor.play_figures)
+# state after it) in order) -> {seat: {figure: n}} (the game's PlayFigures capability)
 Figures = Callable[[Any, Sequence[tuple[int, Any, Any]]], dict[int, dict[str, int]]]
 WILSON_Z = 1.96  # a 95% interval
 

@@ -7,7 +7,7 @@ import json
 import random
 from pathlib import Path
 
-from referee.busboss import GAME
+from referee.busboss import game as busboss_game
 from referee.busboss.engine import RULES
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -26,9 +26,9 @@ def bot_views(players: int, seed: int, absent: int | None = None, away_from: int
         seat = due[0].seat
         if seat == absent and state.round >= away_from:
             if state.missed[seat] == 2:
-                state, _ = GAME.drop(state, seat)
+                state, _ = busboss_game.drop(state, seat)
             else:
-                state, _ = RULES.apply(state, seat, GAME.adjudicate(state, seat))
+                state, _ = RULES.apply(state, seat, busboss_game.adjudicate(state, seat))
         else:
             state, _ = RULES.apply(state, seat, bot(state, seat, rng))
         yield RULES.view(state)

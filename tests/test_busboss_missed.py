@@ -15,7 +15,7 @@ from busboss_positions import (
     void,
 )
 
-from referee.busboss import GAME
+from referee.busboss import game as busboss_game
 from referee.busboss.engine import RULES
 from referee.busboss.orders import Order
 from referee.contract import IllegalOrder
@@ -24,14 +24,14 @@ NOTHING = "build nothing"
 
 
 def miss(s, seat):
-    missed = GAME.adjudicate(s, seat)
+    missed = busboss_game.adjudicate(s, seat)
     return RULES.apply(s, seat, missed)
 
 
 def test_rule_38_a_missed_building_round_buys_nothing_and_allows_an_extra_build():
     s = at_round(new(), 3)
     s, _ = play(s, {BOB: NOTHING, CAT: NOTHING, DAN: NOTHING})
-    missed = GAME.adjudicate(s, ANN)
+    missed = busboss_game.adjudicate(s, ANN)
     assert missed == Order("build", round=3, missed=True)
     assert RULES.format(missed) == "round 3\nmissed"
     s, events = RULES.apply(s, ANN, missed)
@@ -100,7 +100,7 @@ def test_rule_39_a_missed_operating_round_enters_no_runs():
         cash={ANN: 10, BOB: 10, CAT: 10, DAN: 10},
     )
     s, _ = play(s, {BOB: "run AS-QH: leeds-york", CAT: "no runs", DAN: "no runs"})
-    missed = GAME.adjudicate(s, ANN)
+    missed = busboss_game.adjudicate(s, ANN)
     assert RULES.format(missed) == "round 8\nmissed\nno runs"
     s, events = RULES.apply(s, ANN, missed)
     assert (
@@ -114,8 +114,8 @@ def test_rule_39_a_missed_operating_round_enters_no_runs():
 
 def test_adjudicate_only_for_a_seat_still_owing_its_order():
     s, _ = RULES.apply(new(), ANN, order(NOTHING))
-    assert GAME.adjudicate(s, ANN) is None
-    assert GAME.adjudicate(s, BOB) == Order("build", round=1, missed=True)
+    assert busboss_game.adjudicate(s, ANN) is None
+    assert busboss_game.adjudicate(s, BOB) == Order("build", round=1, missed=True)
 
 
 def two_missed_rounds():
@@ -132,7 +132,7 @@ def test_rule_40_after_two_missed_rounds_the_bank_takes_the_routes():
     s = two_missed_rounds()
     assert s.round == 9 and RULES.view(s)["players"][ANN]["missed_in_a_row"] == 2
     assert RULES.view(s)["entry_limit"] == 5
-    s, events = GAME.drop(s, ANN)
+    s, events = busboss_game.drop(s, ANN)
     assert events == ["Ann (red) is dropped from the game (rule 40); the bank takes 2 routes."]
     view = RULES.view(s)
     assert sorted(view["bank_routes"]) == ["leeds-york", "malton-york"]
@@ -145,7 +145,7 @@ def test_rule_40_after_two_missed_rounds_the_bank_takes_the_routes():
 
 
 def test_rule_40_others_pay_the_bank_and_may_buy_its_routes():
-    s, _ = GAME.drop(two_missed_rounds(), ANN)
+    s, _ = busboss_game.drop(two_missed_rounds(), ANN)
     s, events = play(
         s,
         {
@@ -164,19 +164,19 @@ def test_rule_40_others_pay_the_bank_and_may_buy_its_routes():
 def test_rule_40_a_drop_completes_the_round_when_everyone_else_has_sent_orders():
     s = two_missed_rounds()
     s, _ = play(s, {BOB: "no runs", CAT: "no runs", DAN: "no runs"})
-    s, events = GAME.drop(s, ANN)
+    s, events = busboss_game.drop(s, ANN)
     assert "Round 9 is resolved." in events and s.round == 10
 
 
 def test_rule_40_the_game_ends_with_one_player_left_and_dropped_players_rank_last():
     s = at_round(new(3), 2, cash={ANN: 80, BOB: 120, CAT: 90})
-    s, _ = GAME.drop(s, BOB)
+    s, _ = busboss_game.drop(s, BOB)
     assert RULES.result(s) is None
-    s, events = GAME.drop(s, ANN)
+    s, events = busboss_game.drop(s, ANN)
     assert events[-1] == "The game ends: only one player is left."
     result = RULES.result(s)
     assert result.ranking == ((CAT,), (BOB,), (ANN,))
     assert result.scores == (80, 120, 90)
     assert RULES.awaiting(s) == []
     with pytest.raises(IllegalOrder):
-        GAME.drop(s, CAT)
+        busboss_game.drop(s, CAT)

@@ -17,7 +17,7 @@ from busboss_positions import (
     void,
 )
 
-from referee.busboss import GAME
+from referee.busboss import game as busboss_game
 from referee.busboss.engine import RULES
 from referee.contract import HeldOrder
 
@@ -83,9 +83,9 @@ def test_k10_what_still_refuses_a_whole_order():
 
 def test_k10_the_player_is_told_at_once_what_will_not_count():
     s = three_bad_entries()
-    assert GAME.held(s, ANN) is None  # nothing held before Ann's order
+    assert busboss_game.held(s, ANN) is None  # nothing held before Ann's order
     s, _ = RULES.apply(s, ANN, order(BAD_ENTRIES))
-    held = GAME.held(s, ANN)
+    held = busboss_game.held(s, ANN)
     assert held.kind == "orders"
     assert held.notes == (
         "Your orders for round 8 are held until the round resolves; a new order sent "
@@ -97,7 +97,7 @@ def test_k10_the_player_is_told_at_once_what_will_not_count():
         "(rule 25).",
     )
     s, _ = RULES.apply(s, ANN, order("run 5C-4S: harrogate-ripon"))
-    assert GAME.held(s, ANN).notes[1] == "Every piece of them is valid now."
+    assert busboss_game.held(s, ANN).notes[1] == "Every piece of them is valid now."
 
 
 def test_k10_a_new_order_before_the_round_resolves_replaces_the_held_one():
@@ -112,8 +112,8 @@ def test_k10_a_new_order_before_the_round_resolves_replaces_the_held_one():
 
 def test_k10_rules_37_39_a_round_decided_as_missed_is_not_replaced():
     s = at_round(new(), 3)
-    s, _ = RULES.apply(s, ANN, GAME.adjudicate(s, ANN))
-    assert GAME.held(s, ANN) == HeldOrder(
+    s, _ = RULES.apply(s, ANN, busboss_game.adjudicate(s, ANN))
+    assert busboss_game.held(s, ANN) == HeldOrder(
         "orders",
         ("Your round 3 was decided as missed when the deadline passed (rules 37-39).",),
     )
@@ -139,7 +139,7 @@ def leeds_york_runs(s):
 def test_k11_rule_20_a_player_dropped_during_the_round_counts_until_the_next_round():
     s = leeds_york_runs(owning(new(), {ANN: "leeds-york"}))
     s.missed[DAN] = 2
-    s, _ = GAME.drop(s, DAN)  # three players left, but four were in as round 8 began
+    s, _ = busboss_game.drop(s, DAN)  # three players left, but four were in as round 8 began
     assert RULES.view(s)["entry_limit"] == 5
     assert void(s, ANN, six_lines(s)) == [
         "run QD-JC: at most 5 runs may be entered in a round, and this would be run 6 "
@@ -153,7 +153,7 @@ def test_k11_rule_20_a_player_dropped_during_the_round_counts_until_the_next_rou
 def test_k11_rule_20_counts_players_left_not_the_players_the_game_began_with():
     s = owning(new(), {ANN: "leeds-york"})
     s.missed[DAN] = 2
-    s, _ = GAME.drop(s, DAN)
+    s, _ = busboss_game.drop(s, DAN)
     s, _ = play(s, {ANN: "build nothing", BOB: "build nothing", CAT: "build nothing"})
     s = leeds_york_runs(s)
     assert s.round_players == 3 and RULES.view(s)["entry_limit"] == 6

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.busboss import GAME
+from referee.busboss import game as busboss_game
 from referee.busboss.engine import RULES
 from referee.busboss.game import builds_allowed, entry_limit, review
 from referee.busboss.journeys import network, resolve
@@ -47,7 +47,7 @@ def play_game(seed: int):
             seat = decision.seat
             refuse_illegal(s, seat, rng)
             if rng.random() < 0.05 or (seat == silent and s.round >= silent_from):
-                o = GAME.adjudicate(s, seat)
+                o = busboss_game.adjudicate(s, seat)
             else:
                 o = bots[seat](s, seat, rng)
             text = RULES.format(o)
@@ -60,7 +60,7 @@ def play_game(seed: int):
         check_round(start, s, orders)
         for seat in list(s.order):
             if s.missed[seat] >= 2 and (seat == silent or rng.random() < 0.5) and not s.over:
-                s, _ = GAME.drop(s, seat)
+                s, _ = busboss_game.drop(s, seat)
                 log.append(("drop", seat, ""))
     return s, log, dealt, names, options
 
@@ -176,7 +176,7 @@ def replay(names, seed, log, options):
     s = RULES.new_game(options, names, seed)
     for kind, seat, text in log:
         if kind == "drop":
-            s, _ = GAME.drop(s, seat)
+            s, _ = busboss_game.drop(s, seat)
         else:
             [entry] = RULES.parse(text)
             s, _ = RULES.apply(s, seat, entry.alternatives[0])
@@ -198,11 +198,12 @@ def test_bot_games_keep_the_rules_and_replay_exactly(first):
 REPLAY_ELSEWHERE = """
 import json, sys
 from referee.busboss import GAME
+from referee.busboss import game as busboss_game
 from referee.busboss.engine import RULES
 job = json.load(sys.stdin)
 s = RULES.new_game(job["options"], job["names"], job["seed"])
 for kind, seat, text in job["log"]:
-    s, _ = GAME.drop(s, seat) if kind == "drop" else RULES.apply(
+    s, _ = busboss_game.drop(s, seat) if kind == "drop" else RULES.apply(
         s, seat, RULES.parse(text)[0].alternatives[0])
 print(json.dumps(RULES.to_data(s)))
 """

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from ..contract import GameDescriptor, View
+from ..contract import GameDescriptor, RoundEndView, View
 from .board import BOARD
 from .engine import RULES, BusView
 from .scene import STYLES
@@ -52,5 +52,5 @@ GAME = GameDescriptor(
     text_map=_text_map,
     png_map=_png_map,
     player_colour=player_colour,
-    round_end_view=round_end_view,
+    capabilities=(RoundEndView(round_end_view),),
 )

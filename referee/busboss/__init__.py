@@ -9,7 +9,17 @@ import re
 from collections.abc import Mapping
 from typing import Any, cast
 
-from ..contract import GameDescriptor, SignupChoice, View
+from ..contract import (
+    GameDescriptor,
+    HeldOrders,
+    MissedOrderRule,
+    OwnDrop,
+    PinnedOptions,
+    ShortChoices,
+    SignUp,
+    SignupChoice,
+    View,
+)
 from ..maps.styles import COLOUR_STYLES
 from . import game, prompts
 from .engine import RULES, BusBossView
@@ -100,23 +110,32 @@ GAME = GameDescriptor(
     text_map=_text_map,
     png_map=_png_map,
     player_colour=player_colour,
-    drop=game.drop,
-    drop_note="the bank takes their routes (rule 40)",
-    adjudicate=game.adjudicate,
-    held=game.held,
-    short_choices=prompts.short_choices,
-    signup=(
-        SignupChoice(
-            "company", '"Vale Motors"', "your bus company's name (rule 6)", company_name, True
+    capabilities=(
+        OwnDrop(game.drop, "the bank takes their routes (rule 40)"),
+        MissedOrderRule(game.adjudicate),
+        HeldOrders(game.held),
+        ShortChoices(prompts.short_choices),
+        SignUp(
+            (
+                SignupChoice(
+                    "company",
+                    '"Vale Motors"',
+                    "your bus company's name (rule 6)",
+                    company_name,
+                    True,
+                ),
+                SignupChoice(
+                    "colours",
+                    "red,blue,green",
+                    f"the colours of your routes, first choice first, of {', '.join(COLOURS)} "
+                    "(rule 6)",
+                    colour_preferences,
+                    aliases=("colour", "colors", "color"),
+                ),
+            )
         ),
-        SignupChoice(
-            "colours",
-            "red,blue,green",
-            f"the colours of your routes, first choice first, of {', '.join(COLOURS)} (rule 6)",
-            colour_preferences,
-            aliases=("colour", "colors", "color"),
+        PinnedOptions(
+            pin_options, unpinned={"map_version": FIRST_VERSION, "rulings": RULINGS_K1_K12}
         ),
     ),
-    pin_options=pin_options,
-    unpinned={"map_version": FIRST_VERSION, "rulings": RULINGS_K1_K12},
 )

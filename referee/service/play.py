@@ -16,7 +16,15 @@ import random
 from collections.abc import Set
 from dataclasses import dataclass, field
 
-from ..contract import Bot, Entry, IllegalOrder, NotAnOrder, NotationError
+from ..contract import (
+    Bot,
+    Entry,
+    HeldOrders,
+    IllegalOrder,
+    MissedOrderRule,
+    NotAnOrder,
+    NotationError,
+)
 from ..records import AppliedOrder, How, Record, RefusedOrder
 from ..store.campaign import CampaignError, Status, Step, Table
 from ..words.render import say
@@ -191,8 +199,8 @@ def campaign_bot(table: Table) -> Bot:
 
 def adjudicate(table: Table, seat: int, outcome: Outcome) -> bool:
     """The game's own missed-order rule for the seat, if it has one."""
-    rule = table.descriptor.adjudicate
-    order = rule(table.state, seat) if rule else None
+    rule = table.descriptor.offers(MissedOrderRule)
+    order = rule.adjudicate(table.state, seat) if rule else None
     if order is None:
         return False
     _apply(table, seat, order, How.MISSED, outcome)
@@ -205,8 +213,8 @@ def _owed_kind(table: Table, seat: int, replacing: bool = False) -> str | None:
     for due in table.awaiting:
         if due.seat == seat:
             return due.kind
-    held = table.descriptor.held
-    kept = held(table.state, seat) if replacing and held else None
+    holds = table.descriptor.offers(HeldOrders)
+    kept = holds.held(table.state, seat) if replacing and holds else None
     return kept.kind if kept else None
 
 

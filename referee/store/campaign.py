@@ -30,7 +30,19 @@ from typing import Any
 import yaml
 
 from .. import registry
-from ..contract import SIGNUP, Decision, GameDescriptor, IllegalOrder, NotationError, Rules, View
+from ..contract import (
+    SIGNUP,
+    Decision,
+    GameDescriptor,
+    IllegalOrder,
+    NotationError,
+    OwnDrop,
+    PinnedOptions,
+    RoundEndView,
+    Rules,
+    SignUp,
+    View,
+)
 from ..files import append_record, atomic_write, read_records
 from ..records import Drop, Record, RecordError, Rollback
 from ..schema import SettingsError, load_file, read
@@ -247,7 +259,9 @@ class Campaign:
         for name, address in parsed:
             campaign.add_player(name, address)
         # options a later release may give other defaults (a map's version) are kept as now
-        campaign.options = {**campaign.descriptor.pin_options(campaign.options), **campaign.options}
+        pinned = campaign.descriptor.offers(PinnedOptions)
+        if pinned:
+            campaign.options = {**pinned.pin(campaign.options), **campaign.options}
         campaign.check_game()
         if campaign.root.exists():
             raise CampaignError(f"campaign {campaign_id} exists already in {data_root}")
@@ -258,11 +272,11 @@ class Campaign:
 
     def game_options(self) -> dict:
         """The options the game is created with: the campaign's, those a campaign made before
-        some were kept takes by default (``GameDescriptor.unpinned``), and what the players
+        some were kept takes by default (``PinnedOptions.unpinned``), and what the players
         chose when joining (``SIGNUP``, for a game that asks)."""
-        descriptor = self.descriptor
-        options = {**descriptor.unpinned, **self.options}
-        if descriptor.signup:
+        pinned = self.descriptor.offers(PinnedOptions)
+        options = {**(pinned.unpinned if pinned else {}), **self.options}
+        if self.descriptor.offers(SignUp):
             options[SIGNUP] = [dict(p.signup) for p in self.players]
         return options
 
@@ -559,9 +573,9 @@ class Table:
     def act(self, command) -> list[str]:
         """What a command does to the game itself, as it ran and as replay does it again: a
         drop by the game's own rule changes the state; a rollback empties the queues."""
-        drop = self.descriptor.drop
-        if isinstance(command, Drop) and drop is not None:
-            self.state, events = drop(self.state, command.seat)
+        own = self.descriptor.offers(OwnDrop)
+        if isinstance(command, Drop) and own is not None:
+            self.state, events = own.drop(self.state, command.seat)
             return events
         if isinstance(command, Rollback):
             self.queues = {}
@@ -579,13 +593,14 @@ class Table:
     def view_after_round(self, round_: int) -> View:
         """The game as it was when round ``round_`` ended (or now, if it has not). The
         engine runs on into the next round by itself, so a game that shows its last round's
-        action board is shown as that round ended (``GameDescriptor.round_end_view``)."""
+        action board is shown as that round ended (``RoundEndView``)."""
         steps = self.steps_of_round(round_)
         if steps and steps[-1].state is None:
             self.complete()
             steps = self.steps_of_round(round_)
         if steps:
-            return self.descriptor.round_end_view(steps[-1].view, round_)
+            ended = self.descriptor.offers(RoundEndView)
+            return ended.view(steps[-1].view, round_) if ended else steps[-1].view
         return self.view()
 
     @property

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from email.message import EmailMessage
 
 from .. import maps
-from ..contract import View
+from ..contract import HeldOrders, View
 from ..mail.compose import Attachment, compose
 from ..mail.routing import Identity
 from ..records import ChoicesAsked, Help, Message, Record, Replace
@@ -262,8 +262,8 @@ def confirmation(
     prompt, choices = decision_of(table, seat) if seat is not None else (None, [])
     wants_help = any(isinstance(c, Help) for r in records for c in r.commands)
     full = any(isinstance(c, ChoicesAsked) for r in records for c in r.commands)
-    held = table.descriptor.held  # an answer the game holds until everyone's is in
-    kept = held(table.state, seat) if held and seat is not None else None
+    holds = table.descriptor.offers(HeldOrders)  # an answer held until everyone's is in
+    kept = holds.held(table.state, seat) if holds and seat is not None else None
     text = render(
         "confirmation.txt",
         campaign=campaign,

@@ -16,6 +16,7 @@ import jinja2
 import jinja2.bccache
 
 from .. import cache, registry
+from ..contract import ShortChoices
 from ..maps.textgrid import WIDTH, wrap
 
 
@@ -98,9 +99,9 @@ def grouped(choices: Sequence[str], game: str | None = None) -> list[str]:
     comments and lines of their own stay as they are."""
     if len(choices) <= GROUP_FROM:
         return list(choices)
-    shorten = registry.get(game).short_choices if game else None
+    shorten = registry.get(game).offers(ShortChoices) if game else None
     if shorten is not None:
-        return shorten(list(choices))
+        return shorten.shorten(list(choices))
     lines = []
     room = MAIL_WIDTH - 4  # a choice is indented by four spaces
     for key, items in _groups(choices).items():
@@ -121,7 +122,7 @@ def grouped(choices: Sequence[str], game: str | None = None) -> list[str]:
 def group_example(choices: Sequence[str], game: str | None = None) -> tuple[str, str, str] | None:
     """(the words, a first and a second last word) of the first group ``grouped`` makes,
     for the line that explains it; None when it makes none (or the game shortens its own)."""
-    if len(choices) <= GROUP_FROM or (game and registry.get(game).short_choices):
+    if len(choices) <= GROUP_FROM or (game and registry.get(game).offers(ShortChoices)):
         return None
     for key, items in _groups(choices).items():
         if len(items) > 1:

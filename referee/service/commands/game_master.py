@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ... import records
+from ...contract import OwnDrop
 from ...settings.deadlines import DeadlineError, Deadlines
 from ...store.campaign import Player, Status, new_token, parse_player
 from ...words.render import say
@@ -165,8 +166,9 @@ class DropCommand(CampaignCommand):
             raise CommandError(say("no_such_player", name=rest, campaign_id=ctx.campaign.id))
         name = ctx.campaign.players[seat].name
         table = ctx.started()
-        said = say("dropped", name=name, note=table.descriptor.drop_note)
-        if table.descriptor.drop is not None:
+        own = table.descriptor.offers(OwnDrop)
+        said = say("dropped", name=name, note=own.note if own else say("bot_plays_seat"))
+        if own is not None:
             events = table.act(records.Drop(line, said, seat, name))
             return records.Drop(line, said, seat, name, tuple(events))
         if seat not in ctx.campaign.robots:

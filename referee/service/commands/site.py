@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import secrets
 
+from ...contract import SignUp, SignupChoice
 from ...settings.deadlines import DeadlineError
 from ...store.campaign import Campaign, CampaignError, Player, Status
 from ...words.render import say
@@ -203,6 +204,12 @@ class SiteHelpCommand(SiteCommand):
         ctx.answer(say("subject_help"), ctx.help_outside())
 
 
+def signup_choices(campaign: Campaign) -> tuple[SignupChoice, ...]:
+    """What a player may choose when joining the campaign's game (``SignUp``), if anything."""
+    signup = campaign.descriptor.offers(SignUp)
+    return signup.choices if signup else ()
+
+
 def join_words(text: str) -> list[str]:
     """The words of a join line; a name in double quotes (straight or curly) is one word."""
     text = re.sub("[\u201c\u201d\u201e]", '"', text)
@@ -214,7 +221,7 @@ def read_signup(campaign: Campaign, words: list[str], seat: int | None) -> tuple
     (``GameDescriptor.signup``), each its keyword and its value, e.g. company "Vale Motors"
     colours red,blue. Returns the name (or "") and the choices read; CampaignError says what
     is wrong with one."""
-    choices = campaign.descriptor.signup
+    choices = signup_choices(campaign)
     keyword = {w: c for c in choices for w in (c.word, *c.aliases)}
     name: list[str] = []
     given: dict[str, list[str]] = {}
@@ -249,7 +256,7 @@ def read_signup(campaign: Campaign, words: list[str], seat: int | None) -> tuple
 def signup_note(campaign: Campaign, player: Player, started: bool) -> str:
     """What the player chose when joining, and, until the game starts, what more they may
     choose, for a game that asks."""
-    choices = campaign.descriptor.signup
+    choices = signup_choices(campaign)
     if not choices:
         return ""
     chosen = [
@@ -278,7 +285,7 @@ def open_games(site: Site) -> str:
                     "title": campaign.rules.title,
                     "free": campaign.seats - len(campaign.players),
                     "seats": campaign.seats,
-                    "signup": " ".join(f"{c.word} {c.example}" for c in campaign.descriptor.signup),
+                    "signup": " ".join(f"{c.word} {c.example}" for c in signup_choices(campaign)),
                 }
             )
     return say("open_games", games=games)
