@@ -3,6 +3,7 @@ its text and PNG maps. ``GAME`` is what the shared referee knows of it."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, cast
 
 from ..contract import GameDescriptor, View
@@ -46,6 +47,12 @@ def round_end_view(view: View, round_: int) -> View:
     return ended
 
 
+def pin_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    """A new campaign keeps B15's reading of line orders; one made before it keeps reading
+    them with either end as the head (``unpinned``), so that its log replays as played."""
+    return {"line_orders": "name-head"}
+
+
 GAME = GameDescriptor(
     rules=RULES,
     measure="score",
@@ -53,4 +60,6 @@ GAME = GameDescriptor(
     png_map=_png_map,
     player_colour=player_colour,
     round_end_view=round_end_view,
+    pin_options=pin_options,
+    unpinned={"line_orders": "either-end"},
 )

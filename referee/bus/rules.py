@@ -277,8 +277,10 @@ def _check_legal(s: BusState, seat: int, order: Order) -> Order:
         legal = _legal(s, seat)
     if order in legal:
         return order
-    if order.kind == "line":
-        flipped = Order("line", order.args[::-1])  # a street written from its far end
+    if order.kind == "line" and (not s.streets[seat] or s.line_orders == "either-end"):
+        # the first marker has no head to name (B7); B15 reads any other `line A-B` from the
+        # head at A only, but a game made before B15 read it from B when A did not do
+        flipped = Order("line", order.args[::-1])
         if flipped in legal:
             return flipped
     raise IllegalOrder(_why_illegal(s, seat, order), legal)
@@ -293,14 +295,15 @@ def _why_illegal(s: BusState, seat: int, order: Order) -> str:
         if s.owns(seat, street):
             return f"Your line already runs along {args[0]}-{args[1]}; a line never doubles back."
         heads = sorted({c for c, _ in s.heads[seat]})
-        if args[0] not in heads and args[1] not in heads:
+        if args[0] not in heads:
             return (
-                f"Street {args[0]}-{args[1]} does not touch a head of your line "
-                f"(heads at {' and '.join(map(str, heads))})."
+                f"Street {args[0]}-{args[1]} does not start at a head of your line (heads at "
+                f"{' and '.join(map(str, heads))}); write the head first, as in "
+                f"'line {heads[0]}-...' (B15)."
             )
         return (
             f"Street {args[0]}-{args[1]} runs along another line while an empty street is "
-            f"free at that head, and not every line on it ends there (B7)."
+            f"free at {args[0]}, and not every line on it ends there (B7)."
         )
     if kind == "build":
         zone = s.open_zone()
