@@ -231,10 +231,25 @@ def _vroom_ends(s: BusState, seat: int) -> tuple[list[int], list[int]]:
 # applying orders ---------------------------------------------------------------------------
 
 
+# the types of each kind's arguments (bool, though an int, is no crossing or count)
+SHAPES = {
+    "build": (int, str),
+    "line": (int, int),
+    "action": (str,),
+    "passengers": (int, int),
+    "clock": (str,),
+    "vroom": (int, int),
+}
+
+
 def apply(s: BusState, seat: int, order: Order) -> tuple[BusState, list[str]]:
     last, moves, asked, legal = _last_legal
-    if last is s and moves == s.moves and asked == seat and order in legal:
-        return _applied(s, seat, order)  # one of the legal orders just listed for the seat
+    if last is s and moves == s.moves and asked == seat:
+        try:  # one of the legal orders just listed for the seat?
+            # the listed one itself is played: an equal object may hold True for 1, 15.0 for 15
+            return _applied(s, seat, legal[legal.index(order)])
+        except ValueError:
+            pass
     due = owed(s)
     if due is None:
         raise IllegalOrder("The game is over; no more orders are taken.")
@@ -243,12 +258,26 @@ def apply(s: BusState, seat: int, order: Order) -> tuple[BusState, list[str]]:
             f"It is not your turn: the game waits for {s.names[due[0]]} ({_kind_name(due[1])})."
         )
     if order.kind != due[1]:
+        if not well_formed(order):
+            raise IllegalOrder(f"{order!r} is not a Bus order.", legal_orders(s, seat))
         raise IllegalOrder(
             f"This is not the time for {_kind_name(order.kind)}: the game waits "
             f"for your {_kind_name(due[1])}.",
             legal_orders(s, seat),
         )
     return _applied(s, seat, _check_legal(s, seat, order))
+
+
+def well_formed(order: Order) -> bool:
+    """An order of a kind this game has, with arguments of that kind's number and types."""
+    kind, args = order
+    shape = SHAPES.get(kind) if type(kind) is str else None
+    return (
+        shape is not None
+        and type(args) is tuple
+        and len(args) == len(shape)
+        and all(type(arg) is type_ for arg, type_ in zip(args, shape))
+    )
 
 
 def _applied(s: BusState, seat: int, order: Order) -> tuple[BusState, list[str]]:
@@ -276,7 +305,9 @@ def _check_legal(s: BusState, seat: int, order: Order) -> Order:
     if not (last is s and moves == s.moves and asked == seat):
         legal = _legal(s, seat)
     if order in legal:
-        return order
+        return legal[legal.index(order)]
+    if not well_formed(order):
+        raise IllegalOrder(f"{order!r} is not a Bus order.", legal)
     if order.kind == "line" and (not s.streets[seat] or s.line_orders == "either-end"):
         # the first marker has no head to name (B7); B15 reads any other `line A-B` from the
         # head at A only, but a game made before B15 read it from B when A did not do
@@ -306,11 +337,15 @@ def _why_illegal(s: BusState, seat: int, order: Order) -> str:
             f"free at {args[0]}, and not every line on it ends there (B7)."
         )
     if kind == "build":
+        if args[1] not in BUILDING_TYPES:
+            return f"There is no building {args[1]!r}; build a {', '.join(BUILDING_TYPES)}."
         zone = s.open_zone()
         return f"Crossing {args[0]} has no free lot in zone {zone}, the zone open now."
     if kind == "action":
         if args[0] == "pass":
             return "You must place at least two markers this round before you pass."
+        if args[0] not in ACTIONS:
+            return f"There is no action {args[0]!r}; the actions are {', '.join(ACTIONS)}."
         return f"Every space of {args[0]} is taken this round."
     if kind == "passengers":
         return f"Place exactly {s.todo} passenger(s), split between stations 11 and 26."
