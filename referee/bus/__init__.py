@@ -9,6 +9,7 @@ from typing import Any, cast
 from ..contract import GameDescriptor, View
 from .board import BOARD
 from .engine import RULES, BusView
+from .figures import play_figures
 from .scene import STYLES
 
 # The descriptor hands this game's functions only views its own engine made: a fact of the
@@ -62,4 +63,5 @@ GAME = GameDescriptor(
     round_end_view=round_end_view,
     pin_options=pin_options,
     unpinned={"line_orders": "either-end"},
+    play_figures=play_figures,
 )
