@@ -557,14 +557,18 @@ def _resolve_step(s: BusState, events: list[str]) -> bool:
     return False
 
 
+def space_amount(action: str, space: int, most: int, players: int) -> int:
+    """B4: a does M, b M-1, ... never below 0, M being ``most``; five players lay one more
+    street."""
+    return max(0, most - space + (1 if action == "line" and players == 5 else 0))
+
+
 def _amount(s: BusState, action: str, seat: int, space: int, events: list[str]) -> int:
-    """B4: a does M, b M-1, ... never below 0 (M read now); five players lay one more street."""
-    m = max(s.buses)
-    if action == "line":
-        return max(0, m - space + (1 if s.n == 5 else 0))
-    if action in ("passengers", "buildings"):
-        amount = max(0, m - space)
-        return min(amount, s.supply) if action == "passengers" else amount
+    """B4's amounts (M read now), Passengers up to the supply (B9)."""
+    if action in ("line", "buildings"):
+        return space_amount(action, space, max(s.buses), s.n)
+    if action == "passengers":
+        return min(space_amount(action, space, max(s.buses), s.n), s.supply)
     if action == "vroom":
         return s.buses[seat]
     if action == "buses":
