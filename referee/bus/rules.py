@@ -75,7 +75,7 @@ def _prompt(s: BusState, seat: int, kind: str) -> str:
             f"round, {s.markers[seat]} markers left."
         )
     if kind == "line":
-        heads = " and ".join(str(c) for c in sorted({c for c, _ in s.heads[seat]}))
+        heads = " and ".join(map(str, head_crossings(s, seat)))
         return f"Line expansion: lay {s.todo} more street(s) at your heads ({heads})."
     if kind == "passengers":
         return f"Passengers: place {s.todo} new passenger(s) at the stations."
@@ -111,32 +111,40 @@ PASSENGER_ORDERS = [
 
 
 def legal_orders(s: BusState, seat: int) -> list[Order]:
-    legal = _legal(s, seat)
+    return list(_listed(s, seat))
+
+
+def _listed(s: BusState, seat: int) -> list[Order]:
+    """The seat's legal orders, listed only once for a decision: when the rules listed them
+    to see that the decision is owed (Line Expansion, Vrrooomm!), or a bot or prompt asked,
+    applying the order chosen from them does not list them again."""
     global _last_legal
-    _last_legal = (s, s.moves, seat, legal)
-    return list(legal)
+    last, moves, asked, legal = _last_legal
+    if not (last is s and moves == s.moves and asked == seat):
+        legal = _legal(s, seat)
+        _last_legal = (s, s.moves, seat, legal)
+    return legal
 
 
-# The legal orders of the last decision asked about, so that applying the order a bot (or a
-# prompt) chose from them does not list them again. A state the engine was shown is never
-# changed in place (``apply`` works on a copy), so the state itself and its move count name
-# the decision.
+# The legal orders of the last decision listed. A state the engine was shown is never changed
+# in place (``apply`` works on a copy, the search steps its own copy and counts the move), so
+# the state itself and its move count name the decision.
 _last_legal: tuple[BusState | None, int, int, list[Order]] = (None, 0, 0, [])
 
 
 def _legal(s: BusState, seat: int) -> list[Order]:
+    if s.phase == "choose":  # most decisions
+        return action_choices(s, seat) if seat == s.turn else []
     due = owed(s)
     if due is None or due[0] != seat:
         return []
     kind = due[1]
-    if kind == "action":
-        return action_choices(s, seat)
     if kind == "line":
         if not s.streets[seat]:
             return list(FIRST_LINE_ORDERS)  # the first marker goes on any street
         return [
             LINE_ORDERS[crossing, st]
-            for crossing in sorted({c for c, _ in s.heads[seat]})
+            for crossing in head_crossings(s, seat)
             for st in streets_open_at(s, seat, crossing)
         ]
     if kind == "build":
@@ -152,10 +160,21 @@ def _legal(s: BusState, seat: int) -> list[Order]:
 def action_choices(s: BusState, seat: int) -> list[Order]:
     """B6: any space still free; passing only once two markers are down this round."""
     board = s.board
-    choices = [ACTION_ORDERS[a] for a in ACTIONS if len(board[a]) < SPACES[a]]
+    choices = [order for action, order, spaces in ACTION_SPACES if len(board[action]) < spaces]
     if s.placed[seat] >= 2:
         choices.append(PASS)
     return choices
+
+
+ACTION_SPACES = tuple((a, ACTION_ORDERS[a], SPACES[a]) for a in ACTIONS)
+
+
+def space_left(board: dict[str, list[int]]) -> bool:
+    """Whether any action has a space free: fewer spaces are taken than there are."""
+    return sum(map(len, board.values())) < ALL_SPACES
+
+
+ALL_SPACES = sum(SPACES.values())
 
 
 def line_options(s: BusState, seat: int) -> list[tuple[int, int]]:
@@ -163,11 +182,20 @@ def line_options(s: BusState, seat: int) -> list[tuple[int, int]]:
     if not s.streets[seat]:
         return list(BOARD.streets)  # the first marker goes on any street
     options: list[tuple[int, int]] = []
-    for crossing in sorted({c for c, _ in s.heads[seat]}):
+    for crossing in head_crossings(s, seat):
         options.extend(
             (crossing, BOARD.other_end(st, crossing)) for st in streets_open_at(s, seat, crossing)
         )
     return options
+
+
+def head_crossings(s: BusState, seat: int) -> tuple[int, ...]:
+    """The crossings of the seat's two heads in order, one when a circle has closed there,
+    none before its first street."""
+    if not s.heads[seat]:
+        return ()
+    (a, _), (b, _) = s.heads[seat]
+    return (a,) if a == b else (a, b) if a < b else (b, a)
 
 
 def streets_open_at(s: BusState, seat: int, crossing: int) -> list[int]:
@@ -176,7 +204,8 @@ def streets_open_at(s: BusState, seat: int, crossing: int) -> list[int]:
     on it must end there so). With no empty street, any street without the own line will do."""
     lines = s.street_lines
     candidates = [st for st in BOARD.streets_at[crossing] if not lines[st] >> seat & 1]
-    if not any(lines[st] == 0 for st in candidates):
+    empty = [st for st in candidates if lines[st] == 0]
+    if not empty or len(empty) == len(candidates):
         return candidates
     return [st for st in candidates if lines[st] == 0 or _all_end_here(s, st, crossing)]
 
@@ -301,9 +330,7 @@ def _kind_name(kind: str) -> str:
 
 
 def _check_legal(s: BusState, seat: int, order: Order) -> Order:
-    last, moves, asked, legal = _last_legal
-    if not (last is s and moves == s.moves and asked == seat):
-        legal = _legal(s, seat)
+    legal = _listed(s, seat)
     if order in legal:
         return legal[legal.index(order)]
     if not well_formed(order):
@@ -325,7 +352,7 @@ def _why_illegal(s: BusState, seat: int, order: Order) -> str:
             return f"There is no street between {args[0]} and {args[1]}."
         if s.owns(seat, street):
             return f"Your line already runs along {args[0]}-{args[1]}; a line never doubles back."
-        heads = sorted({c for c, _ in s.heads[seat]})
+        heads = head_crossings(s, seat)
         if args[0] not in heads:
             return (
                 f"Street {args[0]}-{args[1]} does not start at a head of your line (heads at "
@@ -522,13 +549,11 @@ def _run_on(s: BusState, events: list[str]) -> None:
 
 def _next_chooser(s: BusState) -> bool:
     """B6: the next seat clockwise that still chooses; automatic passes on the way."""
-    board = s.board
-    space_left = any(len(board[a]) < SPACES[a] for a in ACTIONS)
     for i in range(s.n):
         seat = (s.turn + i) % s.n
         if s.passed[seat]:
             continue
-        if s.markers[seat] == 0 or not space_left:
+        if s.markers[seat] == 0 or not space_left(s.board):
             s.passed = replaced(s.passed, seat, True)
             continue
         s.turn = seat
@@ -588,27 +613,20 @@ def _possible(s: BusState, action: str, seat: int) -> bool:
     if action == "line" and s.line_left[seat] <= 0:
         return False
     if action in ("line", "vroom"):
-        global _found
-        kind = RESOLVE_KIND[action]
-        _found = (s, s.moves, (seat, kind), _legal(s, seat))
-        return bool(_found[3])
+        legal = _legal(s, seat)
+        if legal:  # owed: the state waits for this decision, with these orders
+            global _last_legal
+            _last_legal = (s, s.moves, seat, legal)
+        return bool(legal)
     if action == "buildings":
         return None in s.lots
     return True
 
 
-# The legal orders found while looking for the next decision, for the search, which steps one
-# state of its own in place: (state, its moves, the decision, its legal orders)
-_found: tuple[BusState | None, int, tuple[int, str], list[Order]] = (None, 0, (0, ""), [])
-
-
 def owed_orders(s: BusState, due: tuple[int, str]) -> list[Order]:
-    """The legal orders of the decision ``due`` that ``s`` owes, listed only once when the
-    rules already listed them to see that the decision is owed (``s`` not changed since)."""
-    state, moves, decision, legal = _found
-    if state is s and moves == s.moves and decision == due:
-        return legal
-    return _legal(s, due[0])
+    """The legal orders of the decision ``due`` that ``s`` owes, not to be changed: for the
+    search, which steps one state of its own in place."""
+    return _listed(s, due[0])
 
 
 def _end_of_round(s: BusState, events: list[str]) -> None:
