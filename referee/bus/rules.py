@@ -111,12 +111,13 @@ PASSENGER_ORDERS = [
 
 
 def legal_orders(s: BusState, seat: int) -> list[Order]:
-    return list(_listed(s, seat))
+    return list(listed(s, seat))
 
 
-def _listed(s: BusState, seat: int) -> list[Order]:
-    """The seat's legal orders, listed only once for a decision: when the rules listed them
-    to see that the decision is owed (Line Expansion, Vrrooomm!), or a bot or prompt asked,
+def listed(s: BusState, seat: int) -> list[Order]:
+    """The seat's legal orders as the rules hold them, not to be changed (``legal_orders``
+    gives a copy). They are listed once for a decision: when the rules listed them to see
+    that the decision is owed (Line Expansion, Vrrooomm!), or a bot or prompt asked,
     applying the order chosen from them does not list them again."""
     global _last_legal
     last, moves, asked, legal = _last_legal
@@ -330,7 +331,7 @@ def _kind_name(kind: str) -> str:
 
 
 def _check_legal(s: BusState, seat: int, order: Order) -> Order:
-    legal = _listed(s, seat)
+    legal = listed(s, seat)
     if order in legal:
         return legal[legal.index(order)]
     if not well_formed(order):
@@ -621,12 +622,6 @@ def _possible(s: BusState, action: str, seat: int) -> bool:
     if action == "buildings":
         return None in s.lots
     return True
-
-
-def owed_orders(s: BusState, due: tuple[int, str]) -> list[Order]:
-    """The legal orders of the decision ``due`` that ``s`` owes, not to be changed: for the
-    search, which steps one state of its own in place."""
-    return _listed(s, due[0])
 
 
 def _end_of_round(s: BusState, events: list[str]) -> None:

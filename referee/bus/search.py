@@ -41,8 +41,8 @@ from .rules import (
     PASS,
     _run_on,
     legal_orders,
+    listed,
     owed,
-    owed_orders,
     ranking,
     space_amount,
     space_of_slot,
@@ -152,7 +152,7 @@ def rollout(s: BusState, seat: int, order: Order, rng: random.Random) -> tuple[f
         if waiting and s.phase == "resolve" and s.round == round_:
             waiting.discard((s.act, space_of_slot(s, ACTIONS[s.act], s.slot)))  # owed
         player = due[0]
-        legal = owed_orders(s, due)
+        legal = listed(s, player)
         step(s, player, legal[0] if len(legal) == 1 else default_choice(s, player, legal, rng))
     # B13: a clock that ends the game at once leaves Vrrooomm! and Starting Player unresolved
     cut = s.phase == "over" and s.round == round_ and s.end_reason == "clock"
