@@ -149,7 +149,7 @@ def _legal(s: BusState, seat: int) -> list[Order]:
             for st in streets_open_at(s, seat, crossing)
         ]
     if kind == "build":
-        return [o for c in buildable_crossings(s) for o in BUILD_ORDERS[c]]
+        return build_orders(s)
     if kind == "passengers":
         assert s.todo is not None  # counted when the decision came due
         return list(PASSENGER_ORDERS[s.todo])
@@ -219,19 +219,20 @@ def _all_end_here(s: BusState, street: int, crossing: int) -> bool:
     return True
 
 
-def buildable_crossings(s: BusState) -> list[int]:
-    """B10: crossings with a free lot in the open zone (the lowest with free lots)."""
+def build_orders(s: BusState) -> list[Order]:
+    """B10: every type on every crossing with a free lot in the open zone (the lowest with
+    free lots). The list is the rules' own, not to be changed (``listed``)."""
     global _buildable
     lots, free = s.lots, s.lots.count(None)
     if _buildable[0] is not lots or _buildable[1] != free:
         # a state's lots are replaced when a building goes up (BusState): the same list with
         # as many free lots has the same free lots, even changed in place by a test's hand
         crossings = sorted({BOARD.lots[i].crossing for i in s.free_lots()})
-        _buildable = (lots, free, crossings)
-    return list(_buildable[2])
+        _buildable = (lots, free, [o for c in crossings for o in BUILD_ORDERS[c]])
+    return _buildable[2]
 
 
-_buildable: tuple[list[str | None] | None, int, list[int]] = (None, 0, [])
+_buildable: tuple[list[str | None] | None, int, list[Order]] = (None, 0, [])
 
 
 def vroom_options(s: BusState, seat: int) -> list[tuple[int, int]]:
