@@ -101,9 +101,11 @@ def report(name: str, games: list[dict], rollouts: int) -> float:
     if games[0]["wasted"] is not None:
         strong = [g["wasted"][g["strong_seat"]] for g in games]
         default = [w for g in games for p, w in enumerate(g["wasted"]) if p != g["strong_seat"]]
+        where = [g["game"] for g, w in zip(games, strong) if w]
         print(
-            f"  wasted markers: strong {sum(strong)} in {n} games ({sum(1 for w in strong if w)}"
-            f" games with any); default seats {sum(default) / len(default):.2f} a seat a game"
+            f"  wasted markers: strong {sum(strong)} in {n} games ({len(where)} games with any"
+            f"{': ' + ', '.join(map(str, where)) if where else ''}); default seats "
+            f"{sum(default) / len(default):.2f} a seat a game"
         )
     return per_decision
 
