@@ -4,12 +4,12 @@ and a budget, and the bot a game master can choose for dropped seats and missed 
 import random
 
 import pytest
-from bus_positions import NAMES, bare, build, lay
+from bus_positions import NAMES, bare
 from click.testing import CliRunner
 from sites import PLAYERS, make_site
 
 from referee.bus.engine import RULES
-from referee.bus.search import futile, sure_to_carry
+from referee.bus.search import futile
 from referee.bus.state import BUS_CAP
 from referee.campaign import CampaignError
 from referee.cli import main
@@ -173,20 +173,3 @@ def test_no_marker_is_placed_where_it_is_sure_to_do_nothing_when_the_seat_may_pa
     assert {o.args[0] for o in choices} <= {"buildings", "clock", "vroom", "pass"}
     s.buses[1] = 1
     assert not futile(s, 1, "buses") and futile(s, 2, "passengers")
-
-
-def test_a_vroom_marker_kept_must_carry_even_if_those_before_take_what_they_can():
-    """B11: Ann's one passenger waiting at 15 for the free house at 16 is hers to carry
-    unless a bus on an earlier Vrrooomm! space, of a line that meets hers, may take him."""
-    s = bare(4)
-    lay(s, 0, "15-16")
-    lay(s, 1, "21-15")
-    lay(s, 2, "32-33")
-    s.passengers[16] = 0  # the central passenger at 16 gone: only the one at 15 waits
-    build(s, 16, "house")
-    assert sure_to_carry(s, 0, {"house"})
-    s.board["vroom"] = [2]  # Cid's line is far away
-    assert sure_to_carry(s, 0, {"house"})
-    s.board["vroom"] = [2, 1]  # Bob's line meets Ann's at 15
-    assert not sure_to_carry(s, 0, {"house"})
-    assert not sure_to_carry(s, 0, {"house", "office"}) and not sure_to_carry(s, 2, {"pub"})

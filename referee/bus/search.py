@@ -21,9 +21,7 @@ chosen over another if, in any of its rollouts, a space of the seat's in this ro
 nothing for it: the candidate's own marker, or one already down that the candidate leaves
 idle (a clock stopped, a passenger carried by the first of two Vrrooomm! spaces). Its
 rollouts' mean could look best, as the default bot that plays the seat on in them may spend
-a marker kept better later. The others in the rollouts break their ties with the rollouts'
-random numbers, not the game's, so a Vrrooomm! marker kept must also carry when the buses
-before it take what they can of the seat's line (``sure_to_carry``).
+a marker kept better later.
 
 The budget is a number of rollouts per decision, not seconds, and every rollout's random
 generator comes from the bot's generator, so the bot is deterministic for a given state, seed
@@ -36,7 +34,6 @@ from __future__ import annotations
 import random
 
 from ..contract import Bot
-from .board import BOARD
 from .bot import default_choice, default_values
 from .notation import ACTIONS, Order
 from .rules import (
@@ -86,7 +83,6 @@ def search(s: BusState, seat: int, rng: random.Random, rollouts: int = ROLLOUTS)
     totals = [0.0] * len(candidates)
     counts = [0] * len(candidates)
     idle = [False] * len(candidates)  # a space of the seat's did nothing in a rollout
-    times: list[set[str]] = [set() for _ in candidates]  # the clock at its Vrrooomm! space
     alive = list(range(len(candidates)))
     spent = 0
     rounds = max(1, (len(alive) - 1).bit_length())  # halvings until one is left
@@ -98,19 +94,13 @@ def search(s: BusState, seat: int, rng: random.Random, rollouts: int = ROLLOUTS)
                     break
                 # rollout j of every candidate meets the same tie-breaks (common random
                 # numbers), so candidates are compared on equal terms
-                value, wasted, time = rollout(s, seat, candidates[c], random.Random(seed + j))
+                value, wasted = rollout(s, seat, candidates[c], random.Random(seed + j))
                 totals[c] += value
                 idle[c] |= wasted
-                if time:
-                    times[c].add(time)
                 counts[c] += 1
                 spent += 1
         alive.sort(key=lambda c: (idle[c], -totals[c] / counts[c] if counts[c] else 0.0))
         alive = alive[: max(1, len(alive) // 2)]
-    for c, seen in enumerate(times):
-        # the rollouts' others break their ties their own way: a Vrrooomm! marker the seat
-        # could keep must carry even if those before it carry what they can of its line's
-        idle[c] |= bool(seen) and not sure_to_carry(s, seat, seen)
     best = max(
         (c for c in range(len(candidates)) if counts[c]),
         key=lambda c: (not idle[c], totals[c] / counts[c], -c),
@@ -148,27 +138,19 @@ def _passengers_brought(s: BusState, space: int, most: int) -> int:
     return min(space_amount("passengers", space, most, s.n), supply)
 
 
-def rollout(
-    s: BusState, seat: int, order: Order, rng: random.Random
-) -> tuple[float, bool, str | None]:
+def rollout(s: BusState, seat: int, order: Order, rng: random.Random) -> tuple[float, bool]:
     """The seat's reward after ``order``, the default bot playing every seat from then on
-    until the game ends or HORIZON more rounds have been played; whether a space of the
+    until the game ends or HORIZON more rounds have been played; and whether a space of the
     seat's in this round did nothing for it: a marker ``order`` places when the seat could
-    pass, or one already down, which a later order of the seat's own may leave idle; and the
-    time of day when a Vrrooomm! space so placed came to carry."""
+    pass, or one already down, which a later order of the seat's own may leave idle."""
     last, round_ = s.round + HORIZON, s.round
     kept = s.phase == "choose" and order is not PASS and s.placed[seat] >= 2
-    carry = (VROOM, len(s.board["vroom"])) if kept and order.args[0] == "vroom" else None
-    time = None
     s = s.copy()  # a state is a value: stepping this copy leaves ``s``'s lists alone
     step(s, seat, order)
     waiting = _spaces_to_resolve(s, seat) if s.round == round_ else set()
     while (due := owed(s)) is not None and s.round <= last:
         if waiting and s.phase == "resolve" and s.round == round_:
-            space = (s.act, space_of_slot(s, ACTIONS[s.act], s.slot))
-            waiting.discard(space)  # owed
-            if space == carry:
-                time = s.clock
+            waiting.discard((s.act, space_of_slot(s, ACTIONS[s.act], s.slot)))  # owed
         player = due[0]
         legal = listed(s, player)
         step(s, player, legal[0] if len(legal) == 1 else default_choice(s, player, legal, rng))
@@ -177,33 +159,7 @@ def rollout(
     idle = any(not (cut and a == VROOM) for a, _ in waiting)
     if kept and order.args[0] == "start" and s.phase == "over" and s.round == round_:
         idle = idle or not cut  # there was no next round to start (B12)
-    return reward(s, seat), idle, time
-
-
-def sure_to_carry(s: BusState, seat: int, times: set[str]) -> bool:
-    """B11: whether the next Vrrooomm! space finds the seat a passenger to carry at each of
-    ``times`` when every bus of a space before it (the seat's own too, and those of a line
-    that meets the seat's or may grow to, B7) takes a passenger of the seat's line into a
-    building of its line."""
-    cap, board, reach = BUS_CAP[s.edition], s.board, s.reach
-    first = sum(
-        s.buses[p] + (1 if board["buses"] == [p] and (cap is None or s.buses[p] < cap) else 0)
-        for p in board["vroom"]
-        if p == seat or p in board["line"] or reach[p] & reach[seat]
-    )
-    for time in times:
-        waiting = free = 0
-        for c in reach[seat]:
-            here = s.passengers[c]
-            for i in BOARD.lots_at[c]:
-                here -= s.lots[i] == time
-            if here > 0:
-                waiting += here
-            else:
-                free -= here
-        if min(waiting, free) <= first:
-            return False
-    return True
+    return reward(s, seat), idle
 
 
 VROOM = ACTIONS.index("vroom")
