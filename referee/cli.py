@@ -548,7 +548,7 @@ def demo(directory: Path, seed: int, game: str) -> None:
 @click.option(
     "--rollouts",
     type=click.IntRange(min=1),
-    help="a searching bot's budget: rollouts per decision (the Bus strong bot: 200)",
+    help="a searching bot's budget: rollouts per decision (the Bus strong bot: 100)",
 )
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object")
 @click.pass_context

@@ -314,7 +314,8 @@ def test_b7_first_marker_anywhere_second_by_the_expansion_rules():
     assert len(RULES.legal_orders(s, first)) == 70
     s, _ = play(s, first, "line 21-22")
     second = RULES.awaiting(s)[0].seat
-    s, _ = play(s, second, "line 22-21")  # a first marker may share a street
+    s, _ = play(s, second, "line 22-21")  # a first marker may share a street, written
+    # either way: it has no head to name (B15)
     assert s.street_lines[BOARD.street(21, 22)] == (1 << first) | (1 << second)
 
 

@@ -4,11 +4,13 @@ and a budget, and the bot a game master can choose for dropped seats and missed 
 import random
 
 import pytest
-from bus_positions import NAMES
+from bus_positions import NAMES, bare
 from click.testing import CliRunner
 from sites import PLAYERS, make_site
 
 from referee.bus.engine import RULES
+from referee.bus.search import futile
+from referee.bus.state import BUS_CAP
 from referee.cli import main
 from referee.records import Kind, Record
 from referee.service.play import Outcome, campaign_bot, commit, decide_by_bot
@@ -153,3 +155,21 @@ def test_applying_an_order_never_changes_the_state_it_was_given():
             assert RULES.to_data(s) == before
             s = after
         assert RULES.to_data(RULES.from_data(RULES.to_data(s))) == RULES.to_data(s)
+
+
+def test_no_marker_is_placed_where_it_is_sure_to_do_nothing_when_the_seat_may_pass():
+    """The markers play_figures would count as wasted: Line Expansion's next space lays
+    M - 5 = 0 streets (B4), Passengers has an empty supply (B9), Buses is at the cap (B3),
+    Starting Player goes to Bob next anyway (B12)."""
+    s = bare(4)  # Ann starts, one bus each
+    s.board["line"] = [2, 3, 0, 2, 3]  # f: M - 5 = 0 streets
+    s.supply = 0
+    s.placed[1] = 2  # Bob may pass (B6)
+    s.turn = 1
+    s.buses[1] = BUS_CAP["2019"]  # so M is 5: Line Expansion's b would lay 4
+    assert [futile(s, 1, a) for a in ("line", "passengers", "buses", "start")] == [True] * 4
+    assert not any(futile(s, 1, a) for a in ("buildings", "clock", "vroom"))
+    choices = {RULES.bot("strong", 12)(s, 1, random.Random(seed)) for seed in range(4)}
+    assert {o.args[0] for o in choices} <= {"buildings", "clock", "vroom", "pass"}
+    s.buses[1] = 1
+    assert not futile(s, 1, "buses") and futile(s, 2, "passengers")

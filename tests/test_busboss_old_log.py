@@ -103,4 +103,4 @@ def test_k9_a_new_campaign_keeps_the_map_version_it_starts_on(tmp_path):
     assert saved["options"] == {"map_version": 2, "rulings": 2}
     assert campaign.table().view()["map_version"] == 2
     bus = site.new_campaign("bus", "bus1", players, seed=3)
-    assert bus.options == {}  # a game with nothing to keep keeps nothing
+    assert bus.options == {"line_orders": "name-head"}  # Bus keeps its own (B15)

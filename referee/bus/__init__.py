@@ -3,11 +3,13 @@ its text and PNG maps. ``GAME`` is what the shared referee knows of it."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, cast
 
-from ..contract import GameDescriptor, RoundEndView, View
+from ..contract import GameDescriptor, PinnedOptions, PlayFigures, RoundEndView, View
 from .board import BOARD
 from .engine import RULES, BusView
+from .figures import play_figures
 from .scene import STYLES
 
 # The descriptor hands this game's functions only views its own engine made: a fact of the
@@ -46,11 +48,21 @@ def round_end_view(view: View, round_: int) -> View:
     return ended
 
 
+def pin_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    """A new campaign keeps B15's reading of line orders; one made before it keeps reading
+    them with either end as the head (``unpinned``), so that its log replays as played."""
+    return {"line_orders": "name-head"}
+
+
 GAME = GameDescriptor(
     rules=RULES,
     measure="score",
     text_map=_text_map,
     png_map=_png_map,
     player_colour=player_colour,
-    capabilities=(RoundEndView(round_end_view),),
+    capabilities=(
+        RoundEndView(round_end_view),
+        PinnedOptions(pin_options, unpinned={"line_orders": "either-end"}),
+        PlayFigures(play_figures),
+    ),
 )

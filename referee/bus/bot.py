@@ -8,16 +8,16 @@ import random
 
 from .board import BOARD
 from .notation import Order
-from .rules import NEXT_CLOCK, legal_orders
+from .rules import NEXT_CLOCK, listed
 from .state import BUS_CAP, BusState
 
 
 def random_bot(s: BusState, seat: int, rng: random.Random) -> Order:
-    return rng.choice(legal_orders(s, seat))
+    return rng.choice(listed(s, seat))
 
 
 def default_bot(s: BusState, seat: int, rng: random.Random) -> Order:
-    return default_choice(s, seat, legal_orders(s, seat), rng)
+    return default_choice(s, seat, listed(s, seat), rng)
 
 
 def default_choice(s: BusState, seat: int, legal: list[Order], rng: random.Random) -> Order:

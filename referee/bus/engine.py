@@ -13,7 +13,7 @@ from .board import BOARD
 from .bot import BOTS
 from .notation import ACTIONS, Order, format_order, parse_orders
 from .search import ROLLOUTS, strong_bot
-from .state import EDITIONS, SPACES, BusState, new_state
+from .state import EDITIONS, LINE_ORDERS, SPACES, BusState, new_state
 
 
 class BusView(View):
@@ -42,15 +42,23 @@ class BusRules:
     title = "Bus"
     min_players, max_players = 3, 5
     multiline_orders = False
-    options: dict[str, tuple[str, Sequence[str]]] = {"edition": ("2019", EDITIONS)}
+    options: dict[str, tuple[str, Sequence[str]]] = {
+        "edition": ("2019", EDITIONS),
+        "line_orders": ("name-head", LINE_ORDERS),
+    }
 
     def new_game(self, options: Mapping[str, Any], players: Sequence[str], seed: int) -> BusState:
         edition = str(options.get("edition", "2019"))
         if edition not in EDITIONS:
             raise ValueError(f"edition must be one of {', '.join(EDITIONS)}, not {edition!r}")
+        line_orders = str(options.get("line_orders", "name-head"))
+        if line_orders not in LINE_ORDERS:
+            raise ValueError(
+                f"line_orders must be one of {', '.join(LINE_ORDERS)}, not {line_orders!r}"
+            )
         check_setup(self, options, players)
         start = random.Random(seed).randrange(len(players))  # B14
-        return new_state(edition, list(players), seed, start)
+        return new_state(edition, list(players), seed, start, line_orders)
 
     def awaiting(self, state: BusState) -> list[Decision]:
         due = rules.decision(state)

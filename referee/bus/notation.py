@@ -66,12 +66,12 @@ VROOM = re.compile(r"^vr+o+m+!*$")
 
 def format_order(order: Order, stations: tuple[int, ...] = (11, 26)) -> str:
     kind, args = order
+    if kind == "action":  # the most common first: most decisions choose an action
+        return "pass" if args[0] == "pass" else f"action {args[0]}"
     if kind == "build":
         return f"build {args[1]} {args[0]}"
     if kind == "line":
         return f"line {args[0]}-{args[1]}"
-    if kind == "action":
-        return "pass" if args[0] == "pass" else f"action {args[0]}"
     if kind == "passengers":
         parts = [f"{s}:{n}" for s, n in zip(stations, args) if n]
         return "passengers " + (" ".join(parts) if parts else "none")

@@ -75,7 +75,7 @@ def _prompt(s: BusState, seat: int, kind: str) -> str:
             f"round, {s.markers[seat]} markers left."
         )
     if kind == "line":
-        heads = " and ".join(str(c) for c in sorted({c for c, _ in s.heads[seat]}))
+        heads = " and ".join(map(str, head_crossings(s, seat)))
         return f"Line expansion: lay {s.todo} more street(s) at your heads ({heads})."
     if kind == "passengers":
         return f"Passengers: place {s.todo} new passenger(s) at the stations."
@@ -111,36 +111,45 @@ PASSENGER_ORDERS = [
 
 
 def legal_orders(s: BusState, seat: int) -> list[Order]:
-    legal = _legal(s, seat)
+    return list(listed(s, seat))
+
+
+def listed(s: BusState, seat: int) -> list[Order]:
+    """The seat's legal orders as the rules hold them, not to be changed (``legal_orders``
+    gives a copy). They are listed once for a decision: when the rules listed them to see
+    that the decision is owed (Line Expansion, Vrrooomm!), or a bot or prompt asked,
+    applying the order chosen from them does not list them again."""
     global _last_legal
-    _last_legal = (s, s.moves, seat, legal)
-    return list(legal)
+    last, moves, asked, legal = _last_legal
+    if not (last is s and moves == s.moves and asked == seat):
+        legal = _legal(s, seat)
+        _last_legal = (s, s.moves, seat, legal)
+    return legal
 
 
-# The legal orders of the last decision asked about, so that applying the order a bot (or a
-# prompt) chose from them does not list them again. A state the engine was shown is never
-# changed in place (``apply`` works on a copy), so the state itself and its move count name
-# the decision.
+# The legal orders of the last decision listed. A state the engine was shown is never changed
+# in place (``apply`` works on a copy, the search steps its own copy and counts the move), so
+# the state itself and its move count name the decision.
 _last_legal: tuple[BusState | None, int, int, list[Order]] = (None, 0, 0, [])
 
 
 def _legal(s: BusState, seat: int) -> list[Order]:
+    if s.phase == "choose":  # most decisions
+        return action_choices(s, seat) if seat == s.turn else []
     due = owed(s)
     if due is None or due[0] != seat:
         return []
     kind = due[1]
-    if kind == "action":
-        return action_choices(s, seat)
     if kind == "line":
         if not s.streets[seat]:
             return list(FIRST_LINE_ORDERS)  # the first marker goes on any street
         return [
             LINE_ORDERS[crossing, st]
-            for crossing in sorted({c for c, _ in s.heads[seat]})
+            for crossing in head_crossings(s, seat)
             for st in streets_open_at(s, seat, crossing)
         ]
     if kind == "build":
-        return [o for c in buildable_crossings(s) for o in BUILD_ORDERS[c]]
+        return build_orders(s)
     if kind == "passengers":
         assert s.todo is not None  # counted when the decision came due
         return list(PASSENGER_ORDERS[s.todo])
@@ -152,10 +161,21 @@ def _legal(s: BusState, seat: int) -> list[Order]:
 def action_choices(s: BusState, seat: int) -> list[Order]:
     """B6: any space still free; passing only once two markers are down this round."""
     board = s.board
-    choices = [ACTION_ORDERS[a] for a in ACTIONS if len(board[a]) < SPACES[a]]
+    choices = [order for action, order, spaces in ACTION_SPACES if len(board[action]) < spaces]
     if s.placed[seat] >= 2:
         choices.append(PASS)
     return choices
+
+
+ACTION_SPACES = tuple((a, ACTION_ORDERS[a], SPACES[a]) for a in ACTIONS)
+
+
+def space_left(board: dict[str, list[int]]) -> bool:
+    """Whether any action has a space free: fewer spaces are taken than there are."""
+    return sum(map(len, board.values())) < ALL_SPACES
+
+
+ALL_SPACES = sum(SPACES.values())
 
 
 def line_options(s: BusState, seat: int) -> list[tuple[int, int]]:
@@ -163,11 +183,20 @@ def line_options(s: BusState, seat: int) -> list[tuple[int, int]]:
     if not s.streets[seat]:
         return list(BOARD.streets)  # the first marker goes on any street
     options: list[tuple[int, int]] = []
-    for crossing in sorted({c for c, _ in s.heads[seat]}):
+    for crossing in head_crossings(s, seat):
         options.extend(
             (crossing, BOARD.other_end(st, crossing)) for st in streets_open_at(s, seat, crossing)
         )
     return options
+
+
+def head_crossings(s: BusState, seat: int) -> tuple[int, ...]:
+    """The crossings of the seat's two heads in order, one when a circle has closed there,
+    none before its first street."""
+    if not s.heads[seat]:
+        return ()
+    (a, _), (b, _) = s.heads[seat]
+    return (a,) if a == b else (a, b) if a < b else (b, a)
 
 
 def streets_open_at(s: BusState, seat: int, crossing: int) -> list[int]:
@@ -176,7 +205,8 @@ def streets_open_at(s: BusState, seat: int, crossing: int) -> list[int]:
     on it must end there so). With no empty street, any street without the own line will do."""
     lines = s.street_lines
     candidates = [st for st in BOARD.streets_at[crossing] if not lines[st] >> seat & 1]
-    if not any(lines[st] == 0 for st in candidates):
+    empty = [st for st in candidates if lines[st] == 0]
+    if not empty or len(empty) == len(candidates):
         return candidates
     return [st for st in candidates if lines[st] == 0 or _all_end_here(s, st, crossing)]
 
@@ -189,19 +219,20 @@ def _all_end_here(s: BusState, street: int, crossing: int) -> bool:
     return True
 
 
-def buildable_crossings(s: BusState) -> list[int]:
-    """B10: crossings with a free lot in the open zone (the lowest with free lots)."""
+def build_orders(s: BusState) -> list[Order]:
+    """B10: every type on every crossing with a free lot in the open zone (the lowest with
+    free lots). The list is the rules' own, not to be changed (``listed``)."""
     global _buildable
     lots, free = s.lots, s.lots.count(None)
     if _buildable[0] is not lots or _buildable[1] != free:
         # a state's lots are replaced when a building goes up (BusState): the same list with
         # as many free lots has the same free lots, even changed in place by a test's hand
         crossings = sorted({BOARD.lots[i].crossing for i in s.free_lots()})
-        _buildable = (lots, free, crossings)
-    return list(_buildable[2])
+        _buildable = (lots, free, [o for c in crossings for o in BUILD_ORDERS[c]])
+    return _buildable[2]
 
 
-_buildable: tuple[list[str | None] | None, int, list[int]] = (None, 0, [])
+_buildable: tuple[list[str | None] | None, int, list[Order]] = (None, 0, [])
 
 
 def vroom_options(s: BusState, seat: int) -> list[tuple[int, int]]:
@@ -231,10 +262,25 @@ def _vroom_ends(s: BusState, seat: int) -> tuple[list[int], list[int]]:
 # applying orders ---------------------------------------------------------------------------
 
 
+# the types of each kind's arguments (bool, though an int, is no crossing or count)
+SHAPES = {
+    "build": (int, str),
+    "line": (int, int),
+    "action": (str,),
+    "passengers": (int, int),
+    "clock": (str,),
+    "vroom": (int, int),
+}
+
+
 def apply(s: BusState, seat: int, order: Order) -> tuple[BusState, list[str]]:
     last, moves, asked, legal = _last_legal
-    if last is s and moves == s.moves and asked == seat and order in legal:
-        return _applied(s, seat, order)  # one of the legal orders just listed for the seat
+    if last is s and moves == s.moves and asked == seat:
+        try:  # one of the legal orders just listed for the seat?
+            # the listed one itself is played: an equal object may hold True for 1, 15.0 for 15
+            return _applied(s, seat, legal[legal.index(order)])
+        except ValueError:
+            pass
     due = owed(s)
     if due is None:
         raise IllegalOrder("The game is over; no more orders are taken.")
@@ -243,12 +289,26 @@ def apply(s: BusState, seat: int, order: Order) -> tuple[BusState, list[str]]:
             f"It is not your turn: the game waits for {s.names[due[0]]} ({_kind_name(due[1])})."
         )
     if order.kind != due[1]:
+        if not well_formed(order):
+            raise IllegalOrder(f"{order!r} is not a Bus order.", legal_orders(s, seat))
         raise IllegalOrder(
             f"This is not the time for {_kind_name(order.kind)}: the game waits "
             f"for your {_kind_name(due[1])}.",
             legal_orders(s, seat),
         )
     return _applied(s, seat, _check_legal(s, seat, order))
+
+
+def well_formed(order: Order) -> bool:
+    """An order of a kind this game has, with arguments of that kind's number and types."""
+    kind, args = order
+    shape = SHAPES.get(kind) if type(kind) is str else None
+    return (
+        shape is not None
+        and type(args) is tuple
+        and len(args) == len(shape)
+        and all(type(arg) is type_ for arg, type_ in zip(args, shape))
+    )
 
 
 def _applied(s: BusState, seat: int, order: Order) -> tuple[BusState, list[str]]:
@@ -272,13 +332,15 @@ def _kind_name(kind: str) -> str:
 
 
 def _check_legal(s: BusState, seat: int, order: Order) -> Order:
-    last, moves, asked, legal = _last_legal
-    if not (last is s and moves == s.moves and asked == seat):
-        legal = _legal(s, seat)
+    legal = listed(s, seat)
     if order in legal:
-        return order
-    if order.kind == "line":
-        flipped = Order("line", order.args[::-1])  # a street written from its far end
+        return legal[legal.index(order)]
+    if not well_formed(order):
+        raise IllegalOrder(f"{order!r} is not a Bus order.", legal)
+    if order.kind == "line" and (not s.streets[seat] or s.line_orders == "either-end"):
+        # the first marker has no head to name (B7); B15 reads any other `line A-B` from the
+        # head at A only, but a game made before B15 read it from B when A did not do
+        flipped = Order("line", order.args[::-1])
         if flipped in legal:
             return flipped
     raise IllegalOrder(_why_illegal(s, seat, order), legal)
@@ -292,22 +354,27 @@ def _why_illegal(s: BusState, seat: int, order: Order) -> str:
             return f"There is no street between {args[0]} and {args[1]}."
         if s.owns(seat, street):
             return f"Your line already runs along {args[0]}-{args[1]}; a line never doubles back."
-        heads = sorted({c for c, _ in s.heads[seat]})
-        if args[0] not in heads and args[1] not in heads:
+        heads = head_crossings(s, seat)
+        if args[0] not in heads:
             return (
-                f"Street {args[0]}-{args[1]} does not touch a head of your line "
-                f"(heads at {' and '.join(map(str, heads))})."
+                f"Street {args[0]}-{args[1]} does not start at a head of your line (heads at "
+                f"{' and '.join(map(str, heads))}); write the head first, as in "
+                f"'line {heads[0]}-...' (B15)."
             )
         return (
             f"Street {args[0]}-{args[1]} runs along another line while an empty street is "
-            f"free at that head, and not every line on it ends there (B7)."
+            f"free at {args[0]}, and not every line on it ends there (B7)."
         )
     if kind == "build":
+        if args[1] not in BUILDING_TYPES:
+            return f"There is no building {args[1]!r}; build a {', '.join(BUILDING_TYPES)}."
         zone = s.open_zone()
         return f"Crossing {args[0]} has no free lot in zone {zone}, the zone open now."
     if kind == "action":
         if args[0] == "pass":
             return "You must place at least two markers this round before you pass."
+        if args[0] not in ACTIONS:
+            return f"There is no action {args[0]!r}; the actions are {', '.join(ACTIONS)}."
         return f"Every space of {args[0]} is taken this round."
     if kind == "passengers":
         return f"Place exactly {s.todo} passenger(s), split between stations 11 and 26."
@@ -484,13 +551,11 @@ def _run_on(s: BusState, events: list[str]) -> None:
 
 def _next_chooser(s: BusState) -> bool:
     """B6: the next seat clockwise that still chooses; automatic passes on the way."""
-    board = s.board
-    space_left = any(len(board[a]) < SPACES[a] for a in ACTIONS)
     for i in range(s.n):
         seat = (s.turn + i) % s.n
         if s.passed[seat]:
             continue
-        if s.markers[seat] == 0 or not space_left:
+        if s.markers[seat] == 0 or not space_left(s.board):
             s.passed = replaced(s.passed, seat, True)
             continue
         s.turn = seat
@@ -519,14 +584,18 @@ def _resolve_step(s: BusState, events: list[str]) -> bool:
     return False
 
 
+def space_amount(action: str, space: int, most: int, players: int) -> int:
+    """B4: a does M, b M-1, ... never below 0, M being ``most``; five players lay one more
+    street."""
+    return max(0, most - space + (1 if action == "line" and players == 5 else 0))
+
+
 def _amount(s: BusState, action: str, seat: int, space: int, events: list[str]) -> int:
-    """B4: a does M, b M-1, ... never below 0 (M read now); five players lay one more street."""
-    m = max(s.buses)
-    if action == "line":
-        return max(0, m - space + (1 if s.n == 5 else 0))
-    if action in ("passengers", "buildings"):
-        amount = max(0, m - space)
-        return min(amount, s.supply) if action == "passengers" else amount
+    """B4's amounts (M read now), Passengers up to the supply (B9)."""
+    if action in ("line", "buildings"):
+        return space_amount(action, space, max(s.buses), s.n)
+    if action == "passengers":
+        return min(space_amount(action, space, max(s.buses), s.n), s.supply)
     if action == "vroom":
         return s.buses[seat]
     if action == "buses":
@@ -546,27 +615,14 @@ def _possible(s: BusState, action: str, seat: int) -> bool:
     if action == "line" and s.line_left[seat] <= 0:
         return False
     if action in ("line", "vroom"):
-        global _found
-        kind = RESOLVE_KIND[action]
-        _found = (s, s.moves, (seat, kind), _legal(s, seat))
-        return bool(_found[3])
+        legal = _legal(s, seat)
+        if legal:  # owed: the state waits for this decision, with these orders
+            global _last_legal
+            _last_legal = (s, s.moves, seat, legal)
+        return bool(legal)
     if action == "buildings":
         return None in s.lots
     return True
-
-
-# The legal orders found while looking for the next decision, for the search, which steps one
-# state of its own in place: (state, its moves, the decision, its legal orders)
-_found: tuple[BusState | None, int, tuple[int, str], list[Order]] = (None, 0, (0, ""), [])
-
-
-def owed_orders(s: BusState, due: tuple[int, str]) -> list[Order]:
-    """The legal orders of the decision ``due`` that ``s`` owes, listed only once when the
-    rules already listed them to see that the decision is owed (``s`` not changed since)."""
-    state, moves, decision, legal = _found
-    if state is s and moves == s.moves and decision == due:
-        return legal
-    return _legal(s, due[0])
 
 
 def _end_of_round(s: BusState, events: list[str]) -> None:

@@ -8,6 +8,9 @@ from .board import BOARD
 from .notation import ACTIONS, BUILDING_TYPES
 
 EDITIONS = ("2019", "1999")
+# B15: "name-head" reads `line A-B` as laid from the head at A; "either-end", how a campaign
+# made before B15 read it (from B when it was illegal from A), so that its log means what it did
+LINE_ORDERS = ("name-head", "either-end")
 # B2: spaces per action; resolution order is the order of ACTIONS
 SPACES = {
     "line": 6,
@@ -71,6 +74,7 @@ class BusState:
         "end_reason",
         "moves",
         "last_board",
+        "line_orders",
     )
     edition: str
     names: list[str]
@@ -104,6 +108,7 @@ class BusState:
     end_reason: str | None
     moves: int
     last_board: dict[str, list[int]]
+    line_orders: str  # how a line order is read: one of LINE_ORDERS
     n: int  # the number of players, len(names)
     reach: list[frozenset[int]]  # per seat, the crossings its line touches (from streets)
 
@@ -150,6 +155,8 @@ class BusState:
     # plain data ----------------------------------------------------------------------------
     def to_data(self) -> dict[str, Any]:
         data = {name: getattr(self, name) for name in self.FIELDS if name != "street_lines"}
+        if self.line_orders == "either-end":
+            del data["line_orders"]  # the state of a game made before B15, stored as it was
         data["streets"] = [[BOARD.street_name(s) for s in line] for line in self.streets]
         data["heads"] = [[[c, BOARD.street_name(t)] for c, t in h] for h in self.heads]
         data["setup"] = [list(step) for step in self.setup]
@@ -158,8 +165,9 @@ class BusState:
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> BusState:
         state = cls.__new__(cls)
+        state.line_orders = data.get("line_orders", "either-end")
         for name in cls.FIELDS:
-            if name != "street_lines":
+            if name not in ("street_lines", "line_orders"):
                 value = data[name]
                 setattr(
                     state,
@@ -218,11 +226,14 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def new_state(edition: str, names: list[str], seed: int, start: int) -> BusState:
+def new_state(
+    edition: str, names: list[str], seed: int, start: int, line_orders: str = "name-head"
+) -> BusState:
     """The board set up (B3, B14) before the first building: the caller draws the start player."""
     s = BusState.__new__(BusState)
     n = len(names)
     s.edition, s.names, s.seed, s.n = edition, list(names), seed, n
+    s.line_orders = line_orders
     s.phase, s.round, s.start, s.turn = "setup", 0, start, start
     order = [(start + i) % n for i in range(n)]
     s.setup = (
