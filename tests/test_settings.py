@@ -248,3 +248,13 @@ def test_a_campaign_file_is_described_whole():
         "ann@example.org",
         False,
     )
+
+
+def test_check_names_a_bot_the_game_does_not_have(tmp_path):
+    """The bot is the game's to know (its names and budgets): check asks it, so that a
+    campaign check passes is never stopped by its bot setting when a deadline is missed."""
+    site = make_site(tmp_path)
+    site.new_campaign("bus", "g1", PLAYERS, seed=1)
+    break_settings(site, "g1", "bot: genius")
+    done = referee(site, "check")
+    assert done.exit_code == 1 and "no Bus bot 'genius'" in done.output

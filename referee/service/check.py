@@ -8,6 +8,7 @@ from ..mail.inbox import InboxError
 from ..mail.outbox import SendError
 from ..settings.site import ConfigError
 from ..store.campaign import CampaignError
+from .play import campaign_bot
 from .site import Site
 
 
@@ -20,7 +21,8 @@ def check_site(site: Site, servers: bool = True) -> list[tuple[str, str | None]]
         try:
             campaign = site.campaign(campaign_id)
             if campaign.status.value != "open":
-                campaign.table()  # its whole log replays
+                # its whole log replays, and the bot its settings name is one its game has
+                campaign_bot(campaign.table())
             results.append((what, None))
         except (CampaignError, CorruptRecord, ValueError, KeyError) as err:
             results.append((what, str(err)))
