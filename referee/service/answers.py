@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 
 from .. import maps
 from ..files import atomic_write
+from ..mail.read import Incoming
 from ..records import (
     History,
     Kind,
@@ -23,13 +24,15 @@ from ..records import (
 )
 from ..settings.deadlines import show, stamp
 from ..settings.site import Audience
-from ..store.campaign import Table
+from ..store.campaign import Campaign, Table
 from ..store.marks import Watermarks
 from ..words.history import NoSuchTurn, history_text, turn_files
 from ..words.mails import (
     confirmation,
     digest,
     gm_notice,
+    gm_welcome,
+    notice,
     observer_report,
     observing_ended,
     press,
@@ -178,6 +181,52 @@ def answer(
     marks.turns = last
     marks.save(campaign.root)
     return queued, marks
+
+
+def welcome_game_master(post: Post, campaign: Campaign) -> None:
+    """A new campaign's game master gets their address, token and commands."""
+    post.queue(campaign, gm_welcome(post.identity, campaign, help_lines(gm=True)))
+
+
+def welcome_players(post: Post, table: Table) -> None:
+    """A game that begins welcomes every player with their token, the seed's fingerprint
+    and, for whoever acts first, their first decision: the watermarks start from there."""
+    campaign = table.campaign
+    seats = range(len(campaign.players))
+    for seat in seats:
+        post.queue(campaign, welcome(post.identity, table, seat))
+    campaign.marks = Watermarks(
+        digests={str(s): table.count for s in seats},
+        digest_rounds={str(s): table.round for s in seats},
+        # the welcomes prompt the first decisions
+        stages={str(d.seat): d.stage for d in table.awaiting},
+    )
+
+
+def tell_sender(
+    post: Post,
+    mail: Incoming,
+    subject: str,
+    text: str,
+    now: datetime,
+    to: str | None = None,
+    reply_to: str | None = None,
+    audience: Audience = Audience.STRANGER,
+) -> bool | None:
+    """A short answer to a mail outside a player's game (an unknown game or sender, a mail
+    that cannot be read, a site command), within the answer limits of its audience: True
+    when queued, False when the limits hold it back (the mail is recorded, not answered),
+    None when there is no address to answer."""
+    to = to or mail.sender_address
+    if not to:
+        return None
+    if not post.answer_book.allow(to, audience, now):
+        return False
+    key = mail.message_id
+    post.queue(
+        None, notice(post.identity, to, subject, text, mail.message_id, key=key, reply_to=reply_to)
+    )
+    return True
 
 
 def tell_deadlines(post: Post, table: Table, notices: Notices) -> int:

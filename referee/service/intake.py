@@ -22,8 +22,8 @@ from ..mail.routing import MAX_LINES, Route, route
 from ..records import BadLine, Kind, Record, RefusedCommand
 from ..settings.site import Audience
 from ..store.campaign import Campaign, CampaignError, Status, Table
-from ..words.mails import notice
 from ..words.render import say
+from .answers import tell_sender
 from .commands import Commands, Outside, help_outside, no_such_game, run_outside, split
 from .failures import note_failure
 from .play import Outcome, commit, read_orders, submit
@@ -278,23 +278,11 @@ class Intake:
         reply_to: str | None = None,
         audience: Audience = Audience.STRANGER,
     ) -> None:
-        to = to or mail.sender_address
-        if not to:
-            return
-        if not self.site.post.answer_book.allow(to, audience, self.now):
-            self.held = True
-            return
-        msg = notice(
-            self.site.identity,
-            to,
-            subject,
-            text,
-            mail.message_id,
-            key=mail.message_id,
-            reply_to=reply_to,
-        )
-        self.site.post.queue(None, msg)
-        self.counts.answered += 1
+        told = tell_sender(self.site.post, mail, subject, text, self.now, to, reply_to, audience)
+        if told:
+            self.counts.answered += 1
+        elif told is False:
+            self.held = True  # recorded, not answered
 
 
 def effect(outcome: Outcome, record: Record) -> str:

@@ -9,10 +9,8 @@ from pathlib import Path
 from ..records import Kind, Record
 from ..settings.site import Config
 from ..store.campaign import Campaign, Status, Table
-from ..store.marks import Watermarks
 from ..store.site import SiteFiles
-from ..words.mails import gm_welcome, welcome
-from .commands import help_lines
+from .answers import welcome_game_master, welcome_players
 from .play import advance, commit
 from .post import Post
 
@@ -44,7 +42,7 @@ class Site(SiteFiles):
         )
         log.info("campaign %s created: %s, %s", campaign.id, campaign.rules.title, campaign.status)
         if campaign.gm:
-            self.post.queue(campaign, gm_welcome(self.identity, campaign, help_lines(gm=True)))
+            welcome_game_master(self.post, campaign)
         if campaign.status == Status.RUNNING:
             self.start_campaign(campaign)
         return campaign
@@ -58,15 +56,7 @@ class Site(SiteFiles):
         campaign.save()
         table = campaign.table()
         commit(table, advance(table, set(campaign.robots)), Record(Kind.REFEREE))
-        for seat in range(len(campaign.players)):
-            self.post.queue(campaign, welcome(self.identity, table, seat))
-        seats = range(len(campaign.players))
-        campaign.marks = Watermarks(
-            digests={str(s): table.count for s in seats},
-            digest_rounds={str(s): table.round for s in seats},
-            # the welcomes prompt the first decisions
-            stages={str(d.seat): d.stage for d in table.awaiting},
-        )
+        welcome_players(self.post, table)
         log.info(
             "campaign %s started: %s", campaign.id, ", ".join(p.name for p in campaign.players)
         )
