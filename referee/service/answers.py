@@ -1,5 +1,13 @@
-"""The answers a campaign's log calls for, derived from it: confirmations of mails, relayed
-messages, welcomes of replacement players, digests, and the files of turns/.
+"""The one stage that decides every mail the referee sends, and why: a game master looks
+here to learn why any mail went out. Each is composed by ``words`` and queued by
+``post.queue``, under a Message-ID derived from what it answers.
+
+- ``answer``: what a campaign's log and this tick's deadline notices call for: reminders and
+  missed deadlines (``tell_deadlines``), relayed messages, observers' reports, welcomes of
+  replacement players, digests and confirmations; and the files of turns/;
+- ``welcome_game_master``, ``welcome_players``: a campaign made, a game begun;
+- ``tell_sender``: a short answer to a mail outside a player's game, within the answer limits;
+- ``tell_failures``, ``tell_stopped``: the site's game masters told what failed.
 
 Nothing here decides anything about the game. What was answered is kept as watermarks
 (mailed.json); they are derived data: after a crash the answers are derived again, and the
@@ -8,10 +16,14 @@ outbox recognises a mail it queued before by its Message-ID, so none goes out tw
 
 from __future__ import annotations
 
+import hashlib
+import json
+import logging
 from datetime import UTC, datetime, timedelta
 
 from .. import maps
-from ..files import atomic_write
+from ..files import StateDamaged, atomic_write, read_records, read_state
+from ..mail.compose import compose
 from ..mail.read import Incoming
 from ..records import (
     History,
@@ -22,16 +34,19 @@ from ..records import (
     Replace,
     Rollback,
 )
+from ..schema import SettingsError, load_file
 from ..settings.deadlines import show, stamp
 from ..settings.site import Audience
 from ..store.campaign import Campaign, Table
 from ..store.marks import Watermarks
+from ..store.site import SiteFiles
 from ..words.history import NoSuchTurn, history_text, turn_files
 from ..words.mails import (
     confirmation,
     digest,
     gm_notice,
     gm_welcome,
+    message_id,
     notice,
     observer_report,
     observing_ended,
@@ -41,11 +56,14 @@ from ..words.mails import (
     replaced_notice,
     welcome,
 )
-from ..words.render import say
+from ..words.render import render, say
 from . import timekeeping
 from .commands import TELLS_EVERYONE, help_lines
+from .failures import EVERY, SHOWN, told_of
 from .post import Post
 from .timekeeping import Notices
+
+log = logging.getLogger(__name__)
 
 
 def answer(
@@ -326,3 +344,75 @@ def write_turns(table: Table, since: int) -> None:
         for name, content in turn_files(table, round_).items():
             # derived from the log, so written again if a crash loses them
             atomic_write(folder / name, content, durable=False)
+
+
+# the site's own mail to its game masters ------------------------------------------------------
+
+
+def tell_failures(post: Post, site: SiteFiles, game_masters: list[str], now: datetime) -> bool:
+    """Queue the summary of the failures not told yet to the site's game masters, when there
+    are any and the last summary is a day old; True when one was queued."""
+    if not game_masters:
+        return False
+    told_path = site.state_dir / "failures-told.json"
+    try:
+        told = read_state(told_path, told_of) or {"count": 0, "at": None}
+    except StateDamaged as err:  # told afresh: a summary may repeat, none is lost
+        log.error("%s", err)
+        told = {"count": 0, "at": None}
+    if told["at"] and now - datetime.fromisoformat(told["at"]) < EVERY:
+        return False
+    failures, _ = read_records(site.state_dir / "failures.jsonl")
+    new = failures[told["count"] :]
+    if not new:
+        return False
+    text = render("failures.txt", failures=new[:SHOWN], more=len(new) - SHOWN, site=site.root)
+    msg = compose(
+        from_address=post.identity.address,
+        from_name=post.identity.name,
+        to=game_masters,
+        subject=f"referee: {len(new)} failure(s) since {told['at'] or 'the start'}",
+        text=text,
+        message_id=message_id(post.identity, "failures", len(failures)),
+    )
+    post.queue(None, msg)
+    atomic_write(told_path, json.dumps({"count": len(failures), "at": now.isoformat()}))
+    log.info("failure summary (%d) queued for the game masters", len(new))
+    return True
+
+
+def tell_stopped(
+    post: Post, site: SiteFiles, game_masters: list[str], campaign_id: str, error: str
+) -> None:
+    """A campaign a tick had to skip: its game master (as its file names them, if it can
+    still be read that far) and the site's game masters are told what is wrong, once for
+    each version of its files: the mail's Message-ID comes from the error and the files'
+    sizes and times, so the next ticks queue it again in vain, and a new edit that is still
+    wrong is told again."""
+    root = site.data_root / campaign_id
+    recipients = list(game_masters)
+    try:
+        gm = (load_file(root / "campaign.yaml") or {}).get("gm") or {}
+        if isinstance(gm, dict) and isinstance(gm.get("address"), str):
+            recipients.insert(0, gm["address"])
+    except (OSError, SettingsError, AttributeError):
+        pass  # the site's game masters are told all the same
+    if not recipients:
+        return
+    marks = [error]
+    for name in ("campaign.yaml", "log.jsonl", "snapshot.json"):
+        try:
+            stat = (root / name).stat()
+            marks.append(f"{name} {stat.st_size} {stat.st_mtime_ns}")
+        except FileNotFoundError:
+            marks.append(f"{name} none")
+    key = hashlib.sha256("\n".join(marks).encode()).hexdigest()[:16]
+    msg = compose(
+        from_address=post.identity.address,
+        from_name=post.identity.name,
+        to=list(dict.fromkeys(recipients)),
+        subject=say("subject_stopped", campaign_id=campaign_id),
+        text=render("stopped.txt", campaign_id=campaign_id, error=error, site=site.root),
+        message_id=message_id(post.identity, campaign_id, "stopped", key),
+    )
+    post.queue(None, msg)

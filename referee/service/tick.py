@@ -34,9 +34,9 @@ from ..store import snapshots
 from ..store.campaign import CampaignError, Status
 from ..words.render import say
 from . import timekeeping
-from .answers import answer
+from .answers import answer, tell_failures, tell_stopped
 from .commands import CAMPAIGN, CommandError, Commands, split
-from .failures import mail_summary, note_failure, tell_stopped
+from .failures import note_failure
 from .intake import Intake
 from .play import advance, commit
 from .session import Sessions
@@ -96,7 +96,7 @@ def tick(site: Site, now: datetime | None = None) -> TickReport:
         report.answered += answered
         waits.save()
         try:
-            mail_summary(site, now)
+            tell_failures(site.post, site, site.config.game_master_addresses, now)
         except Exception as err:  # the summary must not stop the sending
             report.errors.append(f"the game masters' summary of failures: {err}")
             log.error("the game masters' summary of failures: %s", err)
@@ -160,7 +160,7 @@ def resolve_all(
                 exc_info=not told,
             )
             note_failure(site, what, text, now)
-            tell_stopped(site, campaign_id, text)
+            tell_stopped(site.post, site, site.config.game_master_addresses, campaign_id, text)
             sessions.forget(campaign_id)
     return queued
 

@@ -268,6 +268,11 @@ class Config:
     game_masters: tuple = ()  # (address, token_env): may open campaigns by mail
     limits: AnswerLimits = AnswerLimits()
 
+    @property
+    def game_master_addresses(self) -> list[str]:
+        """The site game masters', who are told of the site's failures."""
+        return [address for address, _ in self.game_masters]
+
     def game_master_token(self, address: str) -> str | None:
         """The site game master's secret token (from the environment), None if ``address``
         is not a site game master or the variable is not set."""
