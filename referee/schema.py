@@ -193,7 +193,7 @@ class _Reader:
                     self.problem(where, f"missing; add `{name}: ...` to the {section} section")
                     wrong = True
                     continue
-                if hints[name] is not Path and _strip_none(hints[name]) is not Path:
+                if name not in _paths_of(described):
                     continue  # its default, as the description gives it
                 given = field.default
                 if given is None or given is MISSING:
@@ -324,6 +324,21 @@ def _hints_of(described: Any) -> dict[str, Any]:
     if hints is None:
         hints = _hints[described] = typing.get_type_hints(described)
     return hints
+
+
+_paths: dict[type, frozenset[str]] = {}  # its fields that hold a path, found once a process
+
+
+def _paths_of(described: Any) -> frozenset[str]:
+    """The fields of a description that hold a path (a default one is read relative to the
+    file's folder too)."""
+    paths = _paths.get(described)
+    if paths is None:
+        hints = _hints_of(described)
+        paths = _paths[described] = frozenset(
+            name for name, hint in hints.items() if _strip_none(hint) is Path
+        )
+    return paths
 
 
 def _strip_none(hint: Any) -> Any:

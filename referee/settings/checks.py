@@ -2,20 +2,19 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
-from email.headerregistry import Address
+
+# an address as a person writes it into a file: local part, @, domain, nothing that belongs
+# around an address (a name, brackets, a comma); mail/read.py parses what comes by mail
+ADDRESS = re.compile(r"[^@\s<>()\[\],;:\"]+@[^@\s<>()\[\],;:\".]+(\.[^@\s<>()\[\],;:\".]+)*")
 
 
 def mail_address(example: str) -> Callable[[str], str]:
     """A check: a mail address (kept in lower case), told with ``example`` when it is not."""
 
     def check(address: str) -> str:
-        try:
-            parsed = Address(addr_spec=address)
-            valid = bool(parsed.username and parsed.domain)
-        except (ValueError, IndexError):
-            valid = False
-        if not valid:
+        if not ADDRESS.fullmatch(address):
             raise ValueError(f"{address!r} is not a mail address like {example}")
         return address.lower()
 
