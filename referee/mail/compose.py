@@ -70,11 +70,14 @@ def compose(
         *_, html_part = msg.iter_parts()  # the alternative just added is the last part
         assert isinstance(html_part, EmailMessage)
         for content_id, png in (inline_images or {}).items():
+            # inline, not an attachment: some mail programs show an attached image a
+            # second time below the message
             html_part.add_related(
                 png,
                 "image",
                 "png",
                 cid=f"<{content_id}>",
+                disposition="inline",
                 filename=f"{content_id.partition('@')[0]}.png",
             )
     for attachment in attachments:
