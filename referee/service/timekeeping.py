@@ -90,7 +90,7 @@ def check(table: Table, now: datetime, settings: Deadlines) -> tuple[Notices, Ou
             notices.missed.append(
                 (decision.seat, due, _apply_policy(table, decision.seat, settings.policy, outcome))
             )
-        elif not entry.reminded and now >= due - settings.remind:
+        elif not entry.reminded and now >= settings.reminder(parse_when(entry.asked), due):
             entry.reminded = True
             notices.reminders.append((decision.seat, due))
     return notices, outcome
@@ -172,7 +172,7 @@ def wake(table: Table, now: datetime) -> datetime | None:
             continue
         times.append(due + settings.grace)
         if not entry.reminded:
-            times.append(due - settings.remind)
+            times.append(settings.reminder(parse_when(entry.asked), due))
     return min(times, default=None)
 
 

@@ -8,7 +8,9 @@ A campaign's `deadlines` settings (campaign.yaml), all optional:
                                 #   `min_hours` (default 12) after it was asked for
       weekdays_only: true       # Saturdays and Sundays do not count
       grace_minutes: 60         # time after the deadline before the policy applies
-      remind_hours: 12          # one reminder this long before the deadline
+      remind_hours: 12          # one reminder this long before the deadline, or else
+      remind_share: 0.75        #   when this share of the time allowed has passed (never
+                                #   within the first half of it)
       timezone: Europe/London   # in which deadlines are set and shown
       policy: bot               # wait (the game master decides), bot, or rules (the game's own)
 
@@ -35,6 +37,18 @@ class DeadlineError(ValueError):
 def _positive_hours(value: float | None) -> float | None:
     if value is not None and value <= 0:
         raise ValueError(f"must be a positive number of hours, not {value:g}")
+    return value
+
+
+def _non_negative(value: float | None) -> float | None:
+    if value is not None and value < 0:
+        raise ValueError(f"expected a number of at least 0, found {value:g}")
+    return value
+
+
+def _share(value: float) -> float:
+    if not 0.5 <= value <= 1:
+        raise ValueError(f"expected a share of the time allowed from 0.5 to 1, found {value:g}")
     return value
 
 
@@ -68,7 +82,10 @@ class Deadlines:
     min_hours: float = setting(12.0, check=at_least(0))
     weekdays_only: bool = False
     grace_minutes: float = setting(0.0, check=at_least(0))
-    remind_hours: float = setting(12.0, check=at_least(0))
+    # the one reminder: this many hours before the deadline, or else when ``remind_share`` of
+    # the time allowed has passed; never within the first half of it
+    remind_hours: float | None = setting(None, check=_non_negative)
+    remind_share: float = setting(0.75, check=_share)
     timezone: ZoneInfo = setting(ZoneInfo("UTC"), check=_zone)
     policy: str = setting("wait", check=_policy)
 
@@ -80,9 +97,17 @@ class Deadlines:
     def grace(self) -> timedelta:
         return timedelta(minutes=self.grace_minutes)
 
-    @property
-    def remind(self) -> timedelta:
-        return timedelta(hours=self.remind_hours)
+    def reminder(self, asked: datetime, due: datetime) -> datetime:
+        """When the reminder of a decision asked for at ``asked`` and due at ``due`` goes
+        out: ``remind_hours`` before the deadline, or once ``remind_share`` of the time
+        allowed has passed, but never within the first half of it, so that a short deadline
+        is not reminded at once (nor before the mail that asked for the decision)."""
+        allowed = due - asked
+        if self.remind_hours is not None:
+            at = due - timedelta(hours=self.remind_hours)
+        else:
+            at = asked + allowed * self.remind_share
+        return max(at, asked + allowed / 2)
 
     @property
     def zone(self) -> ZoneInfo:

@@ -357,9 +357,9 @@ class Campaign:
             "# The order log (log.jsonl) is the source of truth; this file holds the\n"
             "# settings. Tokens are the players' passwords: keep this file private.\n"
             "# Deadlines (optional), e.g.:  deadlines: {hours: 48, policy: bot,\n"
-            "#   timezone: Europe/London, remind_hours: 12, grace_minutes: 60}\n"
+            "#   timezone: Europe/London, remind_share: 0.75, grace_minutes: 60}\n"
             "# The bot for dropped seats and missed deadlines (optional, else the default\n"
-            "#   bot), e.g.:  bot: strong  or  bot: {name: strong, rollouts: 200}\n"
+            "#   bot), e.g.:  bot: strong  or  bot: {name: strong, rollouts: 100}\n"
         )
         atomic_write(
             self.root / "campaign.yaml",

@@ -264,6 +264,7 @@ DEADLINE_KEYS: dict[str, Callable[[str], object]] = {
     "timezone": str,
     "times": lambda v: v.split(","),
     "remind_hours": float,
+    "remind_share": float,
     "grace_minutes": float,
     "min_hours": float,
     "weekdays_only": lambda v: v.lower() in ("1", "yes", "true"),
