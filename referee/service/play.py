@@ -89,11 +89,7 @@ def read_orders(rules, lines: list[str]) -> Reading:
         try:
             entries = rules.parse(chunk)
         except NotAnOrder:
-            guess = did_you_mean(rules, chunk)
-            if guess is None:
-                reading.ignored.append(chunk)
-            else:
-                reading.errors.append((chunk, say("did_you_mean", guess=guess)))
+            _not_an_order(rules, chunk, reading)
             continue
         except NotationError as err:
             if looks_like_prose(chunk):  # a signature or a remark that begins like an order
@@ -109,15 +105,25 @@ def read_orders(rules, lines: list[str]) -> Reading:
     return reading
 
 
+def _not_an_order(rules, line: str, reading: Reading) -> None:
+    """A line that does not even start like an order: a near miss of one ("biuld") stops
+    the mail with its suggestion, anything else (a greeting, a remark) is passed over."""
+    guess = did_you_mean(rules, line)
+    if guess is None:
+        reading.ignored.append(line)
+    else:
+        reading.errors.append((line, say("did_you_mean", guess=guess)))
+
+
 def _order_lines(rules, lines: list[str], reading: Reading) -> list[str]:
     """The lines of a mail that may be part of a multi-line order: a line that does not even
-    start like an order (a greeting, a remark) is passed over and noted in ``reading``."""
+    start like an order is told or passed over (``_not_an_order``)."""
     kept = []
     for line in lines:
         try:
             rules.parse(line)
         except NotAnOrder:
-            reading.ignored.append(line)
+            _not_an_order(rules, line, reading)
             continue
         except NotationError:
             pass  # part of an order, or a malformed one: the whole text says which
