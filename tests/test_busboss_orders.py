@@ -121,3 +121,14 @@ def test_notation_errors_say_what_is_wrong(text, reason):
     with pytest.raises(NotationError) as caught:
         RULES.parse(text)
     assert reason in str(caught.value)
+
+
+def test_each_build_alternative_may_say_build_again_as_bus_orders_may():
+    """`build a | build b` reads as `build a | b` (issue 23, item 8): Bus accepts `a | b`
+    with the verb repeated everywhere, and Bus Boss refused it ("'build' is not a route")."""
+    assert RULES.parse("build leeds-york | build york-malton") == RULES.parse(
+        "build leeds-york | york-malton"
+    )
+    assert RULES.parse("build leeds-york | build nothing") == RULES.parse(
+        "build leeds-york | nothing"
+    )

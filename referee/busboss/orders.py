@@ -256,7 +256,8 @@ def _parse_build(rest: str, raw: str) -> Build:
 
 
 def _parse_purchase(alt: str, raw: str) -> Purchase:
-    alt = alt.strip()
+    # an alternative may say its verb again, as a Bus order's do: build a-b | build c-d
+    alt = re.sub(r"^build\s+", "", alt.strip())
     if alt in ("nothing", "none", "pass"):
         return Purchase(())
     cost = None
