@@ -8,11 +8,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import Any, Literal
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..schema import at_least, setting
 from .checks import mail_address
-from .deadlines import Deadlines, parse_day
+from .deadlines import Deadlines, parse_day, time_zone
 
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")
 
@@ -27,13 +26,9 @@ def campaign_id(text: str) -> str:
 
 
 def _zone_name(name: str | None) -> str | None:
+    """A player's time zone, kept by its name."""
     if name is not None:
-        try:
-            ZoneInfo(name)
-        except (ZoneInfoNotFoundError, ValueError, OSError):
-            raise ValueError(
-                f"{name!r} is not a time zone; use a name like Europe/Berlin"
-            ) from None
+        time_zone(name)
     return name
 
 

@@ -56,7 +56,8 @@ def _times_of_day(values: tuple) -> tuple[time, ...]:
     return tuple(parse_time(str(v)) for v in values)
 
 
-def _zone(name: object) -> ZoneInfo:
+def time_zone(name: object) -> ZoneInfo:
+    """A check: the time zone of that name (a ZoneInfo is kept as it is)."""
     if isinstance(name, ZoneInfo):
         return name
     try:
@@ -86,7 +87,7 @@ class Deadlines:
     # the time allowed has passed; never within the first half of it
     remind_hours: float | None = setting(None, check=_non_negative)
     remind_share: float = setting(0.75, check=_share)
-    timezone: ZoneInfo = setting(ZoneInfo("UTC"), check=_zone)
+    timezone: ZoneInfo = setting(ZoneInfo("UTC"), check=time_zone)
     policy: str = setting("wait", check=_policy)
 
     @property
