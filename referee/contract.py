@@ -15,10 +15,14 @@ Orders are small immutable values with a ``kind``; the accepted-order log stores
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any, Protocol, TypedDict, TypeVar
+
+from . import schema
 
 
 class IllegalOrder(Exception):
@@ -67,14 +71,39 @@ class Decision:
     stage: int = 0
 
 
+class Outcome(Enum):
+    """How a finished game went for one seat."""
+
+    WON = "won"
+    SHARED = "shared first place"
+    LOST = "lost"
+
+
 @dataclass(frozen=True)
 class Result:
     """The end of a game: why it ended, the final score per seat, and the ranking as a list
-    of lists of seats (ties share a place)."""
+    of lists of seats (ties share a place).
 
-    reason: str
+    ending  a member of the game's own Enum of the ways a game of it ends, whose value is
+            its wording; a wording may name players by ``{}``, filled from ``named``
+    named   the names the wording mentions, in order
+    """
+
+    ending: Enum
     scores: tuple[int, ...]
     ranking: tuple[tuple[int, ...], ...]
+    named: tuple[str, ...] = ()
+
+    @property
+    def reason(self) -> str:
+        """Why the game ended, in words for the players."""
+        return str(self.ending.value).format(*self.named)
+
+    def outcome(self, seat: int) -> Outcome:
+        first = self.ranking[0]
+        if seat not in first:
+            return Outcome.LOST
+        return Outcome.WON if len(first) == 1 else Outcome.SHARED
 
 
 Bot = Callable[[Any, int, random.Random], Any]
@@ -100,13 +129,12 @@ class HeldOrder:
 @dataclass(frozen=True)
 class SignupChoice:
     """Something a player may choose when joining a game, written after their name:
-    ``join <game> as <name> <word> <value> ...``.
+    ``join <game> as <name> <word> <value> ...``. What a value may be is the field of that
+    name in the game's description of its sign-up (``SignUp.described``).
 
     word      the keyword, e.g. "company"
     example   a value as the help shows it, e.g. '"Vale Motors"'
     summary   what the choice is, in a few words
-    read      the value as written -> the value kept (plain data), or ValueError saying
-              what is wrong, for the player
     distinct  whether two players of one game may not choose the same value
     aliases   other spellings of the keyword ("colors" for "colours")
     """
@@ -114,24 +142,25 @@ class SignupChoice:
     word: str
     example: str
     summary: str
-    read: Callable[[str], Any]
     distinct: bool = False
     aliases: tuple[str, ...] = ()
 
 
-def check_setup(rules: Rules, options: Mapping[str, Any], players: Sequence[str]) -> None:
-    """The options a game knows and the number of players it is for, or ValueError."""
-    unknown = set(options) - set(rules.options) - {SIGNUP}
-    if unknown:
-        raise ValueError(
-            f"{rules.title} has no option {', '.join(sorted(unknown))}; "
-            f"its options are: {', '.join(rules.options)}"
-        )
+def check_setup(rules: Rules, options: Mapping[str, Any], players: Sequence[str]) -> Any:
+    """The options as the game describes them (``Rules.options``), every problem named at
+    once (``schema.SettingsError``, a ValueError), after the number of players it is for."""
     if not rules.min_players <= len(players) <= rules.max_players:
         raise ValueError(
             f"{rules.title} is for {rules.min_players} to {rules.max_players} "
             f"players, not {len(players)}"
         )
+    given = {key: value for key, value in options.items() if key != SIGNUP}
+    return schema.read(rules.options, given, f"the {rules.title} game's settings", at="options")
+
+
+def option_defaults(rules: Rules) -> dict[str, Any]:
+    """Each option of the game with the value it has when a campaign does not set it."""
+    return {f.name: f.default for f in dataclasses.fields(rules.options)}
 
 
 def progress_view(decisions: Sequence[Decision], result: Result | None) -> Progress:
@@ -189,8 +218,13 @@ class Rules(Protocol):
     title: str
     min_players: int
     max_players: int
-    options: dict[str, tuple[str, Sequence[str]]]  # name -> (default, allowed values)
     multiline_orders: bool  # one order spans several lines: a mail's lines parse together
+
+    @property
+    def options(self) -> type:
+        """What a campaign may set in campaign.yaml's ``options``: a frozen dataclass
+        described with ``schema`` (each field's type, default and check), which
+        ``check_setup`` reads."""
 
     def new_game(self, options: Mapping[str, Any], players: Sequence[str], seed: int) -> Any:
         """A new game's state, or ValueError for options or players that make no game."""
@@ -290,10 +324,23 @@ class ShortChoices(Capability):
 
 @dataclass(frozen=True)
 class SignUp(Capability):
-    """What a player may choose when joining (``SignupChoice``); the choices reach
-    ``new_game`` under the option ``SIGNUP``."""
+    """What a player may choose when joining (``SignupChoice``), each a field of
+    ``described`` (a frozen dataclass described with ``schema``: a choice not made is None),
+    which reads both the join line's words and what campaign.yaml keeps of them. The
+    choices reach ``new_game`` under the option ``SIGNUP``."""
 
     choices: tuple[SignupChoice, ...]
+    described: type
+
+    def __post_init__(self) -> None:
+        fields = [f.name for f in dataclasses.fields(self.described)]
+        assert fields == [c.word for c in self.choices], "one field a choice, in their order"
+
+    def read(self, given: Mapping[str, Any], file: str, at: str = "") -> dict[str, Any]:
+        """The choices made, read by the description ({word: value}); SettingsError names
+        every problem."""
+        chosen: Any = schema.read(self.described, given, file, at=at)
+        return {c.word: v for c in self.choices if (v := getattr(chosen, c.word)) is not None}
 
 
 @dataclass(frozen=True)

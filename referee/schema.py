@@ -108,14 +108,16 @@ def read(
     file: str | Path,
     base: Path | None = None,
     refuse_key: Callable[[str, str], str | None] | None = None,
+    at: str = "",
 ) -> T:
     """``data`` (plain data, as YAML gives it) as an instance of the dataclass
     ``described``, or SettingsError naming ``file`` and every problem. ``base``: the folder
     relative paths start from (the file's own); ``refuse_key(section, key)``: a message for
-    a key that must not be written at all (a password), or None."""
+    a key that must not be written at all (a password), or None; ``at``: the key path of
+    ``data`` within its file, when it is one section of it."""
     reader = _Reader(base or Path("."), refuse_key)
     try:
-        value = reader.section(described, data, "")
+        value = reader.section(described, data, at)
     except _Wrong:
         raise SettingsError(file, reader.problems) from None
     return value
@@ -138,6 +140,19 @@ def at_least(least: float, what: str = "a number") -> Callable[[Any], Any]:
     def check(value: Any) -> Any:
         if value < least:
             raise ValueError(f"expected {allowed}, found {value!r}")
+        return value
+
+    check.allowed = allowed  # type: ignore[attr-defined]
+    return check
+
+
+def within(least: int, most: int, what: str = "a whole number") -> Callable[[Any], Any]:
+    """A check: a number from ``least`` to ``most``."""
+    allowed = f"{what} from {least} to {most}"
+
+    def check(value: Any) -> Any:
+        if not least <= value <= most:
+            raise ValueError(f"must be {allowed}, not {value!r}")
         return value
 
     check.allowed = allowed  # type: ignore[attr-defined]
@@ -230,6 +245,12 @@ class _Reader:
             return self.section(hint, data, path)  # type: ignore[arg-type]
         if origin is Literal:
             choices = typing.get_args(hint)
+            if (
+                isinstance(data, (int, float))
+                and not isinstance(data, bool)
+                and str(data) in choices
+            ):
+                data = str(data)  # `edition: 1999` means the text "1999"
             if data not in choices:
                 shown = ", ".join(str(c) for c in choices)
                 self.problem(path, f"{data!r} is not one of: {shown}")
@@ -266,8 +287,8 @@ class _Reader:
         return self.scalar(hint, data, path, allowed)
 
     def union(self, members: tuple[Any, ...], data: Any, path: str) -> Any:
-        if data is None and type(None) in members:
-            return None
+        if type(None) in members and (data is None or (data == "" and str not in members)):
+            return None  # `key:`, or `key: ""` for a value that is no text: not set
         members = tuple(m for m in members if m is not type(None))
         sections = [m for m in members if dataclasses.is_dataclass(m)]
         if isinstance(data, Mapping) and len(sections) > 1:
@@ -300,6 +321,8 @@ class _Reader:
             return str(data).strip()
         elif hint is int and isinstance(data, int):
             return data
+        elif hint is int and isinstance(data, str) and data.strip().isdigit():
+            return int(data)  # a game's option as the command line gives it: text
         elif hint is float and isinstance(data, (int, float)):
             return float(data)
         elif hint is Path and isinstance(data, (str, Path)) and str(data).strip():

@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .contract import IllegalOrder
+from .contract import IllegalOrder, Outcome
 
 # a game's own figures of each seat's play: (the state it began with, each (seat, order,
 # state after it) in order) -> {seat: {figure: n}} (the game's PlayFigures capability)
@@ -153,7 +153,7 @@ def simulate(
         result = rules.result(game.state)
         if result is not None:
             finished += 1
-            reasons[result.reason] += 1
+            reasons[result.ending.name.lower()] += 1
             scores.extend(result.scores)
         rounds.append(rules.round(game.state))
         for seat, name in enumerate(seated):
@@ -162,8 +162,8 @@ def simulate(
             mine["cpu"] += game.cpu[seat]
             mine["decisions"] += game.decisions[seat]
             if result is not None:
-                first = result.ranking[0]
-                mine["won"] += 1 / len(first) if seat in first else 0.0  # ties shared
+                if result.outcome(seat) is not Outcome.LOST:
+                    mine["won"] += 1 / len(result.ranking[0])  # ties shared
                 mine["scores"].append(result.scores[seat])
             for figure, n in game.figures.get(seat, {}).items():
                 mine["figures"][figure] = mine["figures"].get(figure, 0) + n

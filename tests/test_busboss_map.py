@@ -6,6 +6,7 @@ import pytest
 
 from referee.busboss.engine import RULES
 from referee.busboss.map import CARDS, MapError, load_map, map_names, parse_map
+from referee.contract import option_defaults
 
 SHIPPED = (
     resources.files("referee.busboss")
@@ -54,7 +55,7 @@ def test_k1_k9_towns_routes_lengths_and_doubled_routes():
 
 def test_map_option_by_name_and_by_path(tmp_path):
     assert "yorkshire" in map_names()
-    assert RULES.options["map"] == ("yorkshire", map_names())
+    assert option_defaults(RULES)["map"] == "yorkshire"
     own = tmp_path / "my-region.yaml"
     own.write_text(SHIPPED.replace("name: Yorkshire and the North East", "name: My copy"))
     s = RULES.new_game({"map": str(own)}, ["a", "b", "c"], 5)

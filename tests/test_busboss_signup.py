@@ -6,11 +6,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import yaml
+from click.testing import CliRunner
 from sites import Mailboxes, make_site, person_mail, text_of
 
 from referee import maps
 from referee.busboss.engine import RULES
 from referee.busboss.game import assign_colours
+from referee.cli import main
 from referee.service.site import Site
 from referee.service.tick import tick
 from referee.settings.site import load_config
@@ -160,3 +162,19 @@ def test_rule_6_a_replacement_player_takes_over_the_company_and_its_colour(tmp_p
         "Vale Motors",
         "purple",
     )
+
+
+def test_rule_6_one_description_reads_the_join_line_and_campaign_yaml(tmp_path):
+    """The sign-up is described once (``SignUp.described``): a join line with two bad choices
+    is told both, and a game master's edit of a player's choices in campaign.yaml is held to
+    the same description by `referee check`, naming the player's key path."""
+    site, boxes = open_site(tmp_path)
+    text = join(site, boxes, "Ann", "join boss1 as Ann company (Vale) colours pink")
+    assert "company: write the company's name without ( ) | or #" in flat(text)
+    assert "colours: 'pink' is not a colour of Bus Boss" in flat(text)
+    join(site, boxes, "Ann", "join boss1 as Ann colours red")
+    path = site.data_root / "boss1" / "campaign.yaml"
+    path.write_text(path.read_text().replace("- red", "- pink"))
+    done = CliRunner().invoke(main, ["--config", str(site.config.path), "check"])
+    assert done.exit_code == 1
+    assert "players[0].signup.colours: 'pink' is not a colour of Bus Boss" in done.output

@@ -97,3 +97,22 @@ def test_the_game_masters_get_one_bounded_summary_of_failures_a_day(tmp_path):
     assert "campaign c" in text_of(second) and "mail <m0@x>" not in text_of(second)
     run_tick(site)
     assert boxes.new("gm@example.org") == []  # nothing new: no summary
+
+
+def test_check_reads_a_game_s_options_by_the_game_s_own_description(tmp_path):
+    """Every game declares its options as a described section (``Rules.options``): check names
+    a misspelt option with its near miss and a value the game does not have, all at once."""
+    site = make_site(tmp_path)
+    site.new_campaign("bus", "odd", PLAYERS, seed=1)
+    settings = site.data_root / "odd" / "campaign.yaml"
+    text = settings.read_text()
+    assert "  line_orders: name-head\n" in text  # B15, pinned for a new campaign
+    settings.write_text(
+        text.replace("  line_orders: name-head\n", "  editon: 1999\n  line_orders: x\n")
+    )
+    done = referee(site, "check")
+    assert done.exit_code == 1
+    assert "options.editon: unknown setting; did you mean `edition`?" in done.output
+    assert "options.line_orders: 'x' is not one of: name-head, either-end" in done.output
+    settings.write_text(text.replace("options:\n", "options:\n  edition: 1999\n"))
+    assert referee(site, "check").exit_code == 0

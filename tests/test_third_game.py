@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 from datetime import UTC, datetime, timedelta
+from enum import Enum
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ from sites import Mailboxes, logged, make_site, reply_to, run_tick, text_of
 
 from referee import registry
 from referee.cli import main
-from referee.contract import IllegalOrder, NotAnOrder, NotationError, Rules
+from referee.contract import IllegalOrder, NotAnOrder, NotationError, Outcome, Rules
 from referee.service.tick import tick
 from referee.service.verify import verify
 from referee.words.history import history_text
@@ -304,3 +305,12 @@ def test_a_game_registered_after_the_cli_was_imported_can_be_named_on_the_comman
     result = CliRunner().invoke(main, ["--config", config, "new", "chess", "board"])
     assert result.exit_code == 2 and "'chess' is not one of" in result.output
     assert "'takeaway'" in result.output
+
+
+def test_the_wording_is_the_ending_s_with_the_players_it_names(takeaway):
+    state = takeaway.new_game({"pile": "2"}, ["Ann", "Bob"], seed=1)
+    state, _ = takeaway.apply(state, 0, takeaway.parse("take 2")[0].alternatives[0])
+    result = takeaway.result(state)
+    assert isinstance(result.ending, Enum) and result.ending.name == "LAST_COUNTER"
+    assert result.reason == "Ann took the last counter" and result.named == ("Ann",)
+    assert [result.outcome(seat) for seat in (0, 1)] == [Outcome.WON, Outcome.LOST]

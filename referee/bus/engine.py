@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ..contract import Bot, Decision, Entry, IllegalOrder, Result, View, check_setup, progress_view
@@ -13,7 +14,7 @@ from .board import BOARD
 from .bot import BOTS
 from .notation import ACTIONS, Order, format_order, parse_orders
 from .search import ROLLOUTS, strong_bot
-from .state import EDITIONS, LINE_ORDERS, SPACES, BusState, new_state
+from .state import SPACES, BusState, Edition, LineOrders, new_state
 
 
 class BusView(View):
@@ -37,28 +38,26 @@ class BusView(View):
     action_spaces: dict[str, int]
 
 
+@dataclass(frozen=True)
+class BusOptions:
+    """What a campaign may set: the edition played, and how a line order names its head
+    (B15; a campaign made before it keeps "either-end", ``PinnedOptions``)."""
+
+    edition: Edition = "2019"
+    line_orders: LineOrders = "name-head"
+
+
 class BusRules:
     name = "bus"
     title = "Bus"
     min_players, max_players = 3, 5
     multiline_orders = False
-    options: dict[str, tuple[str, Sequence[str]]] = {
-        "edition": ("2019", EDITIONS),
-        "line_orders": ("name-head", LINE_ORDERS),
-    }
+    options = BusOptions
 
     def new_game(self, options: Mapping[str, Any], players: Sequence[str], seed: int) -> BusState:
-        edition = str(options.get("edition", "2019"))
-        if edition not in EDITIONS:
-            raise ValueError(f"edition must be one of {', '.join(EDITIONS)}, not {edition!r}")
-        line_orders = str(options.get("line_orders", "name-head"))
-        if line_orders not in LINE_ORDERS:
-            raise ValueError(
-                f"line_orders must be one of {', '.join(LINE_ORDERS)}, not {line_orders!r}"
-            )
-        check_setup(self, options, players)
+        chosen: BusOptions = check_setup(self, options, players)
         start = random.Random(seed).randrange(len(players))  # B14
-        return new_state(edition, list(players), seed, start, line_orders)
+        return new_state(chosen.edition, list(players), seed, start, chosen.line_orders)
 
     def awaiting(self, state: BusState) -> list[Decision]:
         due = rules.decision(state)
@@ -106,7 +105,7 @@ class BusRules:
             return None
         assert state.end_reason is not None  # set with the phase "over"
         return Result(
-            rules.END_REASONS[state.end_reason],
+            rules.Ending[state.end_reason.upper()],
             tuple(state.score(p) for p in range(state.n)),
             tuple(tuple(place) for place in rules.ranking(state)),
         )

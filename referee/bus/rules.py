@@ -9,6 +9,8 @@ the state always waits for a real decision or is over.
 
 from __future__ import annotations
 
+from enum import Enum
+
 from ..contract import Decision, IllegalOrder
 from .board import BOARD
 from .notation import ACTIONS, BUILDING_TYPES, Order
@@ -646,16 +648,17 @@ def _new_round(s: BusState, start: int, events: list[str]) -> None:
     events.append(f"Round {s.round} begins; {s.names[start]} starts.")
 
 
-END_REASONS = {
-    "clock": "the last clock stone was taken",
-    "markers": "at most one player has action markers left",
-    "lots": "no building lot is free",
-}
+class Ending(Enum):
+    """B13: the ways a game ends (``BusState.end_reason`` keeps the name, lower-case)."""
+
+    CLOCK = "the last clock stone was taken"
+    MARKERS = "at most one player has action markers left"
+    LOTS = "no building lot is free"
 
 
 def _game_over(s: BusState, reason: str, events: list[str]) -> None:
     s.phase, s.end_reason = "over", reason
-    events.append(f"The game ends: {END_REASONS[reason]}.")
+    events.append(f"The game ends: {Ending[reason.upper()].value}.")
 
 
 def ranking(s: BusState) -> list[list[int]]:

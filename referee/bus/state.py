@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from .board import BOARD
 from .notation import ACTIONS, BUILDING_TYPES
 
-EDITIONS = ("2019", "1999")
+Edition = Literal["2019", "1999"]
 # B15: "name-head" reads `line A-B` as laid from the head at A; "either-end", how a campaign
 # made before B15 read it (from B when it was illegal from A), so that its log means what it did
-LINE_ORDERS = ("name-head", "either-end")
+LineOrders = Literal["name-head", "either-end"]
 # B2: spaces per action; resolution order is the order of ACTIONS
 SPACES = {
     "line": 6,
@@ -108,7 +108,7 @@ class BusState:
     end_reason: str | None
     moves: int
     last_board: dict[str, list[int]]
-    line_orders: str  # how a line order is read: one of LINE_ORDERS
+    line_orders: str  # how a line order is read: LineOrders
     n: int  # the number of players, len(names)
     reach: list[frozenset[int]]  # per seat, the crossings its line touches (from streets)
 

@@ -5,7 +5,6 @@ knows of it."""
 from __future__ import annotations
 
 import contextlib
-import re
 from collections.abc import Mapping
 from typing import Any, cast
 
@@ -25,9 +24,8 @@ from . import game, prompts
 from .engine import RULES, BusBossView
 from .map import DEFAULT_MAP, FIRST_VERSION, MapError, load_map
 from .orders import COLOURS
+from .signup import BusBossSignup
 from .state import RULINGS, RULINGS_K1_K12
-
-COMPANY_NAME_LENGTH = 22  # the text map's table has room for so many
 
 # The descriptor hands this game's functions only views its own engine made: a fact of the
 # registry's dispatch on view["game"] that the View type cannot carry, hence the casts.
@@ -51,38 +49,6 @@ def _png_map(view: View) -> bytes:
 
 def player_colour(player: dict[str, Any]) -> str:
     return "#{:02x}{:02x}{:02x}".format(*COLOUR_STYLES[player["colour"]].colour)
-
-
-def company_name(text: str) -> str:
-    """Rule 6: a company's name, as a player gives it when joining."""
-    name = " ".join(text.split()).strip("\"'").strip()
-    if not name:
-        raise ValueError('write the name after "company", e.g. company "Vale Motors"')
-    if len(name) > COMPANY_NAME_LENGTH:
-        raise ValueError(
-            f"a company's name has at most {COMPANY_NAME_LENGTH} characters; "
-            f"{name!r} has {len(name)}"
-        )
-    if not name.isprintable() or any(c in name for c in "()|#"):
-        raise ValueError(f"write the company's name without ( ) | or #, not {name!r}")
-    return name
-
-
-def colour_preferences(text: str) -> list[str]:
-    """Rule 6: colours in order of preference, as a player gives them when joining."""
-    words = [w for w in re.split(r"[\s,;/]+", text.lower()) if w and w not in ("and", "then")]
-    choices = ", ".join(COLOURS)
-    if not words:
-        raise ValueError(
-            f"list the colours you prefer after 'colours', e.g. colours red,blue "
-            f"(the colours are {choices})"
-        )
-    for i, word in enumerate(words):
-        if word not in COLOURS:
-            raise ValueError(f"{word!r} is not a colour of Bus Boss; the colours are {choices}")
-        if word in words[:i]:
-            raise ValueError(f"{word} is named twice among your colours")
-    return words
 
 
 def pin_options(options: Mapping[str, Any]) -> dict[str, Any]:
@@ -117,22 +83,16 @@ GAME = GameDescriptor(
         ShortChoices(prompts.short_choices),
         SignUp(
             (
-                SignupChoice(
-                    "company",
-                    '"Vale Motors"',
-                    "your bus company's name (rule 6)",
-                    company_name,
-                    True,
-                ),
+                SignupChoice("company", '"Vale Motors"', "your bus company's name (rule 6)", True),
                 SignupChoice(
                     "colours",
                     "red,blue,green",
                     f"the colours of your routes, first choice first, of {', '.join(COLOURS)} "
                     "(rule 6)",
-                    colour_preferences,
                     aliases=("colour", "colors", "color"),
                 ),
-            )
+            ),
+            BusBossSignup,
         ),
         PinnedOptions(
             pin_options, unpinned={"map_version": FIRST_VERSION, "rulings": RULINGS_K1_K12}

@@ -17,6 +17,7 @@ name) and ``colours`` (a preference list).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ..contract import (
@@ -30,23 +31,24 @@ from ..contract import (
     check_setup,
     progress_view,
 )
+from ..schema import at_least, setting, within
 from . import game
 from .bots import BOTS
-from .map import DEFAULT_MAP, map_names
+from .map import DEFAULT_MAP, FIRST_VERSION
 from .orders import Order, format_order, parse_order
 from .prompts import legal_orders, prompt_lines
 from .state import BANK_SEAT, LAST_ROUND, RULINGS, RULINGS_K1_K12, BusBossState
 from .strong import strong_bot
 
 
-def whole_option(options: Mapping[str, Any], name: str) -> int | None:
-    """A version option: a whole number, or None where it is not given."""
-    value = options.get(name)
-    if value in (None, ""):
-        return None
-    if not str(value).isdigit():
-        raise ValueError(f"{name} must be a whole number, not {value!r}")
-    return int(value)
+@dataclass(frozen=True)
+class BusBossOptions:
+    """What a campaign may set (K9: a campaign keeps the versions it began with,
+    ``PinnedOptions``)."""
+
+    map: str = DEFAULT_MAP  # a map shipped in maps/ by name, or the path of a map file
+    map_version: int | None = setting(None, check=at_least(FIRST_VERSION, "a version"))
+    rulings: int | None = setting(None, check=within(RULINGS_K1_K12, RULINGS, "a version"))
 
 
 ALL_BOTS = {**BOTS, "strong": strong_bot}
@@ -79,37 +81,24 @@ class BusBossRules:
     title = "Bus Boss"
     min_players, max_players = 3, 6
     multiline_orders = True  # a round's order: run lines, build lines, alternatives
-    # map: a map shipped in maps/ by name, or the path of a game master's own map file;
-    # map_version: the version of it the game is played on ("" for the file's own);
-    # rulings: the version of the rulings ("" for the present ones)
-    options: dict[str, tuple[str, Sequence[str]]] = {
-        "map": (DEFAULT_MAP, map_names()),
-        "map_version": ("", ()),
-        "rulings": ("", ()),
-    }
+    options = BusBossOptions
 
     def new_game(
         self, options: Mapping[str, Any], players: Sequence[str], seed: int
     ) -> BusBossState:
-        check_setup(self, options, players)
-        version = whole_option(options, "map_version")
-        rulings = whole_option(options, "rulings")
-        if rulings is not None and not RULINGS_K1_K12 <= rulings <= RULINGS:
-            raise ValueError(
-                f"rulings must be a version from {RULINGS_K1_K12} to {RULINGS}, not {rulings}"
-            )
+        chosen: BusBossOptions = check_setup(self, options, players)
         signup = list(options.get(SIGNUP) or [])
         choices = [
             dict(signup[x]) if x < len(signup) and signup[x] else {} for x in range(len(players))
         ]
         return game.new_game(
-            str(options.get("map", DEFAULT_MAP)),
+            chosen.map,
             list(players),
             seed,
-            version,
+            chosen.map_version,
             [list(c.get("colours") or ()) for c in choices],
             [c.get("company") for c in choices],
-            RULINGS if rulings is None else rulings,
+            RULINGS if chosen.rulings is None else chosen.rulings,
         )
 
     def awaiting(self, state: BusBossState) -> list[Decision]:

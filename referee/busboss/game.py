@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import Enum
 from functools import lru_cache
 from typing import Any
 
@@ -349,7 +350,7 @@ def drop(s: BusBossState, seat: int) -> tuple[BusBossState, list[str]]:
         f"{taken} route{'s' if taken != 1 else ''}."
     ]
     if s.players_left() <= 1:
-        s.end_reason = "only one player is left" if s.order else "no players are left"
+        s.end_reason = (Ending.ONE_LEFT if s.order else Ending.NONE_LEFT).value
         events.append(f"The game ends: {s.end_reason}.")
     elif s.pending.keys() >= set(s.order):  # every order is in
         events += resolve_round(s)
@@ -458,7 +459,7 @@ def advance(s: BusBossState, carried: tuple[Offer, ...]) -> None:
     s.round_players = s.players_left()  # K11: rule 20 counts them as the round begins
     s.round += 1
     if s.round > LAST_ROUND:
-        s.offers, s.end_reason = (), f"round {LAST_ROUND} is over"
+        s.offers, s.end_reason = (), Ending.LAST_ROUND.value
         return
     if s.round in SHUFFLE_ROUNDS:
         s.deal = deal_runs(s.map, s.rng, [o.cards for o in carried])
@@ -639,6 +640,15 @@ def _ordinal(n: int) -> str:
 # the end -----------------------------------------------------------------------------------------
 
 
+class Ending(Enum):
+    """The ways a game ends: its last round played (rule 3), or too few players left to play
+    on (rule 40). The state keeps an ending by its words."""
+
+    LAST_ROUND = f"round {LAST_ROUND} is over"
+    ONE_LEFT = "only one player is left"
+    NONE_LEFT = "no players are left"
+
+
 def result(s: BusBossState) -> Result | None:
     """Rule 3: the richest player wins; players dropped (rule 40) rank after those left."""
     if not s.over:
@@ -658,4 +668,4 @@ def result(s: BusBossState) -> Result | None:
                 ranking[-1].append(seat)
             else:
                 ranking.append([seat])
-    return Result(s.end_reason, tuple(s.cash), tuple(tuple(place) for place in ranking))
+    return Result(Ending(s.end_reason), tuple(s.cash), tuple(tuple(place) for place in ranking))

@@ -22,6 +22,7 @@ from pathlib import Path
 from PIL import Image
 
 from .. import maps
+from ..contract import option_defaults
 from ..files import atomic_write
 from ..store.campaign import Status, Table
 from ..words.chart import player_colour, score_chart
@@ -101,7 +102,7 @@ def players_context(table: Table) -> dict:
     played_with = campaign.game_options()  # as the game was created, a campaign's defaults too
     options = {
         name: played_with.get(name, default)
-        for name, (default, _allowed) in table.rules.options.items()
+        for name, default in option_defaults(table.rules).items()
     }
     return {
         "measure": measure(view),

@@ -137,6 +137,24 @@ class Player:
         )
 
 
+def _read_signups(file: CampaignFile, path: Path) -> None:
+    """What the players chose when joining, as the game describes it (``SignUp``): a game
+    master's edit of campaign.yaml is held to what a join line may say."""
+    try:
+        signup = registry.get(file.game).offers(SignUp)
+    except ValueError:
+        return  # no such game: the campaign's check names it
+    problems = []
+    for seat, player in enumerate(file.players):
+        if player.signup and signup is not None:
+            try:
+                signup.read(player.signup, str(path), at=f"players[{seat}].signup")
+            except SettingsError as err:
+                problems += err.problems
+    if problems:
+        raise SettingsError(path, problems)
+
+
 def parse_player(text: str) -> tuple[str, str]:
     """'Ann Smith <ann@example.org>' into (name, address), or CampaignError."""
     name, address = parseaddr(text)
@@ -312,6 +330,7 @@ class Campaign:
         try:
             data = load_file(path)
             file = read(CampaignFile, data, path)
+            _read_signups(file, path)
         except FileNotFoundError:
             raise CampaignError(f"no campaign in {root} (campaign.yaml is missing)") from None
         except SettingsError as err:

@@ -11,6 +11,7 @@ import random
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from enum import Enum
 from typing import ClassVar
 
 from referee.contract import (
@@ -24,9 +25,9 @@ from referee.contract import (
     check_setup,
     progress_view,
 )
+from referee.schema import setting, within
 
 MOST = 3  # the most counters one take may remove
-PILES = tuple(str(n) for n in range(1, 101))
 TAKE = re.compile(r"^take\s+(\S+)$")
 
 
@@ -57,6 +58,17 @@ class TakeawayState:
         return 1 + (self.takes - (self.winner is not None)) // 2
 
 
+class Ending(Enum):
+    LAST_COUNTER = "{} took the last counter"  # the one way a game ends: who took it
+
+
+@dataclass(frozen=True)
+class TakeawayOptions:
+    """What a campaign may set: the counters on the pile at the start."""
+
+    pile: int = setting(15, check=within(1, 100, "a number of counters"))
+
+
 class TakeawayRules:
     name = "takeaway"
     title = "Take-away"
@@ -64,16 +76,11 @@ class TakeawayRules:
     multiline_orders = False
 
     def __init__(self) -> None:
-        self.options: dict[str, tuple[str, Sequence[str]]] = {"pile": ("15", PILES)}
+        self.options = TakeawayOptions
 
     def new_game(self, options: Mapping, players: Sequence[str], seed: int) -> TakeawayState:
-        check_setup(self, options, players)
-        pile = str(options.get("pile", "15"))
-        if pile not in PILES:
-            raise ValueError(f"pile must be a number of counters from 1 to 100, not {pile!r}")
-        return TakeawayState(
-            tuple(players), int(pile), int(pile), random.Random(seed).randrange(2), (0, 0)
-        )
+        pile = check_setup(self, options, players).pile
+        return TakeawayState(tuple(players), pile, pile, random.Random(seed).randrange(2), (0, 0))
 
     def awaiting(self, state: TakeawayState) -> list[Decision]:
         if state.winner is not None:
@@ -186,9 +193,10 @@ class TakeawayRules:
             return None
         loser = 1 - state.winner
         return Result(
-            f"{state.names[state.winner]} took the last counter",
+            Ending.LAST_COUNTER,
             tuple(int(seat == state.winner) for seat in range(2)),
             ((state.winner,), (loser,)),
+            named=(state.names[state.winner],),
         )
 
 

@@ -7,6 +7,7 @@ import re
 import secrets
 
 from ...contract import SignUp, SignupChoice
+from ...schema import SettingsError
 from ...settings.deadlines import DeadlineError
 from ...store.campaign import Campaign, CampaignError, Player, Status
 from ...words.render import say
@@ -218,10 +219,11 @@ def join_words(text: str) -> list[str]:
 
 def read_signup(campaign: Campaign, words: list[str], seat: int | None) -> tuple[str, dict]:
     """A join line after the game's id: 'as <name>', then the choices the game asks for
-    (``GameDescriptor.signup``), each its keyword and its value, e.g. company "Vale Motors"
-    colours red,blue. Returns the name (or "") and the choices read; CampaignError says what
-    is wrong with one."""
-    choices = signup_choices(campaign)
+    (``SignUp``), each its keyword and its value, e.g. company "Vale Motors" colours
+    red,blue. Returns the name (or "") and the choices read; CampaignError says what is wrong
+    with them."""
+    signup = campaign.descriptor.offers(SignUp)
+    choices = signup.choices if signup else ()
     keyword = {w: c for c in choices for w in (c.word, *c.aliases)}
     name: list[str] = []
     given: dict[str, list[str]] = {}
@@ -236,20 +238,23 @@ def read_signup(campaign: Campaign, words: list[str], seat: int | None) -> tuple
             given[current.word].append(word)
         elif words[:1] and words[0].lower() == "as":
             name.append(word)
-    read: dict = {}
+    if signup is None or not given:
+        return " ".join(name), {}
+    try:
+        read = signup.read({word: " ".join(value) for word, value in given.items()}, "join")
+    except SettingsError as err:
+        raise CampaignError("; ".join(map(str, err.problems))) from None
+    others = [p for s, p in enumerate(campaign.players) if s != seat]
     for choice in choices:
-        if choice.word not in given:
-            continue
-        try:
-            value = choice.read(" ".join(given[choice.word]))
-        except ValueError as err:
-            raise CampaignError(f"{choice.word}: {err}") from None
-        others = [p for s, p in enumerate(campaign.players) if s != seat]
-        if choice.distinct and any(
-            str(p.signup.get(choice.word, "")).lower() == str(value).lower() for p in others
+        value = read.get(choice.word)
+        if (
+            choice.distinct
+            and value is not None
+            and any(
+                str(p.signup.get(choice.word, "")).lower() == str(value).lower() for p in others
+            )
         ):
             raise CampaignError(f"{choice.word} {value} is taken in {campaign.id}: choose another")
-        read[choice.word] = value
     return " ".join(name), read
 
 
