@@ -30,8 +30,9 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
+from .contract import GameDescriptor, OwnDrop
 from .files import whole
 
 FORMAT_VERSION = 2
@@ -132,6 +133,14 @@ class BadLine:
 # the referee's commands, as the log keeps them ------------------------------------------------
 
 
+class Replaying(Protocol):
+    """What a command changes at a table as it runs and as replay runs it again."""
+
+    descriptor: GameDescriptor
+    state: Any
+    queues: dict[int, list[str]]
+
+
 @dataclass(frozen=True)
 class Command:
     """A referee command that ran: the line it came from and what its sender was told.
@@ -147,6 +156,11 @@ class Command:
 
     def effects(self) -> list[str]:
         """What it did to the game itself, as the game's events."""
+        return []
+
+    def replay(self, table: Replaying) -> list[str]:
+        """What it does to the game at the table, as it runs and again at each replay:
+        the game's events. Most commands leave the game as it is."""
         return []
 
     def to_json(self) -> dict:
@@ -325,6 +339,15 @@ class Drop(Command):
     def effects(self) -> list[str]:
         return list(self.events or ())
 
+    def replay(self, table: Replaying) -> list[str]:
+        """A drop by the game's own rule changes the state; otherwise the bot plays the seat
+        from now on, which is the campaign's business, not the game's."""
+        own = table.descriptor.offers(OwnDrop)
+        if own is None:
+            return []
+        table.state, events = own.drop(table.state, self.seat)
+        return events
+
     def to_json(self) -> dict:
         data = super().to_json()
         if self.events is None:  # a drop the bot takes over has no events of its own
@@ -346,6 +369,12 @@ class Rollback(Command):
     def told(self) -> list[str]:
         count = len(self.undone)
         return [f"The game master undoes the last {count} order{'' if count == 1 else 's'}."]
+
+    def replay(self, table: Replaying) -> list[str]:
+        """The kept orders go with the undone ones: they were written against a game that
+        no longer is."""
+        table.queues = {}
+        return []
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,6 @@ from ..contract import (
     GameDescriptor,
     IllegalOrder,
     NotationError,
-    OwnDrop,
     PinnedOptions,
     RoundEndView,
     Rules,
@@ -44,7 +43,7 @@ from ..contract import (
     View,
 )
 from ..files import append_record, atomic_write, read_records
-from ..records import Drop, Record, RecordError, Rollback
+from ..records import Record, RecordError, Rollback
 from ..schema import SettingsError, load_file, read
 from ..settings.campaign import CampaignFile, CampaignSettings, PlayerEntry, campaign_id
 from .book import Book
@@ -571,7 +570,7 @@ class Table:
         round_ = self.round
         events: list[str] = []
         for command in record.commands:
-            events += self.act(command) + command.told()
+            events += command.replay(self) + command.told()
         for index, order in enumerate(record.orders):
             if (record.n, index) in self.undone:
                 continue
@@ -588,17 +587,6 @@ class Table:
         for seat, queue in record.queues.items():
             self.queues[seat] = list(queue)
         return self.follow_applied(record, round_, events)
-
-    def act(self, command) -> list[str]:
-        """What a command does to the game itself, as it ran and as replay does it again: a
-        drop by the game's own rule changes the state; a rollback empties the queues."""
-        own = self.descriptor.offers(OwnDrop)
-        if isinstance(command, Drop) and own is not None:
-            self.state, events = own.drop(self.state, command.seat)
-            return events
-        if isinstance(command, Rollback):
-            self.queues = {}
-        return []
 
     def follow_applied(self, record: Record, round_: int, events: list[str]) -> Step:
         """Note a record whose orders the table has applied already (in round ``round_``)."""

@@ -169,7 +169,7 @@ class DropCommand(CampaignCommand):
         own = table.descriptor.offers(OwnDrop)
         said = say("dropped", name=name, note=own.note if own else say("bot_plays_seat"))
         if own is not None:
-            events = table.act(records.Drop(line, said, seat, name))
+            events = records.Drop(line, said, seat, name).replay(table)
             return records.Drop(line, said, seat, name, tuple(events))
         if seat not in ctx.campaign.robots:
             ctx.campaign.robots.append(seat)
