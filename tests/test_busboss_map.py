@@ -133,12 +133,26 @@ def test_positions_keys_sections_and_junctions_are_checked():
     found = problems(text)
     assert any("position of 'leeds'" in p for p in found)
     assert any("place key 'Washington'" in p for p in found)
-    assert problems("name: x\nroutes: []\n") == ["the section 'destinations' is missing"]
+    # the file's sections are read by its description (schema, issue 21)
+    assert problems("name: x\nroutes: []\n") == [
+        "destinations: missing; add `destinations: ...` to the top section"
+    ]
     lonely = SHIPPED.replace("towns:\n", "towns:\n  nowhere: {name: Nowhere, pos: [1, 1]}\n")
     found = problems(
         lonely.replace("  - skipton-colne 2\n", "  - skipton-colne 2\n  - nowhere-hull 3\n")
     )
     assert found == ["town nowhere: a town without cards must join at least two routes"]
+
+
+def test_the_sections_are_read_by_one_description_with_near_misses():
+    """A misspelt section and a wrong kind of value are named with their key paths, all at
+    once, as in every other file a person edits (``schema``)."""
+    text = SHIPPED.replace("junctions:\n", "junctons:\n").replace("version: 2", "version: two")
+    found = problems(text)
+    assert "junctons: unknown setting; did you mean `junctions`?" in found
+    assert "version: expected a whole number of at least 1, found 'two'" in found
+    found = problems(SHIPPED.replace("{cards: [AS, KH, QD],", "{cards: AS,"))
+    assert found == ["destinations.Leeds.cards: expected a list, found 'AS'"]
 
 
 def test_all_problems_are_named_together():
@@ -153,6 +167,6 @@ def test_all_problems_are_named_together():
 
 def test_yaml_that_is_not_a_map():
     assert problems("just words") == [
-        "the file must hold the sections name, version, destinations, towns, junctions, routes"
+        "the file: expected a section of `key: value` lines, found 'just words'"
     ]
     assert "not readable as YAML" in problems("a: [unclosed")[0]

@@ -23,7 +23,7 @@ from typing import Any
 
 import yaml
 
-from ..schema import load_yaml
+from ..schema import SettingsError, at_least, load_yaml, read, setting
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("S", "H", "D", "C")
@@ -32,7 +32,40 @@ KEY = re.compile(r"^[a-z][a-z0-9]*$")
 ROUTE_LINE = re.compile(r"^([a-z][a-z0-9]*)\s*-\s*([a-z][a-z0-9]*)\s+(-?\d+)(\s+twice)?$")
 DEFAULT_MAP = "yorkshire"
 FIRST_VERSION = 1  # a map file that names no version; games before maps had versions used it
-SECTIONS = ("name", "version", "destinations", "towns", "junctions", "routes")
+
+
+@dataclass(frozen=True)
+class DestinationEntry:
+    cards: tuple[str, ...]
+    places: dict[str, Any]  # key: [x, y]
+
+
+@dataclass(frozen=True)
+class TownEntry:
+    name: str
+    pos: Any  # [x, y]
+
+
+@dataclass(frozen=True)
+class JunctionEntry:
+    name: str
+    pos: Any  # [x, y]
+    along: tuple[str, ...] = ()  # "a-b N": N spaces along the route a-b from a
+    since: int = FIRST_VERSION  # the map version that added it
+
+
+@dataclass(frozen=True)
+class MapFile:
+    """A map file's sections (``maps/yorkshire.yaml`` comments them); what only the whole
+    map can tell (cards keyed once, routes between places, a connected map) is checked by
+    ``parse_map``."""
+
+    name: str
+    destinations: dict[str, DestinationEntry]
+    routes: tuple[str, ...]
+    version: int = setting(FIRST_VERSION, check=at_least(FIRST_VERSION, "a whole number"))
+    towns: dict[str, TownEntry] = setting(factory=dict)
+    junctions: dict[str, JunctionEntry] = setting(factory=dict)
 
 
 class MapError(ValueError):
@@ -275,28 +308,13 @@ def parse_map(text: str, key: str = "map", source: str = "map", version: int | N
     """A map from the text of a map file, as it was in ``version`` (None: the file's own
     version; a junction marked ``since: N`` is left out of versions before N). Raises
     MapError naming every problem."""
-    problems: list[str] = []
     try:
-        data = load_yaml(text)
+        file = read(MapFile, load_yaml(text), source)
     except yaml.YAMLError as e:
         raise MapError(source, [f"not readable as YAML: {e}"]) from None
-    if not isinstance(data, dict):
-        raise MapError(source, [f"the file must hold the sections {', '.join(SECTIONS)}"])
-    for section in ("name", "destinations", "routes"):
-        if section not in data:
-            problems.append(f"the section '{section}' is missing")
-    unknown = set(data) - set(SECTIONS)
-    if unknown:
-        problems.append(
-            f"unknown section(s) {', '.join(sorted(map(str, unknown)))}; "
-            f"the sections are {', '.join(SECTIONS)}"
-        )
-    latest = data.get("version", FIRST_VERSION)
-    if not isinstance(latest, int) or isinstance(latest, bool) or latest < FIRST_VERSION:
-        problems.append(f"version: write the map's version as a whole number, not {latest!r}")
-        latest = FIRST_VERSION
-    if problems:
-        raise MapError(source, problems)
+    except SettingsError as e:
+        raise MapError(source, [str(p) for p in e.problems]) from None
+    latest = file.version
     if version is None:
         version = latest
     elif not FIRST_VERSION <= version <= latest:
@@ -308,6 +326,7 @@ def parse_map(text: str, key: str = "map", source: str = "map", version: int | N
                 "what each added with 'since'"
             ],
         )
+    problems: list[str] = []
 
     places: dict[str, Place] = {}
     destinations: dict[str, tuple[str, ...]] = {}
@@ -341,35 +360,24 @@ def parse_map(text: str, key: str = "map", source: str = "map", version: int | N
             pos = (0, 0)
         places[pkey] = Place(pkey, name, (pos[0], pos[1]), destination, junction)
 
-    dests = data["destinations"]
-    if not isinstance(dests, dict) or not dests:
-        raise MapError(
-            source, ["destinations must map each destination's name to its cards and places"]
-        )
-    for dname, d in dests.items():
-        dname = str(dname)
+    for dname, d in file.destinations.items():
         where = f"destination {dname}"
-        if not isinstance(d, dict) or set(d) != {"cards", "places"}:
-            problems.append(f"{where}: write it as {{cards: [...], places: {{key: [x, y]}}}}")
-            continue
-        cards = d["cards"] if isinstance(d["cards"], list) else []
-        if not cards:
+        if not d.cards:
             problems.append(f"{where}: it needs at least one card")
-        for card in cards:
-            card = str(card).upper()
+        for card in d.cards:
+            card = card.upper()
             if card not in CARDS:
                 problems.append(f"{where}: {card!r} is not a playing card (write e.g. AS, 10H, QD)")
             elif card in card_owner:
                 problems.append(f"card {card} is keyed twice: to {card_owner[card]} and {dname}")
             else:
                 card_owner[card] = dname
-        dplaces = d["places"] if isinstance(d["places"], dict) else {}
-        if not dplaces:
+        if not d.places:
             problems.append(f"{where}: it needs at least one place, as {{key: [x, y]}}")
-        for pkey, pos in dplaces.items():
-            pname = dname if len(dplaces) == 1 else f"{dname} ({pkey})"
+        for pkey, pos in d.places.items():
+            pname = dname if len(d.places) == 1 else f"{dname} ({pkey})"
             add_place(pkey, pname, pos, dname, where)
-        destinations[dname] = tuple(str(p) for p in dplaces)
+        destinations[dname] = tuple(d.places)
     missing = [c for c in CARDS if c not in card_owner]
     if missing:
         problems.append(
@@ -377,28 +385,16 @@ def parse_map(text: str, key: str = "map", source: str = "map", version: int | N
             "each of the 52 cards must be keyed exactly once"
         )
 
-    towns = data.get("towns") or {}
-    if not isinstance(towns, dict):
-        problems.append("towns must map each town's key to {name: ..., pos: [x, y]}")
-        towns = {}
-    for tkey, town in towns.items():
-        if not isinstance(town, dict) or set(town) != {"name", "pos"}:
-            problems.append(f"town {tkey}: write it as {{name: ..., pos: [x, y]}}")
-            continue
-        add_place(tkey, str(town["name"]), town["pos"], None, f"town {tkey}")
+    for tkey, town in file.towns.items():
+        add_place(tkey, town.name, town.pos, None, f"town {tkey}")
 
     # K9: a junction lies along routes, a given number of spaces from one of their towns
     along: list[tuple[str, str, str, int, str]] = []  # (junction, town, town, spaces, where)
-    junctions = data.get("junctions") or {}
-    if not isinstance(junctions, dict):
-        problems.append(
-            "junctions must map each junction's key to {name: ..., pos: [x, y], along: [...]}"
-        )
-        junctions = {}
+    junctions = file.junctions
     towns_written_as_junctions = set()
     for jkey, j in junctions.items():
         where = f"junction {jkey}"
-        if isinstance(j, dict) and set(j) == {"name", "pos"}:
+        if not j.along:
             towns_written_as_junctions.add(jkey)
             problems.append(
                 f"{where}: a junction is a point where routes cross between towns, so it "
@@ -406,46 +402,32 @@ def parse_map(text: str, key: str = "map", source: str = "map", version: int | N
                 "place where routes end is a town: list it under towns (K9)"
             )
             continue
-        if not isinstance(j, dict) or not {"name", "pos", "along"} <= set(j) <= {
-            "name",
-            "pos",
-            "along",
-            "since",
-        }:
-            problems.append(
-                f"{where}: write it as {{name: ..., pos: [x, y], along: [a-b N, c-d M]}} "
-                "(and 'since: V' for a junction added in version V)"
-            )
-            continue
-        since = j.get("since", FIRST_VERSION)
-        if not isinstance(since, int) or not FIRST_VERSION <= since <= latest:
+        if not FIRST_VERSION <= j.since <= latest:
             problems.append(
                 f"{where}: 'since' is the map version that added it, from {FIRST_VERSION} "
-                f"to {latest}, not {since!r}"
+                f"to {latest}, not {j.since!r}"
             )
             continue
-        if since > version:
+        if j.since > version:
             continue  # not on the map yet in the version played
-        on = j["along"] if isinstance(j["along"], list) else []
-        if len(on) < 2:
+        if len(j.along) < 2:
             problems.append(f"{where}: a junction lies on at least two routes (K9)")
-        add_place(jkey, str(j["name"]), j["pos"], None, where, junction=True)
-        for item in on:
-            found = ROUTE_LINE.match(str(item).strip().lower())
+        add_place(jkey, j.name, j.pos, None, where, junction=True)
+        for item in j.along:
+            found = ROUTE_LINE.match(item.strip().lower())
             if not found or found.group(4):
                 problems.append(
                     f"{where}: write where it lies as 'a-b N': on the route a-b, N spaces "
                     f"from a, not {item!r}"
                 )
                 continue
-            along.append((str(jkey), found.group(1), found.group(2), int(found.group(3)), where))
+            along.append((jkey, found.group(1), found.group(2), int(found.group(3)), where))
 
     routes: list[Route] = []
     seen: dict[tuple[str, str], int] = {}
-    lines = data["routes"] if isinstance(data["routes"], list) else []
-    if not lines:
+    if not file.routes:
         problems.append("routes must be a list of lines like 'leeds-york 9'")
-    for number, line in enumerate(lines, 1):
+    for number, line in enumerate(file.routes, 1):
         where = f"route {number} ({line!r})"
         match = ROUTE_LINE.match(str(line).strip().lower())
         if not match:
@@ -515,7 +497,7 @@ def parse_map(text: str, key: str = "map", source: str = "map", version: int | N
     if problems:
         raise MapError(source, problems)
 
-    m = Map(key, str(data["name"]), places, destinations, card_owner, routes, version)
+    m = Map(key, file.name, places, destinations, card_owner, routes, version)
     for pkey, place in places.items():
         if place.kind == "town" and len(m.routes_at[pkey]) < 2:
             problems.append(f"town {pkey}: a town without cards must join at least two routes")
