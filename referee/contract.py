@@ -289,11 +289,13 @@ class RoundEndView(Capability):
 
 @dataclass(frozen=True)
 class OwnDrop(Capability):
-    """The game's own rule for a player who leaves: (state, seat) -> (state, events), and
-    how the game master is told what it did. Without it, the bot plays the seat."""
+    """The game's own rule for a player who leaves: (state, seat) -> (state, events), how
+    it is told (``note``), and (state, seat) -> whether the seat has left by it (``left``:
+    their orders are no longer taken). Without it, the bot plays the seat."""
 
     drop: Callable[[Any, int], tuple[Any, list[str]]]
     note: str
+    left: Callable[[Any, int], bool]
 
 
 @dataclass(frozen=True)

@@ -187,3 +187,16 @@ def test_a_dropped_players_orders_are_answered_truthfully(tmp_path):
     orders = [o for r in logged(site.campaign("g1")) for o in r.get("orders", ())]
     # Ann builds first, then the bot twice for Bob's seat, and none of his orders
     assert [(seat, how) for seat, _text, how in orders if seat == 1] == [(1, "bot"), (1, "bot")]
+
+
+def test_a_player_dropped_by_the_game_s_own_rule_is_told_so_not_kept_for_later(tmp_path):
+    """Bus Boss drops a player by its rule 40 (the bank takes their routes): they are out of
+    the game for good, so their orders are refused, saying why, never "kept for later"."""
+    site, boxes = game(tmp_path, "busboss")
+    gm_mail(site, boxes, "drop Bob")
+    boxes.new()
+    mail_from(site, boxes, 1, "build nothing")
+    [(subject, text)] = said(boxes, ADDRESSES[1])
+    assert "You were dropped from g1 by its rules: the bank takes their routes (rule 40)" in text
+    assert "Kept for later" not in text and "kept for later" not in text, text
+    assert not [o for r in logged(site.campaign("g1")) for o in r.get("orders", ()) if o[0] == 1]

@@ -77,7 +77,7 @@ GAME = GameDescriptor(
     png_map=_png_map,
     player_colour=player_colour,
     capabilities=(
-        OwnDrop(game.drop, "the bank takes their routes (rule 40)"),
+        OwnDrop(game.drop, "the bank takes their routes (rule 40)", game.left),
         MissedOrderRule(game.adjudicate),
         HeldOrders(game.held),
         ShortChoices(prompts.short_choices),

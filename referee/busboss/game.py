@@ -640,6 +640,11 @@ def _ordinal(n: int) -> str:
 # the end -----------------------------------------------------------------------------------------
 
 
+def left(s: BusBossState, seat: int) -> bool:
+    """Whether the seat was dropped from the game (rule 40)."""
+    return not s.active[seat]
+
+
 class Ending(Enum):
     """The ways a game ends: its last round played (rule 3), or too few players left to play
     on (rule 40). The state keeps an ending by its words."""

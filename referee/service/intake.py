@@ -26,7 +26,7 @@ from ..words.render import say
 from .answers import tell_sender
 from .commands import Commands, Outside, help_outside, no_such_game, run_outside, split
 from .failures import note_failure
-from .play import Outcome, commit, read_orders, submit
+from .play import Outcome, commit, dropped_by, read_orders, submit
 from .session import Sessions
 from .site import Site
 
@@ -182,13 +182,13 @@ class Intake:
         outcome = done.outcome
         if seat is None:
             record = replace(record, ignored=tuple(order_lines))
-        elif campaign.status != Status.RUNNING or seat in campaign.robots:
-            # no orders are taken now, or ever from a dropped player (the bot plays the seat)
+        elif campaign.status != Status.RUNNING or (dropped := dropped_by(table, seat)) is not None:
+            # no orders are taken now, or ever from a dropped player
             if order_lines:
                 why = (
                     say("no_orders_now", campaign_id=campaign.id, status=campaign.status)
                     if campaign.status != Status.RUNNING
-                    else say("no_orders_dropped", campaign_id=campaign.id)
+                    else say("no_orders_dropped", campaign_id=campaign.id, rule=dropped)
                 )
                 record = replace(record, bad_lines=(BadLine("(all)", why),))
         else:

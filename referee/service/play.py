@@ -24,6 +24,7 @@ from ..contract import (
     MissedOrderRule,
     NotAnOrder,
     NotationError,
+    OwnDrop,
 )
 from ..records import AppliedOrder, How, Record, RefusedOrder
 from ..store.campaign import CampaignError, Status, Step, Table
@@ -143,6 +144,15 @@ def submit(table: Table, seat: int, entries: list[str]) -> Outcome:
     _drain(table, seat, How.MAIL, outcome, replacing=True)
     outcome.queues[seat] = list(table.queues[seat])
     return outcome
+
+
+def dropped_by(table: Table, seat: int) -> str | None:
+    """How the seat left the game: by the game's own rule (``OwnDrop``: its note), or ""
+    when the bot plays it; None while its player plays on."""
+    if seat in table.campaign.robots:
+        return ""
+    own = table.descriptor.offers(OwnDrop)
+    return own.note if own is not None and own.left(table.state, seat) else None
 
 
 def advance(table: Table, robots: Set[int] = frozenset()) -> Outcome:
