@@ -200,3 +200,17 @@ def test_a_player_dropped_by_the_game_s_own_rule_is_told_so_not_kept_for_later(t
     assert "You were dropped from g1 by its rules: the bank takes their routes (rule 40)" in text
     assert "Kept for later" not in text and "kept for later" not in text, text
     assert not [o for r in logged(site.campaign("g1")) for o in r.get("orders", ()) if o[0] == 1]
+
+
+def test_a_drop_on_the_command_line_lets_the_bot_play_the_seat_at_once(tmp_path):
+    """`referee gm g1 drop <name>` of the player the game waits for: the bot plays the seat
+    in the same run, as a drop by mail does in its tick, and the next player is asked."""
+    site, boxes = game(tmp_path)
+    table = site.campaign("g1").table()
+    [due] = table.awaiting
+    name = site.campaign("g1").players[due.seat].name
+    done = gm_cli(site, "g1", "drop", name)
+    assert done.exit_code == 0, done.output
+    orders = [o for r in logged(site.campaign("g1")) for o in r.get("orders", ())]
+    assert orders and orders[-1][0] == due.seat and orders[-1][2] == "bot", orders
+    assert site.campaign("g1").table().awaiting[0].seat != due.seat

@@ -227,6 +227,8 @@ def run_as_gm(site: Site, campaign_id: str, line: str, now: datetime) -> list[Ac
         commit(table, done.outcome, Record(Kind.GM, actions=tuple(done.actions)))
         if done.rebuild:
             table = site.campaign(campaign_id).table()
+        if table.campaign.status == Status.RUNNING:  # a dropped seat's bot plays now, as by mail
+            commit(table, advance(table, set(table.campaign.robots)), Record(Kind.REFEREE))
         timekeeping.note_asked(table, now)  # a new prompt (after a rollback) has its due time
         _, marks = answer(site.post, table)
         snapshots.save(table, marks.floor())  # the next tick starts from here, not the log
