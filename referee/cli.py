@@ -491,7 +491,7 @@ def tick(ctx) -> None:
 @click.option("--game", type=GameName(), default=registry.names()[0], show_default=True)
 def demo(directory: Path, seed: int, game: str) -> None:
     """Play a 4-player game by mail with robot players on local Maildirs."""
-    from .demo import PLAYERS, MailCount, mail_counts, run_demo
+    from .demo import PLAYERS, MailCount, run_demo
 
     click.echo(
         f"A demo site in {directory}: four robot players read the referee's mail and "
@@ -509,13 +509,17 @@ def demo(directory: Path, seed: int, game: str) -> None:
     click.echo(
         "Final scores: " + ", ".join(f"{p['name']} {p[measure]}" for p in table.view()["players"])
     )
-    counts = mail_counts(directory / "mail" / "outbox")
     click.echo("Mail each player received (mails, bytes, the largest, the widest text line):")
     for name, address in PLAYERS:
-        c = counts.get(address, MailCount())
+        c = result.counts.get(address, MailCount())
         click.echo(
             f"  {name:<5} {c.mails:4d} mails {c.bytes / 1e6:6.2f} MB  largest "
             f"{c.largest / 1e3:5.0f} KB  widest {c.widest} columns"
+        )
+    if result.earlier:
+        click.echo(
+            f"  (this game's mail alone: the {result.earlier} earlier demo(s) in {directory} "
+            "are kept beside it, with their mail)"
         )
     click.echo(f"\nCampaign folder: {campaign.root}")
     click.echo(f"  turn reports and maps: {campaign.root / 'turns'}")

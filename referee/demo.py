@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import mailbox
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -50,11 +50,12 @@ class MailCount:
     widest: int = 0
 
 
-def mail_counts(outbox: Path) -> dict[str, MailCount]:
-    """Per recipient address, what the referee's outbox Maildir holds."""
+def mail_counts(outbox: Path, keys: Iterable[str] | None = None) -> dict[str, MailCount]:
+    """Per recipient address, what the referee's outbox Maildir holds (of it, the mails
+    ``keys`` names, when given)."""
     counts: dict[str, MailCount] = {}
     box = mailbox.Maildir(outbox, create=False)
-    for key in box.iterkeys():
+    for key in box.iterkeys() if keys is None else keys:
         raw = box.get_bytes(key)
         msg = mailbot.parse(raw)
         count = counts.setdefault(str(msg["To"].addresses[0].addr_spec).lower(), MailCount())
@@ -73,14 +74,18 @@ class DemoResult:
     mails_read: int
     replies: int
     finished: bool
+    counts: dict[str, MailCount]  # the mail of this game alone, per player's address
+    earlier: int  # campaigns of earlier demos in the folder, kept beside this one
 
 
 class Postman:
-    """Reads the referee's outbox Maildir once and sorts the new mail by recipient."""
+    """Reads the referee's outbox Maildir and sorts the new mail by recipient: the mail
+    there before it came (an earlier demo's, in the same folder) is not this game's."""
 
     def __init__(self, path: Path):
         self.box = mailbox.Maildir(path, create=False)
-        self.seen: set[str] = set()
+        self.before = set(self.box.keys())
+        self.seen: set[str] = set(self.before)
 
     def new_mail(self) -> dict[str, list]:
         by_address: dict[str, list] = {}
@@ -154,11 +159,17 @@ def run_demo(
     if not config_path.exists():
         write_default_config(directory)
     site = Site(load_config(config_path))
+    outbox, inbox_settings = site.config.outbox, site.config.inbox
+    if not isinstance(outbox, MaildirOutboxSettings) or not isinstance(
+        inbox_settings, MaildirInboxSettings
+    ):
+        raise ValueError(f"the demo plays on local Maildirs; {config_path} names mail servers")
     campaign_id = "demo"
     number = 1
     while site.has_campaign(campaign_id):
         number += 1
         campaign_id = f"demo-{number}"
+    postman = Postman(outbox.path)  # before the welcomes: every mail of this game is new
     site.new_campaign(
         game or registry.names()[0],
         campaign_id,
@@ -167,12 +178,6 @@ def run_demo(
         settings={"gather_minutes": GATHER_MINUTES},
     )
     site.outbox.flush(site.config.make_sender())
-    outbox, inbox_settings = site.config.outbox, site.config.inbox
-    if not isinstance(outbox, MaildirOutboxSettings) or not isinstance(
-        inbox_settings, MaildirInboxSettings
-    ):
-        raise ValueError(f"the demo plays on local Maildirs; {config_path} names mail servers")
-    postman = Postman(outbox.path)
     inbox = MaildirSender(inbox_settings.path)
     robots = [
         RobotPlayer(seat, n, a, site, campaign_id, seed) for seat, (n, a) in enumerate(PLAYERS)
@@ -202,5 +207,11 @@ def run_demo(
             break
     campaign = site.campaign(campaign_id)
     return DemoResult(
-        campaign, ticks, sum(r.read for r in robots), replies, campaign.status == Status.FINISHED
+        campaign,
+        ticks,
+        sum(r.read for r in robots),
+        replies,
+        campaign.status == Status.FINISHED,
+        mail_counts(outbox.path, postman.seen - postman.before),
+        number - 1,
     )

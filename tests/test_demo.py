@@ -1,11 +1,13 @@
 """`referee demo`, README's main command: a whole game of Bus by mail on local Maildirs."""
 
 import json
+import re
 
 from click.testing import CliRunner
 
 from referee import mailbot
 from referee.cli import main
+from referee.demo import PLAYERS
 
 
 def test_the_demo_plays_a_game_to_its_end_and_leaves_readable_reports(tmp_path):
@@ -44,3 +46,12 @@ def test_the_demo_plays_a_game_to_its_end_and_leaves_readable_reports(tmp_path):
     # a second demo in the same folder is a new campaign beside the first
     again = CliRunner().invoke(main, ["demo", "--dir", str(site), "--seed", "2"])
     assert again.exit_code == 0 and (site / "games" / "demo-2" / "log.jsonl").exists()
+    # ... and the counts it reports are its own game's alone (issue 25): each player's mails
+    # are those its campaign sent them, not the two games' together
+    printed = dict(re.findall(r"^  (\w+) +(\d+) mails", again.output, re.MULTILINE))
+    own = {name: 0 for name, _ in PLAYERS}
+    for path in (site / "games" / "demo-2" / "mail" / "out").glob("*.eml"):
+        to = str(mailbot.parse(path.read_bytes())["To"]).lower()
+        own.update({name: own[name] + 1 for name, address in PLAYERS if address in to})
+    assert {name: int(n) for name, n in printed.items()} == own and min(own.values()) > 5
+    assert "1 earlier demo(s)" in again.output
