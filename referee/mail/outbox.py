@@ -2,9 +2,17 @@
 
 Nothing is sent straight away: ``Outbox.queue`` writes a message to disk first, and
 ``Outbox.flush`` sends what is queued, in order. A message that cannot be sent now stays
-queued with the error noted beside it and is tried again by the next flush; one the server
+queued with the error noted beside it and is tried again by a later flush; one the server
 refuses for good moves to ``failed/`` with the reason, so it never blocks the queue. Delivery
 is at least once: a crash between a send and its move to ``sent/`` sends that message again.
+
+An address the server refuses for now (a full mailbox, greylisting, a domain whose server is
+down) backs off: it is tried again after 2 minutes, then 4, 8 ... up to ``Patience.at_most``
+(``addresses.json`` keeps each failing address); a mail still refused that way
+``Patience.give_up`` after it was queued is given up: it moves to ``failed/`` as one refused
+for good does, and ``undelivered`` lists it until the game master has been told. A server
+that cannot be reached, or refuses the login, is not an address's fault: the whole queue
+waits for it, and nothing is given up for it.
 
 A mail is composed once: the bytes queued are the bytes sent, and what the sender needs
 besides them (the envelope) is kept beside them in ``names/``; the outbox does not parse its
@@ -25,7 +33,7 @@ import ssl
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesHeaderParser, BytesParser
@@ -46,11 +54,18 @@ class SendError(Exception):
     not retry it). ``stop``: nothing can be sent now (server down, login refused): keep
     everything queued and try again later."""
 
-    def __init__(self, reason: str, permanent: bool = False, stop: bool = False):
+    def __init__(
+        self,
+        reason: str,
+        permanent: bool = False,
+        stop: bool = False,
+        addresses: tuple[str, ...] = (),
+    ):
         super().__init__(reason)
         self.reason = reason
         self.permanent = permanent
         self.stop = stop
+        self.addresses = addresses  # the recipients refused, when the server named them
 
 
 @dataclass(frozen=True)
@@ -220,6 +235,7 @@ class SmtpSender:
                 "every recipient was refused: "
                 + "; ".join(f"{rcpt}: {answer}" for rcpt, answer in answers.items()),
                 permanent=permanent,
+                addresses=tuple(answers),
             ) from e
         except smtplib.SMTPSenderRefused as e:
             # 552: this message is too big; other refusals of the sender concern every message
@@ -241,6 +257,14 @@ class SmtpSender:
         return {rcpt: _code_text(code, text) for rcpt, (code, text) in refused.items()}
 
 
+def _queued_at(file_name: str) -> datetime:
+    """When a mail was queued, from its file name (``Outbox.queue``'s stamp)."""
+    try:
+        return datetime.strptime(file_name[:21], "%Y%m%dT%H%M%S%f").replace(tzinfo=UTC)
+    except ValueError:  # not named by this outbox: as if queued now
+        return datetime.now(UTC)
+
+
 BARE_LF = re.compile(rb"(?<!\r)\n")
 
 
@@ -255,15 +279,107 @@ def _answer(e: smtplib.SMTPResponseException) -> str:
 # --- the queue ---------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Patience:
+    """How long the outbox goes on trying a failing address: the wait before the next try
+    doubles from ``first`` up to ``at_most``; a mail still not taken ``give_up`` after it
+    was queued is given up (referee.yaml's outbox.retry_at_most_hours, give_up_days)."""
+
+    first: timedelta = timedelta(minutes=2)
+    at_most: timedelta = timedelta(hours=4)
+    give_up: timedelta = timedelta(days=7)
+
+    def wait(self, failures: int) -> timedelta:
+        """The wait after ``failures`` tries in a row that failed."""
+        return min(self.first * 2 ** min(max(failures - 1, 0), 30), self.at_most)
+
+
+class FailingAddresses:
+    """``addresses.json`` in the queue: each address the server refused for now, since when,
+    how many tries in a row, the last answer, and when it is tried next. Derived: one that
+    cannot be read starts afresh (an address is then only tried sooner)."""
+
+    def __init__(self, path: Path, patience: Patience):
+        self.path, self.patience = path, patience
+        self.changed = False
+        self.known: dict[str, dict] = {}
+        try:
+            data = json.loads(path.read_bytes())
+            for address, note in data.items():
+                datetime.fromisoformat(note["next"])
+                self.known[address] = {**note, "failures": int(note["failures"])}
+        except FileNotFoundError:
+            pass
+        except (ValueError, TypeError, KeyError, AttributeError):
+            log.warning("%s is unreadable; failing addresses are tried afresh", path)
+
+    def resting(self, recipients: Iterable[str], now: datetime) -> bool:
+        """Whether every recipient is failing and none is due for its next try."""
+        notes = [self.known.get(address.lower()) for address in recipients]
+        return bool(notes) and all(
+            note is not None and now < datetime.fromisoformat(note["next"]) for note in notes
+        )
+
+    def failed(self, addresses: Iterable[str], error: str, now: datetime) -> None:
+        for address in addresses:
+            note = self.known.get(address.lower()) or {"since": now.isoformat(), "failures": 0}
+            failures = note["failures"] + 1
+            self.known[address.lower()] = {
+                "since": note["since"],
+                "failures": failures,
+                "last": now.isoformat(),
+                "next": (now + self.patience.wait(failures)).isoformat(),
+                "error": error,
+            }
+            log.info(
+                "%s failing since %s (%d tries): next try at %s",
+                address,
+                note["since"],
+                failures,
+                self.known[address.lower()]["next"],
+            )
+        self.changed = True
+
+    def took(self, addresses: Iterable[str]) -> None:
+        for address in addresses:
+            if self.known.pop(address.lower(), None) is not None:
+                log.info("%s takes mail again", address)
+                self.changed = True
+
+    def last_error(self, recipients: Iterable[str]) -> str:
+        return "; ".join(
+            f"{address}: {self.known[address.lower()]['error']}"
+            for address in recipients
+            if address.lower() in self.known
+        )
+
+    def save(self) -> None:
+        if self.changed:
+            atomic_write(self.path, json.dumps(self.known, indent=1) + "\n", durable=False)
+            self.changed = False
+
+
 @dataclass
 class FlushReport:
     sent: list[str] = field(default_factory=list)
     waiting: list[tuple[str, str]] = field(
         default_factory=list
-    )  # (name, error): retried next flush
+    )  # (name, error): retried by a later flush
     failed: list[tuple[str, str]] = field(default_factory=list)  # (name, reason): moved to failed/
     refused: dict[str, dict[str, str]] = field(default_factory=dict)  # sent, but not to these
     error: str | None = None  # why the flush stopped early, if it did
+
+
+@dataclass(frozen=True)
+class Undelivered:
+    """A mail in ``failed/``: its envelope, what it was about (the name its queuer gave,
+    e.g. a campaign), when it was queued, and why it was not delivered."""
+
+    file_name: str
+    mail: OutMail
+    about: str
+    queued: datetime
+    reason: str
 
 
 class Outbox:
@@ -272,21 +388,23 @@ class Outbox:
     ``.refused`` note when some recipients were refused) and ``failed/`` what a server refused
     for good (with a ``.reason`` note)."""
 
-    def __init__(self, queue_dir: str | os.PathLike):
+    def __init__(self, queue_dir: str | os.PathLike, patience: Patience = Patience()):
         self.dir = Path(queue_dir)
         self.sent_dir = self.dir / "sent"
         self.failed_dir = self.dir / "failed"
         self.names_dir = self.dir / "names"
+        self.patience = patience
         for d in (self.dir, self.sent_dir, self.failed_dir, self.names_dir):
             d.mkdir(parents=True, exist_ok=True)
 
-    def queue(self, mail: OutMail | EmailMessage, name: str | None = None) -> str:
+    def queue(self, mail: OutMail | EmailMessage, name: str | None = None, about: str = "") -> str:
         """Write ``mail`` to the queue (atomically, durably) and return its file name. Its
         ``name`` (chosen by the caller, unique per mail) is kept in ``names/`` with the
         envelope, so that ``contains`` recognises the same mail queued again, whatever became
         of it. The mail is written before its name: a crash between the two can repeat a
         mail, never lose it; so the name is not fsynced on its own (a power cut that loses it
-        can only repeat a mail, and its envelope is then read from the mail's headers)."""
+        can only repeat a mail, and its envelope is then read from the mail's headers).
+        ``about``: what the mail concerns, for whoever is told it was not delivered."""
         if isinstance(mail, EmailMessage):
             mail = OutMail.of(mail)
         name = name or unique_name()
@@ -295,7 +413,7 @@ class Outbox:
         atomic_write(self.dir / file_name, mail.data)
         atomic_write(
             self.names_dir / name,
-            json.dumps({"file": file_name, **mail.envelope()}),
+            json.dumps({"file": file_name, **mail.envelope(), "about": about}),
             durable=False,
         )
         log.debug(
@@ -314,19 +432,44 @@ class Outbox:
     def read(self, name: str) -> EmailMessage:
         return BytesParser(policy=policy.default).parsebytes((self._find(name)).read_bytes())
 
-    def outgoing(self, file_name: str) -> OutMail:
+    def outgoing(self, file_name: str, folder: Path | None = None) -> OutMail:
         """A queued mail as it is sent: its bytes, and the envelope kept when it was queued."""
-        data = (self.dir / file_name).read_bytes()
+        return self._kept(file_name, folder)[0]
+
+    def _kept(self, file_name: str, folder: Path | None = None) -> tuple[OutMail, str]:
+        """A mail of the queue (or of ``folder``) and what it is about."""
+        data = ((folder or self.dir) / file_name).read_bytes()
         name = file_name.removesuffix(".eml").partition("-")[2]
         try:
             kept = json.loads((self.names_dir / name).read_bytes())
-            return OutMail(
+            mail = OutMail(
                 data, kept["from"], tuple(kept["to"]), kept["message_id"], kept["subject"]
             )
+            return mail, str(kept.get("about") or "")
         except (FileNotFoundError, ValueError, KeyError, TypeError):  # queued by an older referee
-            return OutMail.from_headers(
-                data, BytesHeaderParser(policy=policy.default).parsebytes(data)
-            )
+            headers = BytesHeaderParser(policy=policy.default).parsebytes(data)
+            return OutMail.from_headers(data, headers), ""
+
+    def failing(self) -> dict[str, dict]:
+        """The addresses failing now: since when, tries, the last error, the next try."""
+        return FailingAddresses(self.dir / "addresses.json", self.patience).known
+
+    def undelivered(self) -> list[Undelivered]:
+        """The mails in ``failed/`` whose queuer has not been told yet (``mark_told``)."""
+        found = []
+        for path in sorted(self.failed_dir.glob("*.eml")):
+            if (self.failed_dir / f"{path.name}.told").exists():
+                continue
+            mail, about = self._kept(path.name, self.failed_dir)
+            try:
+                reason = (self.failed_dir / f"{path.name}.reason").read_text().strip()
+            except FileNotFoundError:
+                reason = "(no reason kept)"
+            found.append(Undelivered(path.name, mail, about, _queued_at(path.name), reason))
+        return found
+
+    def mark_told(self, file_name: str) -> None:
+        atomic_write(self.failed_dir / f"{file_name}.told", b"", durable=False)
 
     def error_note(self, name: str) -> dict | None:
         """Why a queued message is still waiting: ``attempts`` (flushes that did not send
@@ -336,19 +479,23 @@ class Outbox:
         except FileNotFoundError:
             return None
 
-    def flush(self, sender: Sender) -> FlushReport:
-        """Send every queued message in order (see the class and module notes)."""
+    def flush(self, sender: Sender, now: datetime | None = None) -> FlushReport:
+        """Send every queued message in order, but those to addresses that rest after
+        failing (see the class and module notes)."""
         report = FlushReport()
         names = self.pending()
         if not names:
             return report
+        now = now or datetime.now(UTC)
+        failing = FailingAddresses(self.dir / "addresses.json", self.patience)
         try:
             with sender:
-                self._send_all(sender, names, report)
+                self._send_all(sender, names, report, failing, now)
         except SendError as e:  # raised while connecting: nothing was tried
             report.error = e.reason
-            self._hold(names, e.reason, report)
+            self._hold(names, e.reason, report, now)
         finally:
+            failing.save()
             # the moves are made durable once, here: one lost by a crash only means a resend
             for d in (self.sent_dir, self.failed_dir, self.dir):
                 fsync_dir(d)
@@ -366,9 +513,21 @@ class Outbox:
         )
         return report
 
-    def _send_all(self, sender: Sender, names: list[str], report: FlushReport) -> None:
+    def _send_all(
+        self,
+        sender: Sender,
+        names: list[str],
+        report: FlushReport,
+        failing: FailingAddresses,
+        now: datetime,
+    ) -> None:
         for i, name in enumerate(names):
             mail = self.outgoing(name)
+            if failing.resting(mail.recipients, now):
+                why = failing.last_error(mail.recipients)
+                if not self._give_up(name, why, report, now):
+                    report.waiting.append((name, why))
+                continue
             try:
                 refused = sender.send(mail)
             except SendError as e:
@@ -383,17 +542,20 @@ class Outbox:
                     report.failed.append((name, e.reason))
                 elif e.stop:  # this one and all after it wait for the next flush
                     report.error = e.reason
-                    self._hold(names[i:], e.reason, report)
+                    self._hold(names[i:], e.reason, report, now)
                     return
-                else:
-                    log.warning(
-                        "%s to %s not sent, tried again next time: %s",
-                        name,
-                        mail.recipients,
-                        e.reason,
-                    )
-                    self._hold([name], e.reason, report)
+                else:  # these addresses rest a while; the mail is given up when too old
+                    failing.failed(e.addresses or mail.recipients, e.reason, now)
+                    if not self._give_up(name, e.reason, report, now):
+                        log.warning(
+                            "%s to %s not sent, tried again later: %s",
+                            name,
+                            mail.recipients,
+                            e.reason,
+                        )
+                        self._hold([name], e.reason, report, now)
                 continue
+            failing.took(a for a in mail.recipients if a not in refused)
             crashpoint("delivered")  # sent, not yet moved to sent/: the next flush resends it
             self._move(
                 name, self.sent_dir, "refused", json.dumps(refused, indent=1) if refused else None
@@ -408,16 +570,28 @@ class Outbox:
                 )
                 report.refused[name] = refused
 
-    def _hold(self, names: Iterable[str], reason: str, report: FlushReport) -> None:
+    def _give_up(self, name: str, why: str, report: FlushReport, now: datetime) -> bool:
+        """A mail queued ``patience.give_up`` ago and refused for now ever since moves to
+        failed/; True when it did."""
+        if now - _queued_at(name) < self.patience.give_up:
+            return False
+        days = self.patience.give_up / timedelta(days=1)
+        reason = f"not delivered in {days:g} days; the last answer: {why}"
+        log.warning("%s given up, moved to failed/: %s", name, reason)
+        self._move(name, self.failed_dir, "reason", reason)
+        report.failed.append((name, reason))
+        return True
+
+    def _hold(self, names: Iterable[str], reason: str, report: FlushReport, now: datetime) -> None:
         for name in names:
-            self._note_error(name, reason)
+            self._note_error(name, reason, now)
             report.waiting.append((name, reason))
 
-    def _note_error(self, name: str, error: str) -> None:
+    def _note_error(self, name: str, error: str, now: datetime) -> None:
         previous = self.error_note(name) or {}
         note = {
             "attempts": previous.get("attempts", 0) + 1,
-            "last_attempt": datetime.now(UTC).isoformat(timespec="seconds"),
+            "last_attempt": now.isoformat(timespec="seconds"),
             "error": error,
         }
         atomic_write(self.dir / f"{name}.error", json.dumps(note, indent=1) + "\n")

@@ -7,7 +7,9 @@ here to learn why any mail went out. Each is composed by ``words`` and queued by
   replacement players, digests and confirmations; and the files of turns/;
 - ``welcome_game_master``, ``welcome_players``: a campaign made, a game begun;
 - ``tell_sender``: a short answer to a mail outside a player's game, within the answer limits;
-- ``tell_failures``, ``tell_stopped``: the site's game masters told what failed.
+- ``tell_failures``, ``tell_stopped``: the site's game masters told what failed;
+- ``tell_undelivered``: a campaign's game master and the site's told which mails the
+  outbox gave up on, and why.
 
 Nothing here decides anything about the game. What was answered is kept as watermarks
 (mailed.json); they are derived data: after a crash the answers are derived again, and the
@@ -416,3 +418,55 @@ def tell_stopped(
         message_id=message_id(post.identity, campaign_id, "stopped", key),
     )
     post.queue(None, msg)
+
+
+UNDELIVERED = "undelivered"  # what a notice of undelivered mail is about: never told of itself
+
+
+def tell_undelivered(post: Post, site: SiteFiles, game_masters: list[str]) -> int:
+    """The mails the outbox gave up on (refused for good, or still refused after its
+    give_up_days) that no one was told of yet: one notice for each campaign's, to its game
+    master and the site's game masters (the site's alone for mail outside any campaign),
+    listing each mail, its recipients, and why. A notice that is itself not delivered is
+    not told of, so no chain of notices can follow a dead address. Returns the notices
+    queued."""
+    outbox, queued = post.outbox, 0
+    by_about: dict[str, list] = {}
+    for mail in outbox.undelivered():
+        by_about.setdefault(mail.about, []).append(mail)
+    for about, mails in by_about.items():
+        recipients = [] if about == UNDELIVERED else list(game_masters)
+        if about and about != UNDELIVERED:
+            try:
+                gm = site.campaign(about).gm
+                if gm is not None:
+                    recipients.insert(0, gm.address)
+            except Exception as err:  # a campaign that cannot be read: the site's are told
+                log.warning("the game master of %s is not told of undelivered mail: %s", about, err)
+        if recipients:
+            key = hashlib.sha256(" ".join(m.file_name for m in mails).encode()).hexdigest()[:16]
+            text = render(
+                "undelivered.txt",
+                mails=mails,
+                campaign_id=about,
+                folder=outbox.failed_dir,
+                site=site.root,
+            )
+            msg = compose(
+                from_address=post.identity.address,
+                from_name=post.identity.name,
+                to=list(dict.fromkeys(recipients)),
+                subject=say("subject_undelivered", count=len(mails), campaign_id=about),
+                text=text,
+                message_id=message_id(post.identity, about or "site", UNDELIVERED, key),
+            )
+            post.queue(None, msg, about=UNDELIVERED)
+            queued += 1
+            log.info("%d undelivered mail(s) of %s told", len(mails), about or "the site")
+        else:
+            log.warning(
+                "%d undelivered mail(s) of %s: nobody to tell", len(mails), about or "the site"
+            )
+        for mail in mails:  # told once it is queued: a crash before this queues it again, in vain
+            outbox.mark_told(mail.file_name)
+    return queued

@@ -34,9 +34,10 @@ class Post:
         a list that strips the headers)."""
         return self.outbox.contains(queue_name(message_id))
 
-    def queue(self, campaign: Campaign | None, msg) -> None:
+    def queue(self, campaign: Campaign | None, msg, about: str = "") -> None:
         """Queue a mail once: a mail with the same Message-ID queued before is not queued
-        again (answers are named deterministically, so a crashed tick resends nothing)."""
+        again (answers are named deterministically, so a crashed tick resends nothing).
+        ``about`` (else the campaign's id) tells whom to tell if it is not delivered."""
         name = queue_name(str(msg["Message-ID"]))
         if self.outbox.contains(name):
             return
@@ -45,7 +46,7 @@ class Post:
             atomic_write(
                 campaign.dir("mail", "out") / f"{name}.eml", mail.data, durable=False
             )  # the archive copy; the queue's is durable
-        self.outbox.queue(mail, name=name)
+        self.outbox.queue(mail, name=name, about=about or (campaign.id if campaign else ""))
 
 
 def queue_name(message_id: str) -> str:

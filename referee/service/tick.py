@@ -34,7 +34,7 @@ from ..store import snapshots
 from ..store.campaign import CampaignError, Status
 from ..words.render import say
 from . import timekeeping
-from .answers import answer, tell_failures, tell_stopped
+from .answers import answer, tell_failures, tell_stopped, tell_undelivered
 from .commands import CAMPAIGN, CommandError, Commands, split
 from .failures import note_failure
 from .intake import Intake
@@ -96,12 +96,17 @@ def tick(site: Site, now: datetime | None = None) -> TickReport:
         report.answered += answered
         waits.save()
         try:
+            tell_undelivered(site.post, site, site.config.game_master_addresses)
+        except Exception as err:  # the notice must not stop the sending
+            report.errors.append(f"the game masters' notice of undelivered mail: {err}")
+            log.error("the game masters' notice of undelivered mail: %s", err)
+        try:
             tell_failures(site.post, site, site.config.game_master_addresses, now)
         except Exception as err:  # the summary must not stop the sending
             report.errors.append(f"the game masters' summary of failures: {err}")
             log.error("the game masters' summary of failures: %s", err)
         crashpoint("queued")
-        flushed = site.outbox.flush(site.config.make_sender())
+        flushed = site.outbox.flush(site.config.make_sender(), now)
         report.sent = len(flushed.sent)
         report.waiting = len(site.outbox.pending())
         if flushed.error:

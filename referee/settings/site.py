@@ -13,12 +13,13 @@ import re
 import ssl
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import timedelta
 from enum import Enum
 from pathlib import Path
 from typing import Literal
 
 from ..mail.inbox import ImapInbox, MaildirInbox, create_maildir
-from ..mail.outbox import MaildirSender, Outbox, SmtpSender
+from ..mail.outbox import MaildirSender, Outbox, Patience, SmtpSender
 from ..schema import SettingsError, at_least, load_file, read, setting
 from .checks import mail_address
 
@@ -64,6 +65,11 @@ outbox:
   type: maildir
   path: mail/outbox
   queue: mail/queue
+  # an address the server refuses for now is tried again after 2 minutes, 4, 8 ... at most
+  # every retry_at_most_hours; a mail still not taken give_up_days after it was queued goes
+  # to <queue>/failed/, and the game master is told which mails, and why
+  # retry_at_most_hours: 4
+  # give_up_days: 7
 
 # outbox:
 #   type: smtp
@@ -74,6 +80,8 @@ outbox:
 #   password_env: REFEREE_SMTP_PASSWORD
 #   queue: mail/queue
 #   ca_file: /path/to/ca.pem
+#   retry_at_most_hours: 4
+#   give_up_days: 7
 
 # How many answers one address may get (so that no auto-responder can start an endless mail
 # loop); answers to strangers (unknown senders, wrong tokens) are limited more strictly.
@@ -202,14 +210,29 @@ class ImapSettings:
 
 
 @dataclass(frozen=True)
-class MaildirOutboxSettings:
+class Delivery:
+    """Both outboxes' patience with a failing address (``Patience``)."""
+
+    retry_at_most_hours: float = setting(4.0, check=at_least(0.05, "a number of hours"))
+    give_up_days: float = setting(7.0, check=at_least(0.05, "a number of days"))
+
+    @property
+    def patience(self) -> Patience:
+        return Patience(
+            at_most=timedelta(hours=self.retry_at_most_hours),
+            give_up=timedelta(days=self.give_up_days),
+        )
+
+
+@dataclass(frozen=True)
+class MaildirOutboxSettings(Delivery):
     path: Path = Path("mail/outbox")
     queue: Path = setting(Path("mail/queue"), compare=False)
     type: Literal["maildir"] = "maildir"
 
 
 @dataclass(frozen=True, kw_only=True)
-class SmtpSettings:
+class SmtpSettings(Delivery):
     host: str
     port: int = setting(0, check=_port)  # 0: 465 with tls, 587 with starttls, 25 with none
     security: Literal["starttls", "tls", "none"] = "starttls"
@@ -307,7 +330,7 @@ class Config:
         )
 
     def make_outbox(self) -> Outbox:
-        return Outbox(self.queue_dir)
+        return Outbox(self.queue_dir, self.outbox.patience)
 
     def _secret(self, env_name: str, section: str) -> str:
         value = os.environ.get(env_name)

@@ -6,8 +6,9 @@ Every address is an account whose password is ``<local part>-pw`` (Dovecot's sta
 its Maildir is made by its first mail or by ``add_account``. A plus
 address (``referee+bus1.tok@example.test``) is delivered to the account of its base address
 with the whole address in Delivered-To, as Postfix does. For the outbox tests the SMTP server
-answers ``451`` to a recipient whose local part starts with ``tempfail`` and ``550`` to one
-that starts with ``refuse`` or is at another domain.
+answers ``451`` to a recipient whose local part starts with ``tempfail`` (or who is in the
+rig's ``tempfail`` set, for as long as a test keeps them there) and ``550`` to one that starts
+with ``refuse`` or is at another domain; ``tried`` lists every recipient the server was given.
 
 Pitfalls handled here (each was seen): Dovecot refuses uid 0 for mail, so the Maildirs belong
 to ``nobody``; its auth process runs as ``dovecot`` and must read the rig's folder, so the rig
@@ -62,9 +63,10 @@ class MaildirDelivery:
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         local, _, domain = address.lower().rpartition("@")
+        self.rig.tried.append(address.lower())
         if domain != DOMAIN:
             return f"550 5.1.2 <{address}>: no such domain here"
-        if local.startswith("tempfail"):
+        if local.startswith("tempfail") or address.lower() in self.rig.tempfail:
             return "451 4.3.0 try again later"
         if local.startswith("refuse"):
             return f"550 5.1.1 <{address}>: no such user"
@@ -93,6 +95,8 @@ class MailRig:
         self.root: Path | None = None
         self.imap_port = self.imaps_port = self.smtp_port = 0
         self.accounts: dict[str, Account] = {}
+        self.tempfail: set[str] = set()  # addresses answered 451 for now
+        self.tried: list[str] = []  # every RCPT TO the SMTP server was given
         self._lock = threading.Lock()
         self._seq = itertools.count()
         self._proc: subprocess.Popen | None = None

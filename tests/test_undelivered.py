@@ -1,0 +1,136 @@
+"""A failing address over real SMTP (the rig's server answers 451 to it): its mail is tried
+again after 2 minutes, 4, 8 ... at most every retry_at_most_hours, given up give_up_days after
+it was queued, kept in the queue's failed/ folder, and the game masters are told which mails
+were not delivered and why, once."""
+
+import json
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from referee import mailbot
+from referee.mail.inbox import create_maildir
+from referee.service.site import Site
+from referee.service.tick import run_as_gm, tick
+from referee.settings.site import load_config
+
+T0 = datetime.now(UTC).replace(microsecond=0)  # the queue stamps its mail with the clock
+
+
+def smtp_site(root, rig, **outbox):
+    """A site on a local Maildir inbox whose outbox is the rig's SMTP server, with a site
+    game master."""
+    (root / "referee.yaml").write_text(
+        f"""\
+data_root: games
+referee:
+  address: referee@example.test
+  game_masters:
+    - address: sam-undelivered@example.test
+      token_env: REFEREE_TEST_SAM_TOKEN
+inbox:
+  type: maildir
+  path: mail/inbox
+outbox:
+  type: smtp
+  host: 127.0.0.1
+  port: {rig.smtp_port}
+  security: none
+"""
+        + "".join(f"  {key}: {value}\n" for key, value in outbox.items())
+    )
+    create_maildir(root / "mail" / "inbox")
+    return Site(load_config(root / "referee.yaml"))
+
+
+def subjects(rig, address):
+    return [str(mailbot.parse(raw)["Subject"]) for raw in rig.read_mails(address)]
+
+
+def notices(rig, account):
+    mails = [mailbot.parse(raw) for raw in rig.read_mails(account.address)]
+    return [m for m in mails if "could not be delivered" in str(m["Subject"])]
+
+
+def test_a_failing_address_backs_off_is_given_up_and_the_game_masters_are_told(mailrig, tmp_path):
+    names = ("ann", "bob", "cid", "gil", "sam")
+    ann, bob, cid, gil, sam = (mailrig.add_account(f"{n}-undelivered") for n in names)
+    site = smtp_site(tmp_path, mailrig, retry_at_most_hours=0.1)  # at most every 6 minutes
+    mailrig.tempfail |= {bob.address, cid.address}
+    site.new_campaign(
+        "bus",
+        "bus1",
+        [f"{n.title()} <{a.address}>" for n, a in zip(names, (ann, bob, cid))],
+        seed=1,
+        gm=f"Gil <{gil.address}>",
+    )
+    queue = site.config.queue_dir
+
+    def tries(account):
+        return mailrig.tried.count(account.address)
+
+    report = tick(site, T0)
+    assert (report.sent, report.waiting, report.errors) == (2, 2, [])  # Ann's and Gil's went
+    failing = json.loads((queue / "addresses.json").read_text())
+    assert set(failing) == {bob.address, cid.address}
+    assert failing[bob.address]["failures"] == 1 and "451" in failing[bob.address]["error"]
+    assert failing[bob.address]["next"] == (T0 + timedelta(minutes=2)).isoformat()
+
+    # a minute later the failing addresses rest: the server is not asked again
+    tick(site, T0 + timedelta(minutes=1))
+    assert (tries(bob), tries(cid)) == (1, 1)
+    # more mail to Bob waits with the rest of his (the game master extends the deadlines)
+    run_as_gm(site, "bus1", "extend 24", T0 + timedelta(minutes=1, seconds=30))
+    assert sum(bob.address in str(m) for m in map(site.outbox.read, site.outbox.pending())) == 2
+    tick(site, T0 + timedelta(minutes=1, seconds=40))
+    assert tries(bob) == 1
+
+    # 2 minutes on, both are tried: Cid's server takes mail again, Bob's does not
+    mailrig.tempfail.discard(cid.address)
+    t = T0 + timedelta(minutes=2, seconds=1)
+    tick(site, t)
+    assert tries(bob) == 2 and "[bus1] Welcome to Bus, Cid" in subjects(mailrig, cid.address)
+    failing = json.loads((queue / "addresses.json").read_text())
+    assert list(failing) == [bob.address] and failing[bob.address]["failures"] == 2
+    # the waits double (4, 8 minutes ...), capped at retry_at_most_hours (6 minutes)
+    for wait in (4, 6, 6):
+        assert failing[bob.address]["next"] == (t + timedelta(minutes=wait)).isoformat()
+        tick(site, t + timedelta(minutes=wait) - timedelta(seconds=5))
+        assert json.loads((queue / "addresses.json").read_text()) == failing  # rested
+        t += timedelta(minutes=wait)
+        before = tries(bob)
+        tick(site, t)
+        assert tries(bob) == before + 1  # one try of Bob's first mail, not one a mail
+        failing = json.loads((queue / "addresses.json").read_text())
+    assert mailrig.read_mails(bob.address) == [] and len(site.outbox.pending()) == 2
+
+    # a week after they were queued, Bob's mails are given up and kept in failed/
+    given_up = T0 + timedelta(days=7, minutes=5)
+    report = tick(site, given_up)
+    assert report.waiting == 0 and report.errors == []
+    kept = sorted((queue / "failed").glob("*.eml"))
+    assert len(kept) == 2 and all(bob.address.encode() in p.read_bytes() for p in kept)
+    reasons = [(queue / "failed" / f"{p.name}.reason").read_text() for p in kept]
+    assert all("not delivered in 7 days" in r and "451" in r for r in reasons)
+
+    # the next tick tells the campaign's game master and the site's, once
+    tick(site, given_up + timedelta(minutes=1))
+    for account in (gil, sam):
+        [notice] = notices(mailrig, account)
+        assert str(notice["Subject"]) == "[bus1] 2 mail(s) could not be delivered"
+        text = mailbot.body(notice)
+        assert bob.address in text and "Welcome to Bus, Bob" in text and "451" in text
+        assert str(queue / "failed") in text and "not delivered in 7 days" in text
+    tick(site, given_up + timedelta(days=2))
+    assert len(notices(mailrig, gil)) == 1
+
+
+def test_the_patience_is_set_in_referee_yaml_and_checked(tmp_path, mailrig):
+    site = smtp_site(tmp_path, mailrig, give_up_days=2, retry_at_most_hours=1)
+    patience = site.outbox.patience
+    assert (patience.give_up, patience.at_most) == (timedelta(days=2), timedelta(hours=1))
+    config = tmp_path / "referee.yaml"
+    config.write_text(config.read_text().replace("give_up_days: 2", "give_up_dayz: 0"))
+    with pytest.raises(ValueError) as err:
+        load_config(config)
+    assert "outbox.give_up_dayz: unknown setting; did you mean `give_up_days`?" in str(err.value)
