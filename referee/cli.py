@@ -479,6 +479,49 @@ def tick(ctx) -> None:
 
 
 @main.command()
+@click.pass_context
+def retry(ctx) -> None:
+    """Take the mails kept in state/quarantine/ again, once what stopped them is mended (a
+    campaign's settings, a fault fixed by an upgrade): each is applied once, answered and
+    sent as a tick would; one already applied is not applied again.
+
+    Exits 0 when no mail is left failing, 3 when some still fail (each told on stderr)."""
+    from datetime import datetime
+
+    from .service.retry import retry as run_retry
+
+    site = open_site(ctx)
+    with writing(site):
+        try:
+            report, kept = run_retry(site, datetime.now(UTC))
+        except (ConfigError, InboxError) as err:
+            raise Failure(str(err)) from None
+    still = 0
+    for mail in kept:
+        name = mail.message_id or mail.path.name
+        if mail.too_large:
+            click.echo(f"{name}: not taken again: {mail.before}")
+        elif mail.message_id is None:
+            click.echo(f"{name}: not recorded yet; the next tick takes it from the inbox")
+        elif mail.after is not None and not mail.retried:
+            click.echo(f"{name}: {mail.after} (taken before; moved to quarantine/retried)")
+        elif mail.after is not None and mail.after != mail.before:
+            click.echo(f"{name}: {mail.after}")
+        else:
+            still += 1
+            click.echo(f"{name}: still failing")
+    click.echo(
+        f"quarantine: {len(kept)} mail(s), {still} still failing; "
+        f"mail: {report.sent} sent, {report.waiting} queued"
+    )
+    if report.errors:
+        for error in report.errors:
+            click.echo(f"referee retry: {error}", err=True)
+    if still or report.errors:
+        sys.exit(EX_SOME_FAILED)
+
+
+@main.command()
 @click.option(
     "--dir",
     "directory",

@@ -33,6 +33,9 @@ from .site import Site
 log = logging.getLogger(__name__)
 
 HEAD_BYTES = 64 * 1024  # what is read and kept of a mail too large to take
+# the outcomes (state/received.jsonl) of a mail kept in the quarantine: `referee retry` takes
+# such a mail again, but one too large to read, of which only its head was kept
+FAILED, UNREADABLE, TOO_LARGE = "failed", "unreadable", "too large"
 
 
 @dataclass
@@ -49,16 +52,24 @@ class Counts:
 class Intake:
     """Takes the mails of one tick, one at a time."""
 
-    def __init__(self, site: Site, sessions: Sessions, now: datetime):
+    def __init__(
+        self,
+        site: Site,
+        sessions: Sessions,
+        now: datetime,
+        retrying: frozenset[str] = frozenset(),
+    ):
         self.site, self.sessions, self.now = site, sessions, now
+        self.retrying = retrying  # quarantined mails taken again (`referee retry`)
         self.counts = Counts()
         self.held = False  # the mail taken now was not answered: over the answer limits
 
     @cached_property
     def received(self) -> set[str]:
-        """The Message-IDs of every mail taken before: read when a tick has mail, so that
-        a tick without any does not read a log that grows with every mail the site got."""
-        return self.site.received_ids()
+        """The Message-IDs of every mail taken before (but those taken again): read when a
+        tick has mail, so that a tick without any does not read a log that grows with
+        every mail the site got."""
+        return self.site.received_ids() - self.retrying
 
     def take(self, mail: InMail) -> bool:
         """Handle one mail to exactly one recorded outcome; True when it may be marked
@@ -69,7 +80,7 @@ class Intake:
         if mail.size > most * 1024:  # never read whole: its head is enough to answer
             raw = mail.read(HEAD_BYTES)
             size = -(-mail.size // 1024)
-            why = f"too large ({size} KB, over {most} KB; whole in the inbox's processed folder)"
+            why = f"{TOO_LARGE} ({size} KB, over {most} KB; whole in the inbox's processed folder)"
             incoming = read_head(raw, address, why)
             notice = (say("subject_too_large"), say("too_large", size=size, most=most))
         else:
@@ -88,7 +99,7 @@ class Intake:
             )
             self.sessions.forget()  # a campaign may have been changed half-way: read it afresh
             try:
-                self.failed(incoming, raw, f"failed: {type(err).__name__}: {err}")
+                self.failed(incoming, raw, f"{FAILED}: {type(err).__name__}: {err}")
             except Exception as second:  # not even the outcome: the mail stays in the inbox
                 log.error("mail %s: its failure could not be recorded: %s", mail.key, second)
                 return False
@@ -98,7 +109,7 @@ class Intake:
         """A mail the parser refused or failed on, or too large to read: kept, recorded,
         answered once."""
         log.warning("mail %s: unreadable: %s", mail.message_id, mail.unreadable)
-        self.failed(mail, raw, f"unreadable: {mail.unreadable}", notice)
+        self.failed(mail, raw, f"{UNREADABLE}: {mail.unreadable}", notice)
 
     def failed(
         self, mail: Incoming, raw: bytes, outcome: str, notice: tuple[str, str] | None = None
@@ -109,8 +120,10 @@ class Intake:
         site = self.site
         site.keep_raw(site.state_dir / "quarantine", mail.message_id, raw)
         note_failure(site, f"mail {mail.message_id} from {mail.sender_address or '?'}", outcome)
-        if mail.message_id in self.received:
-            return  # recorded before (the failure came after its outcome): no second answer
+        if mail.message_id in self.received or mail.message_id in self.retrying:
+            # recorded before (the failure came after its outcome, or the mail is taken
+            # again and is still failing): no second answer, and its outcome stands
+            return
         if not mail.automatic:
             self.send_notice(mail, *(notice or (say("subject_not_read"), say("not_read"))))
         self.noted(mail.message_id, "-", outcome)

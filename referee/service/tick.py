@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from ..files import StateDamaged, TickLock, crashpoint, grouped
-from ..mail.inbox import InboxError, InMail
+from ..mail.inbox import Inbox, InboxError, InMail
 from ..records import Action, Kind, Record
 from ..store import snapshots
 from ..store.campaign import CampaignError, Status
@@ -66,54 +66,61 @@ class TickReport:
 
 def tick(site: Site, now: datetime | None = None) -> TickReport:
     now = now or datetime.now(UTC)
-    report = TickReport()
     with TickLock(site.state_dir / "tick.lock"):
-        sessions = Sessions(site)
-        intake = Intake(site, sessions, now)
-        inbox = site.config.make_inbox()
-        try:
-            mails = inbox.fetch()
-            report.fetched = len(mails)
-            crashpoint("fetched")
-            with grouped() as writes:  # raw mails, records, received: durable together
-                done = take_all(intake, mails, report)
-                crashpoint("taken")
-                writes.sync()
-            crashpoint("applied")
-            inbox.mark_processed(done)
-        finally:
-            inbox.close()
-        site.trim_received()
-        counts = intake.counts
-        report.applied, report.ignored = counts.applied, counts.ignored
-        report.answered = counts.answered
-        report.errors += counts.errors
-        waits = snapshots.Waits(site.state_dir / "waits.json")
-        with grouped() as writes:  # records, deadlines and the queue: durable together
-            answered = resolve_all(site, sessions, counts.by_campaign, now, waits, report)
-            crashpoint("answered")
+        return take_and_answer(site, site.config.make_inbox(), now)
+
+
+def take_and_answer(
+    site: Site, inbox: Inbox, now: datetime, retrying: frozenset[str] = frozenset()
+) -> TickReport:
+    """A tick's work, under its lock, on the mails of ``inbox`` (the site's, or the
+    quarantine's for ``retry``, whose ``retrying`` mails are taken again)."""
+    report = TickReport()
+    sessions = Sessions(site)
+    intake = Intake(site, sessions, now, retrying)
+    try:
+        mails = inbox.fetch()
+        report.fetched = len(mails)
+        crashpoint("fetched")
+        with grouped() as writes:  # raw mails, records, received: durable together
+            done = take_all(intake, mails, report)
+            crashpoint("taken")
             writes.sync()
-        report.answered += answered
-        waits.save()
-        try:
-            tell_undelivered(site.post, site, site.config.game_master_addresses)
-        except Exception as err:  # the notice must not stop the sending
-            report.errors.append(f"the game masters' notice of undelivered mail: {err}")
-            log.error("the game masters' notice of undelivered mail: %s", err)
-        try:
-            tell_failures(site.post, site, site.config.game_master_addresses, now)
-        except Exception as err:  # the summary must not stop the sending
-            report.errors.append(f"the game masters' summary of failures: {err}")
-            log.error("the game masters' summary of failures: %s", err)
-        crashpoint("queued")
-        flushed = site.outbox.flush(site.config.make_sender(), now)
-        report.sent = len(flushed.sent)
-        report.waiting = len(site.outbox.pending())
-        if flushed.error:
-            report.errors.append(
-                f"sending stopped: {flushed.error} (the mail stays queued for the next tick)"
-            )
-        crashpoint("sent")
+        crashpoint("applied")
+        inbox.mark_processed(done)
+    finally:
+        inbox.close()
+    site.trim_received()
+    counts = intake.counts
+    report.applied, report.ignored = counts.applied, counts.ignored
+    report.answered = counts.answered
+    report.errors += counts.errors
+    waits = snapshots.Waits(site.state_dir / "waits.json")
+    with grouped() as writes:  # records, deadlines and the queue: durable together
+        answered = resolve_all(site, sessions, counts.by_campaign, now, waits, report)
+        crashpoint("answered")
+        writes.sync()
+    report.answered += answered
+    waits.save()
+    try:
+        tell_undelivered(site.post, site, site.config.game_master_addresses)
+    except Exception as err:  # the notice must not stop the sending
+        report.errors.append(f"the game masters' notice of undelivered mail: {err}")
+        log.error("the game masters' notice of undelivered mail: %s", err)
+    try:
+        tell_failures(site.post, site, site.config.game_master_addresses, now)
+    except Exception as err:  # the summary must not stop the sending
+        report.errors.append(f"the game masters' summary of failures: {err}")
+        log.error("the game masters' summary of failures: %s", err)
+    crashpoint("queued")
+    flushed = site.outbox.flush(site.config.make_sender(), now)
+    report.sent = len(flushed.sent)
+    report.waiting = len(site.outbox.pending())
+    if flushed.error:
+        report.errors.append(
+            f"sending stopped: {flushed.error} (the mail stays queued for the next tick)"
+        )
+    crashpoint("sent")
     return report
 
 

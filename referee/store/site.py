@@ -5,7 +5,8 @@ state/received.jsonl   the mail taken from the inbox lately: Message-ID, where i
                        what became of it (the newest RECENT_RECEIVED, up to twice that)
 state/received-old.jsonl  the same of all mail before, which no tick reads
 state/unrouted/        the raw mail that belongs to no campaign
-state/quarantine/      the raw mail that could not be read or handled (see failures.jsonl)
+state/quarantine/      the raw mail that could not be read or handled (see failures.jsonl);
+                       its retried/ the mail `referee retry` took again since
 state/failures.jsonl   what failed, for the game masters' daily summary (``failures``)
 state/answers.json     the answers of the last day per address (``limits``)
 state/tick.lock        held while a tick runs
@@ -83,6 +84,17 @@ class SiteFiles:
         atomic_write(path, b"".join(lines[-RECENT_RECEIVED:]))
         self.received_count = RECENT_RECEIVED
 
+    def received_outcomes(self) -> dict[str, str]:
+        """The last outcome of every mail taken, by Message-ID (the old ones too)."""
+        outcomes: dict[str, str] = {}
+        for name in ("received-old.jsonl", "received.jsonl"):
+            damaged: list[str] = []
+            records, _ = read_records(self.state_dir / name, damaged)
+            for r in records:
+                if isinstance(r.get("message_id"), str) and isinstance(r.get("outcome"), str):
+                    outcomes[r["message_id"]] = r["outcome"]
+        return outcomes
+
     def note_received(self, message_id: str, where: str, outcome: str) -> None:
         append_record(
             self.state_dir / "received.jsonl",
@@ -91,9 +103,13 @@ class SiteFiles:
 
     def keep_raw(self, folder: Path, message_id: str, raw: bytes) -> Path:
         """The raw mail, stored before it counts as processed (named by its Message-ID)."""
-        name = hashlib.sha256(message_id.encode()).hexdigest()[:20] + ".eml"
         folder.mkdir(parents=True, exist_ok=True)
-        path = folder / name
+        path = folder / raw_name(message_id)
         if not path.exists():
             atomic_write(path, raw)
         return path
+
+
+def raw_name(message_id: str) -> str:
+    """The file name of a raw mail kept (``keep_raw``)."""
+    return hashlib.sha256(message_id.encode()).hexdigest()[:20] + ".eml"
