@@ -3,6 +3,7 @@ applied once that campaign is mended, exactly once, whatever happened before: a 
 while it still fails, a retry killed at any step, a retry run again, the mail delivered
 again."""
 
+import json
 import os
 import shutil
 import subprocess
@@ -111,6 +112,8 @@ def test_retry_while_the_cause_stands_keeps_the_mail_and_tells_no_one_twice(prep
     assert "Mars/Olympus" in done.output  # the cause, on stderr (mixed in by CliRunner)
     assert boxes.new("ann@example.org") == []  # told once, when it first failed
     assert len(list((site.state_dir / "quarantine").glob("*.eml"))) == 1
+    health = json.loads(cli(site_dir, "status", "--json").stdout)["health"]
+    assert health["mails_quarantined"] == 1
     settings.write_text(settings.read_text().replace(BROKEN, ""))
     assert ann_records(site_dir) == []
     assert cli(site_dir, "retry").exit_code == 0

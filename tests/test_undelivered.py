@@ -7,8 +7,10 @@ import json
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from click.testing import CliRunner
 
 from referee import mailbot
+from referee.cli import main
 from referee.mail.inbox import create_maildir
 from referee.service.site import Site
 from referee.service.tick import run_as_gm, tick
@@ -47,6 +49,12 @@ def subjects(rig, address):
     return [str(mailbot.parse(raw)["Subject"]) for raw in rig.read_mails(address)]
 
 
+def status_health(site):
+    shown = CliRunner().invoke(main, ["--config", str(site.config.path), "status", "--json"])
+    assert shown.exit_code == 0, shown.output
+    return json.loads(shown.output)["health"]
+
+
 def notices(rig, account):
     mails = [mailbot.parse(raw) for raw in rig.read_mails(account.address)]
     return [m for m in mails if "could not be delivered" in str(m["Subject"])]
@@ -75,6 +83,9 @@ def test_a_failing_address_backs_off_is_given_up_and_the_game_masters_are_told(m
     assert set(failing) == {bob.address, cid.address}
     assert failing[bob.address]["failures"] == 1 and "451" in failing[bob.address]["error"]
     assert failing[bob.address]["next"] == (T0 + timedelta(minutes=2)).isoformat()
+    health = status_health(site)  # what a monitoring system sees
+    assert (health["mails_waiting"], health["mails_failing"]) == (2, 2)
+    assert set(health["addresses_failing"]) == {bob.address, cid.address}
 
     # a minute later the failing addresses rest: the server is not asked again
     tick(site, T0 + timedelta(minutes=1))
@@ -112,6 +123,8 @@ def test_a_failing_address_backs_off_is_given_up_and_the_game_masters_are_told(m
     assert len(kept) == 2 and all(bob.address.encode() in p.read_bytes() for p in kept)
     reasons = [(queue / "failed" / f"{p.name}.reason").read_text() for p in kept]
     assert all("not delivered in 7 days" in r and "451" in r for r in reasons)
+    health = status_health(site)
+    assert (health["mails_waiting"], health["mails_undelivered"]) == (0, 2)
 
     # the next tick tells the campaign's game master and the site's, once
     tick(site, given_up + timedelta(minutes=1))

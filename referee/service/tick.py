@@ -45,6 +45,8 @@ from .timekeeping import keep_time, wake
 
 log = logging.getLogger(__name__)
 
+SHOWN_ERRORS = 10  # the errors of a tick kept in state/last-tick.json
+
 
 @dataclass
 class TickReport:
@@ -55,6 +57,7 @@ class TickReport:
     sent: int = 0
     waiting: int = 0  # still queued after sending
     errors: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # campaigns that could not be played
 
     def summary(self) -> str:
         text = (
@@ -67,7 +70,30 @@ class TickReport:
 def tick(site: Site, now: datetime | None = None) -> TickReport:
     now = now or datetime.now(UTC)
     with TickLock(site.state_dir / "tick.lock"):
-        return take_and_answer(site, site.config.make_inbox(), now)
+        try:
+            report = take_and_answer(site, site.config.make_inbox(), now)
+        except Exception as err:
+            note_tick(site, now, "could not run", TickReport(errors=[str(err)]))
+            raise
+        note_tick(site, now, "some failed" if report.errors else "ok", report)
+        return report
+
+
+def note_tick(site: Site, now: datetime, outcome: str, report: TickReport) -> None:
+    """What came of a tick, for ``referee status`` and a monitoring system."""
+    site.note_tick(
+        {
+            "at": now.isoformat(timespec="seconds"),
+            "ended": datetime.now(UTC).isoformat(timespec="seconds"),
+            "outcome": outcome,
+            "fetched": report.fetched,
+            "applied": report.applied,
+            "sent": report.sent,
+            "waiting": report.waiting,
+            "skipped": report.skipped,
+            "errors": [e.partition("\nTraceback")[0][:500] for e in report.errors[:SHOWN_ERRORS]],
+        }
+    )
 
 
 def take_and_answer(
@@ -165,6 +191,7 @@ def resolve_all(
             told = isinstance(err, (CampaignError, StateDamaged))  # says itself what is wrong
             text = str(err) if told else f"{type(err).__name__}: {err}"
             report.errors.append(f"{what}: {text} (skipped this tick)")
+            report.skipped.append(campaign_id)
             log.error(
                 "%s: %s (skipped this tick)",
                 what,

@@ -10,11 +10,14 @@ state/quarantine/      the raw mail that could not be read or handled (see failu
 state/failures.jsonl   what failed, for the game masters' daily summary (``failures``)
 state/answers.json     the answers of the last day per address (``limits``)
 state/tick.lock        held while a tick runs
+state/last-tick.json   when the last tick ran, what came of it, and when the last one went
+                       well (``referee status --json`` shows it to a monitoring system)
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 from pathlib import Path
 
@@ -94,6 +97,24 @@ class SiteFiles:
                 if isinstance(r.get("message_id"), str) and isinstance(r.get("outcome"), str):
                     outcomes[r["message_id"]] = r["outcome"]
         return outcomes
+
+    def last_tick(self) -> dict | None:
+        """What ``note_tick`` kept of the last tick (None before the first, or when the file
+        cannot be read: it is only told, and the next tick writes it afresh)."""
+        try:
+            data = json.loads((self.state_dir / "last-tick.json").read_bytes())
+        except (OSError, ValueError):
+            return None
+        return data if isinstance(data, dict) else None
+
+    def note_tick(self, record: dict) -> None:
+        """Keep ``record`` (``at``, ``outcome``, ...) as the last tick, with ``last_ok``: the
+        time of the last tick whose outcome was ok."""
+        last_ok = record["at"] if record["outcome"] == "ok" else None
+        if last_ok is None:
+            last_ok = (self.last_tick() or {}).get("last_ok")
+        data = json.dumps({**record, "last_ok": last_ok}, indent=1) + "\n"
+        atomic_write(self.state_dir / "last-tick.json", data, durable=False)
 
     def note_received(self, message_id: str, where: str, outcome: str) -> None:
         append_record(
