@@ -37,6 +37,36 @@ def test_check_tells_every_problem_of_every_campaign_and_the_servers(tmp_path):
     assert done.exit_code == 0 and "campaign bad: ok" in done.output
 
 
+def test_check_names_an_unset_game_master_token_and_limits_at_odds(tmp_path, monkeypatch):
+    site = make_site(tmp_path)
+    monkeypatch.delenv("REFEREE_TEST_GIL_TOKEN", raising=False)
+    path = site.config.path
+    settings = path.read_text()
+    path.write_text(
+        settings.replace(
+            "  name: Referee ",
+            "  game_masters: [{address: gil@example.org, token_env: REFEREE_TEST_GIL_TOKEN}]\n"
+            "  name: Referee ",
+        ).replace("  queue: mail/queue\n", "  queue: mail/queue\n  give_up_days: 0.1\n", 1)
+        + "limits: {per_hour: 100, per_day: 60, strangers_per_day: 80}\n"
+    )
+    done = referee(site, "check", "--no-servers")
+    assert done.exit_code == 1 and "2 problem(s) found" in done.output  # the token, the limits
+    assert "site game master gil@example.org: the environment variable REFEREE_TEST_GIL_TOKEN" in (
+        done.output
+    )
+    assert "limits.per_hour (100) is more than limits.per_day (60)" in done.output
+    assert "limits.strangers_per_day (80) is more than limits.per_day (60)" in done.output
+    assert "outbox.retry_at_most_hours (4.0) is not less than outbox.give_up_days" in done.output
+    # the token in referee.env, which the cron wrapper exports, and the limits mended
+    (tmp_path / "referee.env").write_text("REFEREE_TEST_GIL_TOKEN='s3cret'\n")
+    path.write_text(path.read_text().replace("give_up_days: 0.1", "give_up_days: 7"))
+    path.write_text(path.read_text().replace("per_hour: 100, per_day: 60, ", "per_day: 80, "))
+    done = referee(site, "check", "--no-servers")
+    assert done.exit_code == 0, done.output
+    assert "site game master gil@example.org: ok" in done.output and "limits: ok" in done.output
+
+
 def test_check_tells_a_refused_mail_server_login(tmp_path):
     site = make_site(tmp_path)
     path = site.config.path

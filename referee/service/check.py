@@ -3,19 +3,28 @@ at once, each problem told with what to do, without changing anything."""
 
 from __future__ import annotations
 
+import os
+import re
+from pathlib import Path
+
 from ..files import CorruptRecord
 from ..mail.inbox import InboxError
 from ..mail.outbox import SendError
-from ..settings.site import ConfigError
+from ..settings.site import Config, ConfigError
 from ..store.campaign import CampaignError
+from ..words.render import say
 from .play import campaign_bot
 from .site import Site
 
+ENV_FILE = "referee.env"  # beside referee.yaml: what the cron wrapper exports
+ENV_LINE = re.compile(r"^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$")
+
 
 def check_site(site: Site, servers: bool = True) -> list[tuple[str, str | None]]:
-    """(what, problem or None) for every campaign and, with ``servers``, the inbox and the
-    sender (a login each; no mail is read as processed, none is sent)."""
-    results: list[tuple[str, str | None]] = []
+    """(what, problem or None) for every site game master's token, the limits, every
+    campaign and, with ``servers``, the inbox and the sender (a login each; no mail is read
+    as processed, none is sent)."""
+    results = game_master_tokens(site.config) + limits(site.config)
     for campaign_id in site.campaign_ids():
         what = f"campaign {campaign_id}"
         try:
@@ -51,3 +60,54 @@ def _sender_problem(site: Site) -> str | None:
     except (ConfigError, SendError, OSError) as err:
         return str(err)
     return None
+
+
+def game_master_tokens(config: Config) -> list[tuple[str, str | None]]:
+    """Each site game master's token variable, set in the environment or in referee.env
+    (which the cron wrapper exports): unset, their mail with `open` is refused."""
+    env_file = Path(config.path).parent / ENV_FILE
+    kept = env_names(env_file)
+    return [
+        (
+            say("check_game_master", address=address),
+            None
+            if os.environ.get(name) or name in kept
+            else say("token_env_unset", name=name, env_file=env_file),
+        )
+        for address, name in config.game_masters
+    ]
+
+
+def env_names(path: Path) -> set[str]:
+    """The variables given a value in a KEY=value file (empty values left out)."""
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return set()
+    found = (ENV_LINE.match(line) for line in lines)
+    return {m[1] for m in found if m and m[2].strip().strip("'\"")}
+
+
+# (message, the limit, the one it must not be more than)
+ORDERED_LIMITS = (
+    ("limit_over", "per_hour", "per_day"),
+    ("limit_over", "strangers_per_hour", "strangers_per_day"),
+    ("strangers_looser", "strangers_per_hour", "per_hour"),
+    ("strangers_looser", "strangers_per_day", "per_day"),
+)
+
+
+def limits(config: Config) -> list[tuple[str, str | None]]:
+    """The limits in referee.yaml, each sound alone (the loader saw to that), checked
+    against each other."""
+    answers, outbox = config.limits, config.outbox
+    problems = [
+        say(message, more=more, more_value=value, less=less, less_value=bound)
+        for message, more, less in ORDERED_LIMITS
+        if (value := getattr(answers, more)) > (bound := getattr(answers, less))
+    ]
+    if outbox.retry_at_most_hours >= outbox.give_up_days * 24:
+        problems.append(
+            say("retry_after_give_up", hours=outbox.retry_at_most_hours, days=outbox.give_up_days)
+        )
+    return [("limits", "; ".join(problems) or None)]
