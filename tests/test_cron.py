@@ -1,8 +1,14 @@
 """cron/: the wrapper cron and systemd run, on a real site."""
 
+import http.server
 import os
+import re
+import shlex
+import shutil
 import subprocess
 import sys
+import threading
+import tomllib
 from pathlib import Path
 
 from sites import PLAYERS, make_site
@@ -81,9 +87,148 @@ def test_the_wrapper_refuses_a_folder_without_a_site(tmp_path):
     assert done.returncode == 64 and "give the site folder" in done.stderr
 
 
-def test_the_systemd_units_run_the_tick_in_the_site():
+def test_the_systemd_units_run_the_wrapper_in_the_site():
     service = (CRON / "referee-tick.service").read_text()
-    assert "ExecStart=/usr/local/bin/referee --config /srv/referee/referee.yaml tick" in service
-    assert "SuccessExitStatus=75" in service and "Type=oneshot" in service
+    assert "ExecStart=/srv/referee/venv/bin/referee-tick /srv/referee\n" in service
+    assert "Type=oneshot" in service  # the wrapper makes a running tick's 75 a 0
     timer = (CRON / "referee-tick.timer").read_text()
     assert "OnUnitActiveSec=2min" in timer and "Persistent=true" in timer
+
+
+def test_pip_installs_the_wrapper_beside_the_referee_command():
+    config = tomllib.loads((CRON.parent / "pyproject.toml").read_text())
+    assert config["tool"]["setuptools"]["script-files"] == ["cron/referee-tick"]
+    assert os.access(CRON / "referee-tick", os.X_OK)
+
+
+def a_venv(root):
+    """A virtualenv's bin/ as pip leaves it: the referee command (here, this checkout's,
+    which also notes that it ran) and the wrapper beside it."""
+    bin_dir = root / "venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    (bin_dir / "referee").write_text(
+        f'#!/bin/sh\necho "$0" >> {root}/venv/used\n'
+        f'PYTHONPATH={os.getcwd()} exec {sys.executable} -m referee "$@"\n'
+    )
+    shutil.copy(CRON / "referee-tick", bin_dir / "referee-tick")
+    for script in bin_dir.iterdir():
+        script.chmod(0o755)
+    return root / "venv"
+
+
+def rendered(name, venv, site):
+    """A file of cron/ as a game master edits it for their paths."""
+    text = (CRON / name).read_text()
+    return text.replace("/srv/referee/venv", str(venv)).replace("/srv/referee", str(site))
+
+
+def bare(command, env=()):
+    """``command`` run as cron or systemd would, with nothing of this environment (env -i)
+    but the variables their files set."""
+    return subprocess.run(
+        ["env", "-i", *env, *command], capture_output=True, text=True, timeout=120
+    )
+
+
+def test_the_crontab_line_and_the_unit_run_the_venvs_referee_in_a_bare_environment(tmp_path):
+    site_dir, venv = tmp_path / "site", a_venv(tmp_path)
+    site = make_site(site_dir)
+    site.new_campaign("bus", "bus1", PLAYERS, seed=1)
+    crontab = rendered("crontab.example", venv, site_dir).splitlines()
+    settings = [line for line in crontab if re.match(r"^[A-Z_]+=", line)]
+    [job] = [line for line in crontab if line and line[0] in "*0123456789"]
+    command = job.split(None, 5)[5]
+    assert command == f"{venv}/bin/referee-tick {site_dir}"
+    done = bare(["/bin/sh", "-c", command], settings)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    log = (site_dir / "state" / "tick.log").read_text()
+    assert "queued 0, sent 3, still queued 0" in log and log.rstrip().endswith("status 0")
+
+    service = rendered("referee-tick.service", venv, site_dir).splitlines()
+    [start] = [line.partition("=")[2] for line in service if line.startswith("ExecStart=")]
+    environment = [line.partition("=")[2] for line in service if line.startswith("Environment=")]
+    done = bare(shlex.split(start), environment)
+    assert (done.returncode, done.stderr) == (0, "")
+    log = (site_dir / "state" / "tick.log").read_text()
+    assert log.count("tick end, status 0") == 2
+    # both ran the virtualenv's referee, found beside the wrapper
+    used = (venv / "used").read_text().splitlines()
+    assert used == [f"{venv}/bin/referee"] * 2
+
+
+def fake_referee(root, status):
+    """A referee command that only says it ticked, and exits with ``status``."""
+    path = root / f"fake-referee-{status}"
+    path.write_text(f'#!/bin/sh\necho "fake tick $*"\nexit {status}\n')
+    path.chmod(0o755)
+    return str(path)
+
+
+def test_tick_log_rotates_past_its_size_keeping_a_few(tmp_path):
+    make_site(tmp_path)
+    log = tmp_path / "state" / "tick.log"
+    env = {"REFEREE": fake_referee(tmp_path, 0), "REFEREE_LOG_KB": "1", "REFEREE_LOG_KEEP": "2"}
+    for n in (1, 2, 3):
+        with log.open("a") as f:
+            f.write(f"old-{n}\n" * 300)  # over 1 KB
+        done = subprocess.run(
+            [str(CRON / "referee-tick"), str(tmp_path)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env={**os.environ, **env},
+        )
+        assert done.returncode == 0, done.stderr
+        # the new tick starts a new log; the full one moved on
+        assert "old-" not in log.read_text() and "fake tick" in log.read_text()
+        assert f"old-{n}" in (tmp_path / "state" / "tick.log.1").read_text()
+    assert "old-2" in (tmp_path / "state" / "tick.log.2").read_text()
+    assert not (tmp_path / "state" / "tick.log.3").exists()  # REFEREE_LOG_KEEP=2
+    assert sorted(p.name for p in log.parent.glob("tick.log*")) == [
+        "tick.log",
+        "tick.log.1",
+        "tick.log.2",
+    ]
+
+
+class Pings(http.server.BaseHTTPRequestHandler):
+    heard: list[str] = []
+
+    def do_GET(self):
+        Pings.heard.append(self.path)
+        self.send_response(200)
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+def test_a_tick_that_went_well_pings_a_url_and_touches_a_file(tmp_path):
+    make_site(tmp_path)
+    server = http.server.HTTPServer(("127.0.0.1", 0), Pings)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    Pings.heard = []
+    beacon = tmp_path / "alive"
+    (tmp_path / "referee.env").write_text(
+        f"REFEREE_PING_URL=http://127.0.0.1:{server.server_port}/ping/site1\n"
+        f"REFEREE_TOUCH_FILE={beacon}\n"
+    )
+    try:
+        for status in (0, 3, 1, 75):
+            done = subprocess.run(
+                [str(CRON / "referee-tick"), str(tmp_path)],
+                capture_output=True,
+                text=True,
+                timeout=60,
+                env={**os.environ, "REFEREE": fake_referee(tmp_path, status)},
+            )
+            assert done.returncode == (0 if status == 75 else status)
+            if status == 0:
+                assert Pings.heard == ["/ping/site1"] and beacon.exists()
+                beacon.unlink()
+    finally:
+        server.shutdown()
+        server.server_close()
+    # only the tick that went well told the switch: the others (and one that found
+    # another tick running) did not
+    assert Pings.heard == ["/ping/site1"] and not beacon.exists()

@@ -1,6 +1,7 @@
 """What `pip install .` ships: every data file the code reads at run time."""
 
 import fnmatch
+import re
 import tomllib
 from pathlib import Path
 
@@ -31,3 +32,10 @@ def test_every_data_file_of_the_package_is_in_package_data():
 def test_the_console_script_is_the_cli():
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())
     assert config["project"]["scripts"] == {"referee": "referee.cli:main"}
+
+
+def test_ci_installs_exactly_the_packages_that_readmes_test_command_names():
+    readme = (ROOT / "README.md").read_text()
+    [named] = re.findall(r"^    apt-get install (.+)$", readme, re.MULTILINE)
+    installed = re.findall(r'packages="\$packages (\S+)"', (ROOT / ".ci" / "run").read_text())
+    assert sorted(named.split()) == sorted(installed) and "chromium" in installed
