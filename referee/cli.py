@@ -341,8 +341,8 @@ def _status(site, campaign_id: str) -> dict:
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context
 def status(ctx, campaign_id, as_json) -> None:
-    """The state of one campaign or of all, and of the site: its last tick, the mail waiting
-    and failing (with --json, for a monitoring system: see README)."""
+    """The state of one campaign or of all; with --json, of the site too: its last tick and
+    its mail waiting and failing, for a monitoring system (see README)."""
     from datetime import datetime
 
     from .service.health import health
@@ -360,15 +360,15 @@ def status(ctx, campaign_id, as_json) -> None:
                 rows.append(_status(site, each))
             except Exception as err:  # any damage is reported, not raised
                 rows.append({"id": each, "state": "unreadable", "error": str(err)})
-    site_health = None if campaign_id else health(site, datetime.now(UTC))
     if as_json:
-        shown = rows[0] if campaign_id else {"health": site_health, "campaigns": rows}
+        shown = (
+            rows[0]
+            if campaign_id
+            else {"health": health(site, datetime.now(UTC)), "campaigns": rows}
+        )
         click.echo(json.dumps(shown, indent=1))
-    else:
-        if site_health is not None:
-            click.echo(health_line(site_health))
-        if not rows:
-            click.echo("no campaigns yet: create one with `referee new`")
+    elif not rows:
+        click.echo("no campaigns yet: create one with `referee new`")
     for row in [] if as_json else rows:
         if "error" in row:
             click.echo(f"{row['id']:20s} unreadable: {row['error']}")
@@ -385,24 +385,6 @@ def status(ctx, campaign_id, as_json) -> None:
             f"{len(broken)} campaign(s) could not be read ({', '.join(broken)}): "
             "`referee verify <id>` shows where each log is damaged"
         )
-
-
-def health_line(health: dict) -> str:
-    last = health["last_tick"]
-    if last is None:
-        tick = "no tick has run yet"
-    else:
-        tick = (
-            f"last tick {last['at']} ({last['outcome']}, {health['seconds_since_last_tick']} s ago)"
-        )
-        if last["outcome"] != "ok":
-            tick += f", last good one {last.get('last_ok') or 'never'}"
-    skipped = ", ".join(health["campaigns_skipped"])
-    return (
-        f"site: {tick}{f'; campaigns skipped: {skipped}' if skipped else ''}; mail waiting "
-        f"{health['mails_waiting']}, failing {health['mails_failing']}, undelivered "
-        f"{health['mails_undelivered']}, quarantined {health['mails_quarantined']}"
-    )
 
 
 @main.command()

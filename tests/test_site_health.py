@@ -62,8 +62,3 @@ def test_status_json_tells_how_the_last_ticks_went(tmp_path):
     assert health["last_tick"]["outcome"] == "could not run"
     assert "is not a Maildir" in health["last_tick"]["errors"][0]
     assert health["last_tick"]["last_ok"] == good and health["ok"] is False
-
-    # and the plain status leads with the same, in a line
-    text = CliRunner().invoke(main, ["--config", str(site.config.path), "status"]).output
-    assert text.startswith(f"site: last tick {health['last_tick']['at']} (could not run,")
-    assert f"last good one {good}" in text and "campaigns skipped" not in text
