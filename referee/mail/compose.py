@@ -4,17 +4,21 @@ inline images, attachments, and the headers that keep robots (and the referee) f
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from email import policy
-from email.headerregistry import Address
+from email.header import Header
+from email.headerregistry import Address, AddressHeader, BaseHeader
 from email.message import EmailMessage
+from email.policy import Policy
 from email.utils import format_datetime, make_msgid
 
+from .headers import header_text, message_id_or_none, plain_address
 from .read import REFEREE_HEADER
 
-Recipient = str | tuple[str, str]  # "addr", "Name <addr>" or (name, addr)
+Recipient = str | tuple[str, str]  # "addr" or (name, addr)
 
 
 @dataclass(frozen=True)
@@ -46,24 +50,37 @@ def compose(
     quote); ``html`` is an alternative to it, and ``inline_images`` maps a content id used in
     the HTML as ``cid:<id>`` to PNG bytes. Every mail carries ``Auto-Submitted: auto-replied``
     (RFC 3834, so other robots do not answer it) and the ``X-Referee`` header (``marker``),
-    by which the referee recognises its own mail coming back."""
+    by which the referee recognises its own mail coming back.
+
+    Every text of a header is written as ``mail.headers.header_text`` makes it, so that
+    nothing in a name or a subject can end a header or add one; a recipient whose address is
+    not a plain one (``plain_address``) is ValueError (a Cc is left out), and an In-Reply-To
+    or a reference that is not a Message-ID is left out."""
     msg = EmailMessage(policy=policy.default)
-    msg["From"] = Address(from_name, addr_spec=from_address)
+    msg["From"] = _address((from_name, from_address))
     msg["To"] = [_address(r) for r in to]
-    if cc:
-        msg["Cc"] = [_address(r) for r in cc]
+    copies = [_address(r) for r in cc if plain_address(_parts(r)[1])]
+    if copies:
+        msg["Cc"] = copies
     if reply_to:
         msg["Reply-To"] = _address(reply_to)
-    msg["Subject"] = subject
+    msg["Subject"] = header_text(subject)
     msg["Date"] = format_datetime(date or datetime.now(UTC))
     msg["Message-ID"] = message_id or make_msgid(domain=from_address.rpartition("@")[2] or None)
+    in_reply_to = message_id_or_none(in_reply_to)
     if in_reply_to:
         msg["In-Reply-To"] = in_reply_to
-    refs = list(dict.fromkeys([*references, *([in_reply_to] if in_reply_to else [])]))
+    refs = [r for r in dict.fromkeys([*references, in_reply_to]) if r and message_id_or_none(r)]
     if refs:
         msg["References"] = " ".join(refs)
     msg["Auto-Submitted"] = "auto-replied"
     msg[REFEREE_HEADER] = marker
+    for name in PERSONS_TEXT:
+        header = msg.get(name)
+        if header is not None and (
+            not str(header).isascii() or any(len(w) > LONG_WORD for w in str(header).split())
+        ):
+            header.fold = functools.partial(_fold_words, header)
     msg.set_content(text, cte=_text_cte(text))
     if html is not None:
         msg.add_alternative(html, subtype="html", cte=_text_cte(html))
@@ -86,11 +103,46 @@ def compose(
     return msg
 
 
-def _address(recipient: Recipient) -> Address | str:
-    if isinstance(recipient, tuple):
-        name, address = recipient
-        return Address(name, addr_spec=address)
-    return recipient
+PERSONS_TEXT = ("From", "To", "Cc", "Subject")  # the headers that carry a person's text
+LONG_WORD = 60  # a word the email package would break into encoded words itself
+
+
+def _fold_words(header: BaseHeader, *, policy: Policy) -> str:
+    """A header with text beyond ASCII or a word too long for a line, folded into encoded
+    words by ``email.header``: the email package's own folding (``policy.default``, 3.11
+    to 3.13 at least) drops the space between two encoded words where it breaks the line,
+    so 'Zoë Zoë ...' came back as 'Zoë Zoë...Zoë', and doubles the one before a word it
+    breaks into encoded words."""
+    fold = functools.partial(_words, linesep=policy.linesep, most=policy.max_line_length)
+    if isinstance(header, AddressHeader):
+        # a name is one encoded word, however long: the email package's reader keeps the
+        # space between two encoded words of a name, which RFC 2047 drops
+        parts = [
+            f"{_words(a.display_name, 0, policy.linesep, 998)} <{a.addr_spec}>"
+            if not a.display_name.isascii()
+            else str(a)
+            for a in header.addresses
+        ]
+        value = f",{policy.linesep} ".join(parts)
+    else:
+        value = fold(str(header), len(header.name) + 2)
+    return f"{header.name}: {value}{policy.linesep}"
+
+
+def _words(text: str, start: int, linesep: str, most: int | None) -> str:
+    return Header(text, "utf-8").encode(linesep=linesep, maxlinelen=(most or 78) - start)
+
+
+def _parts(recipient: Recipient) -> tuple[str, str]:
+    """(name, address) of a recipient: a pair, or an address alone."""
+    return recipient if isinstance(recipient, tuple) else ("", recipient)
+
+
+def _address(recipient: Recipient) -> Address:
+    name, address = _parts(recipient)
+    if not plain_address(address):
+        raise ValueError(f"{address!r} is not an address the referee writes to")
+    return Address(header_text(name), addr_spec=address)
 
 
 def _text_cte(text: str) -> str | None:

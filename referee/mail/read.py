@@ -27,6 +27,8 @@ from email.parser import BytesParser
 from email.utils import getaddresses, parseaddr
 from html.parser import HTMLParser
 
+from .headers import plain_address
+
 REFEREE_HEADER = "X-Referee"  # on every mail the referee sends; such mail is never answered
 
 MAX_TEXT_BYTES = 256 * 1024
@@ -249,8 +251,9 @@ def _addresses(msg: EmailMessage, name: str) -> list[tuple[str, str]]:
             pairs = [(a.display_name, a.addr_spec) for a in value.addresses]
         except Exception:  # that, or a header the structured parser gave up on
             pairs = getaddresses([str(value)])
-        # a name is one line: an encoded CR/LF must never reach a header the referee writes
-        found.extend((_text(n), _text(a).lower()) for n, a in pairs if "@" in a)
+        # a name is one line: an encoded CR/LF must never reach a header the referee writes;
+        # nor is an address it could not write one back to (``plain_address``) taken
+        found.extend((_text(n), a.lower()) for n, a in pairs if plain_address(a))
     return found
 
 
@@ -259,7 +262,7 @@ def _first_address(msg: EmailMessage, name: str) -> tuple[str, str]:
     if found:
         return found[0]
     display, address = parseaddr(_header(msg, name))
-    return display, address.lower() if "@" in address else ""
+    return display, address.lower() if plain_address(address) else ""
 
 
 def _unique(items) -> tuple[str, ...]:

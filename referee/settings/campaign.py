@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..schema import at_least, setting
-from .checks import mail_address
+from .checks import mail_address, player_name
 from .deadlines import Deadlines, parse_day, time_zone
 
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")
@@ -45,7 +45,7 @@ def _absences(spans: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, ...], ...]
 class PlayerEntry:
     """A player (or the game master) as campaign.yaml keeps them."""
 
-    name: str
+    name: str = setting(check=player_name)
     address: str = setting(check=mail_address("ann@example.org"))
     token: str = setting()
     timezone: str | None = setting(None, check=_zone_name)  # the `timezone` command

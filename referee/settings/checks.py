@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from ..mail.headers import has_encoded_word, unprintable
+
 # an address as a person writes it into a file: local part, @, domain, nothing that belongs
 # around an address (a name, brackets, a comma); mail/read.py parses what comes by mail
 ADDRESS = re.compile(r"[^@\s<>()\[\],;:\"]+@[^@\s<>()\[\],;:\".]+(\.[^@\s<>()\[\],;:\".]+)*")
@@ -19,3 +21,34 @@ def mail_address(example: str) -> Callable[[str], str]:
         return address.lower()
 
     return check
+
+
+NAME_MOST = 64  # characters of a player's (or a game master's) name
+
+
+def name_problem(name: str) -> str | None:
+    """Why ``name`` (decoded, ``mail.headers.decoded_once``) cannot be a player's name, as
+    the key of the reason told (``empty``, ``unprintable``, ``encoded``, ``too_long``), or
+    None: a name goes into the headers of every mail to the campaign's players, so it holds
+    no control character or line break, no encoded word, and at most NAME_MOST characters."""
+    if not name.strip():
+        return "empty"
+    if unprintable(name):
+        return "unprintable"
+    if has_encoded_word(name):
+        return "encoded"
+    if len(name) > NAME_MOST:
+        return "too_long"
+    return None
+
+
+def player_name(name: str) -> str:
+    """A check: a name as campaign.yaml keeps it (see ``name_problem``)."""
+    problem = name_problem(name) if name else None
+    if problem == "unprintable":
+        raise ValueError(f"{name!r} holds a control character or a line break")
+    if problem == "encoded":
+        raise ValueError(f"{name!r} holds an encoded word (=?...?=): write the name itself")
+    if problem == "too_long":
+        raise ValueError(f"{name!r} is longer than {NAME_MOST} characters")
+    return name

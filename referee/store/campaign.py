@@ -46,6 +46,7 @@ from ..files import append_record, atomic_write, read_records
 from ..records import Record, RecordError, Rollback
 from ..schema import SettingsError, load_file, read
 from ..settings.campaign import CampaignFile, CampaignSettings, PlayerEntry, campaign_id
+from ..settings.checks import player_name
 from .book import Book
 from .marks import Watermarks
 
@@ -159,7 +160,16 @@ def parse_player(text: str) -> tuple[str, str]:
     name, address = parseaddr(text)
     if not address or "@" not in address or " " in address:
         raise CampaignError(f"{text!r} is not a player: write 'Name <address@example.org>'")
-    return (name or address.partition("@")[0]).strip(), address.lower()
+    return check_name((name or address.partition("@")[0]).strip()), address.lower()
+
+
+def check_name(name: str) -> str:
+    """A player's name fit for the headers of their mail (``settings.checks.player_name``),
+    or CampaignError saying why not."""
+    try:
+        return player_name(name)
+    except ValueError as err:
+        raise CampaignError(f"the name {err}") from None
 
 
 @dataclass
@@ -298,6 +308,7 @@ class Campaign:
         return options
 
     def add_player(self, name: str, address: str) -> Player:
+        check_name(name)
         if any(p.address == address.lower() for p in self.players):
             raise CampaignError(f"{address} plays in {self.id} already")
         if any(p.name.lower() == name.lower() for p in self.players):

@@ -23,6 +23,7 @@ from typing import ClassVar, Protocol
 from ... import records
 from ...files import StateDamaged
 from ...mail.routing import Identity
+from ...settings.checks import NAME_MOST, name_problem
 from ...settings.deadlines import DeadlineError
 from ...settings.site import Config
 from ...store.campaign import Campaign, CampaignError, Player, Table
@@ -59,6 +60,17 @@ class Site(Protocol):
 
 class CommandError(Exception):
     """A command that cannot be done; the message says why, for the sender."""
+
+
+def checked_name(name: str) -> str:
+    """A name a person gave, decoded once (in a join or a replace by
+    ``mail.headers.decoded_once``; in their From header by the mail's reader), checked
+    (``settings.checks.name_problem``), its spaces made single; CampaignError says why it
+    cannot be one."""
+    problem = name_problem(name)
+    if problem:
+        raise CampaignError(say(f"name_{problem}", most=NAME_MOST))
+    return " ".join(name.split())
 
 
 class Who(Enum):

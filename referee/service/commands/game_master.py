@@ -7,12 +7,13 @@ from collections.abc import Callable
 
 from ... import records
 from ...contract import OwnDrop
+from ...mail.headers import decoded_once
 from ...settings.deadlines import DeadlineError, Deadlines
 from ...store.campaign import Player, Status, new_token, parse_player
 from ...words.render import say
 from .. import timekeeping
 from ..play import adjudicate, decide_by_bot
-from .base import CampaignCommand, CommandError, Commands, Who
+from .base import CampaignCommand, CommandError, Commands, Who, checked_name
 
 
 def switch_status(ctx: Commands, wanted: Status, new: Status) -> None:
@@ -135,6 +136,7 @@ class ReplaceCommand(CampaignCommand):
         if not sep or seat is None:
             raise CommandError(say("replace_usage"))
         new_name, address = parse_player(new)
+        new_name = checked_name(decoded_once(new_name))
         old = ctx.campaign.players[seat]
         if any(p.address == address for i, p in enumerate(ctx.campaign.players) if i != seat):
             raise CommandError(say("plays_already", address=address, campaign_id=ctx.campaign.id))

@@ -7,11 +7,12 @@ import re
 import secrets
 
 from ...contract import SignUp, SignupChoice
+from ...mail.headers import decoded_once
 from ...schema import SettingsError
 from ...settings.deadlines import DeadlineError
 from ...store.campaign import Campaign, CampaignError, Player, Status
 from ...words.render import say
-from .base import Outside, Site, SiteCommand
+from .base import Outside, Site, SiteCommand, checked_name
 from .everyone import status_text
 from .game_master import deadline_settings
 
@@ -45,13 +46,14 @@ class OpenCommand(SiteCommand):
             ctx.answer(say("subject_not_opened"), str(err))
             return
         try:
+            gm_name = checked_name(ctx.sender_name) if ctx.sender_name else "Game master"
             campaign = ctx.site.new_campaign(
                 game,
                 campaign_id,
                 [],
                 options=options,
                 seats=seats,
-                gm=f"{ctx.sender_name or 'Game master'} <{ctx.sender_address}>",
+                gm=f"{gm_name} <{ctx.sender_address}>",
                 settings={"deadlines": deadlines} if deadlines else None,
             )
         except CampaignError as err:
@@ -95,7 +97,11 @@ class JoinCommand(SiteCommand):
                 campaign.players[existing]
                 if existing is not None
                 else campaign.add_player(
-                    name or ctx.sender_name or ctx.sender_address.partition("@")[0],
+                    checked_name(
+                        decoded_once(name)
+                        if name
+                        else ctx.sender_name or ctx.sender_address.partition("@")[0]
+                    ),
                     ctx.sender_address,
                 )
             )
