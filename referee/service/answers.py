@@ -39,6 +39,7 @@ from ..records import (
 from ..schema import SettingsError, load_file
 from ..settings.deadlines import show, stamp
 from ..settings.site import Audience
+from ..store import snapshots
 from ..store.campaign import Campaign, Table
 from ..store.marks import Watermarks
 from ..store.site import SiteFiles
@@ -87,6 +88,8 @@ def answer(
     last = table.count
     due_at = timekeeping.dues(table)
     queued = tell_deadlines(post, table, notices) if notices else 0
+    if table.set_aside:
+        queued += tell_set_aside(post, table, table.set_aside)
     held: dict[int | None, list[Record]] = {}
     told_everyone = False  # a game master's action: everyone gets a report
     kept = [n for numbers in marks.held.values() for n in numbers]
@@ -272,6 +275,23 @@ def tell_deadlines(post: Post, table: Table, notices: Notices) -> int:
         )
         queued += 1
     return queued
+
+
+def tell_set_aside(post: Post, table: Table, why: str) -> int:
+    """The game master (or, for a campaign without one, the site's game masters) told that
+    the campaign's damaged snapshot was set aside and its log replayed: once, as the table
+    that found it is answered once; returns how many mails were queued."""
+    campaign = table.campaign
+    subject = say("subject_snapshot_set_aside", campaign_id=campaign.id)
+    text = say("snapshot_set_aside", campaign_id=campaign.id, aside=snapshots.DAMAGED, why=why)
+    key = "snapshot." + hashlib.sha256(f"{table.count}\n{why}".encode()).hexdigest()[:12]
+    if campaign.gm is not None:
+        post.queue(campaign, gm_notice(post.identity, campaign, subject, text, key))
+        return 1
+    for address in post.config.game_master_addresses:
+        told = notice(post.identity, address, subject, text, None, key=f"{key}.{address}")
+        post.queue(campaign, told)
+    return len(post.config.game_master_addresses)
 
 
 def confirmed_within_limits(post: Post, reads: list[Record]) -> bool:

@@ -506,6 +506,7 @@ class Table:
         self.skipped_rounds: set[int] = set()
         self.last_hash = GENESIS
         self.snapshot_n: int | None = None  # the records its snapshot covered, if any
+        self.set_aside: str | None = None  # why its damaged snapshot was set aside, if it was
 
     # what follows from the state is worked out once for each state, when first asked for:
     # who is awaited and the view (reports, prompts, deadlines and answers all ask)

@@ -19,9 +19,11 @@ it (a finished one waits for mail only).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
+import os
 from datetime import datetime
 from functools import cache
 from importlib import import_module
@@ -99,24 +101,87 @@ def save(table: Table, floor: int) -> None:
 
 def load(campaign: Campaign) -> Table:
     """The campaign's table: from its snapshot and the records after it when the snapshot
-    holds, else by a full replay of the log."""
+    holds, else by a full replay of the log. A snapshot that is stale (written for other
+    settings or code, or before a rollback) is passed over; one that cannot be read or does
+    not hold what a snapshot holds, and a snapshot the log's later records do not follow
+    from while the full replay does, is damaged: it is set aside (``set_aside``, kept for
+    the game master to look at) and the table says so (``Table.set_aside``), so a snapshot
+    never stops a game."""
     try:
         table = _resume(campaign)
-    except (OSError, ValueError, KeyError, TypeError, IndexError, RecordError) as err:
+    except (Stale, RecordError) as err:  # a log that cannot be read: the replay says why
         log.info("campaign %s: snapshot not used (%s), replaying the log", campaign.id, err)
         table = None
+    except Exception as err:  # damaged, or the log after it is: the full replay tells which
+        table = Table.replay(campaign)
+        table.set_aside = set_aside(campaign, err)
+        return table
     return table if table is not None else Table.replay(campaign)
+
+
+DAMAGED = SNAPSHOT + ".damaged"
+
+
+def set_aside(campaign: Campaign, err: Exception) -> str:
+    """Move a damaged snapshot to ``snapshot.json.damaged`` (over an older one); returns why
+    it could not be used."""
+    why = f"{type(err).__name__}: {str(err)[:200]}"
+    log.warning("campaign %s: snapshot damaged (%s), set aside; the log replayed", campaign.id, why)
+    with contextlib.suppress(FileNotFoundError):
+        os.replace(campaign.root / SNAPSHOT, campaign.root / DAMAGED)
+    return why
 
 
 class Stale(ValueError):
     """A snapshot that does not fit the log or the code."""
 
 
+def _valid(snap: Any) -> dict:
+    """The snapshot's data when it holds what ``save`` writes, each in its type; else
+    ValueError saying what is wrong (the state itself the game reads, ``from_data``)."""
+    shapes = {
+        "key": dict,
+        "n": int,
+        "hash": str,
+        "queues": dict,
+        "seen": list,
+        "tail_from": int,
+        "skipped_rounds": list,
+        "tail": list,
+    }
+    if not isinstance(snap, dict):
+        raise ValueError(f"a snapshot is a JSON object, not {type(snap).__name__}")
+    for name, kind in shapes.items():
+        if not isinstance(snap.get(name), kind) or isinstance(snap.get(name), bool):
+            raise ValueError(f"its {name!r} is {snap.get(name)!r}, not a {kind.__name__}")
+    if "state" not in snap:
+        raise ValueError("it holds no state")
+    if not all(
+        isinstance(q, list) and all(isinstance(o, str) for o in q) for q in snap["queues"].values()
+    ):
+        raise ValueError(f"its queues {snap['queues']!r} are not lists of orders")
+    if not all(isinstance(m, str) for m in snap["seen"]):
+        raise ValueError("its 'seen' holds more than Message-IDs")
+    if not all(isinstance(r, int) and not isinstance(r, bool) for r in snap["skipped_rounds"]):
+        raise ValueError("its 'skipped_rounds' holds more than round numbers")
+    for step in snap["tail"]:
+        if not (
+            isinstance(step, list)
+            and len(step) == 2
+            and isinstance(step[0], int)
+            and isinstance(step[1], list)
+            and all(isinstance(e, str) for e in step[1])
+        ):
+            raise ValueError(f"a step of its tail is {step!r}, not [round, events]")
+    return snap
+
+
 def _resume(campaign: Campaign) -> Table | None:
     try:
-        snap = json.loads((campaign.root / SNAPSHOT).read_bytes())
+        data = (campaign.root / SNAPSHOT).read_bytes()
     except FileNotFoundError:
         return None
+    snap = _valid(json.loads(data))
     if snap["key"] != key(campaign):
         raise Stale("written for other settings or by other code")
     n, tail_from = int(snap["n"]), int(snap["tail_from"])
