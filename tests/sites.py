@@ -29,6 +29,18 @@ def reload(site: Site) -> Site:
     return Site(load_config(site.config.path))
 
 
+def with_game_master(site: Site, address: str, token_env: str) -> Site:
+    """The site with a site game master (referee.yaml's game_masters), read afresh."""
+    path = site.config.path
+    path.write_text(
+        path.read_text().replace(
+            "  # game_masters:",
+            f"  game_masters:\n    - address: {address}\n      token_env: {token_env}\n  #",
+        )
+    )
+    return reload(site)
+
+
 class Mailboxes:
     """The players' side of a Maildir site: what the referee sent, and mail into its inbox."""
 

@@ -6,7 +6,7 @@ import time
 from datetime import UTC, datetime, timedelta
 
 from click.testing import CliRunner
-from sites import PLAYERS, Mailboxes, make_site, reload, run_tick, text_of
+from sites import PLAYERS, Mailboxes, make_site, run_tick, text_of, with_game_master
 
 from referee.cli import main
 from referee.files import TickLock
@@ -101,15 +101,7 @@ def test_referee_new_waits_for_a_running_tick(tmp_path):
 
 
 def test_the_game_masters_get_one_bounded_summary_of_failures_a_day(tmp_path):
-    site = make_site(tmp_path)
-    path = site.config.path
-    path.write_text(
-        path.read_text().replace(
-            "  # game_masters:",
-            "  game_masters:\n    - address: gm@example.org\n      token_env: GM_TOKEN\n  #",
-        )
-    )
-    site = reload(site)
+    site = with_game_master(make_site(tmp_path), "gm@example.org", "GM_TOKEN")
     for n in range(SHOWN + 5):
         note_failure(site, f"mail <m{n}@x>", f"unreadable: reason {n}", T0)
     tick(site, T0)

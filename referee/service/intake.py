@@ -232,10 +232,12 @@ class Intake:
         ]
         if order_lines:
             lines.append(say("not_started_orders", campaign_id=campaign.id))
+        sender = campaign.gm if seat is None else campaign.players[seat]
         self.send_notice(
             mail,
             say("subject_your_mail", campaign_id=campaign.id),
             "\n".join(lines) or say("nothing_for_the_referee"),
+            reply_to=self.site.identity.plus(campaign.id, sender.token) if sender else None,
             audience=Audience.PLAYER,
         )
         self.counts.applied += 1
@@ -266,11 +268,15 @@ class Intake:
 
     def answer_unknown_player(self, mail: Incoming, campaign: Campaign, where: Route) -> None:
         registered = campaign.seat_of_address(mail.sender_address)
-        if registered is None:
+        gm = campaign.gm
+        if registered is not None:
+            player = campaign.players[registered]
+        elif gm is not None and gm.address == mail.sender_address:
+            player = gm  # told at their own address, with the address their token is in
+        else:
             # a stranger learns nothing about the game, not even that it exists
             self.send_notice(mail, say("subject_stranger"), say("stranger"))
             return
-        player = campaign.players[registered]
         address = self.site.identity.plus(campaign.id, player.token)
         self.send_notice(
             mail,

@@ -252,7 +252,7 @@ def run_as_gm(site: Site, campaign_id: str, line: str, now: datetime) -> list[Ac
     had come by mail (without a Message-ID)."""
     campaign = site.campaign(campaign_id)
     commands, rest = split([line], gm=True)
-    if rest:
+    if rest or not all(c.command.allows(gm=True) for c in commands):
         raise CommandError(
             say(
                 "not_a_gm_command",

@@ -395,6 +395,14 @@ class Campaign:
             header + yaml.safe_dump(data, sort_keys=False, allow_unicode=True),
         )
 
+    @property
+    def incarnation(self) -> str:
+        """This campaign as against another made before under the same id (its folder moved
+        away, a new one made): from its seed and the moment it was made. The Message-IDs of
+        its mail carry it, so the new campaign's mail is not taken for the old one's."""
+        made = f"{self.id}:{self.seed}:{self.created}"
+        return hashlib.sha256(made.encode()).hexdigest()[:8]
+
     # players -------------------------------------------------------------------------------
     def is_gm_token(self, token: str | None) -> bool:
         return bool(token and self.gm and secrets.compare_digest(self.gm.token, token.lower()))

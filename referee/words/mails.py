@@ -115,6 +115,12 @@ def message_id(identity: Identity, campaign_id: str, *parts) -> str:
     return f"<{campaign_id}.{'.'.join(str(p) for p in parts)}@{domain}>"
 
 
+def incarnate(campaign: Campaign) -> str:
+    """What a campaign's Message-IDs start with: its id and its incarnation, so a campaign
+    made anew under an id used before has mail of its own (its welcomes are sent)."""
+    return f"{campaign.id}.{campaign.incarnation}"
+
+
 def welcome(identity: Identity, table: Table, seat: int, key: str = "") -> EmailMessage:
     campaign = table.campaign
     player = campaign.players[seat]
@@ -139,7 +145,7 @@ def welcome(identity: Identity, table: Table, seat: int, key: str = "") -> Email
         player,
         say("subject_welcome", title=table.rules.title, name=player.name),
         text,
-        message_id(identity, campaign.id, "welcome", seat, *([key] if key else [])),
+        message_id(identity, incarnate(campaign), "welcome", seat, *([key] if key else [])),
     )
 
 
@@ -158,7 +164,7 @@ def replaced_notice(
         to=[(replace.old, replace.old_address)],
         subject=f"[{campaign.id}] {say('subject_replaced_you')}",
         text=fitted(text),
-        message_id=message_id(identity, campaign.id, "replaced", record.n, replace.seat),
+        message_id=message_id(identity, incarnate(campaign), "replaced", record.n, replace.seat),
     )
 
 
@@ -175,7 +181,7 @@ def observing_ended(
         to=[("", address)],
         subject=say("subject_observing", campaign_id=campaign.id),
         text=fitted(text),
-        message_id=message_id(identity, campaign.id, "unobserved", record.n, number),
+        message_id=message_id(identity, incarnate(campaign), "unobserved", record.n, number),
     )
 
 
@@ -191,7 +197,7 @@ def observer_report(
         reply_to=identity.address,
         subject=f"[{campaign.id}] {say('subject_observed', round=round_)}",
         text=fitted(text),
-        message_id=message_id(identity, campaign.id, "observed", round_, address),
+        message_id=message_id(identity, incarnate(campaign), "observed", round_, address),
     )
 
 
@@ -221,7 +227,7 @@ def gm_welcome(
         gm,
         say("subject_gm_welcome", campaign_id=campaign.id),
         text,
-        message_id(identity, campaign.id, "gm-welcome"),
+        message_id(identity, incarnate(campaign), "gm-welcome"),
     )
 
 
@@ -287,7 +293,7 @@ def confirmation(
         player,
         say("subject_confirmation", gm=seat is None),
         text,
-        message_id(identity, campaign.id, "confirm", record.n),
+        message_id(identity, incarnate(campaign), "confirm", record.n),
         cc=cc,
         in_reply_to=record.message_id,
     )
@@ -312,7 +318,9 @@ def press(
         game_master(campaign) if seat is None else campaign.players[seat],
         say("subject_press", who=who),
         text,
-        message_id(identity, campaign.id, "press", record.n, index, "gm" if seat is None else seat),
+        message_id(
+            identity, incarnate(campaign), "press", record.n, index, "gm" if seat is None else seat
+        ),
     )
 
 
@@ -326,7 +334,7 @@ def reminder(identity: Identity, table: Table, seat: int, stage: int, due: str) 
         campaign.players[seat],
         say("subject_reminder", due=due),
         text,
-        message_id(identity, campaign.id, "reminder", seat, stage),
+        message_id(identity, incarnate(campaign), "reminder", seat, stage),
     )
 
 
@@ -340,7 +348,7 @@ def gm_notice(
         game_master(campaign),
         subject,
         body,
-        message_id(identity, campaign.id, "gm", key),
+        message_id(identity, incarnate(campaign), "gm", key),
     )
 
 
@@ -384,7 +392,7 @@ def digest(
         decision=prompt.split(":")[0].lower() if choices and prompt else None,
     )
     last = table.count
-    mid = message_id(identity, campaign.id, "digest", last, seat)
+    mid = message_id(identity, incarnate(campaign), "digest", last, seat)
     parts = dict(
         reads=reads,
         events=events,

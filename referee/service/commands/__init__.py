@@ -17,6 +17,7 @@ from __future__ import annotations
 from ... import registry
 from ...mail.read import as_order, as_written
 from ...words.render import help_text, render, say
+from ..reading import looks_like_prose
 from .base import (
     CampaignCommand,
     CommandError,
@@ -128,14 +129,16 @@ def help_lines(gm: bool) -> list[tuple[str, str]]:
 
 
 def split(lines: list[str], gm: bool) -> tuple[list[Line], list[str]]:
-    """The lines that are referee commands the sender may give, and the rest (the game's
-    orders)."""
+    """The lines that are referee commands, and the rest (the game's orders). A command the
+    sender may not give is one all the same, unless it reads as prose ("Start the game,
+    please"), and refused for it (``Commands.run``): a player's 'pause' is not an order
+    passed over."""
     commands, orders = [], []
     for written in lines:
         line = as_written(written)
         word, _, rest = line.partition(" ")
         known = CAMPAIGN_VERBS.get(word.lower())
-        if known is not None and known.allows(gm):
+        if known is not None and (known.allows(gm) or not looks_like_prose(line)):
             commands.append(Line(known, word.lower(), rest.strip(), line))
         else:
             orders.append(as_order(line))

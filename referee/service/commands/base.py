@@ -148,6 +148,8 @@ class Commands:
     def run(self, lines: list[Line]) -> Done:
         for line in sorted(lines, key=lambda c: not c.command.runs_first):
             try:
+                if not line.command.allows(gm=self.seat is None):
+                    raise CommandError(say("players_only" if self.seat is None else "gm_only"))
                 done = line.command.run(self, line.rest, line.line)
             except (CommandError, CampaignError, DeadlineError, StateDamaged) as err:
                 self.done.actions.append(records.RefusedCommand(line.word, line.line, str(err)))

@@ -52,7 +52,9 @@ class MessageCommand(CampaignCommand):
             raise CommandError(say("message_usage", players=[p.name for p in players]))
         sender = None if ctx.seat is None else players[ctx.seat].name
         if to == "gm":
-            if ctx.campaign.gm is None or ctx.seat is None:
+            if ctx.seat is None:  # the game master, writing to themselves
+                raise CommandError(say("message_gm_yourself", players=[p.name for p in players]))
+            if ctx.campaign.gm is None:
                 raise CommandError(say("no_gm_to_write_to", campaign_id=ctx.campaign.id))
             return records.Message(
                 line, say("message_sent_gm"), ctx.seat, sender, (), (), False, text, to_gm=True

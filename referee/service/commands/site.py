@@ -72,6 +72,7 @@ class OpenCommand(SiteCommand):
                 gm_address=identity.plus(campaign.id, campaign.gm.token),
                 deadlines=deadlines,
             ),
+            reply_to=identity.plus(campaign.id, campaign.gm.token),
         )
 
 
