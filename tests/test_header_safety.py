@@ -9,6 +9,7 @@ import quopri
 from email import policy
 from email.parser import BytesParser
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sites import Mailboxes, make_site, person_mail, run_tick, text_of
@@ -218,3 +219,14 @@ def test_a_from_header_gives_a_name_taken_as_it_is_or_refused(display):
     assert back["To"].addresses[0].display_name == taken
     assert str(back["Subject"]).lstrip() == f"Welcome, {taken}"
     assert len(back.get_all("To")) == 1 and back.get("Reply-To") is None
+
+
+def test_a_recipient_the_referee_cannot_write_to_is_left_out_or_refused():
+    def mail(to):
+        return compose(from_address=REFEREE, from_name="R", to=to, subject="s", text="x\n")
+
+    back = parsed(mail(["gm@example.org", "=?utf-8?q?a=0D=0ABcc=3A_x?=@example.org"]))
+    assert [a.addr_spec for a in back["To"].addresses] == ["gm@example.org"]
+    assert back.get("Bcc") is None
+    with pytest.raises(ValueError, match="not an address the referee writes to"):
+        mail(["=?utf-8?q?a=0D=0ABcc=3A_x?=@example.org"])

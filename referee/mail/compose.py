@@ -54,11 +54,13 @@ def compose(
 
     Every text of a header is written as ``mail.headers.header_text`` makes it, so that
     nothing in a name or a subject can end a header or add one; a recipient whose address is
-    not a plain one (``plain_address``) is ValueError (a Cc is left out), and an In-Reply-To
-    or a reference that is not a Message-ID is left out."""
+    not a plain one (``plain_address``) is left out, and a mail with no other is ValueError;
+    an In-Reply-To or a reference that is not a Message-ID is left out."""
     msg = EmailMessage(policy=policy.default)
     msg["From"] = _address((from_name, from_address))
-    msg["To"] = [_address(r) for r in to]
+    # a mail to several goes to those it can be written to; to none, it is ValueError
+    writable = [r for r in to if plain_address(_parts(r)[1])]
+    msg["To"] = [_address(r) for r in writable or to[:1]]
     copies = [_address(r) for r in cc if plain_address(_parts(r)[1])]
     if copies:
         msg["Cc"] = copies

@@ -26,6 +26,7 @@ from datetime import UTC, datetime, timedelta
 from .. import maps
 from ..files import StateDamaged, atomic_write, read_records, read_state
 from ..mail.compose import compose
+from ..mail.headers import plain_address
 from ..mail.read import Incoming
 from ..records import (
     History,
@@ -415,7 +416,7 @@ def tell_stopped(
     recipients = list(game_masters)
     try:
         gm = (load_file(root / "campaign.yaml") or {}).get("gm") or {}
-        if isinstance(gm, dict) and isinstance(gm.get("address"), str):
+        if isinstance(gm, dict) and plain_address(str(gm.get("address"))):
             recipients.insert(0, gm["address"])
     except (OSError, SettingsError, AttributeError):
         pass  # the site's game masters are told all the same
