@@ -115,7 +115,6 @@ def _fold_words(header: BaseHeader, *, policy: Policy) -> str:
     to 3.13 at least) drops the space between two encoded words where it breaks the line,
     so 'Zoë Zoë ...' came back as 'Zoë Zoë...Zoë', and doubles the one before a word it
     breaks into encoded words."""
-    fold = functools.partial(_words, linesep=policy.linesep, most=policy.max_line_length)
     if isinstance(header, AddressHeader):
         # a name is one encoded word, however long: the email package's reader keeps the
         # space between two encoded words of a name, which RFC 2047 drops
@@ -127,7 +126,7 @@ def _fold_words(header: BaseHeader, *, policy: Policy) -> str:
         ]
         value = f",{policy.linesep} ".join(parts)
     else:
-        value = fold(str(header), len(header.name) + 2)
+        value = _words(str(header), len(header.name) + 2, policy.linesep, policy.max_line_length)
     return f"{header.name}: {value}{policy.linesep}"
 
 

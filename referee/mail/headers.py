@@ -17,14 +17,15 @@ import re
 import unicodedata
 from email import policy
 
-# characters that end a line for str.splitlines or the email package, or take no place
+# what breaks a line for str.splitlines or the email package: control characters, line and
+# paragraph separators, and lone surrogates (undecodable bytes)
 _BREAKING = {"Cc", "Cs", "Zl", "Zp"}
 
 
 def decoded_once(text: str) -> str:
     """``text`` with its encoded words (RFC 2047) decoded, once: what a name written as
-    ``=?utf-8?q?Ann?=`` means. Undecodable bytes become U+FFFD;
-    what the decoding made (a line break, say) is there for the check that follows."""
+    ``=?utf-8?q?Ann?=`` means. Undecodable bytes become U+FFFD; what the decoding made (a
+    line break, say) stays for the check that follows."""
     if "=?" in text:
         with contextlib.suppress(Exception):  # the header parser gave up: kept as written
             text = str(policy.default.header_factory("subject", text))
