@@ -152,8 +152,10 @@ def run_demo(
     max_ticks: int = 3000,
     progress: Callable[[str], None] = lambda line: None,
     game: str | None = None,
+    settings: dict | None = None,
 ) -> DemoResult:
-    """Play a game (the registry's first, unless named) to its end by mail."""
+    """Play a game (the registry's first, unless named) to its end by mail, with the
+    campaign's ``settings`` beside the demo's own (deadlines, for one)."""
     directory = Path(directory)
     config_path = directory / CONFIG_NAME
     if not config_path.exists():
@@ -175,7 +177,7 @@ def run_demo(
         campaign_id,
         [f"{n} <{a}>" for n, a in PLAYERS],
         seed,
-        settings={"gather_minutes": GATHER_MINUTES},
+        settings={"gather_minutes": GATHER_MINUTES, **(settings or {})},
     )
     site.outbox.flush(site.config.make_sender())
     inbox = MaildirSender(inbox_settings.path)

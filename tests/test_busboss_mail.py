@@ -108,7 +108,7 @@ def test_the_routes_to_buy_are_listed_by_cost_and_choices_lists_each_on_its_own_
             if ADDRESSES[1] in str(m["To"]) and "Welcome" in str(m["Subject"])
         )
     )
-    short = welcome[welcome.index("YOUR DECISION") :]
+    short = welcome[welcome.index("YOUR DECISION") : welcome.index("Welcome to")]
     assert "# By cost; write one as, for example: build " in short
     for line in builds:  # every route is still named, under its cost
         route, cost = line.split()[1], line.split()[3]

@@ -48,7 +48,7 @@ def test_a_players_time_zone_shows_their_deadline_in_it(tmp_path):
     site, boxes = game(tmp_path)
     text = text_of(say(site, boxes, 0, "timezone America/New_York"))
     assert "Times are shown to you in America/New_York" in text
-    assert "due by Tue 24 Nov 2026 04:00 EST" in text
+    assert "Due by Tue 24 Nov 2026 04:00 EST" in text
     text = text_of(say(site, boxes, 0, "timezone Mars/Olympus"))
     assert "is not a time zone" in text
 
@@ -57,7 +57,7 @@ def test_an_absence_moves_the_deadline_and_is_capped(tmp_path):
     site, boxes = game(tmp_path)
     text = text_of(say(site, boxes, 0, "absence 2026-11-23 2026-11-24"))
     assert "Noted: you are away from 2026-11-23 to 2026-11-24" in text
-    assert "due by Thu 26 Nov 2026 09:00 UTC" in text  # 24 hours + the two days away
+    assert "Due by Thu 26 Nov 2026 09:00 UTC" in text  # 24 hours + the two days away
     text = text_of(say(site, boxes, 0, "absence 2026-12-01 2027-01-31"))
     assert "an absence is at most 21 days" in text
     report = tick(site, T0 + timedelta(hours=30))

@@ -47,6 +47,7 @@ from ..store.site import SiteFiles
 from ..words.history import NoSuchTurn, history_text, turn_files
 from ..words.mails import (
     confirmation,
+    decision_of,
     digest,
     gm_notice,
     gm_welcome,
@@ -93,6 +94,8 @@ def answer(
         queued += tell_set_aside(post, table, table.set_aside)
     held: dict[int | None, list[Record]] = {}
     told_everyone = False  # a game master's action: everyone gets a report
+    welcomed: set[int] = set()  # seats taken over: their newcomer gets a welcome
+    png = None
     kept = [n for numbers in marks.held.values() for n in numbers]
     records = {
         s.record.n: s.record for s in table.steps_after(min([marks.confirmed + 1, *kept]) - 1)
@@ -115,7 +118,21 @@ def answer(
                     post.queue(campaign, ended)
                     queued += 1
             elif isinstance(action, Replace):
-                post.queue(campaign, welcome(post.identity, table, action.seat, key=str(record.n)))
+                seat = action.seat
+                asks = bool(decision_of(table, seat)[1])  # a first decision: with the map
+                if asks:
+                    png = png or maps.png_map(table.view())
+                    marks.pictured[str(seat)] = table.round
+                welcomed.add(seat)
+                welcomed_mail = welcome(
+                    post.identity,
+                    table,
+                    seat,
+                    key=str(record.n),
+                    png=png if asks else None,
+                    due=due_at.get(seat),
+                )
+                post.queue(campaign, welcomed_mail)
                 if action.old_address:
                     post.queue(campaign, replaced_notice(post.identity, campaign, action, record))
                 queued += 1 + bool(action.old_address)
@@ -128,7 +145,6 @@ def answer(
         if record.kind == Kind.MAIL:
             held.setdefault(record.seat, []).append(record)
     marks.confirmed = last
-    png = None
     awaiting = {d.seat: d for d in table.awaiting}
     for seat in range(len(campaign.players)):
         key = str(seat)
@@ -212,18 +228,37 @@ def welcome_game_master(post: Post, campaign: Campaign) -> None:
     post.queue(campaign, gm_welcome(post.identity, campaign, help_lines(gm=True)))
 
 
-def welcome_players(post: Post, table: Table) -> None:
+def welcome_players(post: Post, table: Table, now: datetime | None = None) -> None:
     """A game that begins welcomes every player with their token, the seed's fingerprint
-    and, for whoever acts first, their first decision: the watermarks start from there."""
+    and, for whoever acts first, their first decision with the map and its due time (as if
+    asked ``now``: the next tick enters it in the book); the others are told when theirs
+    will come. The watermarks start from there."""
     campaign = table.campaign
     seats = range(len(campaign.players))
+    first = {d.seat for d in table.awaiting}
+    png = maps.png_map(table.view()) if first else None
+    due = timekeeping.due_if_asked(table, now or datetime.now(UTC))
+    zone = campaign.config.deadlines.zone
     for seat in seats:
-        post.queue(campaign, welcome(post.identity, table, seat))
+        own, waits = due.get(seat), min(due.values(), default=None)
+        timezone = campaign.players[seat].timezone
+        post.queue(
+            campaign,
+            welcome(
+                post.identity,
+                table,
+                seat,
+                png=png if seat in first else None,
+                due=show(own, timezone, zone) if own else None,
+                waits_due=show(waits, timezone, zone) if waits and not own else None,
+            ),
+        )
     campaign.marks = Watermarks(
         digests={str(s): table.count for s in seats},
         digest_rounds={str(s): table.round for s in seats},
-        # the welcomes prompt the first decisions
+        # the welcomes prompt the first decisions, with the map
         stages={str(d.seat): d.stage for d in table.awaiting},
+        pictured={str(s): table.round for s in first},
     )
 
 

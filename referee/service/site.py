@@ -4,6 +4,7 @@ out (``post``), and the start of its campaigns."""
 from __future__ import annotations
 
 import logging
+from datetime import datetime
 from pathlib import Path
 
 from ..records import Kind, Record
@@ -47,16 +48,16 @@ class Site(SiteFiles):
             self.start_campaign(campaign)
         return campaign
 
-    def start_campaign(self, campaign: Campaign) -> Table:
-        """The game begins: a welcome to every player with their token and the seed's
-        fingerprint, and the first prompt to whoever acts first."""
+    def start_campaign(self, campaign: Campaign, now: datetime | None = None) -> Table:
+        """The game begins (``now``, or at once): a welcome to every player with their
+        token and the seed's fingerprint, and the first prompt to whoever acts first."""
         campaign.status = Status.RUNNING
         campaign.seats = None
         campaign.check_game()
         campaign.save()
         table = campaign.table()
         commit(table, advance(table, set(campaign.robots)), Record(Kind.REFEREE))
-        welcome_players(self.post, table)
+        welcome_players(self.post, table, now)
         log.info(
             "campaign %s started: %s", campaign.id, ", ".join(p.name for p in campaign.players)
         )

@@ -13,7 +13,15 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from ..records import Kind, MissedDeadline, Record
-from ..settings.deadlines import MAX_EXTENSION, Deadlines, absent_days, parse_when, show, stamp
+from ..settings.deadlines import (
+    MAX_EXTENSION,
+    Deadlines,
+    Shown,
+    absent_days,
+    parse_when,
+    show,
+    stamp,
+)
 from ..store.book import Book, Due
 from ..store.campaign import Campaign, Status, Table
 from .play import Outcome, adjudicate, commit, decide_by_bot
@@ -108,6 +116,19 @@ def catch_up(book: Book, table: Table, now: datetime) -> dict:
     return owed
 
 
+def due_if_asked(table: Table, now: datetime) -> dict[int, datetime]:
+    """When each decision owed now is due if asked for ``now`` (none without deadlines), for
+    the mail that asks for it before the book enters it (a welcome: the next tick does)."""
+    campaign = table.campaign
+    settings = campaign.config.deadlines
+    if not settings.active or campaign.status != Status.RUNNING:
+        return {}
+    dues = {
+        d.seat: due_of(settings, campaign, d.seat, Due(d.stage, stamp(now))) for d in table.awaiting
+    }
+    return {seat: due for seat, due in dues.items() if due is not None}
+
+
 def note_asked(table: Table, now: datetime) -> None:
     """Enter the decisions owed now in the book, as a tick does before it answers, so that
     what is answered outside a tick (a game master's command line) shows their due time."""
@@ -176,7 +197,7 @@ def wake(table: Table, now: datetime) -> datetime | None:
     return min(times, default=None)
 
 
-def dues(table: Table) -> dict[int, str]:
+def dues(table: Table) -> dict[int, Shown]:
     """When each awaited decision is due, as each player reads times (none while paused:
     the deadlines stand still)."""
     campaign = table.campaign

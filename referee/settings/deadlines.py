@@ -205,14 +205,27 @@ def absent_days(absences: list, start: datetime, end: datetime) -> int:
     return len(days)
 
 
-def show(moment: datetime, zone_name: str | None, fallback: ZoneInfo) -> str:
+class Shown(str):
+    """A time as a player reads it, in full ('Fri 27 Nov 2026 18:00 CET'), with ``short``
+    for a mail's subject ('Fri 18:00 CET')."""
+
+    short: str
+
+    def __new__(cls, full: str, short: str) -> Shown:
+        shown = super().__new__(cls, full)
+        shown.short = short
+        return shown
+
+
+def show(moment: datetime, zone_name: str | None, fallback: ZoneInfo) -> Shown:
     """A time as a player reads it: in their own time zone if they set one."""
     try:
         zone = ZoneInfo(zone_name) if zone_name else fallback
     except (ZoneInfoNotFoundError, ValueError):
         zone = fallback
     local = moment.astimezone(zone)
-    return local.strftime("%a %d %b %Y %H:%M ") + (local.tzname() or str(zone))
+    name = local.tzname() or str(zone)
+    return Shown(local.strftime("%a %d %b %Y %H:%M ") + name, local.strftime("%a %H:%M ") + name)
 
 
 def parse_when(text: str) -> datetime:

@@ -7,6 +7,7 @@ and into mail messages. The mails are composed by ``mail.compose``.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Sequence
 from email.message import EmailMessage
 
@@ -15,6 +16,7 @@ from ..contract import HeldOrders, View
 from ..mail.compose import Attachment, compose
 from ..mail.routing import Identity
 from ..records import ChoicesAsked, Help, Message, Record, Replace
+from ..settings.deadlines import Shown
 from ..store.campaign import Campaign, Player, Status, Table
 from .render import fitted, help_text, render, say
 
@@ -32,20 +34,20 @@ def decision_of(table: Table, seat: int) -> tuple[str | None, list[str]]:
     return None, []
 
 
+def asked(prompt: str) -> str:
+    """What a decision asks, in a few words, for a subject that names its round already:
+    its title, without a round number it starts with ('Round 7, an operating round: ...'
+    asks for 'an operating round')."""
+    title = prompt.split(":")[0].lower()
+    return re.sub(r"^round \d+,\s*", "", title) or title
+
+
 def waiting_for(table: Table) -> str:
     names = [
         f"{table.campaign.players[d.seat].name} ({d.prompt.split(':')[0].lower()})"
         for d in table.awaiting
     ]
     return ", ".join(names) or "nobody"
-
-
-def awaited_lines(table: Table, seat: int) -> list[str]:
-    prompt, _ = decision_of(table, seat)
-    lines = [prompt] if prompt else []
-    if table.queues.get(seat):
-        lines.append(say("kept_orders", entries=table.queues[seat]))
-    return lines
 
 
 def result_context(view: View, names: list[str]) -> dict | None:
@@ -121,12 +123,22 @@ def incarnate(campaign: Campaign) -> str:
     return f"{campaign.id}.{campaign.incarnation}"
 
 
-def welcome(identity: Identity, table: Table, seat: int, key: str = "") -> EmailMessage:
+def welcome(
+    identity: Identity,
+    table: Table,
+    seat: int,
+    key: str = "",
+    png: bytes | None = None,
+    due: Shown | None = None,
+    waits_due: Shown | None = None,
+) -> EmailMessage:
+    """A player's first mail: their first decision (with ``due``, and the map ``png`` when
+    given) or, without one, when it will come (the game waits for others, the first of
+    them due ``waits_due``); then their token, the help and the seed's fingerprint."""
     campaign = table.campaign
     player = campaign.players[seat]
     prompt, choices = decision_of(table, seat)
-    text = render(
-        "welcome.txt",
+    parts = dict(
         campaign=campaign,
         player=player,
         title=table.rules.title,
@@ -134,18 +146,32 @@ def welcome(identity: Identity, table: Table, seat: int, key: str = "") -> Email
         help=help_text(campaign.game),
         prompt=prompt,
         choices=choices,
+        due=due,
+        waits_due=waits_due,
         waiting_for=waiting_for(table),
         seed_hash=campaign.config.seed_hash,
-        # a player who takes over a seat comes into a game under way: show it to them
-        position=base_context(table) if key else None,
+        # a player who takes over a seat comes into a game under way, and a first
+        # decision needs the game: show it to them
+        position=base_context(table) if key or choices else None,
+        taking_over=bool(key),
     )
+    text = render("welcome.txt", headline=True, **parts)
+    subject = say(
+        "subject_welcome",
+        title=table.rules.title,
+        name=player.name,
+        round=table.round,
+        decision=asked(prompt) if choices and prompt else None,
+        due=due.short if due else None,
+    )
+    mid = message_id(identity, incarnate(campaign), "welcome", seat, *([key] if key else []))
+    html = map_cid = None
+    if png:
+        map_cid = f"map.{mid.strip('<>')}"
+        body = fitted(render("welcome.txt", headline=False, **parts))
+        html = render("welcome.html", subject=subject, map_cid=map_cid, body=body, **parts)
     return _mail(
-        identity,
-        campaign,
-        player,
-        say("subject_welcome", title=table.rules.title, name=player.name),
-        text,
-        message_id(identity, incarnate(campaign), "welcome", seat, *([key] if key else [])),
+        identity, campaign, player, subject, text, mid, png=png, html=html, map_cid=map_cid
     )
 
 
@@ -275,7 +301,9 @@ def confirmation(
         campaign=campaign,
         reads=[read_of(table, r) for r in records],
         held=kept.notes if kept else (),
-        awaited=awaited_lines(table, seat) if seat is not None else [],
+        kept=say("kept_orders", entries=table.queues[seat])
+        if seat is not None and table.queues.get(seat)
+        else None,
         due=due,
         prompt=prompt,
         choices=choices,
@@ -358,7 +386,7 @@ def digest(
     seat: int,
     since: int,
     png: bytes | None = None,
-    due: str | None = None,
+    due: Shown | None = None,
     reads: Sequence[dict] = (),
 ) -> EmailMessage:
     """The report for one player: the answers to their mails read since the last one
@@ -381,7 +409,8 @@ def digest(
             for r in step.record.refused
             if r.seat == seat
         ]
-    if campaign.status == Status.PAUSED:
+    paused = campaign.status == Status.PAUSED
+    if paused:
         notes.append(say("note_paused"))
     prompt, choices = decision_of(table, seat)
     context = base_context(table)
@@ -389,7 +418,9 @@ def digest(
         "subject_digest",
         over=bool(context["result"]),
         round=context["view"]["round"],
-        decision=prompt.split(":")[0].lower() if choices and prompt else None,
+        decision=asked(prompt) if choices and prompt else None,
+        due=due.short if isinstance(due, Shown) else due,
+        paused=paused,
     )
     last = table.count
     mid = message_id(identity, incarnate(campaign), "digest", last, seat)
@@ -400,6 +431,7 @@ def digest(
         prompt=prompt,
         choices=choices,
         due=due,
+        paused=paused,
         seed=campaign.seed if context["result"] else None,
         seed_hash=campaign.config.seed_hash,
         **context,
@@ -435,6 +467,7 @@ def position_text(table: Table, seat: int | None = None) -> str:
         prompt=prompt,
         choices=choices,
         due=None,
+        paused=table.campaign.status == Status.PAUSED,
         seed=None,
         seed_hash=None,
         **context,

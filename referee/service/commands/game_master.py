@@ -256,7 +256,7 @@ class StartCommand(CampaignCommand):
                     joined=len(ctx.campaign.players),
                 )
             )
-        ctx.site.start_campaign(ctx.campaign)
+        ctx.site.start_campaign(ctx.campaign, ctx.now)
         return records.Start(line, say("started"))
 
 

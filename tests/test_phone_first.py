@@ -1,0 +1,117 @@
+"""Players' mail that reads at a glance on a phone (issue "Players' mail that reads at a
+glance on a phone", items 1, 4 and 6), over the demo games of Bus and Bus Boss played by
+their robots through the real tick, with deadlines:
+
+1. every prompt leads with its decision and due time (within the first 15 lines of the
+   plain text, first in the HTML part); a mail with no decision says so in its first line;
+   the subject names the campaign, the round and what is asked;
+4. each player's first decision comes with the map as a picture and its due time; a
+   welcome without one says when it will come.
+"""
+
+from __future__ import annotations
+
+import mailbox
+import re
+from email.message import EmailMessage
+
+import pytest
+from sites import text_of
+
+from referee import mailbot
+from referee.demo import PLAYERS, run_demo
+
+DEADLINES = {"deadlines": {"hours": 48}}
+ASKED = re.compile(
+    r"^\[demo\] (Welcome to [\w ]+, \w+ - )?(Setup|Round \d+): your turn - \S.*, "
+    r"due \w{3} \d\d:\d\d UTC$"
+)
+NOTHING = ("Nothing to decide now: ", "Nothing to decide yet: ", "THE GAME IS OVER: ")
+
+
+def sent_in_order(outbox) -> list[EmailMessage]:
+    """The mails of a Maildir in the order they were delivered."""
+    box = mailbox.Maildir(outbox, create=False)
+
+    def order(key: str) -> tuple[int, int]:
+        seconds, unique = key.split(".")[:2]
+        return int(seconds), int(unique.rpartition("Q")[2])
+
+    return [mailbot.parse(box.get_bytes(k)) for k in sorted(box.keys(), key=order)]
+
+
+@pytest.fixture(scope="module")
+def demos(tmp_path_factory) -> dict[str, list[EmailMessage]]:
+    played = {}
+    for game_name in ("bus", "busboss"):
+        root = tmp_path_factory.mktemp(game_name)
+        result = run_demo(root, game=game_name, settings=DEADLINES)
+        assert result.finished
+        played[game_name] = sent_in_order(root / "mail" / "outbox")
+    return played
+
+
+def pictures(msg: EmailMessage) -> list:
+    return [part for part in msg.walk() if part.get_content_type() == "image/png"]
+
+
+def html_of(msg: EmailMessage) -> str | None:
+    part = msg.get_body(("html",))
+    return part.get_content() if part is not None else None
+
+
+@pytest.mark.parametrize("game_name", ["bus", "busboss"])
+def test_every_prompt_leads_with_its_decision_and_says_what_it_asks(demos, game_name):
+    prompts = 0
+    for msg in demos[game_name]:
+        lines = text_of(msg).splitlines()
+        subject = str(msg["Subject"]).strip()  # a folded header keeps its space
+        if not any(line.startswith("YOUR DECISION: ") for line in lines):
+            continue
+        prompts += 1
+        first = next(i for i, line in enumerate(lines) if line.startswith("YOUR DECISION: "))
+        assert first < 15, (subject, lines[:20])
+        assert any(line.startswith("Due by ") for line in lines[first : first + 4]), subject
+        assert mailbot.choices_in(text_of(msg)), subject  # what to reply with, below it
+        if "Orders received" not in subject:  # the answer to a mail that asks again
+            assert ASKED.match(subject), subject
+        html = html_of(msg)
+        if html is not None:
+            body = html.partition("<body")[2].partition(">")[2]
+            assert body.lstrip().startswith("<p><strong>Your decision: "), (subject, body[:200])
+    assert prompts > 4 * 5
+
+
+@pytest.mark.parametrize("game_name", ["bus", "busboss"])
+def test_a_mail_with_no_decision_says_so_in_its_first_line(demos, game_name):
+    told = 0
+    for msg in demos[game_name]:
+        text = text_of(msg)
+        subject = str(msg["Subject"]).strip()  # a folded header keeps its space
+        if "YOUR DECISION: " in text:
+            continue
+        first = text.splitlines()[0]
+        if "Orders received" in subject:
+            assert first == "Nothing is awaited from you now.", subject
+        else:
+            assert first.startswith(NOTHING), (subject, first)
+            assert "your turn" not in subject
+            told += 1
+    assert told >= 4  # the final reports at least
+
+
+@pytest.mark.parametrize("game_name", ["bus", "busboss"])
+def test_each_players_first_decision_has_the_map_and_its_due_time(demos, game_name):
+    for _, address in PLAYERS:
+        mails = [m for m in demos[game_name] if address in str(m["To"])]
+        first = next(m for m in mails if "YOUR DECISION: " in text_of(m))
+        assert len(pictures(first)) == 1, first["Subject"]
+        assert re.search(r"^Due by \w{3} \d+ \w{3} \d{4} \d\d:\d\d UTC\.$", text_of(first), re.M)
+        assert ", due " in str(first["Subject"])
+        html = html_of(first)
+        assert html is not None and "Due by " in html
+        [welcome] = [m for m in mails if "Welcome" in str(m["Subject"])]
+        if welcome is not first:  # a welcome without a decision says when it will come
+            line = " ".join(text_of(welcome).split("\n\n")[0].split())
+            assert line.startswith("Nothing to decide yet: your first decision comes by mail")
+            assert re.search(r"The game waits for \w+ \([^)]*\), due by \w{3} \d+ \w{3}", line)
