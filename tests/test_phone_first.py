@@ -6,20 +6,25 @@ their robots through the real tick, with deadlines:
    plain text, first in the HTML part); a mail with no decision says so in its first line;
    the subject names the campaign, the round and what is asked;
 4. each player's first decision comes with the map as a picture and its due time; a
-   welcome without one says when it will come.
+   welcome without one says when it will come;
+6. a game master's pause, extension and replacement are told in one short mail to each
+   player concerned, without a map.
 """
 
 from __future__ import annotations
 
 import mailbox
 import re
+from datetime import timedelta
 from email.message import EmailMessage
 
 import pytest
-from sites import text_of
+from sites import ADDRESSES, person_mail, text_of
+from test_commands_maildir import T0, game
 
 from referee import mailbot
 from referee.demo import PLAYERS, run_demo
+from referee.service.tick import tick
 
 DEADLINES = {"deadlines": {"hours": 48}}
 ASKED = re.compile(
@@ -115,3 +120,58 @@ def test_each_players_first_decision_has_the_map_and_its_due_time(demos, game_na
             line = " ".join(text_of(welcome).split("\n\n")[0].split())
             assert line.startswith("Nothing to decide yet: your first decision comes by mail")
             assert re.search(r"The game waits for \w+ \([^)]*\), due by \w{3} \d+ \w{3}", line)
+
+
+# 6. a game master's actions, told briefly ---------------------------------------------------
+
+
+def gm_says(site, boxes, line: str, hours: float) -> dict[str, list[EmailMessage]]:
+    to = site.identity.plus("g1", site.campaign("g1").gm.token)
+    boxes.deliver(person_mail("Gil <gil@example.org>", to, "commands", line))
+    report = tick(site, T0 + timedelta(hours=hours))
+    assert not report.errors, report.errors
+    return {address: boxes.new(address) for address in ADDRESSES}
+
+
+def assert_short(msg: EmailMessage) -> str:
+    text = text_of(msg)
+    assert not pictures(msg) and html_of(msg) is None, msg["Subject"]
+    assert "Standings:" not in text and "Clock:" not in text  # no text map either
+    assert len(text.splitlines()) <= 12, text
+    return text
+
+
+def test_pause_extend_and_replace_are_each_told_in_one_short_mail_without_a_map(tmp_path):
+    site, boxes = game(tmp_path)  # Ann (seat 0) owes her first buildings, due in 24 hours
+    told = gm_says(site, boxes, "pause", 1)
+    for address in ADDRESSES:
+        [msg] = told[address]
+        text = assert_short(msg)
+        assert text.startswith("The game master pauses the campaign.")
+        assert "The game is paused: no orders are taken" in text
+        assert "your turn" not in str(msg["Subject"]) and "paused" in str(msg["Subject"])
+    told = gm_says(site, boxes, "resume", 3)
+    [msg] = told[ADDRESSES[0]]
+    assert "YOUR DECISION: First buildings" in text_of(msg)  # asked again, with its choices
+    assert mailbot.choices_in(text_of(msg)) and not pictures(msg)
+    told = gm_says(site, boxes, "extend 12", 4)
+    for address in ADDRESSES:
+        [msg] = told[address]
+        text = assert_short(msg)
+        assert text.startswith("The game master extends the deadlines by 12 hours.")
+    ann = text_of(told[ADDRESSES[0]][0])
+    # her new due time: 24 hours, the 2 hours of the pause and the 12 of the extension
+    assert "Due by Tue 24 Nov 2026 23:00 UTC." in ann
+    assert "due Tue 23:00 UTC" in str(told[ADDRESSES[0]][0]["Subject"])
+    assert "Nothing to decide now: the game waits for Ann (first buildings)." in text_of(
+        told[ADDRESSES[1]][0]
+    )
+    told = gm_says(site, boxes, "replace Bob with Bea <bea@example.org>", 5)
+    assert [str(m["Subject"]) for m in told[ADDRESSES[1]]] == ["[g1] You have left the game"]
+    for address in (ADDRESSES[0], ADDRESSES[2]):
+        [msg] = told[address]
+        text = assert_short(msg)
+        assert text.startswith("Bea takes Bob's seat.")
+        assert "Bea takes Bob's seat" in str(msg["Subject"])
+    [welcome] = boxes.new("bea@example.org")
+    assert "Welcome" in str(welcome["Subject"])

@@ -29,19 +29,25 @@ from ..mail.compose import compose
 from ..mail.headers import plain_address
 from ..mail.read import Incoming
 from ..records import (
+    Command,
+    DeadlinesSet,
+    Drop,
+    Extend,
     History,
     Kind,
     Message,
     ObserversSet,
+    Pause,
     Record,
     Replace,
+    Resume,
     Rollback,
 )
 from ..schema import SettingsError, load_file
 from ..settings.deadlines import show, stamp
 from ..settings.site import Audience
 from ..store import snapshots
-from ..store.campaign import Campaign, Table
+from ..store.campaign import Campaign, Step, Table
 from ..store.marks import Watermarks
 from ..store.site import SiteFiles
 from ..words.history import NoSuchTurn, history_text, turn_files
@@ -59,6 +65,7 @@ from ..words.mails import (
     read_of,
     reminder,
     replaced_notice,
+    told,
     welcome,
 )
 from ..words.render import render, say
@@ -161,6 +168,19 @@ def answer(
             marks.digests[key] = last
             continue
         new_decision = due is not None and marks.stages.get(key) != due.stage
+        brief = told_briefly(news)
+        if brief and not (reads or final or new_decision):
+            # the game master's actions that did not move the game: a short mail, no map
+            if seat not in welcomed:
+                ask = any(isinstance(a, Resume) for a in brief)  # asked again after a pause
+                steps = [s for s in news if s.events]
+                post.queue(
+                    campaign,
+                    told(post.identity, table, seat, steps, brief, due_at.get(seat), ask),
+                )
+                queued += 1
+            marks.digests[key] = last
+            continue
         new_round = bool(news) and (told_everyone or marks.digest_rounds.get(key) != table.round)
         waiting = [s.record for s in news[:1]] + reads
         if (
@@ -362,6 +382,25 @@ def tell_observers(post: Post, table: Table, marks: Watermarks) -> int:
             queued += 1
     marks.observed = max(marks.observed, done - 1)
     return queued
+
+
+BRIEF = (Pause, Resume, Extend, DeadlinesSet, ObserversSet, Replace, Drop)
+"""The game master's actions told in a short mail of their own when nothing else happened:
+they change the campaign, not the position (a drop by a game's own rule is not one)."""
+
+
+def told_briefly(news: list[Step]) -> list[Command]:
+    """The game master's actions of ``news`` to tell briefly, when they are all that
+    happened in it (every other step told nothing); else none."""
+    actions: list[Command] = []
+    for step in news:
+        record = step.record
+        quiet = [a for a in record.actions if isinstance(a, BRIEF) and not a.effects()]
+        if quiet and not record.orders and not record.missed:
+            actions += quiet
+        elif step.events:
+            return []
+    return actions
 
 
 def _may_wait(records: list[Record], now: datetime, gather: timedelta) -> bool:

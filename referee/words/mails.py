@@ -15,9 +15,9 @@ from .. import maps
 from ..contract import HeldOrders, View
 from ..mail.compose import Attachment, compose
 from ..mail.routing import Identity
-from ..records import ChoicesAsked, Help, Message, Record, Replace
+from ..records import ChoicesAsked, Command, Help, Message, Record, Replace
 from ..settings.deadlines import Shown
-from ..store.campaign import Campaign, Player, Status, Table
+from ..store.campaign import Campaign, Player, Status, Step, Table
 from .render import fitted, help_text, render, say
 
 # pieces of every report ------------------------------------------------------------------------
@@ -452,6 +452,52 @@ def digest(
         png=png,
         html=html,
         map_cid=map_cid,
+    )
+
+
+def told(
+    identity: Identity,
+    table: Table,
+    seat: int,
+    steps: Sequence[Step],
+    actions: Sequence[Command],
+    due: Shown | None = None,
+    ask: bool = False,
+) -> EmailMessage:
+    """A short mail to one player of the game master's ``actions`` (in ``steps``) that did not
+    move the game (a pause, an extension, a replacement ...): what changed, and what it
+    means for them: their decision and its due time (its choices too when ``ask``: a
+    resumed game asks again), or whom the game waits for. No map: the position is as it
+    was."""
+    campaign = table.campaign
+    paused = campaign.status == Status.PAUSED
+    prompt, choices = decision_of(table, seat)
+    text = render(
+        "told.txt",
+        campaign=campaign,
+        told=[e for step in steps for e in step.events],
+        notes=[say("note_paused")] if paused else [],
+        prompt=prompt,
+        choices=choices if ask else [],
+        due=due,
+        paused=paused,
+        waiting_for=waiting_for(table),
+    )
+    subject = say(
+        "subject_told",
+        round=table.round,
+        changes=[say("told_change", a=a) for a in actions],
+        decision=asked(prompt) if prompt else None,
+        due=due.short if due else None,
+    )
+    last = steps[-1].record.n
+    return _mail(
+        identity,
+        campaign,
+        campaign.players[seat],
+        subject,
+        text,
+        message_id(identity, incarnate(campaign), "told", last, seat),
     )
 
 
