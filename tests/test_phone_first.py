@@ -101,6 +101,8 @@ def test_a_mail_with_no_decision_says_so_in_its_first_line(demos, game_name):
         else:
             assert first.startswith(NOTHING), (subject, first)
             assert "your turn" not in subject
+            if first.startswith("THE GAME IS OVER"):  # and who won, in the subject
+                assert re.match(r"\[demo\] The game is over: \w+( and \w+)* won$", subject)
             told += 1
     assert told >= 4  # the final reports at least
 

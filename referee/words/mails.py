@@ -417,6 +417,7 @@ def digest(
     subject = say(
         "subject_digest",
         over=bool(context["result"]),
+        winners=context["result"]["places"][0]["names"] if context["result"] else (),
         round=context["view"]["round"],
         decision=asked(prompt) if choices and prompt else None,
         due=due.short if isinstance(due, Shown) else due,
