@@ -70,7 +70,7 @@ def test_every_prompt_leads_with_its_decision_and_says_what_it_asks(demos, game_
     prompts = 0
     for msg in demos[game_name]:
         lines = text_of(msg).splitlines()
-        subject = str(msg["Subject"]).strip()  # a folded header keeps its space
+        subject = str(msg["Subject"])
         if not any(line.startswith("YOUR DECISION: ") for line in lines):
             continue
         prompts += 1
@@ -92,7 +92,7 @@ def test_a_mail_with_no_decision_says_so_in_its_first_line(demos, game_name):
     told = 0
     for msg in demos[game_name]:
         text = text_of(msg)
-        subject = str(msg["Subject"]).strip()  # a folded header keeps its space
+        subject = str(msg["Subject"])
         if "YOUR DECISION: " in text:
             continue
         first = text.splitlines()[0]

@@ -79,10 +79,12 @@ def compose(
     msg[REFEREE_HEADER] = marker
     for name in PERSONS_TEXT:
         header = msg.get(name)
-        if header is not None and (
-            not str(header).isascii() or any(len(w) > LONG_WORD for w in str(header).split())
-        ):
+        if header is None:
+            continue
+        if not str(header).isascii() or any(len(w) > LONG_WORD for w in str(header).split()):
             header.fold = functools.partial(_fold_words, header)
+        elif name == "Subject" and len(name) + 2 + len(str(header)) > LINE:
+            header.fold = functools.partial(_fold_at_spaces, header)
     msg.set_content(text, cte=_text_cte(text))
     if html is not None:
         msg.add_alternative(html, subtype="html", cte=_text_cte(html))
@@ -107,6 +109,7 @@ def compose(
 
 PERSONS_TEXT = ("From", "To", "Cc", "Subject")  # the headers that carry a person's text
 LONG_WORD = 60  # a word the email package would break into encoded words itself
+LINE = 78  # the length a header's lines are folded to (RFC 5322's "should")
 
 
 def _fold_words(header: BaseHeader, *, policy: Policy) -> str:
@@ -128,6 +131,20 @@ def _fold_words(header: BaseHeader, *, policy: Policy) -> str:
     else:
         value = _words(str(header), len(header.name) + 2, policy.linesep, policy.max_line_length)
     return f"{header.name}: {value}{policy.linesep}"
+
+
+def _fold_at_spaces(header: BaseHeader, *, policy: Policy) -> str:
+    """A long plain subject folded at its spaces, its first words on the header's own line:
+    the email package moves the whole of it to a line of its own, and its reader (3.11 to
+    3.13 at least) then keeps the fold's space at the start of the subject."""
+    most = policy.max_line_length or LINE
+    lines, line = [], f"{header.name}:"
+    for word in str(header).split(" "):
+        if len(line) + 1 + len(word) > most and line.strip() != f"{header.name}:":
+            lines.append(line)
+            line = ""
+        line += f" {word}"
+    return policy.linesep.join([*lines, line]) + policy.linesep
 
 
 def _words(text: str, start: int, linesep: str, most: int | None) -> str:
