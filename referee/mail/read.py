@@ -665,27 +665,6 @@ def command_text(text: str) -> str:
                 break
             i += n
             continue
-        # a trailing space stays for now: format=flowed's mark of a soft line break
-        kept.append(line.rstrip() + (" " if line.endswith(" ") and stripped else ""))
+        kept.append(line.rstrip())
         i += 1
-    return "\n".join(joined_press(kept)).strip("\n")
-
-
-PRESS = re.compile(r"^\s*(?:[-*•]\s+)?message\s", re.IGNORECASE)
-WRAPPED = 60  # a line this long that goes on in the next one was wrapped by the mail program
-
-
-def joined_press(lines: list[str]) -> list[str]:
-    """A ``message`` line with the lines its mail program wrapped it onto: a next line
-    (not blank) goes on the message when the line before it was long (wrapped at 72-78
-    columns) or ended in a space (format=flowed's soft break)."""
-    out: list[str] = []
-    in_press, previous = False, ""  # the line before, as it was written
-    for line in lines:
-        if in_press and line.strip() and (len(previous) >= WRAPPED or previous.endswith(" ")):
-            out[-1] = out[-1].rstrip() + " " + line.strip()
-        else:
-            in_press = bool(PRESS.match(line))
-            out.append(line)
-        previous = line
-    return [line.rstrip() for line in out]
+    return "\n".join(kept).strip("\n")

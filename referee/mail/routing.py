@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .read import Incoming, command_lines
+from .read import Incoming
 
 META = re.compile(r"^(token|game)\s*:?\s+(\S+)$", re.IGNORECASE)
 
@@ -14,11 +14,11 @@ META = re.compile(r"^(token|game)\s*:?\s+(\S+)$", re.IGNORECASE)
 class Route:
     campaign_id: str | None
     token: str | None
-    lines: list[str]
+    lines: list[str]  # stripped, with "" where the writer left a blank line between two
     cut: int = 0  # lines past MAX_LINES, not read
 
 
-MAX_LINES = 100  # a mail's command lines read; the rest is reported unread
+MAX_LINES = 100  # a mail's command lines read (blank ones not counted); the rest is unread
 
 
 def route(mail: Incoming) -> Route:
@@ -28,20 +28,25 @@ def route(mail: Incoming) -> Route:
     if mail.plus_tag:
         campaign_id, _, token = mail.plus_tag.partition(".")
     campaign_id = campaign_id or mail.subject_tag
-    lines = []
-    for line in command_lines(mail.text):
+    lines: list[str] = []
+    read = cut = 0
+    for line in (s.strip() for s in mail.text.splitlines()):
         meta = META.match(line)
         if meta and meta.group(1).lower() == "game":
             campaign_id = campaign_id or meta.group(2).lower()
         elif meta:
             token = token or meta.group(2).lower()
+        elif not line:
+            if lines and lines[-1]:  # a blank line ends a message wrapped over lines
+                lines.append("")
+        elif read == MAX_LINES:
+            cut += 1
         else:
             lines.append(line)
+            read += 1
     if token and not token.isascii():  # tokens are ASCII: such a one is only a wrong token
         token = token.encode("ascii", "backslashreplace").decode()
-    return Route(
-        campaign_id or None, token or None, lines[:MAX_LINES], max(0, len(lines) - MAX_LINES)
-    )
+    return Route(campaign_id or None, token or None, lines, cut)
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from ..words.render import say
 from .answers import tell_sender
 from .commands import Commands, Outside, help_outside, no_such_game, run_outside, split
 from .failures import note_failure
-from .play import Outcome, commit, dropped_by, read_orders, submit
+from .play import Outcome, commit, dropped_by, read_orders, reads_as_order, submit
 from .session import Sessions
 from .site import Site
 
@@ -181,7 +181,9 @@ class Intake:
         """A player's (or the game master's, seat None) mail to a started campaign: its
         commands, then its orders, in one log record."""
         campaign = table.campaign
-        commands, order_lines = split(where.lines, seat is None)
+        commands, order_lines = split(
+            where.lines, seat is None, lambda line: reads_as_order(table.rules, line)
+        )
         done = Commands(self.site, campaign, table, seat, self.now).run(commands)
         record = Record(
             Kind.MAIL,
@@ -224,7 +226,9 @@ class Intake:
         self, mail: Incoming, campaign: Campaign, seat: int | None, where: Route
     ) -> None:
         """A mail to a campaign still open for sign-up: commands only, answered at once."""
-        commands, order_lines = split(where.lines, seat is None)
+        commands, order_lines = split(
+            where.lines, seat is None, lambda line: reads_as_order(campaign.rules, line)
+        )
         done = Commands(self.site, campaign, None, seat, self.now).run(commands)
         lines = [
             f"{a.line}: {a.reason if isinstance(a, RefusedCommand) else a.said}"

@@ -106,6 +106,19 @@ def read_orders(rules, lines: list[str]) -> Reading:
     return reading
 
 
+def reads_as_order(rules, line: str) -> bool:
+    """The line is an order as written, or one gone wrong or nearly written (a message
+    wrapped over several lines ends before it): not prose, nor a line that does not even
+    start like an order."""
+    try:
+        rules.parse(line)
+    except NotAnOrder:
+        return did_you_mean(rules, line) is not None
+    except NotationError:
+        return not looks_like_prose(line)
+    return True
+
+
 def _not_an_order(rules, line: str, reading: Reading) -> None:
     """A line that does not even start like an order: a near miss of one ("biuld") stops
     the mail with its suggestion, anything else (a greeting, a remark) is passed over."""

@@ -14,6 +14,8 @@ before list ..., so that a mail quoting the help does the one thing asked for).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ... import registry
 from ...mail.read import as_order, as_written
 from ...words.render import help_text, render, say
@@ -128,21 +130,44 @@ def help_lines(gm: bool) -> list[tuple[str, str]]:
     return [(c.usage, c.summary) for c in CAMPAIGN if c.allows(gm)]
 
 
-def split(lines: list[str], gm: bool) -> tuple[list[Line], list[str]]:
+def split(
+    lines: list[str], gm: bool, reads_as_order: Callable[[str], bool] = lambda line: False
+) -> tuple[list[Line], list[str]]:
     """The lines that are referee commands, and the rest (the game's orders). A command the
     sender may not give is one all the same, unless it reads as prose ("Start the game,
     please"), and refused for it (``Commands.run``): a player's 'pause' is not an order
-    passed over."""
-    commands, orders = [], []
+    passed over. A command that ``wraps`` (a message) goes on over the lines after it, which
+    its writer's mail program may have wrapped it onto at any width, until a blank line ("")
+    or a line that reads as a command (not as a sentence) or, by ``reads_as_order``, as an
+    order."""
+    commands: list[Line] = []
+    orders: list[str] = []
+    wrapping: Line | None = None
     for written in lines:
         line = as_written(written)
         word, _, rest = line.partition(" ")
         known = CAMPAIGN_VERBS.get(word.lower())
-        if known is not None and (known.allows(gm) or not looks_like_prose(line)):
+        if (
+            known is not None
+            and (known.allows(gm) or not looks_like_prose(line))
+            and not (wrapping and _wrapped_on(known, line))
+        ):
             commands.append(Line(known, word.lower(), rest.strip(), line))
+            wrapping = commands[-1] if known.wraps else None
+        elif wrapping is not None and line and not reads_as_order(as_order(line)):
+            wrapping.rest = f"{wrapping.rest} {written}".strip()
+            wrapping.line = f"{wrapping.line} {written}"
         else:
-            orders.append(as_order(line))
+            wrapping = None
+            if line:
+                orders.append(as_order(line))
     return commands, orders
+
+
+def _wrapped_on(known: CampaignCommand, line: str) -> bool:
+    """A line after a message that starts with a command's name but goes on as a sentence
+    ("deadlines are too short for you"): the message wrapped on, unless it is a new one."""
+    return not known.wraps and looks_like_prose(line)
 
 
 def run_outside(ctx: Outside, lines: list[str]) -> None:

@@ -92,6 +92,7 @@ class CampaignCommand:
     record: ClassVar[type[records.Command]]  # what the log keeps of it
     tells_everyone: ClassVar[bool] = False  # every player gets a report of it at once
     runs_first: ClassVar[bool] = False  # before the other commands and orders of its mail
+    wraps: ClassVar[bool] = False  # its text goes on over the lines after it (``split``)
 
     def allows(self, gm: bool) -> bool:
         return self.who == Who.EVERYONE or (self.who == Who.GAME_MASTER) == gm

@@ -41,6 +41,7 @@ class MessageCommand(CampaignCommand):
     usage = "message all|<player>|gm <text>"
     summary = "a message to all, to one player or to the game master"
     record = records.Message
+    wraps = True
 
     def run(self, ctx: Commands, rest: str, line: str) -> records.Command:
         players = ctx.campaign.players
