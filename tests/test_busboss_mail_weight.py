@@ -1,0 +1,20 @@
+"""A Bus Boss mail weighs at most 150 KB (issue 23, item 8): its map picture, the heaviest
+part, goes to every player every round, so a whole demo game is played by mail and its
+largest mail weighed."""
+
+from referee.demo import mail_counts, run_demo
+
+MOST_KB = 150
+
+
+def test_the_largest_mail_of_a_whole_bus_boss_game_is_at_most_150_kb(tmp_path):
+    result = run_demo(tmp_path, seed=1, game="busboss")
+    assert result.finished
+    counts = mail_counts(tmp_path / "mail" / "outbox")
+    assert len(counts) == 4 and all(c.mails > 12 for c in counts.values())
+    largest = max(c.largest for c in counts.values())
+    assert largest <= MOST_KB * 1024, f"the largest mail is {largest / 1024:.0f} KB"
+    # the weight was not saved by leaving the picture out: it went with a mail every round
+    outbox = [p for box in ("new", "cur") for p in (tmp_path / "mail" / "outbox" / box).iterdir()]
+    pictured = [p for p in outbox if b"image/png" in p.read_bytes()]
+    assert len(pictured) >= 4 * 12
