@@ -40,6 +40,12 @@ OWNERS = COLOURS + (BANK,)
 _CARD = re.compile(r"^(a|k|q|j|10|t|[2-9])([shdc])$")
 _PLACE = re.compile(r"^[a-z][a-z0-9]*$")
 _STOP = re.compile(r"^([a-z][a-z0-9]*)(?:\((\w+)\))?$")
+_GOES_ON = re.compile(r"^\s*run\b[^#]*[:-]\s*(#.*)?$", re.IGNORECASE)
+_JOURNEY = re.compile(r"^(?=.*-)[a-z][a-z0-9]*(\([a-z]+\))?(-[a-z][a-z0-9]*(\([a-z]+\))?)*-?$")
+# routes alone, as the prompts list them by cost: "leeds-york", "5: a-b, c-d,"
+_ROUTES = re.compile(
+    r"^(?:[0-9]+\s*:\s*)?[a-z][a-z0-9]*-[a-z][a-z0-9]*(?:[\s,]+[a-z][a-z0-9]*-[a-z][a-z0-9]*)*,?$"
+)
 
 
 @dataclass(frozen=True)
@@ -143,7 +149,7 @@ def parse_order(text: str) -> list[Entry]:
     round_no, missed, no_runs = None, False, False
     runs: list[RunEntry] = []
     builds: list[Build] = []
-    for raw in text.splitlines():
+    for raw in _run_lines_joined(text.splitlines()):
         line = " ".join(raw.split("#", 1)[0].lower().split())
         if not line:
             continue
@@ -162,6 +168,16 @@ def parse_order(text: str) -> list[Entry]:
             runs.append(_parse_entry(rest, raw))
         elif word in ("build", "buy"):
             builds.append(_parse_build(rest, raw))
+        elif _JOURNEY.match(line) and not _ROUTES.match(line):
+            raise NotationError(
+                f"'{raw.strip()}' is a journey: write it after its run, 'run 7H-QS: {line}'", raw
+            )
+        elif _ROUTES.match(line):  # copied from the mail's list of routes to buy
+            first = re.split(r"[\s,]+", line.partition(":")[2] or line)
+            raise NotationError(
+                f"'{raw.strip()}' names routes: buy one with 'build {next(filter(None, first))}'",
+                raw,
+            )
         else:  # a greeting or a remark: the referee passes it over and says so
             raise NotAnOrder(
                 "not a Bus Boss order; lines start with round, build, run or 'no runs'", raw
@@ -169,6 +185,11 @@ def parse_order(text: str) -> list[Entry]:
     if no_runs and runs:
         raise NotationError("'no runs' together with run lines: keep one or the other")
     part = "operate" if runs or no_runs else "build"
+    if part == "build" and not builds and not missed and round_no is not None:
+        raise NotationError(
+            f"no orders found: 'round {round_no}' only names the round; write the order "
+            "under it, 'build ...' in rounds 1-6, 'run ...' or 'no runs' in rounds 7-12"
+        )
     if part == "build" and not builds and not missed:
         raise NotationError(
             "no orders found: write 'build ...' in rounds 1-6, "
@@ -176,6 +197,18 @@ def parse_order(text: str) -> list[Entry]:
         )
     order = Order(part, tuple(runs), tuple(builds), round_no, missed)
     return [Entry((order,), text)]
+
+
+def _run_lines_joined(lines: list[str]) -> list[str]:
+    """The lines, a run line that ends in its colon or a hyphen joined with the line after
+    it: a mail wraps a run whose journey is too long for a line there."""
+    joined: list[str] = []
+    for raw in lines:
+        if joined and _GOES_ON.match(joined[-1]) and raw.strip() and raw.strip()[0] != "#":
+            joined[-1] = joined[-1].split("#", 1)[0].rstrip() + raw.strip()
+        else:
+            joined.append(raw)
+    return joined
 
 
 def parse_card(word: str, raw: str) -> str:
@@ -215,7 +248,7 @@ def _parse_entry(rest: str, raw: str) -> RunEntry:
         partners = tuple(_owner(w, raw) for w in words[2:] if w != "and")
         if BANK in partners:
             raise NotationError("the bank runs no buses", raw)
-    journey = _parse_journey(route, raw) if colon else None
+    journey = _parse_journey(route, raw) if colon and route.strip() else None
     if journey is None and not partners:
         raise NotationError(
             "give the journey after a colon, e.g. 'run 7H-QS: hull-york-leeds'", raw

@@ -102,6 +102,10 @@ def wrap(text: str, indent: str, first: str = "") -> str:
     ):
         while len(line) > WIDTH and "-" in line[len(indent) + 1 : WIDTH]:
             cut = line.rindex("-", len(indent) + 1, WIDTH) + 1
+            if "-" not in line[cut:].split(" ", 1)[0] and "-" in line[len(indent) + 1 : cut - 1]:
+                # what goes on names two places at least, never a place alone: it reads
+                # as part of a journey
+                cut = line.rindex("-", len(indent) + 1, cut - 1) + 1
             lines.append(line[:cut])
             line = indent + line[cut:]
         lines.append(line)

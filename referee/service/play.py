@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 from collections.abc import Set
 from dataclasses import dataclass, field
 
@@ -90,10 +91,13 @@ def read_orders(rules, lines: list[str]) -> Reading:
         try:
             entries = rules.parse(chunk)
         except NotAnOrder:
-            _not_an_order(rules, chunk, reading)
+            if not _a_list(rules, chunk, reading):
+                _not_an_order(rules, chunk, reading)
             continue
         except NotationError as err:
-            if looks_like_prose(chunk):  # a signature or a remark that begins like an order
+            if _a_list(rules, chunk, reading):
+                pass
+            elif looks_like_prose(chunk):  # a signature or a remark that begins like an order
                 reading.ignored.append(chunk)
             else:
                 reading.errors.append((err.line or chunk, err.reason))
@@ -131,18 +135,40 @@ def _not_an_order(rules, line: str, reading: Reading) -> None:
 
 def _order_lines(rules, lines: list[str], reading: Reading) -> list[str]:
     """The lines of a mail that may be part of a multi-line order: a line that does not even
-    start like an order is told or passed over (``_not_an_order``)."""
+    start like an order is told or passed over (``_not_an_order``), a list is told."""
     kept = []
     for line in lines:
         try:
             rules.parse(line)
         except NotAnOrder:
-            _not_an_order(rules, line, reading)
+            if not _a_list(rules, line, reading):
+                _not_an_order(rules, line, reading)
             continue
         except NotationError:
-            pass  # part of an order, or a malformed one: the whole text says which
+            if _a_list(rules, line, reading):
+                continue
+            # part of an order, or a malformed one: the whole text says which
         kept.append(line)
     return kept
+
+
+LISTED = re.compile(r"^(?P<head>[^:,#|]+?)\s*:\s*(?P<items>[^:#|]+)$")
+
+
+def _a_list(rules, line: str, reading: Reading) -> bool:
+    """A line copied from a mail that lists several orders in one, as it groups them
+    (``build house: 10, 15``, ``line: 1-2, 1-6``): told which one to write."""
+    listed = LISTED.match(line.strip())
+    items = re.split(r"[\s,]+", listed["items"].strip()) if listed else []
+    if not listed or not items[0]:
+        return False
+    example = f"{listed['head']} {items[0]}"
+    try:
+        rules.parse(example)
+    except NotationError:
+        return False
+    reading.errors.append((line, say("a_list", line=line, example=example)))
+    return True
 
 
 def entry_text(rules, entry: Entry) -> str:

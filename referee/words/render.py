@@ -134,13 +134,23 @@ ENV.globals["group_example"] = group_example
 ENV.globals["grouped"] = grouped
 
 
+COMMENT = "   # "  # how a choice and the comment after it are set apart
+
+
 def fitted(text: str) -> str:
     """A mail's plain text with every line in MAIL_WIDTH columns: the templates keep to it,
     and a line that a long name or reason makes longer is wrapped under its own indent."""
     lines = []
     for line in text.splitlines():
+        order, mark, comment = line.partition(COMMENT)
         if len(line) <= MAIL_WIDTH:
             lines.append(line)
+        elif mark and order.strip() and not order.lstrip().startswith("#"):
+            # an order with a comment: the order alone on its line, so that it is copied
+            # whole, and the comment under it
+            indent = " " * (len(line) - len(line.lstrip()))
+            lines.append(fitted(order.rstrip()).rstrip("\n"))
+            lines.append(_fill(comment.strip(), indent + "  # "))
         else:
             indent = " " * (len(line) - len(line.lstrip()))
             # a comment goes on as a comment, so that no part of it reads as an order
