@@ -256,6 +256,13 @@ class TimeZone(Command):
 
 
 @dataclass(frozen=True)
+class MailSet(Command):
+    """A player chose how much mail they get (``mail digest|each|brief``)."""
+
+    verb = "mail"
+
+
+@dataclass(frozen=True)
 class Leave(Command):
     verb = "leave"
 
@@ -400,6 +407,7 @@ COMMANDS: dict[str, type[Command]] = {
         ChoicesAsked,
         Absence,
         TimeZone,
+        MailSet,
         Leave,
         Pause,
         Resume,

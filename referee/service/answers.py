@@ -189,6 +189,17 @@ def answer(
             and _may_wait(waiting, now, gather)
         ):
             new_round = False  # a report with nothing to decide waits for the next mail
+        choice = campaign.players[seat].mail
+        if choice == "brief" and not (new_decision or final or told_everyone):
+            new_round = False  # the player asked for decisions and results only
+            if all(_plain(r) for r in reads):
+                held[seat] = reads  # accepted orders: told with the next decision
+                continue
+        if choice == "digest" and not final and _later(marks, key, now):
+            held[seat] = reads  # one mail a day: everything since goes in the next one
+            continue
+        if choice == "digest" and (new_decision or new_round or reads):
+            marks.mailed[key] = now.isoformat()
         if new_decision or new_round or final:
             # the picture once a round (and with the result); the text map in every mail
             pictured = final or marks.pictured.get(key) != table.round
@@ -401,6 +412,28 @@ def told_briefly(news: list[Step]) -> list[Command]:
         elif step.events:
             return []
     return actions
+
+
+DAY = timedelta(days=1)
+
+
+def _later(marks: Watermarks, key: str, now: datetime) -> bool:
+    """Whether a player who asked for one mail a day (``mail digest``) had theirs today."""
+    last = marks.mailed.get(key)
+    return last is not None and now < datetime.fromisoformat(last) + DAY
+
+
+def next_mail(table: Table, marks: Watermarks, now: datetime) -> datetime | None:
+    """When the campaign's answers next need a tick of their own: at once when an answer
+    waits for the player's next mail (or the gather time), else when a player who gets one
+    mail a day has theirs held; None when nothing waits."""
+    players = table.campaign.players
+    daily = {k for k in marks.mailed if players[int(k)].mail == "digest" and _later(marks, k, now)}
+    times = [now for key, reads in marks.held.items() if reads and key not in daily]
+    for key in daily:
+        if marks.held.get(key) or table.steps_after(marks.digests.get(key, 0)):
+            times.append(datetime.fromisoformat(marks.mailed[key]) + DAY)
+    return min(times, default=None)
 
 
 def _may_wait(records: list[Record], now: datetime, gather: timedelta) -> bool:

@@ -34,7 +34,7 @@ from ..store import snapshots
 from ..store.campaign import CampaignError, Status
 from ..words.render import say
 from . import timekeeping
-from .answers import answer, tell_failures, tell_stopped, tell_undelivered
+from .answers import answer, next_mail, tell_failures, tell_stopped, tell_undelivered
 from .commands import CAMPAIGN, CommandError, Commands, split
 from .failures import note_failure
 from .intake import Intake
@@ -232,8 +232,9 @@ def resolve_and_answer(
         campaign.book.save(campaign.root)
     if table.count != table.snapshot_n:
         snapshots.save(table, marks.floor())
-    # an answer held to gather with the player's next mail is looked at again next tick
-    waits.note(table.campaign.root, now if marks.held else wake(table, now))
+    # an answer held to gather with the player's next mail is looked at again next tick, a
+    # player's daily mail when its day is over
+    waits.note(table.campaign.root, min_time(next_mail(table, marks, now), wake(table, now)))
     resolved = sum(len(s.record.orders) for s in table.steps_after(before))
     log.log(
         logging.INFO if mails or resolved or queued else logging.DEBUG,
@@ -272,3 +273,8 @@ def run_as_gm(site: Site, campaign_id: str, line: str, now: datetime) -> list[Ac
         _, marks = answer(site.post, table)
         snapshots.save(table, marks.floor())  # the next tick starts from here, not the log
     return done.actions
+
+
+def min_time(*times: datetime | None) -> datetime | None:
+    """The earliest of the times given, None when there is none."""
+    return min((t for t in times if t is not None), default=None)

@@ -110,6 +110,7 @@ class Player:
     timezone: str | None = None  # shows times in this zone (the `timezone` command)
     absence: list = field(default_factory=list)  # [[first day, last day]] (`absence`)
     signup: dict = field(default_factory=dict)  # what they chose when joining (the game's)
+    mail: str = "each"  # how much mail they get (the `mail` command: MAIL_CHOICES)
 
     def formatted(self) -> str:
         return f"{self.name} <{self.address}>"
@@ -120,6 +121,8 @@ class Player:
             data["timezone"] = self.timezone
         if self.absence:
             data["absence"] = self.absence
+        if self.mail != "each":
+            data["mail"] = self.mail
         if self.signup:
             data["signup"] = self.signup
         return data
@@ -134,6 +137,7 @@ class Player:
             entry.timezone,
             [list(span) for span in entry.absence],
             dict(entry.signup),
+            entry.mail,
         )
 
 

@@ -32,6 +32,7 @@ class Watermarks:
     held: dict = field(default_factory=dict)  # seat -> mail records whose answer waits
     observed: int | None = None  # the last round whose report went to the observers
     pictured: dict = field(default_factory=dict)  # seat -> round of the last map sent as PNG
+    mailed: dict = field(default_factory=dict)  # seat -> when its daily mail last went
 
     @classmethod
     def load(cls, root: Path) -> Watermarks:
@@ -49,6 +50,7 @@ class Watermarks:
             {str(k): [whole(n) for n in v] for k, v in data.get("held", {}).items()},
             None if data.get("observed") is None else whole(data["observed"], -1),  # -1: none yet
             {str(k): whole(v) for k, v in data.get("pictured", {}).items()},
+            {str(k): str(v) for k, v in data.get("mailed", {}).items()},
         )
 
     def floor(self) -> int:

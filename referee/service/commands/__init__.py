@@ -50,7 +50,7 @@ from .game_master import (
     RollbackCommand,
     StartCommand,
 )
-from .players import AbsenceCommand, LeaveCommand, TimeZoneCommand
+from .players import AbsenceCommand, LeaveCommand, MailCommand, TimeZoneCommand
 from .site import (
     JoinCommand,
     ListCommand,
@@ -90,6 +90,7 @@ CAMPAIGN: tuple[CampaignCommand, ...] = (
     ChoicesCommand(),
     AbsenceCommand(),
     TimeZoneCommand(),
+    MailCommand(),
     LeaveCommand(),
     PauseCommand(),
     ResumeCommand(),

@@ -6,6 +6,7 @@ from datetime import timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ... import records
+from ...settings.campaign import MAIL_CHOICES
 from ...settings.deadlines import MAX_ABSENCE, parse_day
 from ...store.campaign import Status
 from ...words.render import say
@@ -55,6 +56,23 @@ class TimeZoneCommand(CampaignCommand):
         player.timezone = zone
         ctx.campaign.save()
         return records.TimeZone(line, say("timezone_set", zone=zone))
+
+
+class MailCommand(CampaignCommand):
+    name = "mail"
+    usage = "mail digest|each|brief"
+    summary = "how much mail: a daily digest, each, or brief"
+    who = Who.PLAYERS
+    record = records.MailSet
+
+    def run(self, ctx: Commands, rest: str, line: str) -> records.Command:
+        player = ctx.player()
+        choice = rest.strip().lower()
+        if choice not in MAIL_CHOICES:
+            raise CommandError(say("mail_usage", choices=MAIL_CHOICES))
+        player.mail = choice
+        ctx.campaign.save()
+        return records.MailSet(line, say("mail_set", choice=choice, means=MAIL_CHOICES[choice]))
 
 
 class LeaveCommand(CampaignCommand):
