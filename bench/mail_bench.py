@@ -17,6 +17,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from base_tree import checked_out  # noqa: E402
+
 from referee.demo import PLAYERS, MailCount, mail_counts  # noqa: E402
 
 
@@ -38,18 +40,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        base = Path(tmp) / "base"
-        subprocess.run(
-            ["git", "worktree", "add", "--detach", str(base), args.base],
-            cwd=ROOT,
-            check=True,
-            capture_output=True,
-        )
-        try:
+        with checked_out(args.base, Path(tmp) / "base") as base:
             before = run_demo(base, Path(tmp) / "demo-base", args.seed)
             after = run_demo(ROOT, Path(tmp) / "demo-head", args.seed)
-        finally:
-            subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=ROOT)
     print(f"The demo (Bus, seed {args.seed}), per player: base {args.base} -> this tree")
     print(f"{'':6}{'mails':>15}{'MB':>18}{'largest KB':>16}{'widest line':>14}")
     for name, address in PLAYERS:
