@@ -198,8 +198,6 @@ def answer(
         if choice == "digest" and not final and _later(marks, key, now):
             held[seat] = reads  # one mail a day: everything since goes in the next one
             continue
-        if choice == "digest" and (new_decision or new_round or reads):
-            marks.mailed[key] = now.isoformat()
         if new_decision or new_round or final:
             # the picture once a round (and with the result); the text map in every mail
             pictured = final or marks.pictured.get(key) != table.round
@@ -221,6 +219,7 @@ def answer(
             marks.digests[key] = last
             marks.digest_rounds[key] = table.round
             marks.stages[key] = "over" if table.over else due.stage if due else None
+            marks.mailed[key] = now.isoformat()
             queued += 1
         elif reads and (due is not None or not _may_wait(reads, now, gather)):
             if confirmed_within_limits(post, reads):
@@ -235,6 +234,7 @@ def answer(
                         help_lines(gm=False),
                     ),
                 )
+                marks.mailed[key] = now.isoformat()
                 queued += 1
         elif reads:
             held[seat] = reads  # answered with the player's next mail

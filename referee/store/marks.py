@@ -32,7 +32,7 @@ class Watermarks:
     held: dict = field(default_factory=dict)  # seat -> mail records whose answer waits
     observed: int | None = None  # the last round whose report went to the observers
     pictured: dict = field(default_factory=dict)  # seat -> round of the last map sent as PNG
-    mailed: dict = field(default_factory=dict)  # seat -> when its daily mail last went
+    mailed: dict = field(default_factory=dict)  # seat -> when its last mail went (a day then)
 
     @classmethod
     def load(cls, root: Path) -> Watermarks:
