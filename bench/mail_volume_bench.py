@@ -47,8 +47,8 @@ def play(game: str, setting: str, directory: Path, seed: int, hours: float) -> d
         seed,
         settings={"gather_minutes": GATHER_MINUTES},
     )
+    postman = Postman(site.config.outbox.path)  # before the welcomes
     site.outbox.flush(site.config.make_sender())
-    postman = Postman(site.config.outbox.path)
     inbox = MaildirSender(site.config.inbox.path)
     robots = [RobotPlayer(s, n, a, site, "g", seed) for s, (n, a) in enumerate(PLAYERS)]
     asked = set()

@@ -85,8 +85,8 @@ class Game:
         path.write_text(path.read_text() + "limits:\n  per_hour: 1000\n  per_day: 10000\n")
         self.site = Site(load_config(path))
         self.site.new_campaign(game, "g", [f"{n} <{a}>" for n, a in PLAYERS], seed)
+        self.postman = Postman(self.site.config.outbox.path)  # before the welcomes
         self.site.outbox.flush(self.site.config.make_sender())
-        self.postman = Postman(self.site.config.outbox.path)
         self.inbox = MaildirSender(self.site.config.inbox.path)
         self.players = [Player(s, n, a, seed) for s, (n, a) in enumerate(PLAYERS)]
         self.sent: dict[str, tuple[int, str, list]] = {}  # Message-ID: (seat, line, expected)
