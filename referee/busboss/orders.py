@@ -19,6 +19,10 @@ Case does not matter, spaces around `-`, `|`, `:` and `(` are optional, `#` star
     no runs                         enter no run this operating round
     missed                          written by the referee for a missed round (rules 37-39)
 
+A run line that ends in its colon or in a hyphen goes on in the next line (a mail wraps a long
+journey so). A line of routes alone (``leeds-york``, or ``5: a-b, c-d`` as the prompts list
+them by cost) or a journey alone is told how to write it, not passed over.
+
 Rounds 1-6 take build lines only; in rounds 7-12 an order also says which runs it enters (or
 `no runs`), and its build lines are bought after the runs (rule 33). A line that starts with
 none of these words is no order (NotAnOrder: a greeting, passed over). Colours are the
