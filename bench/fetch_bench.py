@@ -20,7 +20,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 from mailrig.rig import MailRig  # noqa: E402
 
 from referee.mail.compose import compose  # noqa: E402
-from referee.mail.inbox import ImapInbox  # noqa: E402
+from referee.mail.imap import ImapInbox  # noqa: E402
 from referee.mail.outbox import Outbox, SmtpSender  # noqa: E402
 from referee.mail.read import read_mail  # noqa: E402
 

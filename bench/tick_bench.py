@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from referee.mail.inbox import ImapInbox
+from referee.mail.imap import ImapInbox
 from referee.service.site import Site
 from referee.service.tick import tick
 from referee.settings.site import load_config, write_default_config

@@ -145,7 +145,7 @@ def test_the_list_of_open_games_and_the_help_say_how_to_choose(tmp_path):
 
 
 def test_rule_6_a_replacement_player_takes_over_the_company_and_its_colour(tmp_path):
-    from referee.service.tick import run_as_gm
+    from referee.service.work import run_as_gm
 
     site = make_site(tmp_path)
     site.new_campaign("busboss", "boss1", [], seed=4, seats=3, gm="Gil <gil@example.org>")

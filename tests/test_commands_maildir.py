@@ -9,7 +9,8 @@ from sites import ADDRESSES, PLAYERS, Mailboxes, logged, make_site, person_mail,
 from referee import mailbot
 from referee.busboss.engine import RULES as BUSBOSS
 from referee.cli import main
-from referee.service.tick import run_as_gm, tick
+from referee.service.tick import tick
+from referee.service.work import run_as_gm
 
 T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)  # a Monday
 

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from referee.mail.compose import compose
-from referee.mail.inbox import ImapInbox, MaildirInbox
+from referee.mail.imap import ImapInbox
+from referee.mail.inbox import MaildirInbox
 from referee.mail.outbox import MaildirSender, SmtpSender
 from referee.settings.site import (
     DEFAULT_CONFIG,

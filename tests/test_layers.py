@@ -19,7 +19,7 @@ ROOT = Path(referee.__file__).parent
 
 # top to bottom: a module may import its own layer (without a circle) and the layers below
 LAYERS = [
-    ("command line", {"__main__", "cli", "demo", "mailbot", "simulate"}),
+    ("command line", {"__main__", "cli", "console", "demo", "mailbot", "simulate", "ticking"}),
     ("service", {"service"}),
     ("words", {"words"}),
     ("storage", {"store"}),

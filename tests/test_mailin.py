@@ -9,7 +9,8 @@ import pytest
 from imapclient import IMAPClient
 from mailrig.rig import free_port
 
-from referee.mail.inbox import ImapInbox, InboxError, MaildirInbox, create_maildir
+from referee.mail.imap import ImapInbox
+from referee.mail.inbox import InboxError, MaildirInbox, create_maildir
 from referee.mail.read import read_mail
 
 

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.mail.compose import Attachment, compose
-from referee.mail.inbox import ImapInbox
+from referee.mail.imap import ImapInbox
 from referee.mail.read import MAX_TEXT_BYTES, command_lines, read_mail
 
 REFEREE = "referee@example.test"

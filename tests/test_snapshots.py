@@ -220,7 +220,7 @@ def test_a_game_played_by_mail_from_snapshots_is_the_game_played_by_full_replays
 def test_a_game_masters_command_from_the_shell_leaves_a_snapshot_the_next_tick_uses(
     mid_game, monkeypatch
 ):
-    from referee.service.tick import run_as_gm
+    from referee.service.work import run_as_gm
 
     site, campaign = mid_game
     run_as_gm(site, "mid", "message all Lunch break, back at two.", datetime.now(UTC))

@@ -13,7 +13,8 @@ from referee import mailbot
 from referee.cli import main
 from referee.mail.inbox import create_maildir
 from referee.service.site import Site
-from referee.service.tick import run_as_gm, tick
+from referee.service.tick import tick
+from referee.service.work import run_as_gm
 from referee.settings.site import load_config
 
 

@@ -8,8 +8,9 @@ import pytest
 from sites import PLAYERS, Mailboxes, make_site, person_mail, run_tick
 
 from referee.records import RefusedCommand
-from referee.service.tick import run_as_gm, tick
+from referee.service.tick import tick
 from referee.service.verify import verify
+from referee.service.work import run_as_gm
 
 T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
 

@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Protocol
 
 from ..files import atomic_write, crashpoint, fsync_dir
+from .queue import given_up_untold, queued
 
 log = logging.getLogger(__name__)
 
@@ -427,7 +428,7 @@ class Outbox:
 
     def pending(self) -> list[str]:
         """Names of the queued messages, oldest first."""
-        return sorted(p.name for p in self.dir.glob("*.eml"))
+        return queued(self.dir)
 
     def read(self, name: str) -> EmailMessage:
         return BytesParser(policy=policy.default).parsebytes((self._find(name)).read_bytes())
@@ -457,9 +458,7 @@ class Outbox:
     def undelivered(self) -> list[Undelivered]:
         """The mails in ``failed/`` whose queuer has not been told yet (``mark_told``)."""
         found = []
-        for path in sorted(self.failed_dir.glob("*.eml")):
-            if (self.failed_dir / f"{path.name}.told").exists():
-                continue
+        for path in given_up_untold(self.dir):
             mail, about = self._kept(path.name, self.failed_dir)
             try:
                 reason = (self.failed_dir / f"{path.name}.reason").read_text().strip()

@@ -9,8 +9,10 @@ failures since the last one: at most ``SHOWN`` of them, then how many more there
 
 from __future__ import annotations
 
+import json
 import logging
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 from ..files import append_record, whole
 from ..store.site import SiteFiles
@@ -42,3 +44,25 @@ def told_of(data: dict) -> dict:
     if data["at"] is not None:
         datetime.fromisoformat(data["at"])
     return {"count": whole(data["count"]), "at": data["at"]}
+
+
+def summary_due(state_dir: Path, game_masters: list[str], now: datetime) -> bool:
+    """Whether the game masters may have a summary due (``answers.tell_failures`` decides):
+    failures noted beyond those told, the last summary a day old. Asked by a tick with
+    nothing else to do, so it reads the files without judging them: a damaged one says yes,
+    and the summary's own reading tells of the damage."""
+    if not game_masters:
+        return False
+    try:
+        noted = (state_dir / "failures.jsonl").read_bytes().count(b"\n")
+    except FileNotFoundError:
+        return False
+    try:
+        told = told_of(json.loads((state_dir / "failures-told.json").read_bytes()))
+    except FileNotFoundError:
+        return noted > 0
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return True
+    if told["at"] and now - datetime.fromisoformat(told["at"]) < EVERY:
+        return False
+    return noted > told["count"]

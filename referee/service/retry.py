@@ -24,8 +24,9 @@ from ..files import fsync_dir
 from ..mail.inbox import InMail, read_file
 from ..store.site import raw_name
 from .intake import FAILED, TOO_LARGE, UNREADABLE
+from .report import TickReport
 from .site import Site
-from .tick import TickReport, take_and_answer
+from .work import take_and_answer
 
 
 @dataclass

@@ -1,19 +1,26 @@
 """A referee site at work: its settings, its files (``store.site``), where its mail goes
-out (``post``), and the start of its campaigns."""
+out (``post``), and the start of its campaigns.
+
+A site is cheap to make: what mail out, the games and the answers need is imported when they
+are first asked for, so that a tick with nothing to do (``tick.quiet``) imports none of
+them."""
 
 from __future__ import annotations
 
 import logging
 from datetime import datetime
+from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ..records import Kind, Record
 from ..settings.site import Config
-from ..store.campaign import Campaign, Status, Table
 from ..store.site import SiteFiles
-from .answers import welcome_game_master, welcome_players
-from .play import advance, commit
-from .post import Post
+
+if TYPE_CHECKING:
+    from ..mail.outbox import Outbox
+    from ..mail.routing import Identity
+    from ..store.campaign import Campaign, Table
+    from .post import Post
 
 log = logging.getLogger(__name__)
 
@@ -22,9 +29,20 @@ class Site(SiteFiles):
     def __init__(self, config: Config):
         super().__init__(Path(config.path).parent, Path(config.data_root))
         self.config = config
-        self.post = Post(config, self.state_dir)
-        self.identity = self.post.identity
-        self.outbox = self.post.outbox
+
+    @cached_property
+    def post(self) -> Post:
+        from .post import Post
+
+        return Post(self.config, self.state_dir)
+
+    @property
+    def identity(self) -> Identity:
+        return self.post.identity
+
+    @property
+    def outbox(self) -> Outbox:
+        return self.post.outbox
 
     def new_campaign(
         self,
@@ -38,6 +56,9 @@ class Site(SiteFiles):
         settings: dict | None = None,
     ) -> Campaign:
         """A new campaign, started at once, or open for sign-up when ``seats`` is given."""
+        from ..store.campaign import Campaign, Status
+        from .answers import welcome_game_master
+
         campaign = Campaign.create(
             self.data_root, campaign_id, game, players, seed, options, seats, gm, settings
         )
@@ -51,6 +72,11 @@ class Site(SiteFiles):
     def start_campaign(self, campaign: Campaign, now: datetime | None = None) -> Table:
         """The game begins (``now``, or at once): a welcome to every player with their
         token and the seed's fingerprint, and the first prompt to whoever acts first."""
+        from ..records import Kind, Record
+        from ..store.campaign import Status
+        from .answers import welcome_players
+        from .play import advance, commit
+
         campaign.status = Status.RUNNING
         campaign.seats = None
         campaign.check_game()

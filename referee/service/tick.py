@@ -1,7 +1,10 @@
 """One cron pass of the referee: read new mail, apply orders, resolve, answer, send.
 
 Order of work, chosen so that a tick killed at any moment loses nothing and repeats nothing:
-1. take the site lock (a second tick exits at once);
+1. take the site lock (a second tick exits at once); with no new mail, no campaign due
+   (``state/waits.json``), nothing queued, no undelivered mail and no failure summary to
+   tell, the tick ends there (``quiet``), having imported no game, no template engine, no
+   email package (the work is in ``work``, imported when there is some);
 2. fetch new mail and take each one (``intake``): store the raw mail, then route,
    authenticate, parse and apply it, and append one log record (with its Message-ID) to the
    campaign: that record is the moment the mail counts as applied, and a mail already in a
@@ -17,66 +20,73 @@ Order of work, chosen so that a tick killed at any moment loses nothing and repe
    records and the queue are made durable together before anything is sent;
 6. send the queue; what cannot be sent stays queued for the next tick.
 
-This module only orchestrates those parts.
+This module and ``work`` only orchestrate those parts.
 """
 
 from __future__ import annotations
 
 import logging
-from collections import Counter
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from ..files import StateDamaged, TickLock, crashpoint, grouped
-from ..mail.inbox import Inbox, InboxError, InMail
-from ..records import Action, Kind, Record
-from ..store import snapshots
-from ..store.campaign import CampaignError, Status
-from ..words.render import say
-from . import timekeeping
-from .answers import answer, next_mail, tell_failures, tell_stopped, tell_undelivered
-from .commands import CAMPAIGN, CommandError, Commands, split
-from .failures import note_failure
-from .intake import Intake
-from .play import advance, commit
-from .session import Sessions
+from ..files import TickLock, crashpoint
+from ..mail.queue import given_up_untold, queued
+from ..store.waits import Waits
+from .failures import summary_due
+from .report import TickReport
 from .site import Site
-from .timekeeping import keep_time, wake
 
 log = logging.getLogger(__name__)
 
 SHOWN_ERRORS = 10  # the errors of a tick kept in state/last-tick.json
 
 
-@dataclass
-class TickReport:
-    fetched: int = 0
-    applied: int = 0  # mails whose orders went into a campaign's log
-    ignored: int = 0  # machine mail, duplicates
-    answered: int = 0  # mails queued
-    sent: int = 0
-    waiting: int = 0  # still queued after sending
-    errors: list[str] = field(default_factory=list)
-    skipped: list[str] = field(default_factory=list)  # campaigns that could not be played
-
-    def summary(self) -> str:
-        text = (
-            f"fetched {self.fetched}, applied {self.applied}, ignored {self.ignored}, "
-            f"queued {self.answered}, sent {self.sent}, still queued {self.waiting}"
-        )
-        return text + "".join(f"\nerror: {e}" for e in self.errors)
-
-
 def tick(site: Site, now: datetime | None = None) -> TickReport:
     now = now or datetime.now(UTC)
     with TickLock(site.state_dir / "tick.lock"):
         try:
-            report = take_and_answer(site, site.config.make_inbox(), now)
+            report = look_and_work(site, now)
         except Exception as err:
             note_tick(site, now, "could not run", TickReport(errors=[str(err)]))
             raise
         note_tick(site, now, "some failed" if report.errors else "ok", report)
         return report
+
+
+def look_and_work(site: Site, now: datetime) -> TickReport:
+    """The tick's work, when a look at the inbox and the site finds some."""
+    inbox = site.config.make_inbox()
+    try:
+        mails = inbox.fetch()
+    except BaseException:
+        inbox.close()
+        raise
+    crashpoint("fetched")
+    if not mails and quiet(site, now):
+        inbox.close()
+        log.debug("nothing to do: no mail, no deadline due, nothing queued")
+        return TickReport()
+    # work to do: the mail, the games, the answers and their words are imported now, when
+    # they are needed (``work`` is of this layer and never imports this module: no circle)
+    from .work import take_and_answer
+
+    return take_and_answer(site, inbox, now, mails=mails)
+
+
+def quiet(site: Site, now: datetime) -> bool:
+    """Whether a tick without new mail has nothing to do: every campaign asleep (no file of
+    it changed since a tick looked at it, no deadline due: ``state/waits.json``), nothing
+    queued to send or given up untold, no failure summary due, no campaign gone. It may say
+    no in vain (the work then finds nothing), never yes when there is work."""
+    queue = site.config.queue_dir
+    if queued(queue) or given_up_untold(queue):
+        return False
+    if summary_due(site.state_dir, site.config.game_master_addresses, now):
+        return False
+    waits = Waits(site.state_dir / "waits.json")
+    campaign_ids = site.campaign_ids()
+    if waits.entries.keys() - set(campaign_ids):
+        return False  # a campaign folder removed: the work forgets it
+    return all(waits.asleep(site.data_root / each, now) for each in campaign_ids)
 
 
 def note_tick(site: Site, now: datetime, outcome: str, report: TickReport) -> None:
@@ -94,187 +104,3 @@ def note_tick(site: Site, now: datetime, outcome: str, report: TickReport) -> No
             "errors": [e.partition("\nTraceback")[0][:500] for e in report.errors[:SHOWN_ERRORS]],
         }
     )
-
-
-def take_and_answer(
-    site: Site, inbox: Inbox, now: datetime, retrying: frozenset[str] = frozenset()
-) -> TickReport:
-    """A tick's work, under its lock, on the mails of ``inbox`` (the site's, or the
-    quarantine's for ``retry``, whose ``retrying`` mails are taken again)."""
-    report = TickReport()
-    sessions = Sessions(site)
-    intake = Intake(site, sessions, now, retrying)
-    try:
-        mails = inbox.fetch()
-        report.fetched = len(mails)
-        crashpoint("fetched")
-        with grouped() as writes:  # raw mails, records, received: durable together
-            done = take_all(intake, mails, report)
-            crashpoint("taken")
-            writes.sync()
-        crashpoint("applied")
-        inbox.mark_processed(done)
-    finally:
-        inbox.close()
-    site.trim_received()
-    counts = intake.counts
-    report.applied, report.ignored = counts.applied, counts.ignored
-    report.answered = counts.answered
-    report.errors += counts.errors
-    waits = snapshots.Waits(site.state_dir / "waits.json")
-    with grouped() as writes:  # records, deadlines and the queue: durable together
-        answered = resolve_all(site, sessions, counts.by_campaign, now, waits, report)
-        crashpoint("answered")
-        writes.sync()
-    report.answered += answered
-    waits.save()
-    try:
-        tell_undelivered(site.post, site, site.config.game_master_addresses)
-    except Exception as err:  # the notice must not stop the sending
-        report.errors.append(f"the game masters' notice of undelivered mail: {err}")
-        log.error("the game masters' notice of undelivered mail: %s", err)
-    try:
-        tell_failures(site.post, site, site.config.game_master_addresses, now)
-    except Exception as err:  # the summary must not stop the sending
-        report.errors.append(f"the game masters' summary of failures: {err}")
-        log.error("the game masters' summary of failures: %s", err)
-    crashpoint("queued")
-    flushed = site.outbox.flush(site.config.make_sender(), now)
-    report.sent = len(flushed.sent)
-    report.waiting = len(site.outbox.pending())
-    if flushed.error:
-        report.errors.append(
-            f"sending stopped: {flushed.error} (the mail stays queued for the next tick)"
-        )
-    crashpoint("sent")
-    return report
-
-
-def take_all(intake: Intake, mails: list[InMail], report: TickReport) -> list[str]:
-    """Take the mails one at a time; the keys of those that may be marked processed. A
-    mailbox that fails meanwhile stops the taking: the rest wait for the next tick."""
-    done = []
-    for mail in mails:
-        try:
-            if intake.take(mail):
-                done.append(mail.key)
-        except InboxError as err:
-            report.errors.append(f"reading the inbox stopped: {err}")
-            log.error("reading the inbox stopped: %s", err)
-            break
-    return done
-
-
-def resolve_all(
-    site: Site,
-    sessions: Sessions,
-    applied: Counter[str],
-    now: datetime,
-    waits: snapshots.Waits,
-    report: TickReport,
-) -> int:
-    """Every campaign with work resolves and answers; returns the number of mails queued."""
-    queued = 0
-    campaign_ids = site.campaign_ids()
-    waits.keep_only(campaign_ids)  # a campaign folder removed by the game master
-    for campaign_id in campaign_ids:
-        if campaign_id not in sessions.campaigns and waits.asleep(
-            site.data_root / campaign_id, now
-        ):
-            continue  # nothing new, nothing due: not even loaded
-        try:
-            queued += resolve_and_answer(
-                site, sessions, campaign_id, now, applied[campaign_id], waits
-            )
-        except Exception as err:  # that campaign waits; every other one goes on
-            what = f"campaign {campaign_id}"
-            told = isinstance(err, (CampaignError, StateDamaged))  # says itself what is wrong
-            text = str(err) if told else f"{type(err).__name__}: {err}"
-            report.errors.append(f"{what}: {text} (skipped this tick)")
-            report.skipped.append(campaign_id)
-            log.error(
-                "%s: %s (skipped this tick)",
-                what,
-                text,
-                exc_info=not told,
-            )
-            note_failure(site, what, text, now)
-            tell_stopped(site.post, site, site.config.game_master_addresses, campaign_id, text)
-            sessions.forget(campaign_id)
-    return queued
-
-
-def resolve_and_answer(
-    site: Site,
-    sessions: Sessions,
-    campaign_id: str,
-    now: datetime,
-    mails: int,
-    waits: snapshots.Waits,
-) -> int:
-    """A started campaign resolves what it can, keeps its deadlines and queues its answers,
-    and its snapshot and what it waits for are kept; returns the number of mails queued."""
-    campaign = sessions.campaign(campaign_id)
-    if campaign.status == Status.OPEN:
-        waits.note(campaign.root, None)
-        return 0
-    table = sessions.table(campaign_id)
-    before, notices = table.count, None
-    if table.campaign.status == Status.RUNNING:
-        robots = set(table.campaign.robots)
-        commit(table, advance(table, robots), Record(Kind.REFEREE))
-        notices = keep_time(table, now)
-        if notices and notices.applied:  # a deadline's decision: go on from it
-            commit(table, advance(table, robots), Record(Kind.REFEREE))
-    # every mail the campaign calls for, then what was answered, as mailed.json keeps it
-    queued, marks = answer(site.post, table, now, notices)
-    if notices is not None:  # the reminders told are marked once they are queued
-        campaign.book.save(campaign.root)
-    if table.count != table.snapshot_n:
-        snapshots.save(table, marks.floor())
-    # an answer held to gather with the player's next mail is looked at again next tick, a
-    # player's daily mail when its day is over
-    waits.note(table.campaign.root, min_time(next_mail(table, marks, now), wake(table, now)))
-    resolved = sum(len(s.record.orders) for s in table.steps_after(before))
-    log.log(
-        logging.INFO if mails or resolved or queued else logging.DEBUG,
-        "campaign %s (%s): mails applied %d, orders resolved %d, mails queued %d",
-        campaign_id,
-        table.campaign.status,
-        mails,
-        resolved,
-        queued,
-    )
-    return queued
-
-
-def run_as_gm(site: Site, campaign_id: str, line: str, now: datetime) -> list[Action]:
-    """A game master's command from the command line: logged, answered and sent as if it
-    had come by mail (without a Message-ID)."""
-    campaign = site.campaign(campaign_id)
-    commands, rest = split([line], gm=True)
-    if rest or not all(c.command.allows(gm=True) for c in commands):
-        raise CommandError(
-            say(
-                "not_a_gm_command",
-                line=line,
-                verbs=[c.name for c in CAMPAIGN if c.allows(gm=True)],
-            )
-        )
-    table = snapshots.load(campaign) if campaign.status != Status.OPEN else None
-    done = Commands(site, campaign, table, None, now).run(commands)
-    if table is not None and done.outcome is not None:
-        commit(table, done.outcome, Record(Kind.GM, actions=tuple(done.actions)))
-        if done.rebuild:
-            table = site.campaign(campaign_id).table()
-        if table.campaign.status == Status.RUNNING:  # a dropped seat's bot plays now, as by mail
-            commit(table, advance(table, set(table.campaign.robots)), Record(Kind.REFEREE))
-        timekeeping.note_asked(table, now)  # a new prompt (after a rollback) has its due time
-        _, marks = answer(site.post, table)
-        snapshots.save(table, marks.floor())  # the next tick starts from here, not the log
-    return done.actions
-
-
-def min_time(*times: datetime | None) -> datetime | None:
-    """The earliest of the times given, None when there is none."""
-    return min((t for t in times if t is not None), default=None)

@@ -10,18 +10,22 @@ from __future__ import annotations
 
 import os
 import re
-import ssl
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from enum import Enum
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from ..mail.inbox import ImapInbox, MaildirInbox, create_maildir
-from ..mail.outbox import MaildirSender, Outbox, Patience, SmtpSender
+from ..mail.inbox import MaildirInbox, create_maildir
 from ..schema import SettingsError, at_least, load_file, read, setting
 from .checks import mail_address
+
+if TYPE_CHECKING:
+    import ssl
+
+    from ..mail.imap import ImapInbox
+    from ..mail.outbox import MaildirSender, Outbox, Patience, SmtpSender
 
 CONFIG_NAME = "referee.yaml"
 
@@ -218,6 +222,8 @@ class Delivery:
 
     @property
     def patience(self) -> Patience:
+        from ..mail.outbox import Patience  # (see Config.make_inbox)
+
         return Patience(
             at_most=timedelta(hours=self.retry_at_most_hours),
             give_up=timedelta(days=self.give_up_days),
@@ -304,10 +310,16 @@ class Config:
                 return os.environ.get(token_env) or None
         return None
 
+    # The mailboxes' modules are imported when a mailbox is made, each as the site needs it:
+    # a tick with nothing to do on a local Maildir reads no IMAP and sends nothing, and
+    # does without imapclient, ssl, smtplib and the email package.
+
     def make_inbox(self) -> MaildirInbox | ImapInbox:
         s = self.inbox
         if isinstance(s, MaildirInboxSettings):
             return MaildirInbox(s.path, s.processed_folder)
+        from ..mail.imap import ImapInbox
+
         return ImapInbox(
             s.host,
             s.port,
@@ -321,6 +333,8 @@ class Config:
         )
 
     def make_sender(self) -> MaildirSender | SmtpSender:
+        from ..mail.outbox import MaildirSender, SmtpSender
+
         s = self.outbox
         if isinstance(s, MaildirOutboxSettings):
             return MaildirSender(s.path)
@@ -330,6 +344,8 @@ class Config:
         )
 
     def make_outbox(self) -> Outbox:
+        from ..mail.outbox import Outbox
+
         return Outbox(self.queue_dir, self.outbox.patience)
 
     def _secret(self, env_name: str, section: str) -> str:
@@ -344,6 +360,8 @@ class Config:
 
 
 def _ssl_context(ca_file: Path | None) -> ssl.SSLContext:
+    import ssl
+
     return ssl.create_default_context(cafile=str(ca_file) if ca_file else None)
 
 

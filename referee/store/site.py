@@ -20,9 +20,12 @@ import hashlib
 import json
 import logging
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..files import append_lines, append_record, atomic_write, read_records
-from .campaign import Campaign, CampaignError, check_id
+
+if TYPE_CHECKING:
+    from .campaign import Campaign
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +47,12 @@ class SiteFiles:
     def campaign_ids(self) -> list[str]:
         return sorted(p.name for p in self.data_root.iterdir() if (p / "campaign.yaml").exists())
 
+    # store.campaign (the games, their settings) is imported when a campaign is read: a
+    # tick with nothing to do reads none
+
     def campaign(self, campaign_id: str) -> Campaign:
+        from .campaign import Campaign, CampaignError, check_id
+
         check_id(campaign_id)
         root = self.data_root / campaign_id
         if not (root / "campaign.yaml").exists():
@@ -53,6 +61,8 @@ class SiteFiles:
         return Campaign.load(root)
 
     def has_campaign(self, campaign_id: str) -> bool:
+        from .campaign import CampaignError, check_id
+
         try:
             check_id(campaign_id)
         except CampaignError:

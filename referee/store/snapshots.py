@@ -1,5 +1,5 @@
 """Caches that let a tick cost what its new mail costs: each campaign's snapshot, and the
-site's index of what each campaign waits for.
+site's index of what each campaign waits for (``waits``).
 
     games/<id>/snapshot.json   the campaign's table after the last tick that changed it: the
                                engine's state as data, how many log records it covers and the
@@ -24,7 +24,6 @@ import hashlib
 import json
 import logging
 import os
-from datetime import datetime
 from functools import cache
 from importlib import import_module
 from pathlib import Path
@@ -211,61 +210,3 @@ def _resume(campaign: Campaign) -> Table | None:
     table.last_hash = snap["hash"]
     table.snapshot_n = n
     return table.follow_all(later)
-
-
-# --- what each campaign waits for ------------------------------------------------------------
-
-WATCHED = ("campaign.yaml", "log.jsonl", "mailed.json", "deadlines.json")
-
-
-def fingerprint(root: Path) -> list:
-    """The size and time of the files a campaign's work follows from (a game master's
-    command from the shell changes one of them)."""
-    marks: list = []
-    for name in WATCHED:
-        try:
-            st = (root / name).stat()
-        except FileNotFoundError:
-            marks.append(None)
-            continue
-        marks.append([st.st_size, st.st_mtime_ns])
-    return marks
-
-
-class Waits:
-    """The site's index of what each campaign waits for (``state/waits.json``)."""
-
-    def __init__(self, path: Path):
-        self.path = path
-        try:  # a cache: without it (or with a damaged one) every campaign is looked at once
-            self.entries: dict[str, dict] = {
-                str(name): {"files": list(entry["files"]), "wake": entry["wake"]}
-                for name, entry in json.loads(path.read_bytes()).items()
-                if entry["wake"] is None or datetime.fromisoformat(entry["wake"])
-            }
-        except (FileNotFoundError, ValueError, KeyError, TypeError, AttributeError):
-            self.entries = {}
-
-    def asleep(self, root: Path, now: datetime) -> bool:
-        """Whether the campaign in ``root`` has nothing to do now: no file of it changed
-        since a tick looked at it, and no deadline of it is due."""
-        entry = self.entries.get(root.name)
-        if entry is None or entry["files"] != fingerprint(root):
-            return False
-        wake = entry["wake"]
-        return wake is None or now < datetime.fromisoformat(wake)
-
-    def note(self, root: Path, wake: datetime | None) -> None:
-        """A tick has done the campaign's work; ``wake``: when its next deadline is due."""
-        self.entries[root.name] = {
-            "files": fingerprint(root),
-            "wake": wake.isoformat() if wake else None,
-        }
-
-    def keep_only(self, campaign_ids: list[str]) -> None:
-        """Forget the campaigns no longer on the site."""
-        for gone in self.entries.keys() - set(campaign_ids):
-            del self.entries[gone]
-
-    def save(self) -> None:
-        atomic_write(self.path, json.dumps(self.entries, separators=(",", ":")), durable=False)

@@ -4,7 +4,7 @@ Each command is one class (``base.CampaignCommand`` or ``base.SiteCommand``) in 
 those who may give it: ``everyone``, ``players``, ``game_master``, and ``site`` for a mail
 that names no campaign. The help by mail, `referee gm --help` and README's list are made
 from the tuples below, in their order; the same classes serve mail and the command line
-(``tick.run_as_gm``).
+(``work.run_as_gm``).
 
 Precedence is stated, never the order of definitions: in a campaign, a command that
 ``runs_first`` (drop) runs before the others of its mail, and the rest in the mail's order;

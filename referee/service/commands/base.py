@@ -34,8 +34,10 @@ from ..play import Outcome
 class Site(Protocol):
     """What the commands ask of the site they run on (``service.site.Site``)."""
 
-    identity: Identity
     config: Config
+
+    @property
+    def identity(self) -> Identity: ...
 
     def campaign_ids(self) -> list[str]: ...
 

@@ -1,0 +1,66 @@
+"""What each campaign of a site waits for (``state/waits.json``): the files its work follows
+from and when its next deadline is due, so that a tick passes over a campaign with nothing to
+do without reading it (and a tick with nothing to do at all reads no campaign)."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from pathlib import Path
+
+from ..files import atomic_write
+
+WATCHED = ("campaign.yaml", "log.jsonl", "mailed.json", "deadlines.json")
+
+
+def fingerprint(root: Path) -> list:
+    """The size and time of the files a campaign's work follows from (a game master's
+    command from the shell changes one of them)."""
+    marks: list = []
+    for name in WATCHED:
+        try:
+            st = (root / name).stat()
+        except FileNotFoundError:
+            marks.append(None)
+            continue
+        marks.append([st.st_size, st.st_mtime_ns])
+    return marks
+
+
+class Waits:
+    """The site's index of what each campaign waits for (``state/waits.json``)."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        try:  # a cache: without it (or with a damaged one) every campaign is looked at once
+            self.entries: dict[str, dict] = {
+                str(name): {"files": list(entry["files"]), "wake": entry["wake"]}
+                for name, entry in json.loads(path.read_bytes()).items()
+                if entry["wake"] is None or datetime.fromisoformat(entry["wake"])
+            }
+        except (FileNotFoundError, ValueError, KeyError, TypeError, AttributeError):
+            self.entries = {}
+
+    def asleep(self, root: Path, now: datetime) -> bool:
+        """Whether the campaign in ``root`` has nothing to do now: no file of it changed
+        since a tick looked at it, and no deadline of it is due."""
+        entry = self.entries.get(root.name)
+        if entry is None or entry["files"] != fingerprint(root):
+            return False
+        wake = entry["wake"]
+        return wake is None or now < datetime.fromisoformat(wake)
+
+    def note(self, root: Path, wake: datetime | None) -> None:
+        """A tick has done the campaign's work; ``wake``: when its next deadline is due."""
+        self.entries[root.name] = {
+            "files": fingerprint(root),
+            "wake": wake.isoformat() if wake else None,
+        }
+
+    def keep_only(self, campaign_ids: list[str]) -> None:
+        """Forget the campaigns no longer on the site."""
+        for gone in self.entries.keys() - set(campaign_ids):
+            del self.entries[gone]
+
+    def save(self) -> None:
+        atomic_write(self.path, json.dumps(self.entries, separators=(",", ":")), durable=False)
