@@ -27,3 +27,38 @@ def mailrig():
             pytest.skip(message)
     with MailRig() as rig:
         yield rig
+
+
+# --- the developers' fast loop ------------------------------------------------------------------
+# `python3 -m pytest -q` runs every test (as CI does); `python3 -m pytest -q --fast` leaves out
+# the tests that talk to the mail servers (the ``mailrig`` fixture) or a browser, run other
+# processes, or play many games: the engines, the reading of mail and orders, the words and
+# the storage are all in it. A slow test says so with ``@pytest.mark.slow`` (or its module
+# with ``pytestmark = pytest.mark.slow``).
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--fast",
+        action="store_true",
+        help="the developers' loop: leave out the tests marked slow and those that need the "
+        "mail servers or a browser (CI runs them all)",
+    )
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "slow: left out by --fast (mail servers, a browser, subprocesses, many games)"
+    )
+
+
+def pytest_collection_modifyitems(config, items):
+    if not config.getoption("--fast"):
+        return
+    kept, left = [], []
+    for item in items:
+        slow = item.get_closest_marker("slow") or "mailrig" in getattr(item, "fixturenames", ())
+        (left if slow else kept).append(item)
+    if left:
+        config.hook.pytest_deselected(items=left)
+        items[:] = kept

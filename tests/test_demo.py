@@ -3,11 +3,14 @@
 import json
 import re
 
+import pytest
 from click.testing import CliRunner
 
 from referee import mailbot
 from referee.cli import main
 from referee.demo import PLAYERS
+
+pytestmark = pytest.mark.slow  # whole games played by mail
 
 
 def test_the_demo_plays_a_game_to_its_end_and_leaves_readable_reports(tmp_path):

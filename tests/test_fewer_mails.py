@@ -10,6 +10,8 @@ from sites import PLAYERS, Mailboxes, make_site, reply_to, text_of
 from referee.mailbot import answer_latest
 from referee.service.tick import tick
 
+pytestmark = pytest.mark.slow  # whole games played by mail
+
 
 @pytest.fixture
 def game(tmp_path):

@@ -31,6 +31,8 @@ from referee.settings.site import ConfigError, load_config
 from referee.store import snapshots
 from referee.store.campaign import Campaign, CampaignError
 
+pytestmark = pytest.mark.slow  # hundreds of generated sites, each ticked
+
 T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
 FUZZ = settings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]

@@ -14,6 +14,7 @@ import random
 import re
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from click.testing import CliRunner
 from played import played_site
 from sites import ADDRESSES, Mailboxes, logged, person_mail, text_of
@@ -110,6 +111,7 @@ def bot_order(site, campaign_id: str, n: int) -> tuple[int, str]:
     return due.seat, table.rules.format(order)
 
 
+@pytest.mark.slow
 def test_after_a_replacement_every_mail_map_and_the_result_name_the_new_player(tmp_path):
     """The seat's history is rewritten under Bea's name (the replay names each seat as the
     campaign does now); the one mention of Bob left is the event of the replacement."""

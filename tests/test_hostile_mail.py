@@ -184,6 +184,7 @@ def fuzzed_mail(rng: random.Random, n: int, to_ann: str) -> bytes:
     return data
 
 
+@pytest.mark.slow
 def test_a_fuzzed_corpus_of_2000_mails_each_has_one_outcome_in_one_tick(game, monkeypatch):
     site, boxes = game
     monkeypatch.setattr(os, "fsync", lambda fd: None)  # outcomes, not durability, are tested

@@ -14,6 +14,8 @@ from referee import mailbot
 from referee.service.site import Site
 from referee.settings.site import load_config
 
+pytestmark = pytest.mark.slow  # ticks killed in other processes
+
 # every step of a tick, and every point where a group of writes is made durable
 CRASH_POINTS = [
     "fetched",

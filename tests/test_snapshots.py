@@ -209,6 +209,7 @@ def played_by_mail(root, monkeypatch, snapshots_used: bool):
     return records, mails, turns
 
 
+@pytest.mark.slow
 def test_a_game_played_by_mail_from_snapshots_is_the_game_played_by_full_replays(
     tmp_path, monkeypatch
 ):
