@@ -2,6 +2,7 @@
 
     python3 bench/tick_costs_bench.py [--base 8fc4527] [--sizes 10,100,1000] [--rounds 1,4,7]
                                       [--mails 1000] [--campaigns 50] [--png-runs 7]
+                                      [--per-campaign 1,2,20] [--only ...,campaigns]
 
 Every figure comes from a fresh process (as cron runs the tick), once with this tree on the
 Python path and once with the baseline commit checked out into a temporary worktree, on
@@ -17,12 +18,16 @@ copies of the same site; both trees compiled to bytecode first, as installed:
 - the replay of a finished 4-player Bus game, and (this tree) its load from a snapshot;
 - the first PNG map of a fresh process beside a warm one (the median of `--png-runs`
   processes), with and without importing Pillow and the drawing code;
-- the peak RSS of a tick over a hostile corpus (huge, deep, long mails).
+- the peak RSS of a tick over a hostile corpus (huge, deep, long mails);
+- (``--only campaigns``) one tick of 1, 2 and 20 order mails to each of 50 campaigns: CPU ms
+  per campaign, and the line through them: the fixed cost of a campaign a tick touches and
+  the cost of each mail to it.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -77,6 +82,10 @@ def worker(task: dict) -> dict:
     Site = module("referee.site", "referee.service.site").Site
     tick = module("referee.tick", "referee.service.tick").tick
     load_config = module("referee.config", "referee.settings.site").load_config
+    # the tick's work, which this tree imports when a tick has some: imported before the
+    # clock starts, as a baseline's tick module imports it, so that both count the work only
+    with contextlib.suppress(ModuleNotFoundError):
+        module("referee.service.work")
 
     def site_at(path: str) -> Site:
         return Site(load_config(Path(path) / "referee.yaml"))
@@ -356,6 +365,38 @@ def ratio(now: float, base: float) -> str:
     return f"{now / base:.3f}x" if base else "n/a"
 
 
+def per_campaign(trees: dict[str, Path], tmp_path: Path, campaigns: int, counts: str) -> None:
+    """One tick of k order mails to each of ``campaigns`` campaigns, for each k: CPU ms per
+    campaign, and the least-squares line through them, cost = fixed + k x per mail."""
+    ks = [int(k) for k in counts.split(",")]
+    cost: dict[str, list[float]] = {label: [] for label in trees}
+    for k in ks:
+        made = mail_site(tmp_path / f"per-{k}", campaigns, campaigns * k)
+        for label, tree in trees.items():
+            site = tmp_path / f"per-{k}-{label}"
+            shutil.copytree(made, site)
+            got = run(tree, {"kind": "mails", "site": str(site)})
+            assert got["fetched"] == campaigns * k and not got["errors"], got
+            cost[label].append(got["cpu"] * 1000 / campaigns)
+    print(f"\none tick of k order mails to each of {campaigns} campaigns, CPU ms per campaign")
+    for i, k in enumerate(ks):
+        now, was = cost["now"][i], cost["base"][i]
+        print(f"  k={k:3d}: {now:.2f} (baseline {was:.2f}): {ratio(now, was)}")
+    line = {}
+    for label, ys in cost.items():
+        mean_k, mean_y = statistics.fmean(ks), statistics.fmean(ys)
+        slope = sum((k - mean_k) * (y - mean_y) for k, y in zip(ks, ys)) / sum(
+            (k - mean_k) ** 2 for k in ks
+        )
+        line[label] = (mean_y - slope * mean_k, slope)
+    (fixed, mail), (was_fixed, was_mail) = line["now"], line["base"]
+    print(
+        f"  fixed cost of a campaign touched: {fixed:.2f} ms (baseline {was_fixed:.2f}): "
+        f"{ratio(fixed, was_fixed)}; each mail: {mail:.2f} ms (baseline {was_mail:.2f}): "
+        f"{ratio(mail, was_mail)}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--worker")
@@ -366,6 +407,9 @@ def main() -> None:
     parser.add_argument("--mails", type=int, default=1000)
     parser.add_argument("--only", default="idle,mails,replay,png,hostile")
     parser.add_argument("--png-runs", type=int, default=7, help="fresh processes per PNG figure")
+    parser.add_argument(
+        "--per-campaign", default="1,2,20", help="mails to each campaign (--only campaigns)"
+    )
     args = parser.parse_args()
     if args.worker:
         print(json.dumps(worker(json.loads(args.worker))))
@@ -424,6 +468,8 @@ def main() -> None:
                 for label in trees:
                     if got[label]["tick_errors"]:
                         print(f"  {label}: errors {got[label]['tick_errors'][:3]}")
+            if "campaigns" in only:
+                per_campaign(trees, tmp_path, args.campaigns, args.per_campaign)
             if "idle" in only:
                 made = template(tmp_path / "template", rounds)
                 print("\nidle tick, CPU ms per campaign (half finished, half at the round)")
