@@ -91,6 +91,7 @@ def test_a_dumb_auto_responder_is_answered_a_bounded_number_of_times_over_50_tic
     assert len(received(site)) == answered  # every mail of it recorded
 
 
+@pytest.mark.slow
 def test_500_forged_token_guesses_send_at_most_the_limit_to_the_forged_address(game, monkeypatch):
     site, boxes = game
     monkeypatch.setattr(os, "fsync", lambda fd: None)  # answers, not durability, are tested

@@ -14,6 +14,8 @@ from referee.service.archive import write_archive
 from referee.words.chart import score_chart
 from referee.words.history import turns
 
+pytestmark = pytest.mark.slow  # a browser
+
 # The boxes of the chart and the map on the page, and whether every image loaded.
 LAYOUT = """(() => {
   const box = e => { if (!e) return null; const b = e.getBoundingClientRect();

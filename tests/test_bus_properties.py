@@ -62,7 +62,9 @@ class Invariants:
             assert bits == sum(1 << p for p in range(n) if street in s.streets[p])
 
 
-@pytest.mark.parametrize("players", [3, 4, 5])
+@pytest.mark.parametrize(
+    "players", [3, pytest.param(4, marks=pytest.mark.slow), pytest.param(5, marks=pytest.mark.slow)]
+)
 def test_random_games_keep_every_invariant(players):
     reasons = Counter()
     for seed in range(GAMES):

@@ -61,6 +61,7 @@ def test_a_budget_below_one_rollout_is_refused():
         RULES.bot("genius")
 
 
+@pytest.mark.slow
 def test_the_strong_bot_wins_more_often_than_the_default_seats_and_plays_only_legal_orders():
     """Four games, the strong seat moving round the table, three default seats each: the
     strong bot takes more first places than the default seats' average, and every order it

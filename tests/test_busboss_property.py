@@ -183,7 +183,13 @@ def replay(names, seed, log, options):
     return s
 
 
-@pytest.mark.parametrize("first", range(0, GAMES, CHUNK))
+@pytest.mark.parametrize(
+    "first",  # the first two chunks in the fast loop, all of them in the whole suite
+    [
+        f if f < 2 * CHUNK else pytest.param(f, marks=pytest.mark.slow)
+        for f in range(0, GAMES, CHUNK)
+    ],
+)
 def test_bot_games_keep_the_rules_and_replay_exactly(first):
     for seed in range(first, first + CHUNK):
         s, log, dealt, names, options = play_game(seed)

@@ -88,6 +88,7 @@ def test_every_order_it_gives_is_legal_and_no_piece_of_it_is_void():
     assert strong_games(2, players=3) and strong_games(2, players=6)
 
 
+@pytest.mark.slow
 def test_it_is_the_same_for_a_seed_and_wins_more_than_the_default_bot():
     seats = ["strong", "default", "default", "default"]
     first = simulate(RULES, 4, 12, 5, seats=seats)

@@ -15,6 +15,7 @@ def run(*args):
     return result
 
 
+@pytest.mark.slow
 def test_simulate_bus_200_games_all_finish_with_no_illegal_order():
     result = run("simulate", "bus", "--players", "4", "--games", "200", "--seed", "1", "--json")
     assert result.exit_code == 0, result.output
