@@ -2,7 +2,8 @@
 
     python3 bench/tick_costs_bench.py [--base 8fc4527] [--sizes 10,100,1000] [--rounds 1,4,7]
                                       [--mails 1000] [--campaigns 50] [--png-runs 7]
-                                      [--per-campaign 1,2,20] [--only ...,campaigns]
+                                      [--per-campaign 1,2,20] [--repeats 3]
+                                      [--only ...,campaigns]
 
 Every figure comes from a fresh process (as cron runs the tick), once with this tree on the
 Python path and once with the baseline commit checked out into a temporary worktree, on
@@ -365,20 +366,30 @@ def ratio(now: float, base: float) -> str:
     return f"{now / base:.3f}x" if base else "n/a"
 
 
-def per_campaign(trees: dict[str, Path], tmp_path: Path, campaigns: int, counts: str) -> None:
-    """One tick of k order mails to each of ``campaigns`` campaigns, for each k: CPU ms per
-    campaign, and the fixed cost of a campaign touched and of each further mail."""
+def per_campaign(
+    trees: dict[str, Path], tmp_path: Path, campaigns: int, counts: str, repeats: int
+) -> None:
+    """One tick of k order mails to each of ``campaigns`` campaigns, for each k (the least
+    of ``repeats`` ticks on fresh copies): CPU ms per campaign, and the fixed cost of a
+    campaign touched and of each further mail."""
     ks = [int(k) for k in counts.split(",")]
     cost: dict[str, list[float]] = {label: [] for label in trees}
     for k in ks:
         made = mail_site(tmp_path / f"per-{k}", campaigns, campaigns * k)
-        for label, tree in trees.items():
-            site = tmp_path / f"per-{k}-{label}"
-            shutil.copytree(made, site)
-            got = run(tree, {"kind": "mails", "site": str(site)})
-            assert got["fetched"] == campaigns * k and not got["errors"], got
-            cost[label].append(got["cpu"] * 1000 / campaigns)
-    print(f"\none tick of k order mails to each of {campaigns} campaigns, CPU ms per campaign")
+        least = {label: float("inf") for label in trees}
+        for attempt in range(repeats):  # the trees in turn, the least of each counted
+            for label, tree in trees.items():
+                site = tmp_path / f"per-{k}-{label}-{attempt}"
+                shutil.copytree(made, site)
+                got = run(tree, {"kind": "mails", "site": str(site)})
+                assert got["fetched"] == campaigns * k and not got["errors"], got
+                least[label] = min(least[label], got["cpu"] * 1000 / campaigns)
+        for label in trees:
+            cost[label].append(least[label])
+    print(
+        f"\none tick of k order mails to each of {campaigns} campaigns, CPU ms per campaign "
+        f"(the least of {repeats} ticks)"
+    )
     for i, k in enumerate(ks):
         now, was = cost["now"][i], cost["base"][i]
         print(f"  k={k:3d}: {now:.2f} (baseline {was:.2f}): {ratio(now, was)}")
@@ -409,6 +420,7 @@ def main() -> None:
     parser.add_argument(
         "--per-campaign", default="1,2,20", help="mails to each campaign (--only campaigns)"
     )
+    parser.add_argument("--repeats", type=int, default=3, help="ticks of each (--only campaigns)")
     args = parser.parse_args()
     if args.worker:
         print(json.dumps(worker(json.loads(args.worker))))
@@ -468,7 +480,7 @@ def main() -> None:
                     if got[label]["tick_errors"]:
                         print(f"  {label}: errors {got[label]['tick_errors'][:3]}")
             if "campaigns" in only:
-                per_campaign(trees, tmp_path, args.campaigns, args.per_campaign)
+                per_campaign(trees, tmp_path, args.campaigns, args.per_campaign, args.repeats)
             if "idle" in only:
                 made = template(tmp_path / "template", rounds)
                 print("\nidle tick, CPU ms per campaign (half finished, half at the round)")
