@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import re
 import unicodedata
-from email import policy
 
 # what breaks a line for str.splitlines or the email package: control characters, line and
 # paragraph separators, and lone surrogates (undecodable bytes)
@@ -27,6 +26,10 @@ def decoded_once(text: str) -> str:
     ``=?utf-8?q?Ann?=`` means. Undecodable bytes become U+FFFD; what the decoding made (a
     line break, say) stays for the check that follows."""
     if "=?" in text:
+        # the email package is imported here, where a name needs it: settings.checks reads
+        # the rest of this module, and a tick with nothing to do reads the settings
+        from email import policy
+
         with contextlib.suppress(Exception):  # the header parser gave up: kept as written
             text = str(policy.default.header_factory("subject", text))
     return text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
