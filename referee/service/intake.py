@@ -27,7 +27,7 @@ from .answers import tell_sender
 from .commands import Commands, Outside, help_outside, no_such_game, run_outside, split
 from .failures import note_failure
 from .play import Outcome, commit, dropped_by, read_orders, reads_as_order, submit
-from .session import Sessions
+from .session import Sessions, Unavailable
 from .site import Site
 
 log = logging.getLogger(__name__)
@@ -45,6 +45,7 @@ class Counts:
     applied: int = 0  # mails whose orders went into a campaign's log
     ignored: int = 0  # machine mail, duplicates
     answered: int = 0  # notices queued
+    held: int = 0  # mails held for a campaign that cannot be read
     errors: list[str] = field(default_factory=list)
     by_campaign: Counter[str] = field(default_factory=Counter)  # mails applied, per campaign
 
@@ -62,7 +63,7 @@ class Intake:
         self.site, self.sessions, self.now = site, sessions, now
         self.retrying = retrying  # quarantined mails taken again (`referee retry`)
         self.counts = Counts()
-        self.held = False  # the mail taken now was not answered: over the answer limits
+        self.unanswered = False  # the mail taken now was not answered: over the answer limits
 
     @cached_property
     def received(self) -> set[str]:
@@ -71,9 +72,10 @@ class Intake:
         every mail the site got."""
         return self.site.received_ids() - self.retrying
 
-    def take(self, mail: InMail) -> bool:
+    def take(self, mail: InMail, held: bool = False) -> bool:
         """Handle one mail to exactly one recorded outcome; True when it may be marked
-        processed, which is always, unless even the outcome could not be recorded. (An
+        processed, which is always, unless even the outcome could not be recorded, or a
+        mail ``held`` before for a campaign that still cannot be read stays held. (An
         InboxError reading it leaves it in the inbox.)"""
         address, most = self.site.identity.address, self.site.config.inbox.max_mail_kb
         notice = None
@@ -90,7 +92,7 @@ class Intake:
             if incoming.unreadable and incoming.message_id not in self.received:
                 self.unreadable(incoming, raw, notice)
             else:
-                self.handle(incoming, raw)
+                return self.handle(incoming, raw, held)
         except Exception as err:  # one bad mail or campaign must not stop the others
             detail = traceback.format_exc(limit=3) if not isinstance(err, CampaignError) else ""
             self.counts.errors.append(f"mail {incoming.message_id}: {err}\n{detail}".rstrip())
@@ -128,19 +130,21 @@ class Intake:
             self.send_notice(mail, *(notice or (say("subject_not_read"), say("not_read"))))
         self.noted(mail.message_id, "-", outcome)
 
-    def handle(self, mail: Incoming, raw: bytes) -> None:
+    def handle(self, mail: Incoming, raw: bytes, held: bool = False) -> bool:
+        """One mail's outcome; False only for a ``held`` mail whose campaign still cannot be
+        read (it stays held)."""
         site, mid = self.site, mail.message_id
-        if mid in self.received:
+        if mid in self.received and not held:
             log.info("mail %s: taken before, ignored", mid)
             self.counts.ignored += 1
-            return
+            return True
         where = route(mail)
         if mail.automatic or self.site.post.sent_by_us(mid):
             site.keep_raw(site.state_dir / "unrouted", mid, raw)
             why = mail.automatic or "the referee's own mail, come back"
             self.noted(mid, "-", f"ignored: {why}")
             self.counts.ignored += 1
-            return
+            return True
         if where.campaign_id is None or not site.has_campaign(where.campaign_id):
             site.keep_raw(site.state_dir / "unrouted", mid, raw)
             if where.campaign_id is None:
@@ -151,8 +155,11 @@ class Intake:
             # act on (and save over) the copy read before
             self.sessions.forget()
             self.noted(mid, "-", "answered outside any campaign")
-            return
-        campaign = self.sessions.campaign(where.campaign_id)
+            return True
+        try:
+            campaign = self.sessions.loaded(where.campaign_id)
+        except Unavailable as err:
+            return self.hold(mail, raw, where, str(err), held)
         site.keep_raw(campaign.dir("mail", "in"), mid, raw)
         crashpoint("stored")
         gm = campaign.is_gm_token(where.token)
@@ -160,20 +167,48 @@ class Intake:
         if seat is None and not gm:
             self.answer_unknown_player(mail, campaign, where)
             self.noted(mid, campaign.id, "no valid token")
-            return
+            return True
         if campaign.status == Status.OPEN:
             self.handle_open(mail, campaign, seat, where)
             self.noted(mid, campaign.id, "applied")
-            return
-        table = self.sessions.table(campaign.id)
+            return True
+        try:
+            table = self.sessions.loaded_table(campaign.id)
+        except Unavailable as err:
+            return self.hold(mail, raw, where, str(err), held)
         if mid in table.seen:
             self.noted(mid, campaign.id, "applied before")
             self.counts.ignored += 1
-            return
+            return True
         outcome, record = self.apply(mail, table, seat, where)
         self.noted(mid, campaign.id, "applied", effect(outcome, record))
         self.counts.by_campaign[campaign.id] += 1
         self.counts.applied += 1
+        return True
+
+    def hold(self, mail: Incoming, raw: bytes, where: Route, why: str, again: bool) -> bool:
+        """A mail for a campaign that cannot be read now is held, not quarantined: applied
+        in its turn on the first tick that can read the campaign again. Its sender, if the
+        campaign's files name them (or the token they used), is told that the game master
+        is looking at it, not that their mail was wrong. False: held (still, when
+        ``again``)."""
+        campaign_id = where.campaign_id
+        assert campaign_id is not None
+        if again:
+            log.info("mail %s: still held for campaign %s", mail.message_id, campaign_id)
+            return False
+        self.site.hold(campaign_id, mail.message_id, raw)
+        crashpoint("held")
+        if self.site.mentions(campaign_id, mail.sender_address, where.token or ""):
+            self.send_notice(
+                mail,
+                say("subject_held", campaign_id=campaign_id),
+                say("held", campaign_id=campaign_id),
+                audience=Audience.PLAYER,
+            )
+        self.noted(mail.message_id, campaign_id, f"held: the campaign cannot be read ({why})")
+        self.counts.held += 1
+        return True
 
     def apply(
         self, mail: Incoming, table: Table, seat: int | None, where: Route
@@ -247,8 +282,8 @@ class Intake:
         self.counts.applied += 1
 
     def noted(self, message_id: str, where: str, outcome: str, detail: str = "") -> None:
-        if self.held:  # recorded, not answered
-            outcome, self.held = f"{outcome} (not answered: over the answer limit)", False
+        if self.unanswered:  # recorded, not answered
+            outcome, self.unanswered = f"{outcome} (not answered: over the answer limit)", False
         self.site.note_received(message_id, where, outcome)
         self.received.add(message_id)
         log.info(
@@ -263,12 +298,20 @@ class Intake:
     def outside(self, mail: Incoming, where: Route) -> Outside:
         def answer(
             subject: str, text: str, to: str | None = None, reply_to: str | None = None
-        ) -> None:
-            self.send_notice(mail, subject, text, to, reply_to)
+        ) -> bool:
+            return self.send_notice(mail, subject, text, to, reply_to, self.audience(mail))
 
         return Outside(
             self.site, mail.sender_name, mail.sender_address, where.token, answer, help_outside
         )
+
+    def audience(self, mail: Incoming) -> Audience:
+        """Whose limits an answer outside any game counts under: a player's (or a game
+        master's) own queries under the players', anyone else's under the strangers'."""
+        address = mail.sender_address.lower()
+        if address in self.site.config.game_master_addresses or self.site.campaigns_of(address):
+            return Audience.PLAYER
+        return Audience.STRANGER
 
     def answer_unknown_player(self, mail: Incoming, campaign: Campaign, where: Route) -> None:
         registered = campaign.seat_of_address(mail.sender_address)
@@ -300,12 +343,14 @@ class Intake:
         to: str | None = None,
         reply_to: str | None = None,
         audience: Audience = Audience.STRANGER,
-    ) -> None:
+    ) -> bool:
+        """True when the answer was queued."""
         told = tell_sender(self.site.post, mail, subject, text, self.now, to, reply_to, audience)
         if told:
             self.counts.answered += 1
         elif told is False:
-            self.held = True  # recorded, not answered
+            self.unanswered = True  # recorded, not answered
+        return bool(told)
 
 
 def effect(outcome: Outcome, record: Record) -> str:

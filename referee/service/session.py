@@ -3,9 +3,19 @@ of the tick, its answers decided once (``answers``)."""
 
 from __future__ import annotations
 
-from ..store.campaign import Campaign, Table
+from collections.abc import Callable
+from typing import TypeVar
+
+from ..store.campaign import Campaign, CampaignError, Table
 from ..store.snapshots import load as load_table
 from .site import Site
+
+T = TypeVar("T")
+
+
+class Unavailable(CampaignError):
+    """A campaign that cannot be loaded this tick (its settings or its log cannot be read,
+    whatever the reason): it is skipped alone, and its mail is held until it can be."""
 
 
 class Sessions:
@@ -18,6 +28,7 @@ class Sessions:
         self.site = site
         self.campaigns: dict[str, Campaign] = {}
         self.tables: dict[str, Table] = {}
+        self.broken: dict[str, str] = {}  # found unloadable this tick: not tried again
 
     def campaign(self, campaign_id: str) -> Campaign:
         if campaign_id not in self.campaigns:
@@ -28,6 +39,27 @@ class Sessions:
         if campaign_id not in self.tables:
             self.tables[campaign_id] = load_table(self.campaign(campaign_id))
         return self.tables[campaign_id]
+
+    def loaded(self, campaign_id: str) -> Campaign:
+        """The campaign for a mail, or Unavailable saying why it cannot be loaded: any
+        failure to load is the campaign's, never the mail's, which waits for the game
+        master to mend it."""
+        return self._guarded(campaign_id, self.campaign)
+
+    def loaded_table(self, campaign_id: str) -> Table:
+        """The campaign's table for a mail, or Unavailable (as ``loaded``)."""
+        return self._guarded(campaign_id, self.table)
+
+    def _guarded(self, campaign_id: str, load: Callable[[str], T]) -> T:
+        if campaign_id in self.broken:
+            raise Unavailable(self.broken[campaign_id])
+        try:
+            return load(campaign_id)
+        except Exception as err:
+            why = str(err) if isinstance(err, CampaignError) else f"{type(err).__name__}: {err}"
+            self.broken[campaign_id] = why
+            self.forget(campaign_id)
+            raise Unavailable(why) from err
 
     def replay(self, campaign_id: str) -> None:
         """Rebuild a table from its log (after a rollback)."""

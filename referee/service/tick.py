@@ -75,11 +75,14 @@ def look_and_work(site: Site, now: datetime) -> TickReport:
 def quiet(site: Site, now: datetime) -> bool:
     """Whether a tick without new mail has nothing to do: every campaign asleep (no file of
     it changed since a tick looked at it, no deadline due: ``state/waits.json``), nothing
-    queued to send or given up untold, no failure summary due, no campaign gone. It may say
+    queued to send or given up untold, no mail held for a broken campaign, no failure
+    summary due, no campaign gone. It may say
     no in vain (the work then finds nothing), never yes when there is work."""
     queue = site.config.queue_dir
     if queued(queue) or given_up_untold(queue):
         return False
+    if site.holds_mail():
+        return False  # tried each tick: the first that can read its campaign applies it
     if summary_due(site.state_dir, site.config.game_master_addresses, now):
         return False
     waits = Waits(site.state_dir / "waits.json")

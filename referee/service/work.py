@@ -50,11 +50,15 @@ def take_and_answer(
             crashpoint("fetched")
         report.fetched = len(mails)
         with grouped() as writes:  # raw mails, records, received: durable together
+            # the mails held for campaigns that could not be read, in the order they
+            # came, before any newer mail
+            released = take_all(intake, site.held(), report, held=True)
             done = take_all(intake, mails, report)
             crashpoint("taken")
             writes.sync()
         crashpoint("applied")
         inbox.mark_processed(done)
+        site.release(released)
     finally:
         inbox.close()
     site.trim_received()
@@ -91,13 +95,16 @@ def take_and_answer(
     return report
 
 
-def take_all(intake: Intake, mails: list[InMail], report: TickReport) -> list[str]:
-    """Take the mails one at a time; the keys of those that may be marked processed. A
-    mailbox that fails meanwhile stops the taking: the rest wait for the next tick."""
+def take_all(
+    intake: Intake, mails: list[InMail], report: TickReport, held: bool = False
+) -> list[str]:
+    """Take the mails one at a time; the keys of those that may be marked processed (or,
+    ``held`` ones, released). A mailbox that fails meanwhile stops the taking: the rest
+    wait for the next tick."""
     done = []
     for mail in mails:
         try:
-            if intake.take(mail):
+            if intake.take(mail, held):
                 done.append(mail.key)
         except InboxError as err:
             report.errors.append(f"reading the inbox stopped: {err}")

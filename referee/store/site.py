@@ -5,6 +5,8 @@ state/received.jsonl   the mail taken from the inbox lately: Message-ID, where i
                        what became of it (the newest RECENT_RECEIVED, up to twice that)
 state/received-old.jsonl  the same of all mail before, which no tick reads
 state/unrouted/        the raw mail that belongs to no campaign
+state/held/<id>/       the raw mail for a campaign that could not be read, in the order it
+                       came, until a tick can read the campaign again and applies it
 state/quarantine/      the raw mail that could not be read or handled (see failures.jsonl);
                        its retried/ the mail `referee retry` took again since
 state/failures.jsonl   what failed, for the game masters' daily summary (``failures``)
@@ -19,10 +21,14 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..files import append_lines, append_record, atomic_write, read_records
+from ..files import append_lines, append_record, atomic_write, fsync_dir, read_records
+from ..mail.inbox import InMail, read_file
+from ..settings.campaign import ID_PATTERN
 
 if TYPE_CHECKING:
     from .campaign import Campaign
@@ -30,6 +36,16 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 RECENT_RECEIVED = 20_000  # Message-IDs of taken mail a tick checks new mail against
+
+
+ANY_ADDRESS = re.compile(rb"[\w.+-]+@[\w-]+\.[\w.-]+")
+
+
+def is_campaign(folder: Path) -> bool:
+    """A campaign's folder: named as an id, with its settings or its log in it."""
+    return bool(ID_PATTERN.match(folder.name)) and any(
+        os.path.exists(folder / name) for name in ("campaign.yaml", "log.jsonl")
+    )
 
 
 class SiteFiles:
@@ -45,7 +61,9 @@ class SiteFiles:
 
     # campaigns -----------------------------------------------------------------------------
     def campaign_ids(self) -> list[str]:
-        return sorted(p.name for p in self.data_root.iterdir() if (p / "campaign.yaml").exists())
+        """Every campaign's id, one that cannot be read too: a folder with its settings or
+        its log (a campaign.yaml moved away by mistake leaves a broken campaign, not none)."""
+        return sorted(p.name for p in self.data_root.iterdir() if is_campaign(p))
 
     # store.campaign (the games, their settings) is imported when a campaign is read: a
     # tick with nothing to do reads none
@@ -55,7 +73,7 @@ class SiteFiles:
 
         check_id(campaign_id)
         root = self.data_root / campaign_id
-        if not (root / "campaign.yaml").exists():
+        if not is_campaign(root):
             known = ", ".join(self.campaign_ids()) or "none yet"
             raise CampaignError(f"no campaign {campaign_id!r} (campaigns: {known})")
         return Campaign.load(root)
@@ -67,7 +85,91 @@ class SiteFiles:
             check_id(campaign_id)
         except CampaignError:
             return False
-        return (self.data_root / campaign_id / "campaign.yaml").exists()
+        return is_campaign(self.data_root / campaign_id)
+
+    def mentions(self, campaign_id: str, *words: str) -> bool:
+        """Whether the campaign's settings name one of ``words`` (an address, a token) as a
+        whole word, read as bytes, without parsing them: how a campaign.yaml that cannot be
+        read still tells who may hear about it. When it is missing or names no address at
+        all (emptied, overwritten), its log's senders tell instead."""
+        root = self.data_root / campaign_id
+        data = b""
+        for name in ("campaign.yaml", "log.jsonl"):
+            try:
+                data = (root / name).read_bytes().lower()
+            except OSError:
+                continue
+            if ANY_ADDRESS.search(data):
+                break
+        for word in filter(None, words):
+            whole = rb"(?<![\w.+-])" + re.escape(word.lower().encode()) + rb"(?![\w.-])"
+            if re.search(whole, data):
+                return True
+        return False
+
+    def campaigns_of(self, address: str) -> list[tuple[str, Campaign | None]]:
+        """The campaigns ``address`` plays in or runs, each read (None: one whose files
+        name the address but cannot be read); only the campaigns whose settings name it are
+        parsed at all."""
+        from .campaign import CampaignError
+
+        found: list[tuple[str, Campaign | None]] = []
+        for campaign_id in self.campaign_ids():
+            if not self.mentions(campaign_id, address):
+                continue
+            try:
+                campaign = self.campaign(campaign_id)
+            except CampaignError:
+                found.append((campaign_id, None))
+                continue
+            if campaign.seat_of_address(address) is not None or (
+                campaign.gm is not None and campaign.gm.address == address.lower()
+            ):
+                found.append((campaign_id, campaign))
+        return found
+
+    # mail held for a campaign that cannot be read ------------------------------------------
+    @property
+    def held_dir(self) -> Path:
+        return self.state_dir / "held"
+
+    def hold(self, campaign_id: str, message_id: str, raw: bytes) -> Path:
+        """Keep a mail for a campaign that cannot be read now, after those held before it."""
+        folder = self.held_dir / campaign_id
+        folder.mkdir(parents=True, exist_ok=True)
+        numbers = [int(p.name.partition("-")[0]) for p in folder.glob("*.eml")]
+        name = hashlib.sha256(message_id.encode()).hexdigest()[:20]
+        path = folder / f"{max(numbers, default=0) + 1:06d}-{name}.eml"
+        atomic_write(path, raw)
+        return path
+
+    def holds_mail(self) -> bool:
+        """Whether any mail is held (without reading it)."""
+        return self.held_dir.is_dir() and any(self.held_dir.glob("*/*.eml"))
+
+    def held(self) -> list[InMail]:
+        """The mails held, campaign by campaign, each campaign's in the order they came;
+        their keys are what ``release`` takes."""
+        if not self.held_dir.is_dir():
+            return []
+        mails = []
+        for folder in sorted(p for p in self.held_dir.iterdir() if p.is_dir()):
+            for path in sorted(folder.glob("*.eml")):
+                key = f"{folder.name}/{path.name}"
+                mails.append(InMail(key, path.stat().st_size, read_file(path)))
+        return mails
+
+    def release(self, keys: list[str]) -> None:
+        """Held mails applied (or answered) at last, once that is durable."""
+        folders = set()
+        for key in keys:
+            path = self.held_dir / key
+            path.unlink(missing_ok=True)
+            folders.add(path.parent)
+        for folder in folders:
+            if not any(folder.iterdir()):
+                folder.rmdir()
+            fsync_dir(folder.parent if not folder.exists() else folder)
 
     # received mail ---------------------------------------------------------------------------
     def received_ids(self) -> set[str]:

@@ -181,7 +181,7 @@ def run_outside(ctx: Outside, lines: list[str]) -> None:
             if line is not None:
                 command.run(ctx, line.strip()[len(word) :].strip(), line)
                 return
-    if status_text(ctx.site, ctx.sender_address) != say("status", games=[]):
+    if ctx.site.campaigns_of(ctx.sender_address):
         # a registered player's fresh mail: the games they play, and how to reach each
         SiteStatusCommand().run(ctx, "", "status")
         return

@@ -45,6 +45,8 @@ class Site(Protocol):
 
     def has_campaign(self, campaign_id: str) -> bool: ...
 
+    def campaigns_of(self, address: str) -> list[tuple[str, Campaign | None]]: ...
+
     def new_campaign(
         self,
         game: str,
@@ -176,11 +178,12 @@ class Commands:
 
 
 class Answer(Protocol):
-    """Sends the sender of a mail a short answer (a notice)."""
+    """Sends the sender of a mail a short answer (a notice); True when it was queued (not
+    held back by the answer limits)."""
 
     def __call__(
         self, subject: str, text: str, to: str | None = None, reply_to: str | None = None
-    ) -> None: ...
+    ) -> bool: ...
 
 
 @dataclass

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import logging
+
 from ... import records
 from ...store import snapshots
 from ...store.campaign import Campaign, Player, Status
 from ...words.render import say
 from ..timekeeping import dues
 from .base import CampaignCommand, CommandError, Commands, Site, Who
+
+log = logging.getLogger(__name__)
 
 
 class HelpCommand(CampaignCommand):
@@ -109,22 +113,29 @@ def game_master_of(campaign: Campaign) -> Player:
 
 def status_text(site: Site, address: str) -> str:
     """Every campaign ``address`` plays in (or runs): its state, its round, what it awaits
-    from them and by when."""
+    from them and by when; one that cannot be read is named as such. Only those campaigns
+    are read."""
     games = []
-    for campaign_id in site.campaign_ids():
-        campaign = site.campaign(campaign_id)
-        seat = campaign.seat_of_address(address)
-        runs = campaign.gm is not None and campaign.gm.address == address.lower()
-        if seat is None and not runs:
-            continue
-        game: dict = {"id": campaign.id, "title": campaign.rules.title}
-        game.update(status=str(campaign.status), round=None, awaited=None, due=None)
-        game["gm"] = runs and seat is None
-        if campaign.status != Status.OPEN:
-            table = snapshots.load(campaign)  # its snapshot, not its whole log
-            game["round"] = table.round
-            if seat is not None:
-                prompt = next((d.prompt for d in table.awaiting if d.seat == seat), None)
-                game.update(awaited=prompt, due=dues(table).get(seat))
-        games.append(game)
+    for campaign_id, campaign in site.campaigns_of(address):
+        try:
+            game = game_status(campaign, address) if campaign is not None else None
+        except Exception as err:  # its log cannot be replayed: the game master is told
+            log.warning("status: campaign %s cannot be read: %s", campaign_id, err)
+            game = None
+        games.append(game or {"id": campaign_id, "unavailable": True})
     return say("status", games=games)
+
+
+def game_status(campaign: Campaign, address: str) -> dict:
+    """One campaign's part of the status, for ``address``, its player or game master."""
+    seat = campaign.seat_of_address(address)
+    game: dict = {"id": campaign.id, "title": campaign.rules.title, "unavailable": False}
+    game.update(status=str(campaign.status), round=None, awaited=None, due=None)
+    game["gm"] = seat is None
+    if campaign.status != Status.OPEN:
+        table = snapshots.load(campaign)  # its snapshot, not its whole log
+        game["round"] = table.round
+        if seat is not None:
+            prompt = next((d.prompt for d in table.awaiting if d.seat == seat), None)
+            game.update(awaited=prompt, due=dues(table).get(seat))
+    return game

@@ -23,6 +23,19 @@ def no_such_game(ctx: Outside, campaign_id: str) -> None:
     ctx.answer(say("subject_no_such_game"), say("no_such_game", campaign_id=shown))
 
 
+def named_campaign(ctx: Outside, campaign_id: str, subject: str) -> Campaign | None:
+    """The campaign a site command names, or None when the sender has been told that there
+    is none, or that it cannot be read just now (its game master is told by the tick)."""
+    if not ctx.site.has_campaign(campaign_id):
+        no_such_game(ctx, campaign_id)
+        return None
+    try:
+        return ctx.site.campaign(campaign_id)
+    except CampaignError:
+        ctx.answer(subject, say("unavailable", campaign_id=campaign_id))
+        return None
+
+
 class OpenCommand(SiteCommand):
     name = "open"
     usage = "open <game> <id> <seats> [KEY=VALUE]"
@@ -84,7 +97,11 @@ class JoinCommand(SiteCommand):
     def run(self, ctx: Outside, rest: str, line: str) -> None:
         words = join_words(rest)
         campaign_id = words[0].lower() if words else ""
-        campaign = ctx.site.campaign(campaign_id) if ctx.site.has_campaign(campaign_id) else None
+        campaign = None
+        if ctx.site.has_campaign(campaign_id):
+            campaign = named_campaign(ctx, campaign_id, say("subject_not_joined"))
+            if campaign is None:
+                return
         if campaign is None or campaign.status != Status.OPEN:
             ctx.answer(
                 say("subject_not_joined"),
@@ -162,10 +179,11 @@ class ObserveCommand(SiteCommand):
         if not campaign_id:
             ctx.answer(say("subject_help"), say("observe_usage"))
             return
-        if not ctx.site.has_campaign(campaign_id):
-            no_such_game(ctx, campaign_id)
+        campaign = named_campaign(
+            ctx, campaign_id, say("subject_observing", campaign_id=campaign_id)
+        )
+        if campaign is None:
             return
-        campaign = ctx.site.campaign(campaign_id)
         if campaign.config.no_observers:
             ctx.answer(
                 say("subject_observing", campaign_id=campaign.id),
@@ -190,10 +208,11 @@ class UnobserveCommand(SiteCommand):
 
     def run(self, ctx: Outside, rest: str, line: str) -> None:
         campaign_id = rest.split()[0].lower() if rest.split() else ""
-        if not ctx.site.has_campaign(campaign_id):
-            no_such_game(ctx, campaign_id)
+        campaign = named_campaign(
+            ctx, campaign_id, say("subject_observing", campaign_id=campaign_id)
+        )
+        if campaign is None:
             return
-        campaign = ctx.site.campaign(campaign_id)
         observers = list(campaign.config.observers)
         campaign.settings["observers"] = [a for a in observers if a != ctx.sender_address]
         campaign.save()
@@ -287,9 +306,15 @@ def signup_note(campaign: Campaign, player: Player, started: bool) -> str:
 
 
 def open_games(site: Site) -> str:
+    """The games open for sign-up; one that cannot be read is passed over (its game master
+    is told by the tick)."""
     games = []
     for campaign_id in site.campaign_ids():
-        campaign = site.campaign(campaign_id)
+        try:
+            campaign = site.campaign(campaign_id)
+            campaign.descriptor  # noqa: B018 (a game this referee does not have: passed over)
+        except (CampaignError, ValueError):
+            continue
         if campaign.status == Status.OPEN and campaign.seats is not None:
             games.append(
                 {
