@@ -97,6 +97,13 @@ def reply_to(msg: EmailMessage, sender: str, orders: str) -> EmailMessage:
     return mailbot.reply(msg, name, sender, orders.splitlines())
 
 
+def confirmation_reply(asked: list[EmailMessage], sender: str) -> EmailMessage:
+    """The reply that confirms observing a game: to the Reply-To (with its one-time code) of
+    the referee's mail among ``asked`` that asks for it."""
+    [ask] = [m for m in asked if "Reply to observe" in str(m["Subject"])]
+    return person_mail(sender, str(ask["Reply-To"]), f"Re: {ask['Subject']}", "Yes, please.")
+
+
 def run_tick(site: Site):
     report = tick(site)
     assert not report.errors, report.errors

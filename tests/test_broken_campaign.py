@@ -164,7 +164,9 @@ def test_a_tick_killed_while_holding_or_releasing_loses_nothing_and_applies_once
     settings = campaign.root / "campaign.yaml"
     kept = settings.read_bytes()
     settings.write_bytes(kept + b"colour: red\n")
-    held = mail(boxes, player.formatted(), site.identity.plus("bad", player.token), "build house 15")
+    held = mail(
+        boxes, player.formatted(), site.identity.plus("bad", player.token), "build house 15"
+    )
     for number in (1, 2):
         if number == 2:
             settings.write_bytes(kept)

@@ -4,7 +4,16 @@ dropping a player, adjudicating, the game master's press, `referee gm` and `show
 from datetime import UTC, datetime, timedelta
 
 from click.testing import CliRunner
-from sites import ADDRESSES, PLAYERS, Mailboxes, logged, make_site, person_mail, text_of
+from sites import (
+    ADDRESSES,
+    PLAYERS,
+    Mailboxes,
+    confirmation_reply,
+    logged,
+    make_site,
+    person_mail,
+    text_of,
+)
 
 from referee import mailbot
 from referee.busboss.engine import RULES as BUSBOSS
@@ -246,7 +255,12 @@ def test_the_game_master_closes_a_game_to_observers_and_opens_it_again(tmp_path)
     def said_to(address):
         return [" ".join(text_of(m).split()) for m in boxes.new(address)]
 
-    mail(olga, site.identity.address, "observe g1")
+    def observe():  # asked, then confirmed by a reply (issue 22, item 4)
+        mail(olga, site.identity.address, "observe g1")
+        boxes.deliver(confirmation_reply(boxes.new("olga@example.org"), olga))
+        assert not tick(site, T0).errors
+
+    observe()
     assert any("You now observe g1" in t for t in said_to("olga@example.org"))
     mail("Gil <gil@example.org>", gil, "observers off")
     assert any("This game is closed to observers." in t for t in said_to("gil@example.org"))
@@ -260,7 +274,7 @@ def test_the_game_master_closes_a_game_to_observers_and_opens_it_again(tmp_path)
     assert any("does not take observers" in t for t in said_to("olga@example.org"))
     mail("Gil <gil@example.org>", gil, "observers on")
     assert any("Observers may watch this game again." in t for t in said_to("gil@example.org"))
-    mail(olga, site.identity.address, "observe g1")
+    observe()
     assert any("You now observe g1" in t for t in said_to("olga@example.org"))
     # and the players' history has both on record
     history = " ".join(r.actions[0].told()[0] for r in site.campaign("g1").records() if r.actions)

@@ -101,7 +101,7 @@ def test_a_long_choice_list_is_grouped_and_choices_lists_it_whole(game):
 
 
 def test_observers_get_the_result_and_a_refusing_campaign_takes_none(tmp_path):
-    from sites import person_mail
+    from sites import confirmation_reply, person_mail
 
     from referee.store.campaign import Status
 
@@ -114,9 +114,13 @@ def test_observers_get_the_result_and_a_refusing_campaign_takes_none(tmp_path):
             person_mail("Olga <olga@example.org>", "referee@example.org", "w", f"observe {game}")
         )
     assert not tick(site).errors
-    said = [text_of(m) for m in boxes.new("olga@example.org")]
+    asked = boxes.new("olga@example.org")
+    said = [text_of(m) for m in asked]
     assert any("does not take observers" in t for t in said)
     assert site.campaign("closed").settings.get("observers") is None
+    boxes.deliver(confirmation_reply(asked, "Olga <olga@example.org>"))  # issue 22, item 4
+    assert not tick(site).errors
+    assert site.campaign("watched").settings.get("observers") == ["olga@example.org"]
     for _ in range(400):  # the bot plays every seat to the end
         campaign = site.campaign("watched")
         campaign.robots = [0, 1, 2]

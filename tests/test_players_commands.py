@@ -1,7 +1,7 @@
 """Players' commands over real mail servers (the rig's Dovecot and SMTP): `status` from a
 registered address lists every game it plays, `message gm` reaches the game master."""
 
-from sites import person_mail, text_of
+from sites import confirmation_reply, person_mail, text_of
 from test_referee_by_mail import mail_site
 
 from referee import mailbot
@@ -71,6 +71,10 @@ def test_an_observer_gets_round_reports_and_no_token_or_private_press(mailrig, t
     referee = site.identity.address
     mail = person_mail(f"Olga <{olga.address}>", referee, "watching", "observe open\n")
     mailrig.send(mail.as_bytes(), referee, olga.address)
+    assert not tick(site).errors
+    # confirmed by a reply from her address (issue 22, item 4)
+    confirm = confirmation_reply(mails_of(mailrig, olga.address), f"Olga <{olga.address}>")
+    mailrig.send(confirm.as_bytes(), str(confirm["To"]), olga.address)
     assert not tick(site).errors
     [said] = [m for m in mails_of(mailrig, olga.address) if "Observing" in str(m["Subject"])]
     assert "You now observe open" in " ".join(text_of(said).split())

@@ -4,7 +4,7 @@ same tick, and never written over by them."""
 
 from datetime import UTC, datetime
 
-from sites import PLAYERS, Mailboxes, make_site, person_mail, run_tick
+from sites import PLAYERS, Mailboxes, confirmation_reply, make_site, person_mail, run_tick
 
 from referee.service.tick import tick
 from referee.store.campaign import Status
@@ -19,10 +19,13 @@ def test_an_observer_added_mid_tick_survives_a_game_master_command_after_it(tmp_
     boxes = Mailboxes(site)
     ann = site.identity.plus("g1", site.campaign("g1").players[0].token)
     gil = site.identity.plus("g1", site.campaign("g1").gm.token)
-    # in this order, in one tick: a player's order (the tick reads g1), a stranger observes
-    # g1 (written outside the tick's copy), the game master pauses g1 (the tick's copy saved)
+    olga = "Olga <olga@example.org>"
+    boxes.deliver(person_mail(olga, site.identity.address, "hi", "observe g1"))
+    run_tick(site)
+    # in this order, in one tick: a player's order (the tick reads g1), a stranger confirms
+    # observing g1 (issue 22, item 4), the game master pauses g1 (the tick's copy saved)
     boxes.deliver(person_mail(PLAYERS[0], ann, "orders", "build house 15"))
-    boxes.deliver(person_mail("Olga <olga@example.org>", site.identity.address, "hi", "observe g1"))
+    boxes.deliver(confirmation_reply(boxes.new("olga@example.org"), olga))
     boxes.deliver(person_mail("Gil <gil@example.org>", gil, "gm", "pause"))
     report = tick(site, T0)
     assert not report.errors, report.errors

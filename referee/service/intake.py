@@ -24,8 +24,17 @@ from ..settings.site import Audience
 from ..store.campaign import Campaign, CampaignError, Status, Table
 from ..words.render import say
 from .answers import tell_sender
-from .commands import Commands, Outside, help_outside, no_such_game, run_outside, split
+from .commands import (
+    Commands,
+    Outside,
+    confirm_observer,
+    help_outside,
+    no_such_game,
+    run_outside,
+    split,
+)
 from .failures import note_failure
+from .limits import OBSERVE_CODE
 from .play import Outcome, commit, dropped_by, read_orders, reads_as_order, submit
 from .session import Sessions, Unavailable
 from .site import Site
@@ -164,6 +173,9 @@ class Intake:
         crashpoint("stored")
         gm = campaign.is_gm_token(where.token)
         seat = None if gm else campaign.seat_of_token(where.token)
+        if seat is None and not gm and (where.token or "").startswith(OBSERVE_CODE):
+            self.noted(mid, campaign.id, self.observe_reply(mail, campaign, where.token or ""))
+            return True
         if seat is None and not gm:
             self.answer_unknown_player(mail, campaign, where)
             self.noted(mid, campaign.id, "no valid token")
@@ -302,7 +314,13 @@ class Intake:
             return self.send_notice(mail, subject, text, to, reply_to, self.audience(mail))
 
         return Outside(
-            self.site, mail.sender_name, mail.sender_address, where.token, answer, help_outside
+            self.site,
+            mail.sender_name,
+            mail.sender_address,
+            where.token,
+            answer,
+            help_outside,
+            self.now,
         )
 
     def audience(self, mail: Incoming) -> Audience:
@@ -312,6 +330,17 @@ class Intake:
         if address in self.site.config.game_master_addresses or self.site.campaigns_of(address):
             return Audience.PLAYER
         return Audience.STRANGER
+
+    def observe_reply(self, mail: Incoming, campaign: Campaign, code: str) -> str:
+        """A reply to the mail that asked a would-be observer to confirm: its plus-address
+        carries the code mailed to that address."""
+        said = confirm_observer(self.site, campaign, mail.sender_address, code, self.now)
+        subject = say("subject_observing", campaign_id=campaign.id)
+        if said is None:
+            self.send_notice(mail, subject, say("observe_code_wrong", campaign_id=campaign.id))
+            return "observe code that does not hold"
+        self.send_notice(mail, subject, said, audience=Audience.PLAYER)
+        return "observe code"
 
     def answer_unknown_player(self, mail: Incoming, campaign: Campaign, where: Route) -> None:
         registered = campaign.seat_of_address(mail.sender_address)

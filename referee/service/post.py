@@ -12,7 +12,7 @@ from ..mail.outbox import OutMail
 from ..mail.routing import Identity
 from ..settings.site import Config
 from ..store.campaign import Campaign
-from .limits import AnswerBook
+from .limits import AnswerBook, ObserveCodes
 
 
 class Post:
@@ -28,6 +28,11 @@ class Post:
     def answer_book(self) -> AnswerBook:
         """How many answers each address had: one book for the whole of a tick."""
         return AnswerBook(self.state_dir / "answers.json", self.config.limits)
+
+    @cached_property
+    def observe_codes(self) -> ObserveCodes:
+        """The codes mailed to would-be observers, to confirm from their address."""
+        return ObserveCodes(self.state_dir / "observe-codes.json")
 
     def sent_by_us(self, message_id: str) -> bool:
         """Whether ``message_id`` is one of the referee's own mails (come back, e.g. through

@@ -87,13 +87,19 @@ outbox:
 #   retry_at_most_hours: 4
 #   give_up_days: 7
 
-# How many answers one address may get (so that no auto-responder can start an endless mail
-# loop); answers to strangers (unknown senders, wrong tokens) are limited more strictly.
+# How much mail anyone can make the referee send (so that no auto-responder starts an
+# endless mail loop, and no flood of forged mail turns the referee against others). Answers
+# to one address; stricter to strangers (unknown senders, wrong tokens), and a budget for
+# all strangers together; a player's messages relayed to others; observers of one game
+# (each confirms by a reply from their address). `referee check` shows the limits in force.
 # limits:
-#   per_hour: 10
+#   per_hour: 10              # answers to one player (or game master) an hour
 #   per_day: 60
-#   strangers_per_hour: 3
+#   strangers_per_hour: 3     # answers to one stranger's address an hour
 #   strangers_per_day: 8
+#   strangers_site_per_hour: 30   # answers to all strangers together an hour
+#   messages_per_hour: 10     # `message ...` lines one player may have relayed an hour
+#   observers_per_game: 20    # observers one game may have
 """
 
 
@@ -261,17 +267,31 @@ class SmtpSettings(Delivery):
 
 @dataclass(frozen=True)
 class AnswerLimits:
-    """referee.yaml's ``limits`` section: answers per address."""
+    """referee.yaml's ``limits`` section: how much mail anyone can make the referee send.
+    Answers per address (players' and game masters' own, strangers'), answers to all
+    strangers together, messages a player has relayed, observers of a game."""
 
     per_hour: int = setting(10, check=at_least(1, "a whole number"))
     per_day: int = setting(60, check=at_least(1, "a whole number"))
     strangers_per_hour: int = setting(3, check=at_least(1, "a whole number"))
     strangers_per_day: int = setting(8, check=at_least(1, "a whole number"))
+    strangers_site_per_hour: int = setting(30, check=at_least(1, "a whole number"))
+    messages_per_hour: int = setting(10, check=at_least(1, "a whole number"))
+    observers_per_game: int = setting(20, check=at_least(0, "a whole number"))
 
     def of(self, audience: Audience) -> tuple[int, int]:
         if audience == Audience.PLAYER:
             return self.per_hour, self.per_day
         return self.strangers_per_hour, self.strangers_per_day
+
+    def summary(self) -> str:
+        """The limits in force, as `referee check` shows them."""
+        return (
+            f"answers to a player {self.per_hour}/hour {self.per_day}/day, to a stranger "
+            f"{self.strangers_per_hour}/hour {self.strangers_per_day}/day, to all strangers "
+            f"{self.strangers_site_per_hour}/hour; messages relayed {self.messages_per_hour}/hour "
+            f"a player; observers {self.observers_per_game} a game"
+        )
 
 
 @dataclass(frozen=True)

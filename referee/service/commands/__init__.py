@@ -59,6 +59,7 @@ from .site import (
     SiteHelpCommand,
     SiteStatusCommand,
     UnobserveCommand,
+    confirm_observer,
     no_such_game,
 )
 
@@ -74,6 +75,7 @@ __all__ = [
     "Outside",
     "Site",
     "Who",
+    "confirm_observer",
     "help_lines",
     "help_outside",
     "no_such_game",

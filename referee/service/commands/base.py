@@ -29,12 +29,14 @@ from ...settings.site import Config
 from ...store.campaign import Campaign, CampaignError, Player, Table
 from ...words.render import say
 from ..play import Outcome
+from ..post import Post
 
 
 class Site(Protocol):
     """What the commands ask of the site they run on (``service.site.Site``)."""
 
     config: Config
+    post: Post
 
     @property
     def identity(self) -> Identity: ...
@@ -197,3 +199,4 @@ class Outside:
     token: str | None
     answer: Answer
     help_outside: Callable[[], str]
+    now: datetime

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 from ... import records
+from ...settings.deadlines import show
 from ...store import snapshots
 from ...store.campaign import Campaign, Player, Status
 from ...words.render import say
@@ -61,6 +62,8 @@ class MessageCommand(CampaignCommand):
                 raise CommandError(say("message_gm_yourself", players=[p.name for p in players]))
             if ctx.campaign.gm is None:
                 raise CommandError(say("no_gm_to_write_to", campaign_id=ctx.campaign.id))
+        relayed_within_budget(ctx)
+        if to == "gm":
             return records.Message(
                 line, say("message_sent_gm"), ctx.seat, sender, (), (), False, text, to_gm=True
             )
@@ -79,6 +82,19 @@ class MessageCommand(CampaignCommand):
             to == "all",
             text,
         )
+
+
+def relayed_within_budget(ctx: Commands) -> None:
+    """A player (or game master) has a budget of messages relayed an hour (referee.yaml's
+    ``limits.messages_per_hour``): one more is counted, or CommandError says when the next
+    may go."""
+    who = ctx.player() if ctx.seat is not None else ctx.campaign.gm
+    most = ctx.site.config.limits.messages_per_hour
+    key = f"message {ctx.campaign.id} {who.address if who else 'gm'}"
+    frees = ctx.site.post.answer_book.spend(key, most, ctx.now)
+    if frees is not None:
+        when = show(frees, who.timezone if who else None, ctx.campaign.config.deadlines.zone)
+        raise CommandError(say("messages_over", most=most, when=when))
 
 
 class StatusCommand(CampaignCommand):

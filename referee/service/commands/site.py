@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import secrets
+from datetime import datetime
 
 from ...contract import SignUp, SignupChoice
 from ...mail.headers import decoded_once
@@ -172,7 +173,7 @@ class SiteStatusCommand(SiteCommand):
 class ObserveCommand(SiteCommand):
     name = "observe"
     usage = "observe <game> | unobserve <game>"
-    summary = "get each round's report of a game you do not play"
+    summary = "get each round's report of a game you do not play (confirmed by a reply)"
 
     def run(self, ctx: Outside, rest: str, line: str) -> None:
         campaign_id = rest.split()[0].lower() if rest.split() else ""
@@ -184,21 +185,46 @@ class ObserveCommand(SiteCommand):
         )
         if campaign is None:
             return
-        if campaign.config.no_observers:
-            ctx.answer(
-                say("subject_observing", campaign_id=campaign.id),
-                say("no_observers", campaign_id=campaign.id),
-            )
+        subject = say("subject_observing", campaign_id=campaign.id)
+        refused = observe_refused(ctx.site, campaign, ctx.sender_address)
+        if refused or ctx.sender_address in campaign.config.observers:
+            ctx.answer(subject, refused or say("observing", campaign_id=campaign.id))
             return
-        observers = list(campaign.config.observers)
-        if ctx.sender_address not in observers:
-            observers.append(ctx.sender_address)
-        campaign.settings["observers"] = observers
+        # the address must answer from itself: a forged sender adds no observer
+        code = ctx.site.post.observe_codes.new()
+        reply = ctx.site.identity.plus(campaign.id, code)
+        text = say("confirm_observing", campaign_id=campaign.id, address=reply)
+        if ctx.answer(say("subject_confirm_observing", campaign_id=campaign.id), text, None, reply):
+            ctx.site.post.observe_codes.keep(campaign.id, ctx.sender_address, code, ctx.now)
+
+
+def observe_refused(site: Site, campaign: Campaign, address: str) -> str | None:
+    """Why ``address`` may not observe the campaign now, or None."""
+    if campaign.config.no_observers:
+        return say("no_observers", campaign_id=campaign.id)
+    most = site.config.limits.observers_per_game
+    if address not in campaign.config.observers and len(campaign.config.observers) >= most:
+        return say("observers_full", campaign_id=campaign.id, most=most)
+    return None
+
+
+def confirm_observer(
+    site: Site, campaign: Campaign, address: str, code: str, now: datetime
+) -> str | None:
+    """A reply that brings back the code mailed to ``address`` (the token of its
+    plus-address): the address observes the campaign from now on, unless it may not. What
+    to answer, or None when the code is not one that holds (it was not sent to that address
+    for that campaign, it was used, or it is too old)."""
+    if not site.post.observe_codes.use(campaign.id, address, code, now):
+        return None
+    refused = observe_refused(site, campaign, address)
+    if refused:
+        return refused
+    observers = list(campaign.config.observers)
+    if address not in observers:
+        campaign.settings["observers"] = [*observers, address]
         campaign.save()
-        ctx.answer(
-            say("subject_observing", campaign_id=campaign.id),
-            say("observing", campaign_id=campaign.id),
-        )
+    return say("observing", campaign_id=campaign.id)
 
 
 class UnobserveCommand(SiteCommand):
