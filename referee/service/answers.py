@@ -21,10 +21,12 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import time
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 from .. import maps
-from ..files import StateDamaged, atomic_write, read_records, read_state
+from ..files import StateDamaged, atomic_write, read_state
 from ..mail.compose import compose
 from ..mail.headers import plain_address
 from ..mail.read import Incoming
@@ -71,7 +73,7 @@ from ..words.mails import (
 from ..words.render import render, say
 from . import timekeeping
 from .commands import TELLS_EVERYONE, help_lines
-from .failures import EVERY, SHOWN, told_of
+from .failures import EVERY, SHOWN, Told, failures_since, told_of
 from .post import Post
 from .timekeeping import Notices
 
@@ -486,14 +488,13 @@ def tell_failures(post: Post, site: SiteFiles, game_masters: list[str], now: dat
         return False
     told_path = site.state_dir / "failures-told.json"
     try:
-        told = read_state(told_path, told_of) or {"count": 0, "at": None}
+        told = read_state(told_path, told_of) or Told()
     except StateDamaged as err:  # told afresh: a summary may repeat, none is lost
         log.error("%s", err)
-        told = {"count": 0, "at": None}
-    if told["at"] and now - datetime.fromisoformat(told["at"]) < EVERY:
+        told = Told()
+    if told.at and now - datetime.fromisoformat(told.at) < EVERY:
         return False
-    failures, _ = read_records(site.state_dir / "failures.jsonl")
-    new = failures[told["count"] :]
+    new, place = failures_since(site.state_dir, told)
     if not new:
         return False
     text = render("failures.txt", failures=new[:SHOWN], more=len(new) - SHOWN, site=site.root)
@@ -501,12 +502,13 @@ def tell_failures(post: Post, site: SiteFiles, game_masters: list[str], now: dat
         from_address=post.identity.address,
         from_name=post.identity.name,
         to=game_masters,
-        subject=f"referee: {len(new)} failure(s) since {told['at'] or 'the start'}",
+        subject=f"referee: {len(new)} failure(s) since {told.at or 'the start'}",
         text=text,
-        message_id=message_id(post.identity, "failures", len(failures)),
+        message_id=message_id(post.identity, "failures", place.inode, place.head, place.offset),
     )
     post.queue(None, msg)
-    atomic_write(told_path, json.dumps({"count": len(failures), "at": now.isoformat()}))
+    told = replace(place, at=now.isoformat(), wall=time.time())
+    atomic_write(told_path, json.dumps(told.to_data()))
     log.info("failure summary (%d) queued for the game masters", len(new))
     return True
 

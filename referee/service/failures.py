@@ -1,16 +1,28 @@
 """Failures the game masters must hear of, since no player will tell them: a mail that
 could not be read or handled, a campaign skipped by a tick.
 
-Each is appended to ``state/failures.jsonl`` when it happens. Once a day at most, a tick mails
-the site's game masters (referee.yaml's ``referee.game_masters``) a short summary of the
-failures since the last one: at most ``SHOWN`` of them, then how many more there were
-(``answers.tell_failures``).
+Each is appended to ``state/failures.jsonl`` when it happens. The file rotates: when it
+reaches MAX_FILE, or when a failure comes in another month than its first one, it moves to
+``state/failures-<when>.jsonl``, and only the newest KEEP of those are kept, so a campaign
+broken for months neither fills the disk nor stops the noting.
+
+Once a day at most, a tick mails the site's game masters (referee.yaml's
+``referee.game_masters``) a short summary of the failures since the last one: at most
+``SHOWN`` of them, then how many more there were (``answers.tell_failures``). What was told
+is kept as a place in a file (``failures-told.json``: the file, by its inode, and how far
+into it), so the summary reads only what is new, also across a rotation; a file deleted,
+emptied or rotated by hand meanwhile (another inode, or a shorter file) is read whole, with
+the rotated files written since the last summary.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
+import os
+import time
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -22,47 +34,184 @@ log = logging.getLogger(__name__)
 SHOWN = 30  # failures listed in one summary
 EVERY = timedelta(days=1)
 MAX_ERROR = 500  # characters of one error kept
-
-
-MAX_FILE = 4 * 1024 * 1024  # a campaign broken for months must not fill the disk
+MAX_FILE = 1024 * 1024  # failures.jsonl rotates at this size (about 3,000 failures) ...
+KEEP = 12  # ... or with the month; this many rotated files are kept, the oldest deleted
+NAME = "failures.jsonl"
+ROTATED = "failures-*.jsonl"
 
 
 def note_failure(site: SiteFiles, what: str, error: str, now: datetime | None = None) -> None:
     now = now or datetime.now(UTC)
-    path = site.state_dir / "failures.jsonl"
-    if path.exists() and path.stat().st_size > MAX_FILE:
-        log.error("%s is full: %s not noted there (%s)", path, what, error)
-        return
+    path = site.state_dir / NAME
+    rotate(path, now)
     append_record(
         path,
         {"at": now.isoformat(), "what": what, "error": " ".join(error.split())[:MAX_ERROR]},
     )
 
 
-def told_of(data: dict) -> dict:
-    """The summaries told so far: how many failures, and when the last went."""
+def rotate(path: Path, now: datetime) -> None:
+    """Move ``path`` aside when it is full or holds another month's failures; delete the
+    oldest rotated files beyond KEEP."""
+    try:
+        with path.open("rb") as file:
+            size = os.fstat(file.fileno()).st_size
+            first = file.readline(2048)
+    except FileNotFoundError:
+        return
+    try:
+        month = str(json.loads(first)["at"])[:7]
+    except (ValueError, KeyError, TypeError):
+        month = now.strftime("%Y-%m")  # a first line that cannot be read: by size alone
+    if size < MAX_FILE and month == now.strftime("%Y-%m"):
+        return
+    os.replace(path, path.with_name(f"failures-{month}-{time.time_ns()}.jsonl"))
+    log.info("%s rotated (%d bytes, from %s)", path, size, month)
+    rotated = sorted(path.parent.glob(ROTATED), key=lambda p: (p.stat().st_mtime_ns, p.name))
+    for old in rotated[:-KEEP]:
+        old.unlink(missing_ok=True)
+
+
+@dataclass(frozen=True)
+class Told:
+    """Where the last summary stopped reading: the file (its inode, and its first line's
+    hash, as an inode may be used again for another file) and the offset in it; when it
+    went (``at``, the tick's clock) and the wall clock then."""
+
+    at: str | None = None
+    inode: int | None = None
+    head: str = ""
+    offset: int = 0
+    wall: float = 0.0
+    count: int | None = None  # a summary of an older referee: failures told of the file
+
+    def to_data(self) -> dict:
+        return {
+            "at": self.at,
+            "inode": self.inode,
+            "head": self.head,
+            "offset": self.offset,
+            "wall": self.wall,
+        }
+
+
+def told_of(data: dict) -> Told:
+    """failures-told.json read (as an older referee wrote it too: a count of failures)."""
     if data["at"] is not None:
         datetime.fromisoformat(data["at"])
-    return {"count": whole(data["count"]), "at": data["at"]}
+    if "count" in data:
+        return Told(at=data["at"], count=whole(data["count"]))
+    inode = data["inode"]
+    return Told(
+        at=data["at"],
+        inode=None if inode is None else whole(inode, what="an inode"),
+        head=str(data["head"]),
+        offset=whole(data["offset"]),
+        wall=float(data["wall"]),
+    )
+
+
+NOT_READ = (".torn", ".gz", ".bz2", ".xz", ".zst", ".Z")  # beside the failures, not them
+
+
+@dataclass(frozen=True)
+class Found:
+    path: Path
+    inode: int
+    size: int
+    mtime: float
+    head: str
+
+
+def failure_files(state_dir: Path) -> list[Found]:
+    """Every file of failures, rotated by the referee or by hand, oldest first."""
+    found = []
+    for path in state_dir.glob("failures*.jsonl*"):
+        if path.name.endswith(NOT_READ):
+            continue
+        try:
+            with path.open("rb") as file:
+                stat = os.fstat(file.fileno())
+                head = hashlib.sha256(file.readline(2048)).hexdigest()[:16]
+        except OSError:
+            continue
+        found.append(Found(path, stat.st_ino, stat.st_size, stat.st_mtime, head))
+    current = state_dir / NAME
+    return sorted(found, key=lambda f: (f.path == current, f.mtime, f.path.name))
+
+
+def failures_since(state_dir: Path, told: Told) -> tuple[list[dict], Told]:
+    """The failures noted since ``told``, oldest first, and where this reading stopped
+    (``at`` and ``wall`` left for the caller to set)."""
+    files = failure_files(state_dir)
+    current = [f for f in files if f.path.name == NAME]
+    if told.count is not None:  # an older referee's: the failures told of failures.jsonl
+        if not current:
+            return [], told
+        records, stop = _records(current[0].path, 0)
+        skip = told.count if told.count <= len(records) else 0  # deleted by hand since
+        return records[skip:], _place(current[0], stop)
+    same = [i for i, f in enumerate(files) if (f.inode, f.head) == (told.inode, told.head)]
+    if same:
+        start = same[0]
+        offset = told.offset if told.offset <= files[start].size else 0  # emptied by hand
+        reads = [(files[start], offset)] + [(f, 0) for f in files[start + 1 :]]
+    else:  # deleted or rotated by hand: what was written since the last summary
+        reads = [(f, 0) for f in files if f.mtime > told.wall or f in current]
+    found: list[dict] = []
+    end = replace(told, count=None)
+    for file, offset in reads:
+        records, stop = _records(file.path, offset)
+        found += records
+        end = _place(file, stop)
+    return found, end
+
+
+def _place(file: Found, offset: int) -> Told:
+    return Told(inode=file.inode, head=file.head, offset=offset)
+
+
+def _records(path: Path, offset: int) -> tuple[list[dict], int]:
+    """The failures in ``path`` from ``offset``, and the offset after the last whole line
+    (a line torn by a crash, or being written, is read next time)."""
+    try:
+        with path.open("rb") as file:
+            file.seek(offset)
+            data = file.read()
+    except OSError:
+        return [], offset
+    lines = data[: data.rfind(b"\n") + 1]
+    records = []
+    for line in lines.splitlines():
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue  # a damaged line: the rest are still told
+        if isinstance(record, dict):
+            records.append({k: str(record.get(k, "?")) for k in ("at", "what", "error")})
+    return records, offset + len(lines)
 
 
 def summary_due(state_dir: Path, game_masters: list[str], now: datetime) -> bool:
     """Whether the game masters may have a summary due (``answers.tell_failures`` decides):
-    failures noted beyond those told, the last summary a day old. Asked by a tick with
-    nothing else to do, so it reads the files without judging them: a damaged one says yes,
-    and the summary's own reading tells of the damage."""
+    failures noted past where the last summary stopped reading, the last summary a day
+    old. Asked by a tick with nothing else to do, so it reads no failure, only the files'
+    sizes: it may say yes in vain (a damaged record, a file rotated by hand), never no when
+    a summary is due."""
     if not game_masters:
         return False
-    try:
-        noted = (state_dir / "failures.jsonl").read_bytes().count(b"\n")
-    except FileNotFoundError:
+    files = failure_files(state_dir)
+    if not any(f.size for f in files):
         return False
     try:
         told = told_of(json.loads((state_dir / "failures-told.json").read_bytes()))
     except FileNotFoundError:
-        return noted > 0
+        return True
     except (ValueError, KeyError, TypeError, AttributeError):
         return True
-    if told["at"] and now - datetime.fromisoformat(told["at"]) < EVERY:
+    if told.at and now - datetime.fromisoformat(told.at) < EVERY:
         return False
-    return noted > told["count"]
+    same = [i for i, f in enumerate(files) if (f.inode, f.head) == (told.inode, told.head)]
+    if told.count is not None or not same:
+        return True  # an older referee's record, or a file moved by hand: the summary reads
+    return files[same[0]].size > told.offset or any(f.size for f in files[same[0] + 1 :])

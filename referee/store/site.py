@@ -9,7 +9,8 @@ state/held/<id>/       the raw mail for a campaign that could not be read, in th
                        came, until a tick can read the campaign again and applies it
 state/quarantine/      the raw mail that could not be read or handled (see failures.jsonl);
                        its retried/ the mail `referee retry` took again since
-state/failures.jsonl   what failed, for the game masters' daily summary (``failures``)
+state/failures.jsonl   what failed, for the game masters' daily summary (``failures``;
+                       rotated to failures-<month>-<n>.jsonl)
 state/answers.json     the answers of the last day per address (``limits``)
 state/tick.lock        held while a tick runs
 state/last-tick.json   when the last tick ran, what came of it, and when the last one went
