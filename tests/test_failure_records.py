@@ -8,7 +8,7 @@ import os
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from sites import Mailboxes, make_site, reload, text_of
+from sites import Mailboxes, make_site, text_of, with_game_master
 
 from referee.service import failures
 from referee.service.failures import note_failure
@@ -20,15 +20,7 @@ DAY = timedelta(days=1, minutes=1)
 
 @pytest.fixture
 def site(tmp_path):
-    site = make_site(tmp_path)
-    path = site.config.path
-    path.write_text(
-        path.read_text().replace(
-            "  # game_masters:",
-            "  game_masters:\n    - address: gm@example.org\n      token_env: GM_TOKEN\n  #",
-        )
-    )
-    return reload(site)
+    return with_game_master(make_site(tmp_path), "gm@example.org", "GM_TOKEN")
 
 
 def noted(site) -> list[dict]:
