@@ -39,6 +39,7 @@ log = logging.getLogger(__name__)
 RECENT_RECEIVED = 20_000  # Message-IDs of taken mail a tick checks new mail against
 
 
+OPEN_STATUS = re.compile(rb"^status:[ \t]*[\"']?open\b", re.MULTILINE)
 ANY_ADDRESS = re.compile(rb"[\w.+-]+@[\w-]+\.[\w.-]+")
 
 
@@ -107,6 +108,19 @@ class SiteFiles:
             if re.search(whole, data):
                 return True
         return False
+
+    def signup_ids(self) -> list[str]:
+        """The campaigns whose settings say they are open for sign-up, found without
+        parsing any (those that cannot be read are looked at by whoever reads them)."""
+        found = []
+        for campaign_id in self.campaign_ids():
+            try:
+                data = (self.data_root / campaign_id / "campaign.yaml").read_bytes()
+            except OSError:
+                continue
+            if OPEN_STATUS.search(data):
+                found.append(campaign_id)
+        return found
 
     def campaigns_of(self, address: str) -> list[tuple[str, Campaign | None]]:
         """The campaigns ``address`` plays in or runs, each read (None: one whose files

@@ -49,6 +49,8 @@ class Site(Protocol):
 
     def campaigns_of(self, address: str) -> list[tuple[str, Campaign | None]]: ...
 
+    def signup_ids(self) -> list[str]: ...
+
     def new_campaign(
         self,
         game: str,

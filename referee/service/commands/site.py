@@ -335,7 +335,7 @@ def open_games(site: Site) -> str:
     """The games open for sign-up; one that cannot be read is passed over (its game master
     is told by the tick)."""
     games = []
-    for campaign_id in site.campaign_ids():
+    for campaign_id in site.signup_ids():
         try:
             campaign = site.campaign(campaign_id)
             campaign.descriptor  # noqa: B018 (a game this referee does not have: passed over)
