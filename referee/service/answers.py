@@ -22,7 +22,6 @@ import hashlib
 import json
 import logging
 import time
-from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 from .. import maps
@@ -507,8 +506,8 @@ def tell_failures(post: Post, site: SiteFiles, game_masters: list[str], now: dat
         message_id=message_id(post.identity, "failures", place.inode, place.head, place.offset),
     )
     post.queue(None, msg)
-    told = replace(place, at=now.isoformat(), wall=time.time())
-    atomic_write(told_path, json.dumps(told.to_data()))
+    place.at, place.wall = now.isoformat(), time.time()
+    atomic_write(told_path, json.dumps(place.to_data()))
     log.info("failure summary (%d) queued for the game masters", len(new))
     return True
 

@@ -22,7 +22,6 @@ import json
 import logging
 import os
 import time
-from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -72,18 +71,25 @@ def rotate(path: Path, now: datetime) -> None:
         old.unlink(missing_ok=True)
 
 
-@dataclass(frozen=True)
 class Told:
     """Where the last summary stopped reading: the file (its inode, and its first line's
     hash, as an inode may be used again for another file) and the offset in it; when it
-    went (``at``, the tick's clock) and the wall clock then."""
+    went (``at``, the tick's clock) and the wall clock then. (A plain class: the tick that
+    does not summarise defines it at no cost.)"""
 
-    at: str | None = None
-    inode: int | None = None
-    head: str = ""
-    offset: int = 0
-    wall: float = 0.0
-    count: int | None = None  # a summary of an older referee: failures told of the file
+    __slots__ = ("at", "inode", "head", "offset", "wall", "older")
+
+    def __init__(
+        self,
+        at: str | None = None,
+        inode: int | None = None,
+        head: str = "",
+        offset: int = 0,
+        wall: float = 0.0,
+        older: int | None = None,  # a summary of an older referee: failures told of the file
+    ):
+        self.at, self.inode, self.head, self.offset = at, inode, head, offset
+        self.wall, self.older = wall, older
 
     def to_data(self) -> dict:
         return {
@@ -100,7 +106,7 @@ def told_of(data: dict) -> Told:
     if data["at"] is not None:
         datetime.fromisoformat(data["at"])
     if "count" in data:
-        return Told(at=data["at"], count=whole(data["count"]))
+        return Told(at=data["at"], older=whole(data["count"]))
     inode = data["inode"]
     return Told(
         at=data["at"],
@@ -114,13 +120,13 @@ def told_of(data: dict) -> Told:
 NOT_READ = (".torn", ".gz", ".bz2", ".xz", ".zst", ".Z")  # beside the failures, not them
 
 
-@dataclass(frozen=True)
 class Found:
-    path: Path
-    inode: int
-    size: int
-    mtime: float
-    head: str
+    """A file of failures as found."""
+
+    __slots__ = ("path", "inode", "size", "mtime", "head")
+
+    def __init__(self, path: Path, inode: int, size: int, mtime: float, head: str):
+        self.path, self.inode, self.size, self.mtime, self.head = path, inode, size, mtime, head
 
 
 def failure_files(state_dir: Path) -> list[Found]:
@@ -145,11 +151,11 @@ def failures_since(state_dir: Path, told: Told) -> tuple[list[dict], Told]:
     (``at`` and ``wall`` left for the caller to set)."""
     files = failure_files(state_dir)
     current = [f for f in files if f.path.name == NAME]
-    if told.count is not None:  # an older referee's: the failures told of failures.jsonl
+    if told.older is not None:  # an older referee's: the failures told of failures.jsonl
         if not current:
             return [], told
         records, stop = _records(current[0].path, 0)
-        skip = told.count if told.count <= len(records) else 0  # deleted by hand since
+        skip = told.older if told.older <= len(records) else 0  # deleted by hand since
         return records[skip:], _place(current[0], stop)
     same = [i for i, f in enumerate(files) if (f.inode, f.head) == (told.inode, told.head)]
     if same:
@@ -157,9 +163,9 @@ def failures_since(state_dir: Path, told: Told) -> tuple[list[dict], Told]:
         offset = told.offset if told.offset <= files[start].size else 0  # emptied by hand
         reads = [(files[start], offset)] + [(f, 0) for f in files[start + 1 :]]
     else:  # deleted or rotated by hand: what was written since the last summary
-        reads = [(f, 0) for f in files if f.mtime > told.wall or f in current]
+        reads = [(f, 0) for f in files if f.mtime > told.wall or f.path.name == NAME]
     found: list[dict] = []
-    end = replace(told, count=None)
+    end = Told(inode=told.inode, head=told.head, offset=told.offset)
     for file, offset in reads:
         records, stop = _records(file.path, offset)
         found += records

@@ -39,8 +39,9 @@ log = logging.getLogger(__name__)
 RECENT_RECEIVED = 20_000  # Message-IDs of taken mail a tick checks new mail against
 
 
-OPEN_STATUS = re.compile(rb"^status:[ \t]*[\"']?open\b", re.MULTILINE)
-ANY_ADDRESS = re.compile(rb"[\w.+-]+@[\w-]+\.[\w.-]+")
+# compiled when first used (``re`` keeps them): a tick that needs neither pays nothing
+OPEN_STATUS = rb"(?m)^status:[ \t]*[\"']?open\b"
+ANY_ADDRESS = rb"[\w.+-]+@[\w-]+\.[\w.-]+"
 
 
 def is_campaign(folder: Path) -> bool:
@@ -101,7 +102,7 @@ class SiteFiles:
                 data = (root / name).read_bytes().lower()
             except OSError:
                 continue
-            if ANY_ADDRESS.search(data):
+            if re.search(ANY_ADDRESS, data):
                 break
         for word in filter(None, words):
             whole = rb"(?<![\w.+-])" + re.escape(word.lower().encode()) + rb"(?![\w.-])"
@@ -118,7 +119,7 @@ class SiteFiles:
                 data = (self.data_root / campaign_id / "campaign.yaml").read_bytes()
             except OSError:
                 continue
-            if OPEN_STATUS.search(data):
+            if re.search(OPEN_STATUS, data):
                 found.append(campaign_id)
         return found
 
