@@ -13,6 +13,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..mail.inbox import InMail, read_file
 from ..settings.site import Config
 from ..store.site import SiteFiles
 
@@ -43,6 +44,10 @@ class Site(SiteFiles):
     @property
     def outbox(self) -> Outbox:
         return self.post.outbox
+
+    def held_mails(self) -> list[InMail]:
+        """The mails held for campaigns that could not be read, as the inbox gives mail."""
+        return [InMail(key, path.stat().st_size, read_file(path)) for key, path in self.held()]
 
     def new_campaign(
         self,

@@ -52,7 +52,7 @@ def take_and_answer(
         with grouped() as writes:  # raw mails, records, received: durable together
             # the mails held for campaigns that could not be read, in the order they
             # came, before any newer mail
-            released = take_all(intake, site.held(), report, held=True)
+            released = take_all(intake, site.held_mails(), report, held=True)
             done = take_all(intake, mails, report)
             crashpoint("taken")
             writes.sync()

@@ -28,7 +28,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..files import append_lines, append_record, atomic_write, fsync_dir, read_records
-from ..mail.inbox import InMail, read_file
 from ..settings.campaign import ID_PATTERN
 
 if TYPE_CHECKING:
@@ -163,17 +162,16 @@ class SiteFiles:
         """Whether any mail is held (without reading it)."""
         return self.held_dir.is_dir() and any(self.held_dir.glob("*/*.eml"))
 
-    def held(self) -> list[InMail]:
-        """The mails held, campaign by campaign, each campaign's in the order they came;
-        their keys are what ``release`` takes."""
+    def held(self) -> list[tuple[str, Path]]:
+        """The mails held (their keys, which ``release`` takes, and their files), campaign by
+        campaign, each campaign's in the order they came."""
         if not self.held_dir.is_dir():
             return []
-        mails = []
-        for folder in sorted(p for p in self.held_dir.iterdir() if p.is_dir()):
-            for path in sorted(folder.glob("*.eml")):
-                key = f"{folder.name}/{path.name}"
-                mails.append(InMail(key, path.stat().st_size, read_file(path)))
-        return mails
+        return [
+            (f"{folder.name}/{path.name}", path)
+            for folder in sorted(p for p in self.held_dir.iterdir() if p.is_dir())
+            for path in sorted(folder.glob("*.eml"))
+        ]
 
     def release(self, keys: list[str]) -> None:
         """Held mails applied (or answered) at last, once that is durable."""
