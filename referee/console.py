@@ -422,10 +422,10 @@ def check(ctx, no_servers: bool) -> None:
 
     site = open_site(ctx)  # referee.yaml: every mistake at once, or an error here
     click.echo(f"referee.yaml: ok ({site.config.path})")
-    click.echo(f"limits: {site.config.limits.summary()}")
     problems = 0
     for what, problem in check_site(site, servers=not no_servers):
-        click.echo(f"{what}: {problem or 'ok'}")
+        shown = f"ok ({site.config.limits.summary()})" if what == "limits" else "ok"
+        click.echo(f"{what}: {problem or shown}")
         problems += problem is not None
     if problems:
         raise Failure(f"{problems} problem(s) found")

@@ -172,6 +172,14 @@ def test_referee_check_tells_every_limit(site):
     result = CliRunner().invoke(main, ["--config", str(site.config.path), "check", "--no-servers"])
     assert result.exit_code == 0, result.output
     assert (
-        "limits: answers to a player 10/hour 60/day, to a stranger 3/hour 8/day, to all "
-        "strangers 7/hour; messages relayed 3/hour a player; observers 2 a game"
+        "limits: ok (answers to a player 10/hour 60/day, to a stranger 3/hour 8/day, to all "
+        "strangers 7/hour; messages relayed 3/hour a player; observers 2 a game)"
     ) in result.output
+    path = site.config.path
+    path.write_text(path.read_text() + "  strangers_per_hour: 9\n")
+    result = CliRunner().invoke(main, ["--config", str(path), "check", "--no-servers"])
+    assert result.exit_code == 1
+    assert (
+        "limits.strangers_per_hour (9) is more than limits.strangers_site_per_hour (7): one "
+        "stranger would be allowed more answers an hour than all strangers together"
+    ) in " ".join(result.output.split())

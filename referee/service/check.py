@@ -94,6 +94,7 @@ ORDERED_LIMITS = (
     ("limit_over", "strangers_per_hour", "strangers_per_day"),
     ("strangers_looser", "strangers_per_hour", "per_hour"),
     ("strangers_looser", "strangers_per_day", "per_day"),
+    ("one_over_all", "strangers_per_hour", "strangers_site_per_hour"),
 )
 
 
