@@ -1,7 +1,7 @@
-"""`referee retry`: a mail kept in the quarantine because its campaign could not be read is
-applied once that campaign is mended, exactly once, whatever happened before: a retry
-while it still fails, a retry killed at any step, a retry run again, the mail delivered
-again."""
+"""`referee retry`: a mail kept in the quarantine because a fault stopped it (here one that
+an upgrade mends; a campaign that cannot be read holds its mail instead, issue 22 item 3)
+is applied once the fault is mended, exactly once, whatever happened before: a retry while
+it still fails, a retry killed at any step, a retry run again, the mail delivered again."""
 
 import json
 import os
@@ -15,11 +15,16 @@ from sites import PLAYERS, Mailboxes, logged, make_site, reply_to, run_tick, tex
 from test_referee_crash import CRASH_POINTS, outcome
 
 from referee.cli import main
+from referee.service.intake import Intake
 from referee.service.site import Site
 from referee.service.tick import tick
 from referee.settings.site import load_config
 
-BROKEN = "deadlines: {timezone: Mars/Olympus}\n"
+FAULT = "a fault the next release mends"
+
+
+def fault(*args, **kwargs):
+    raise RuntimeError(FAULT)
 
 
 def referee(site_dir, command, crash_at=None):
@@ -42,8 +47,8 @@ def cli(site_dir, *args):
 
 @pytest.fixture(scope="module")
 def prepared(tmp_path_factory):
-    """A site whose campaign bus1 could not be read when Ann's orders came: her mail is in
-    the quarantine (and she was told it could not be handled); the campaign is mended
+    """A site whose referee failed on Ann's orders (a fault in applying them): her mail is
+    in the quarantine (and she was told it could not be handled); the fault is mended
     since."""
     root = tmp_path_factory.mktemp("quarantined")
     site = make_site(root)
@@ -51,18 +56,16 @@ def prepared(tmp_path_factory):
     run_tick(site)
     boxes = Mailboxes(site)
     welcomes = {str(m["To"]).split("<")[-1].rstrip(">"): m for m in boxes.new()}
-    settings = site.data_root / "bus1" / "campaign.yaml"
-    good = settings.read_text()
-    settings.write_text(good + BROKEN)
     ann = reply_to(welcomes["ann@example.org"], "ann@example.org", "build house 15\nbuild pub 16")
     boxes.deliver(ann)
-    report = tick(site)
-    assert any("Mars/Olympus" in e for e in report.errors)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Intake, "apply", fault)
+        report = tick(site)
+    assert any(FAULT in e for e in report.errors)
     [kept] = (site.state_dir / "quarantine").glob("*.eml")
     assert str(ann["Message-ID"]) in kept.read_text()
     [told] = boxes.new("ann@example.org")
     assert "could not be read" in str(told["Subject"])
-    settings.write_text(good)
     return root
 
 
@@ -100,21 +103,22 @@ def test_retry_applies_the_mended_campaigns_mail_once_and_answers_it(prepared, t
     assert site.received_outcomes()[record["message_id"]] == "applied"
 
 
-def test_retry_while_the_cause_stands_keeps_the_mail_and_tells_no_one_twice(prepared, tmp_path):
+def test_retry_while_the_cause_stands_keeps_the_mail_and_tells_no_one_twice(
+    prepared, tmp_path, monkeypatch
+):
     site_dir = copy(prepared, tmp_path)
     site = Site(load_config(site_dir / "referee.yaml"))
-    settings = site.data_root / "bus1" / "campaign.yaml"
-    settings.write_text(settings.read_text() + BROKEN)
+    monkeypatch.setattr(Intake, "apply", fault)
     boxes = Mailboxes(site)
     boxes.new()
     done = cli(site_dir, "retry")
     assert done.exit_code == 3 and "still failing" in done.output
-    assert "Mars/Olympus" in done.output  # the cause, on stderr (mixed in by CliRunner)
+    assert FAULT in done.output  # the cause, on stderr (mixed in by CliRunner)
     assert boxes.new("ann@example.org") == []  # told once, when it first failed
     assert len(list((site.state_dir / "quarantine").glob("*.eml"))) == 1
     health = json.loads(cli(site_dir, "status", "--json").stdout)["health"]
     assert health["mails_quarantined"] == 1
-    settings.write_text(settings.read_text().replace(BROKEN, ""))
+    monkeypatch.undo()
     assert ann_records(site_dir) == []
     assert cli(site_dir, "retry").exit_code == 0
     assert len(ann_records(site_dir)) == 1
@@ -146,3 +150,24 @@ def test_a_retry_killed_at_each_step_is_made_good_by_the_next(
     assert bodies == uninterrupted[2]
     quarantine = site_dir / "state" / "quarantine"
     assert list(quarantine.glob("*.eml")) == [] and len(list(quarantine.glob("*/*.eml"))) == 1
+
+
+def test_a_quarantined_mail_whose_campaign_cannot_be_read_now_is_held_and_applied_after(
+    prepared, tmp_path
+):
+    """Retried while its campaign cannot be read (issue 22, item 3): held, its sender not
+    told again, and applied by the first tick after the repair."""
+    site_dir = copy(prepared, tmp_path)
+    site = Site(load_config(site_dir / "referee.yaml"))
+    settings = site.data_root / "bus1" / "campaign.yaml"
+    good = settings.read_text()
+    settings.write_text(good + "deadlines: {timezone: Mars/Olympus}\n")
+    boxes = Mailboxes(site)
+    boxes.new()
+    cli(site_dir, "retry")
+    assert len(list((site.state_dir / "held" / "bus1").glob("*.eml"))) == 1
+    assert boxes.new("ann@example.org") == []
+    settings.write_text(good)
+    assert not tick(site).errors
+    assert len(ann_records(site_dir)) == 1
+    assert any("build pub 16" in text_of(m) for m in boxes.new("ann@example.org"))

@@ -202,7 +202,8 @@ class Intake:
         """A mail for a campaign that cannot be read now is held, not quarantined: applied
         in its turn on the first tick that can read the campaign again. Its sender, if the
         campaign's files name them (or the token they used), is told that the game master
-        is looking at it, not that their mail was wrong. False: held (still, when
+        is looking at it, not that their mail was wrong (once: a quarantined mail taken
+        again by `referee retry` was answered when it failed). False: held (still, when
         ``again``)."""
         campaign_id = where.campaign_id
         assert campaign_id is not None
@@ -211,7 +212,8 @@ class Intake:
             return False
         self.site.hold(campaign_id, mail.message_id, raw)
         crashpoint("held")
-        if self.site.mentions(campaign_id, mail.sender_address, where.token or ""):
+        told = mail.message_id in self.retrying  # its sender heard of it when it failed
+        if not told and self.site.mentions(campaign_id, mail.sender_address, where.token or ""):
             self.send_notice(
                 mail,
                 say("subject_held", campaign_id=campaign_id),
