@@ -218,6 +218,6 @@ def summary_due(state_dir: Path, game_masters: list[str], now: datetime) -> bool
     if told.at and now - datetime.fromisoformat(told.at) < EVERY:
         return False
     same = [i for i, f in enumerate(files) if (f.inode, f.head) == (told.inode, told.head)]
-    if told.count is not None or not same:
+    if told.older is not None or not same:
         return True  # an older referee's record, or a file moved by hand: the summary reads
     return files[same[0]].size > told.offset or any(f.size for f in files[same[0] + 1 :])

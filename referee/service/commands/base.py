@@ -36,7 +36,9 @@ class Site(Protocol):
     """What the commands ask of the site they run on (``service.site.Site``)."""
 
     config: Config
-    post: Post
+
+    @property
+    def post(self) -> Post: ...
 
     @property
     def identity(self) -> Identity: ...
