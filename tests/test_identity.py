@@ -107,3 +107,21 @@ def test_a_players_token_from_the_game_masters_address_giving_pause_is_refused(t
     assert "passed over" not in text
     assert "pause" in text and "only the game master can say this" in text
     assert str(site.campaign("g1").status) == "running"
+
+
+def test_a_stopped_campaign_s_notice_to_its_game_master_carries_their_token(tmp_path):
+    """A campaign the tick must skip is told to its game master and to the site's; the game
+    master's copy carries their token in Reply-To, so a reply reaches the campaign (it is
+    held, and applied once the file is mended); the site's game masters hold no token of it
+    and get a copy without one."""
+    site, boxes = running(tmp_path)
+    site = with_game_master(site, "sam@example.org", "REFEREE_TEST_SAM_TOKEN")
+    token = site.campaign("g1").gm.token
+    path = site.data_root / "g1" / "campaign.yaml"
+    path.write_text(path.read_text() + "gather_minutes: ten\n")
+    tick(site, T0)
+    [to_gil] = [m for m in boxes.new("gil@example.org") if "stopped" in str(m["Subject"])]
+    [to_sam] = [m for m in boxes.new("sam@example.org") if "stopped" in str(m["Subject"])]
+    assert str(to_gil["Reply-To"]) == site.identity.plus("g1", token)
+    assert "gil@example.org" not in str(to_sam["To"]) and to_sam["Reply-To"] is None
+    assert "gather_minutes" in text_of(to_gil) and "gather_minutes" in text_of(to_sam)

@@ -521,15 +521,13 @@ def tell_stopped(
     sizes and times, so the next ticks queue it again in vain, and a new edit that is still
     wrong is told again."""
     root = site.data_root / campaign_id
-    recipients = list(game_masters)
+    gm = None
     try:
-        gm = (load_file(root / "campaign.yaml") or {}).get("gm") or {}
-        if isinstance(gm, dict) and plain_address(str(gm.get("address"))):
-            recipients.insert(0, gm["address"])
+        entry = (load_file(root / "campaign.yaml") or {}).get("gm") or {}
+        if isinstance(entry, dict) and plain_address(str(entry.get("address"))):
+            gm = (str(entry["address"]), str(entry.get("token") or ""))
     except (OSError, SettingsError, AttributeError):
         pass  # the site's game masters are told all the same
-    if not recipients:
-        return
     marks = [error]
     for name in ("campaign.yaml", "log.jsonl", "snapshot.json"):
         try:
@@ -538,15 +536,65 @@ def tell_stopped(
         except FileNotFoundError:
             marks.append(f"{name} none")
     key = hashlib.sha256("\n".join(marks).encode()).hexdigest()[:16]
-    msg = compose(
-        from_address=post.identity.address,
-        from_name=post.identity.name,
-        to=list(dict.fromkeys(recipients)),
+    to_game_masters(
+        post,
+        campaign_id,
+        gm,
+        game_masters,
         subject=say("subject_stopped", campaign_id=campaign_id),
         text=render("stopped.txt", campaign_id=campaign_id, error=error, site=site.root),
-        message_id=message_id(post.identity, campaign_id, "stopped", key),
+        what="stopped",
+        key=key,
     )
-    post.queue(None, msg)
+
+
+def to_game_masters(
+    post: Post,
+    campaign_id: str,
+    gm: tuple[str, str] | None,
+    game_masters: list[str],
+    subject: str,
+    text: str,
+    what: str,
+    key: str,
+    about: str = "",
+) -> int:
+    """A notice to the campaign's game master (``gm``: address and token), whose reply
+    reaches their campaign (the token in Reply-To), and the same to the site's game masters,
+    who hold no token of it; returns the mails queued."""
+    queued = 0
+    if gm is not None:
+        address, token = gm
+        post.queue(
+            None,
+            compose(
+                from_address=post.identity.address,
+                from_name=post.identity.name,
+                to=[address],
+                reply_to=post.identity.plus(campaign_id, token) if token else None,
+                subject=subject,
+                text=text,
+                message_id=message_id(post.identity, campaign_id, f"{what}-gm", key),
+            ),
+            about=about,
+        )
+        queued += 1
+    others = [a for a in dict.fromkeys(game_masters) if gm is None or a.lower() != gm[0].lower()]
+    if others:
+        post.queue(
+            None,
+            compose(
+                from_address=post.identity.address,
+                from_name=post.identity.name,
+                to=others,
+                subject=subject,
+                text=text,
+                message_id=message_id(post.identity, campaign_id or "site", what, key),
+            ),
+            about=about,
+        )
+        queued += 1
+    return queued
 
 
 UNDELIVERED = "undelivered"  # what a notice of undelivered mail is about: never told of itself
@@ -564,33 +612,35 @@ def tell_undelivered(post: Post, site: SiteFiles, game_masters: list[str]) -> in
     for mail in outbox.undelivered():
         by_about.setdefault(mail.about, []).append(mail)
     for about, mails in by_about.items():
-        recipients = [] if about == UNDELIVERED else list(game_masters)
+        site_gms = [] if about == UNDELIVERED else list(game_masters)
+        gm = None
         if about and about != UNDELIVERED:
             try:
-                gm = site.campaign(about).gm
-                if gm is not None:
-                    recipients.insert(0, gm.address)
+                player = site.campaign(about).gm
+                gm = (player.address, player.token) if player is not None else None
             except Exception as err:  # a campaign that cannot be read: the site's are told
                 log.warning("the game master of %s is not told of undelivered mail: %s", about, err)
-        if recipients:
-            key = hashlib.sha256(" ".join(m.file_name for m in mails).encode()).hexdigest()[:16]
-            text = render(
-                "undelivered.txt",
-                mails=mails,
-                campaign_id=about,
-                folder=outbox.failed_dir,
-                site=site.root,
-            )
-            msg = compose(
-                from_address=post.identity.address,
-                from_name=post.identity.name,
-                to=list(dict.fromkeys(recipients)),
-                subject=say("subject_undelivered", count=len(mails), campaign_id=about),
-                text=text,
-                message_id=message_id(post.identity, about or "site", UNDELIVERED, key),
-            )
-            post.queue(None, msg, about=UNDELIVERED)
-            queued += 1
+        key = hashlib.sha256(" ".join(m.file_name for m in mails).encode()).hexdigest()[:16]
+        text = render(
+            "undelivered.txt",
+            mails=mails,
+            campaign_id=about,
+            folder=outbox.failed_dir,
+            site=site.root,
+        )
+        told = to_game_masters(
+            post,
+            about,
+            gm,
+            site_gms,
+            subject=say("subject_undelivered", count=len(mails), campaign_id=about),
+            text=text,
+            what=UNDELIVERED,
+            key=key,
+            about=UNDELIVERED,
+        )
+        queued += told
+        if told:
             log.info("%d undelivered mail(s) of %s told", len(mails), about or "the site")
         else:
             log.warning(
