@@ -13,6 +13,7 @@ import statistics
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
+from operator import itemgetter
 from typing import Any
 
 from .contract import IllegalOrder, Outcome
@@ -63,21 +64,21 @@ def play_seated(
     if timed:
         choose = [clocked(bot, game.cpu) for bot in choose]
     played: list[tuple[int, Any, Any]] = []
-    log = game.log
-    while due := rules.awaiting(state):
+    log, awaiting, apply, text = game.log, rules.awaiting, rules.apply, rules.format
+    while due := awaiting(state):
         seat = due[0].seat
         order = choose[seat](state, seat, rng)
         try:
-            state, _ = rules.apply(state, seat, order)
+            state, _ = apply(state, seat, order)
         except IllegalOrder:
             game.illegal += 1
             game.decisions[seat] += 1  # (the order refused)
             break  # a bot that errs ends its game unfinished, and is counted
-        log.append((seat, rules.format(order)))
+        log.append((seat, text(order)))
         if figures is not None:
             played.append((seat, order, state))
-    for seat, _ in log:
-        game.decisions[seat] += 1
+    for seat, n in Counter(map(itemgetter(0), log)).items():
+        game.decisions[seat] += n
     game.state = state
     if figures is not None:
         game.figures = figures(start, played)

@@ -8,11 +8,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..contract import Bot, Decision, Entry, IllegalOrder, Result, View, check_setup, progress_view
+from ..contract import Bot, Entry, Result, View, check_setup, progress_view
 from . import rules
 from .board import BOARD
 from .bot import BOTS
-from .notation import ACTIONS, Order, format_order, parse_orders
+from .notation import ACTIONS, Order, parse_orders
 from .search import ROLLOUTS, strong_bot
 from .state import SPACES, BusState, Edition, LineOrders, new_state
 
@@ -59,9 +59,7 @@ class BusRules:
         start = random.Random(seed).randrange(len(players))  # B14
         return new_state(chosen.edition, list(players), seed, start, chosen.line_orders)
 
-    def awaiting(self, state: BusState) -> list[Decision]:
-        due = rules.decision(state)
-        return [due] if due else []
+    awaiting = staticmethod(rules.awaiting)
 
     def legal_orders(self, state: BusState, seat: int) -> list[Order]:
         return rules.legal_orders(state, seat)
@@ -75,13 +73,10 @@ class BusRules:
     def parse(self, text: str) -> list[Entry]:
         return parse_orders(text, BOARD.stations)
 
-    def format(self, order: Order) -> str:
-        return format_order(order, BOARD.stations)
+    format = staticmethod(rules.order_text)
 
-    def apply(self, state: BusState, seat: int, order: Order) -> tuple[BusState, list[str]]:
-        if not isinstance(order, Order):
-            raise IllegalOrder(f"{order!r} is not a Bus order.")
-        return rules.apply(state, seat, order)
+    # any object may come as an order: rules.apply refuses what is no Bus order (IllegalOrder)
+    apply = staticmethod(rules.apply)
 
     def bot(self, name: str = "default", budget: int | None = None) -> Bot:
         """``budget``: the strong bot's rollouts per decision (default ``search.ROLLOUTS``)."""

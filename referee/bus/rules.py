@@ -10,11 +10,13 @@ the state always waits for a real decision or is over.
 from __future__ import annotations
 
 from enum import Enum
+from itertools import product
+from operator import itemgetter, lt
 
 from ..contract import Decision, IllegalOrder
 from .board import BOARD
-from .notation import ACTIONS, BUILDING_TYPES, Order
-from .state import BUS_CAP, PASSENGERS, SPACES, BusState, added, replaced
+from .notation import ACTIONS, BUILDING_TYPES, Order, format_order
+from .state import BUS_CAP, PASSENGERS, SPACES, BusState, _new, added, replaced
 
 # the decision kind owed while an action resolves; actions missing here need no decision
 RESOLVE_KIND = {
@@ -34,12 +36,17 @@ PASS = Order("action", ("pass",))
 
 def owed(s: BusState) -> tuple[int, str] | None:
     """(seat, decision kind) of the one decision the game waits for, or None when over."""
-    if s.phase == "setup":
-        return s.setup[0]
-    if s.phase == "choose":
+    phase = s.phase
+    if phase == "choose":
         return s.turn, "action"
-    if s.phase == "resolve":
-        return resolving_seat(s), RESOLVE_KIND[ACTIONS[s.act]]
+    if phase == "setup":
+        return s.setup[0]
+    if phase == "resolve":
+        action = ACTIONS[s.act]
+        seats, slot = s.board[action], s.slot  # resolving_seat
+        return seats[len(seats) - 1 - slot if action in RESOLVE_BACKWARDS else slot], RESOLVE_KIND[
+            action
+        ]
     return None
 
 
@@ -53,7 +60,23 @@ def space_of_slot(s: BusState, action: str, slot: int) -> int:
     return taken - 1 - slot if action in RESOLVE_BACKWARDS else slot
 
 
+def awaiting(s: BusState) -> list[Decision]:
+    """The decisions the game waits for: one, or none when it is over."""
+    due = decision(s)
+    return [due] if due else []
+
+
 def decision(s: BusState) -> Decision | None:
+    if s.phase == "choose":  # most decisions: said here, without owed and _prompt
+        seat = s.turn
+        placed = s.placed[seat]
+        return Decision(
+            seat,
+            "action",
+            f"Choose an action{' or pass' if placed >= 2 else ''}: round {s.round}, {placed} "
+            f"placed this round, {s.markers[seat]} markers left.",
+            s.moves,
+        )
     due = owed(s)
     if due is None:
         return None
@@ -110,6 +133,27 @@ PASSENGER_ORDERS = [
     tuple(Order("passengers", (k, todo - k)) for k in range(todo + 1))
     for todo in range(PASSENGERS + 1)
 ]
+# the text of each of them, by the order's id: written once, read by ``order_text``
+TEXTS = {
+    id(order): format_order(order, BOARD.stations)
+    for order in (
+        PASS,
+        *ACTION_ORDERS.values(),
+        *FIRST_LINE_ORDERS,
+        *LINE_ORDERS.values(),
+        *(o for orders in BUILD_ORDERS.values() for o in orders),
+        *CLOCK_ORDERS,
+        *VROOM_ORDERS.values(),
+        *(o for orders in PASSENGER_ORDERS for o in orders),
+    )
+}
+
+
+def order_text(order: Order) -> str:
+    """The canonical text of an order (``format_order``): an order of the rules' own lists
+    has it written already."""
+    text = TEXTS.get(id(order))
+    return format_order(order, BOARD.stations) if text is None else text
 
 
 def legal_orders(s: BusState, seat: int) -> list[Order]:
@@ -124,7 +168,12 @@ def listed(s: BusState, seat: int) -> list[Order]:
     global _last_legal
     last, moves, asked, legal = _last_legal
     if not (last is s and moves == s.moves and asked == seat):
-        legal = _legal(s, seat)
+        if s.phase == "choose" and seat == s.turn:  # most decisions: action_choices
+            legal = CHOICES[tuple(map(lt, map(len, ACTION_SEATS(s.board)), SPACE_COUNTS))][
+                s.placed[seat] >= 2
+            ]
+        else:
+            legal = _legal(s, seat)
         _last_legal = (s, s.moves, seat, legal)
     return legal
 
@@ -161,15 +210,24 @@ def _legal(s: BusState, seat: int) -> list[Order]:
 
 
 def action_choices(s: BusState, seat: int) -> list[Order]:
-    """B6: any space still free; passing only once two markers are down this round."""
-    board = s.board
-    choices = [order for action, order, spaces in ACTION_SPACES if len(board[action]) < spaces]
-    if s.placed[seat] >= 2:
-        choices.append(PASS)
-    return choices
+    """B6: any space still free; passing only once two markers are down this round. The list
+    is the rules' own, not to be changed (``listed``)."""
+    return CHOICES[tuple(map(lt, map(len, ACTION_SEATS(s.board)), SPACE_COUNTS))][
+        s.placed[seat] >= 2
+    ]
 
 
-ACTION_SPACES = tuple((a, ACTION_ORDERS[a], SPACES[a]) for a in ACTIONS)
+ACTION_SEATS = itemgetter(*ACTIONS)  # a board's seats of each action, in the order of ACTIONS
+SPACE_COUNTS = tuple(SPACES[a] for a in ACTIONS)
+# (whether each action has a space free, in the order of ACTIONS) -> the choices without
+# passing, and with it: every board a round can show, listed once
+CHOICES = {
+    free: (
+        [ACTION_ORDERS[a] for a, open_ in zip(ACTIONS, free) if open_],
+        [ACTION_ORDERS[a] for a, open_ in zip(ACTIONS, free) if open_] + [PASS],
+    )
+    for free in product((False, True), repeat=len(ACTIONS))
+}
 
 
 def space_left(board: dict[str, list[int]]) -> bool:
@@ -277,12 +335,28 @@ SHAPES = {
 
 def apply(s: BusState, seat: int, order: Order) -> tuple[BusState, list[str]]:
     last, moves, asked, legal = _last_legal
-    if last is s and moves == s.moves and asked == seat:
-        try:  # one of the legal orders just listed for the seat?
-            # the listed one itself is played: an equal object may hold True for 1, 15.0 for 15
-            return _applied(s, seat, legal[legal.index(order)])
-        except ValueError:
-            pass
+    try:
+        if not (last is s and moves == s.moves and asked == seat and type(order) is Order):
+            raise ValueError
+        # one of the legal orders just listed for the seat: the listed one itself is played,
+        # as an equal object may hold True for 1, 15.0 for 15
+        order = legal[legal.index(order)]
+    except ValueError:
+        order = _checked(s, seat, order)
+    state = _new(BusState)  # BusState.copy
+    state.__dict__ = s.__dict__.copy()
+    state.moves += 1
+    events: list[str] = []
+    APPLY[order.kind](state, seat, order.args, events)
+    _run_on(state, events)
+    return state, events
+
+
+def _checked(s: BusState, seat: int, order: Order) -> Order:
+    """The legal order of the rules' list that ``order`` names, or IllegalOrder saying why
+    it is none."""
+    if not isinstance(order, Order):
+        raise IllegalOrder(f"{order!r} is not a Bus order.")
     due = owed(s)
     if due is None:
         raise IllegalOrder("The game is over; no more orders are taken.")
@@ -298,7 +372,7 @@ def apply(s: BusState, seat: int, order: Order) -> tuple[BusState, list[str]]:
             f"for your {_kind_name(due[1])}.",
             legal_orders(s, seat),
         )
-    return _applied(s, seat, _check_legal(s, seat, order))
+    return _check_legal(s, seat, order)
 
 
 def well_formed(order: Order) -> bool:
@@ -311,15 +385,6 @@ def well_formed(order: Order) -> bool:
         and len(args) == len(shape)
         and all(type(arg) is type_ for arg, type_ in zip(args, shape))
     )
-
-
-def _applied(s: BusState, seat: int, order: Order) -> tuple[BusState, list[str]]:
-    s = s.copy()
-    s.moves += 1
-    events: list[str] = []
-    APPLY[order.kind](s, seat, order.args, events)
-    _run_on(s, events)
-    return s, events
 
 
 def _kind_name(kind: str) -> str:
@@ -398,11 +463,13 @@ def choose_action(s: BusState, seat: int, args: tuple, events: list[str]) -> Non
     else:
         action = args[0]
         seats = s.board[action]
-        space = "abcdef"[len(seats)]
-        s.board = {**s.board, action: seats + [seat]}
-        s.markers = added(s.markers, seat, -1)
-        s.placed = added(s.placed, seat, 1)
-        events.append(f"{name} takes {action} ({space}).")
+        events.append(f"{name} takes {action} ({'abcdef'[len(seats)]}).")
+        s.board = board = s.board.copy()
+        board[action] = seats + [seat]
+        s.markers = markers = s.markers[:]
+        markers[seat] -= 1
+        s.placed = placed = s.placed[:]
+        placed[seat] += 1
     s.turn = (seat + 1) % s.n
 
 
@@ -529,7 +596,29 @@ APPLY = {
 
 def _run_on(s: BusState, events: list[str]) -> None:
     while True:
-        if s.phase == "setup":
+        phase = s.phase
+        if phase == "choose":
+            # B6: the next seat clockwise that still chooses; automatic passes on the way
+            n, turn, passed, markers = s.n, s.turn, s.passed, s.markers
+            free = sum(map(len, s.board.values())) < ALL_SPACES  # space_left
+            for i in range(n):
+                seat = (turn + i) % n
+                if passed[seat]:
+                    continue
+                if not free or markers[seat] == 0:
+                    s.passed = passed = passed[:]
+                    passed[seat] = True
+                    continue
+                s.turn = seat
+                return
+            s.phase, s.act, s.slot, s.todo = "resolve", 0, 0, None
+            events.append(f"Round {s.round}: all have passed; the actions resolve.")
+            continue
+        if phase == "resolve":
+            if _resolve_step(s, events):
+                return
+            continue
+        if phase == "setup":
             if not s.setup:
                 _new_round(s, s.start, events)
                 continue
@@ -538,51 +627,32 @@ def _run_on(s: BusState, events: list[str]) -> None:
                 s.setup = s.setup[1:]  # B8: nothing legal, nothing to do
                 continue
             return
-        if s.phase == "choose":
-            if _next_chooser(s):
-                return
-            s.phase, s.act, s.slot, s.todo = "resolve", 0, 0, None
-            events.append(f"Round {s.round}: all have passed; the actions resolve.")
-            continue
-        if s.phase == "resolve":
-            if _resolve_step(s, events):
-                return
-            continue
         return
 
 
-def _next_chooser(s: BusState) -> bool:
-    """B6: the next seat clockwise that still chooses; automatic passes on the way."""
-    for i in range(s.n):
-        seat = (s.turn + i) % s.n
-        if s.passed[seat]:
-            continue
-        if s.markers[seat] == 0 or not space_left(s.board):
-            s.passed = replaced(s.passed, seat, True)
-            continue
-        s.turn = seat
-        return True
-    return False
-
-
 def _resolve_step(s: BusState, events: list[str]) -> bool:
-    """Advance the resolution by one slot or stop at a decision; True when one is owed."""
-    action = ACTIONS[s.act]
-    if s.slot >= len(s.board[action]):
-        if action == "clock" and not s.board["clock"]:
-            _turn_clock(s, events)  # nobody took the clock: it turns
-        if action == "start":
-            _end_of_round(s, events)
-            return False
-        s.act, s.slot, s.todo = s.act + 1, 0, None
-        return False
-    space = space_of_slot(s, action, s.slot)
-    seat = s.board[action][space]
-    if s.todo is None:
-        s.todo = _amount(s, action, seat, space, events)
-    if s.todo > 0 and _possible(s, action, seat):
-        return True
-    s.slot, s.todo = s.slot + 1, None
+    """Advance the resolution slot by slot until a decision is owed (True) or the round's
+    actions are all resolved (False)."""
+    board = s.board  # (replaced only when a new round begins, which ends this phase)
+    while s.phase == "resolve":
+        action = ACTIONS[s.act]
+        seats, slot = board[action], s.slot
+        if slot >= len(seats):
+            if action == "clock" and not seats:
+                _turn_clock(s, events)  # nobody took the clock: it turns
+            if action == "start":
+                _end_of_round(s, events)
+                return False
+            s.act, s.slot, s.todo = s.act + 1, 0, None
+            continue
+        space = len(seats) - 1 - slot if action in RESOLVE_BACKWARDS else slot
+        seat = seats[space]
+        todo = s.todo
+        if todo is None:
+            s.todo = todo = _amount(s, action, seat, space, events)
+        if todo > 0 and _possible(s, action, seat):
+            return True
+        s.slot, s.todo = slot + 1, None
     return False
 
 

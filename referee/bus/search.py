@@ -86,6 +86,7 @@ def search(s: BusState, seat: int, rng: random.Random, rollouts: int = ROLLOUTS)
     totals = [0.0] * len(candidates)
     counts = [0] * len(candidates)
     idle = [False] * len(candidates)  # a space of the seat's did nothing in a rollout
+    own = [False] * len(candidates)  # the candidate's own marker did, when it could pass
     alive = list(range(len(candidates)))
     spent = 0
     rounds = max(1, (len(alive) - 1).bit_length())  # halvings until one is left
@@ -97,16 +98,17 @@ def search(s: BusState, seat: int, rng: random.Random, rollouts: int = ROLLOUTS)
                     break
                 # rollout j of every candidate meets the same tie-breaks (common random
                 # numbers), so candidates are compared on equal terms
-                value, wasted = rollout(s, seat, candidates[c], random.Random(seed + j))
+                value, wasted, thrown = rollout(s, seat, candidates[c], random.Random(seed + j))
                 totals[c] += value
                 idle[c] |= wasted
+                own[c] |= thrown
                 counts[c] += 1
                 spent += 1
-        alive.sort(key=lambda c: (idle[c], -totals[c] / counts[c] if counts[c] else 0.0))
+        alive.sort(key=lambda c: (own[c], idle[c], -totals[c] / counts[c] if counts[c] else 0.0))
         alive = alive[: max(1, len(alive) // 2)]
     best = max(
         (c for c in range(len(candidates)) if counts[c]),
-        key=lambda c: (not idle[c], totals[c] / counts[c], -c),
+        key=lambda c: (not own[c], not idle[c], totals[c] / counts[c], -c),
     )
     return candidates[best]
 
@@ -119,8 +121,14 @@ def futile(s: BusState, seat: int, action: str) -> bool:
     most, cap = max(s.buses), BUS_CAP[s.edition]
     if action == "line":  # B4: M read before any bus of this round is bought
         return s.line_left[seat] == 0 or space_amount(action, space, most, s.n) == 0
-    # Buses resolves before Passengers and Buildings, and may raise M by one (B4)
-    raised = most if cap is not None and most >= cap else most + 1
+    # Buses resolves before Passengers and Buildings and raises M (B4) when its one space
+    # (B2) goes to a player with the most buses, below the cap (B3): once it is taken, M at
+    # their resolution is known; while it is free, anyone may still take it
+    takers = s.board["buses"]
+    if takers:
+        raised = max(most, s.buses[takers[0]] + (cap is None or s.buses[takers[0]] < cap))
+    else:
+        raised = most if cap is not None and most >= cap else most + 1
     if action == "passengers":
         return all(_passengers_brought(s, space, m) == 0 for m in (most, raised))
     if action == "buildings":
@@ -141,13 +149,15 @@ def _passengers_brought(s: BusState, space: int, most: int) -> int:
     return min(space_amount("passengers", space, most, s.n), supply)
 
 
-def rollout(s: BusState, seat: int, order: Order, rng: random.Random) -> tuple[float, bool]:
+def rollout(s: BusState, seat: int, order: Order, rng: random.Random) -> tuple[float, bool, bool]:
     """The seat's reward after ``order``, the default bot playing every seat from then on
-    until the game ends or HORIZON more rounds have been played; and whether a space of the
-    seat's in this round did nothing for it: a marker ``order`` places when the seat could
-    pass, or one already down, which a later order of the seat's own may leave idle."""
+    until the game ends or HORIZON more rounds have been played; whether a space of the
+    seat's in this round did nothing for it: a marker ``order`` places, or one already down,
+    which a later order of the seat's own may leave idle; and whether the marker ``order``
+    places when the seat could pass did nothing (a wasted marker, ``figures``)."""
     last, round_ = s.round + HORIZON, s.round
     kept = s.phase == "choose" and order is not PASS and s.placed[seat] >= 2
+    mine = (ACTIONS.index(order.args[0]), len(s.board[order.args[0]])) if kept else None
     s = s.copy()  # a state is a value: stepping this copy leaves ``s``'s lists alone
     step(s, seat, order)
     waiting = _spaces_to_resolve(s, seat) if s.round == round_ else set()
@@ -159,10 +169,11 @@ def rollout(s: BusState, seat: int, order: Order, rng: random.Random) -> tuple[f
         step(s, player, legal[0] if len(legal) == 1 else default_choice(s, player, legal, rng))
     # B13: a clock that ends the game at once leaves Vrrooomm! and Starting Player unresolved
     cut = s.phase == "over" and s.round == round_ and s.end_reason == "clock"
-    idle = any(not (cut and a == VROOM) for a, _ in waiting)
+    left = [space for space in waiting if not (cut and space[0] == VROOM)]
+    thrown = mine in left
     if kept and order.args[0] == "start" and s.phase == "over" and s.round == round_:
-        idle = idle or not cut  # there was no next round to start (B12)
-    return reward(s, seat), idle
+        thrown = thrown or not cut  # there was no next round to start (B12)
+    return reward(s, seat), thrown or bool(left), thrown
 
 
 VROOM = ACTIONS.index("vroom")
