@@ -62,21 +62,33 @@ def space_of_slot(s: BusState, action: str, slot: int) -> int:
 
 def awaiting(s: BusState) -> list[Decision]:
     """The decisions the game waits for: one, or none when it is over."""
+    if s.phase == "choose":  # most decisions: said here, without owed and _prompt
+        seat = s.turn
+        placed = s.placed[seat]
+        # Decision(...) made as the tuple it is, without its __new__ in Python
+        return [
+            _make_tuple(
+                Decision,
+                (
+                    seat,
+                    "action",
+                    f"{CHOOSE[placed >= 2]}{s.round}, {placed} placed this round, "
+                    f"{s.markers[seat]} markers left.",
+                    s.moves,
+                ),
+            )
+        ]
     due = decision(s)
     return [due] if due else []
 
 
+CHOOSE = ("Choose an action: round ", "Choose an action or pass: round ")
+
+
+_make_tuple = tuple.__new__
+
+
 def decision(s: BusState) -> Decision | None:
-    if s.phase == "choose":  # most decisions: said here, without owed and _prompt
-        seat = s.turn
-        placed = s.placed[seat]
-        return Decision(
-            seat,
-            "action",
-            f"Choose an action{' or pass' if placed >= 2 else ''}: round {s.round}, {placed} "
-            f"placed this round, {s.markers[seat]} markers left.",
-            s.moves,
-        )
     due = owed(s)
     if due is None:
         return None
@@ -192,13 +204,7 @@ def _legal(s: BusState, seat: int) -> list[Order]:
         return []
     kind = due[1]
     if kind == "line":
-        if not s.streets[seat]:
-            return list(FIRST_LINE_ORDERS)  # the first marker goes on any street
-        return [
-            LINE_ORDERS[crossing, st]
-            for crossing in head_crossings(s, seat)
-            for st in streets_open_at(s, seat, crossing)
-        ]
+        return _line_orders(s, seat)
     if kind == "build":
         return build_orders(s)
     if kind == "passengers":
@@ -206,6 +212,20 @@ def _legal(s: BusState, seat: int) -> list[Order]:
         return list(PASSENGER_ORDERS[s.todo])
     if kind == "clock":
         return list(CLOCK_ORDERS)
+    return _vroom_orders(s, seat)
+
+
+def _line_orders(s: BusState, seat: int) -> list[Order]:
+    if not s.streets[seat]:
+        return list(FIRST_LINE_ORDERS)  # the first marker goes on any street
+    return [
+        LINE_ORDERS[crossing, st]
+        for crossing in head_crossings(s, seat)
+        for st in streets_open_at(s, seat, crossing)
+    ]
+
+
+def _vroom_orders(s: BusState, seat: int) -> list[Order]:
     return [VROOM_ORDERS[move] for move in vroom_options(s, seat)]
 
 
@@ -281,18 +301,27 @@ def _all_end_here(s: BusState, street: int, crossing: int) -> bool:
 
 def build_orders(s: BusState) -> list[Order]:
     """B10: every type on every crossing with a free lot in the open zone (the lowest with
-    free lots). The list is the rules' own, not to be changed (``listed``)."""
-    global _buildable
-    lots, free = s.lots, s.lots.count(None)
-    if _buildable[0] is not lots or _buildable[1] != free:
-        # a state's lots are replaced when a building goes up (BusState): the same list with
-        # as many free lots has the same free lots, even changed in place by a test's hand
-        crossings = sorted({BOARD.lots[i].crossing for i in s.free_lots()})
-        _buildable = (lots, free, [o for c in crossings for o in BUILD_ORDERS[c]])
-    return _buildable[2]
+    free lots)."""
+    zone = s.open_zone()
+    if zone is None:
+        return []
+    lots, orders = s.lots, []
+    for crossing, ids in ZONE_SITES[zone]:
+        for i in ids:
+            if lots[i] is None:
+                orders += BUILD_ORDERS[crossing]
+                break
+    return orders
 
 
-_buildable: tuple[list[str | None] | None, int, list[Order]] = (None, 0, [])
+# per zone, its crossings in order, each with its lots in that zone
+ZONE_SITES = {
+    zone: tuple(
+        (c, tuple(i for i in ids if BOARD.lots[i].crossing == c))
+        for c in sorted({BOARD.lots[i].crossing for i in ids})
+    )
+    for zone, ids in BOARD.lots_in_zone.items()
+}
 
 
 def vroom_options(s: BusState, seat: int) -> list[tuple[int, int]]:
@@ -463,7 +492,7 @@ def choose_action(s: BusState, seat: int, args: tuple, events: list[str]) -> Non
     else:
         action = args[0]
         seats = s.board[action]
-        events.append(f"{name} takes {action} ({'abcdef'[len(seats)]}).")
+        events.append(name + TAKES[action][len(seats)])
         s.board = board = s.board.copy()
         board[action] = seats + [seat]
         s.markers = markers = s.markers[:]
@@ -471,6 +500,10 @@ def choose_action(s: BusState, seat: int, args: tuple, events: list[str]) -> Non
         s.placed = placed = s.placed[:]
         placed[seat] += 1
     s.turn = (seat + 1) % s.n
+
+
+# what the event says after the player's name, by action and space
+TAKES = {a: [f" takes {a} ({space})." for space in "abcdef"] for a in ACTIONS}
 
 
 def line_expansion(s: BusState, seat: int, args: tuple, events: list[str]) -> None:
@@ -515,15 +548,19 @@ def buildings(s: BusState, seat: int, args: tuple, events: list[str]) -> None:
     """B10: the builder picks the lot (any free one of the open zone) and the type."""
     crossing, btype = args
     zone = s.open_zone()
-    lot = next(
-        i for i in BOARD.lots_at[crossing] if s.lots[i] is None and BOARD.lots[i].zone == zone
-    )
-    s.lots = replaced(s.lots, lot, btype)
+    s.lots = lots = s.lots[:]
+    lot = next(i for i in ZONE_LOTS_AT[zone][crossing] if lots[i] is None)
+    lots[lot] = btype
     article = "an" if btype[0] in "aeiou" else "a"
     events.append(f"{s.names[seat]} builds {article} {btype} at {crossing} (zone {zone}).")
     _done_one(s)
-    if s.open_zone() not in (zone, None):
+    if None not in ZONE_LOTS[zone](lots) and None in lots:
         events.append(f"Zone {zone} is full: zone {s.open_zone()} opens.")
+
+
+# per zone, its lots (a getter of a state's lots) and the lots at each of its crossings
+ZONE_LOTS = {zone: itemgetter(*ids) for zone, ids in BOARD.lots_in_zone.items()}
+ZONE_LOTS_AT = {zone: dict(sites) for zone, sites in ZONE_SITES.items()}
 
 
 def next_clock(btype: str) -> str:
@@ -686,8 +723,8 @@ def _amount(s: BusState, action: str, seat: int, space: int, events: list[str]) 
 def _possible(s: BusState, action: str, seat: int) -> bool:
     if action == "line" and s.line_left[seat] <= 0:
         return False
-    if action in ("line", "vroom"):
-        legal = _legal(s, seat)
+    if action in ("line", "vroom"):  # the seat owes the decision if it has any choice
+        legal = _line_orders(s, seat) if action == "line" else _vroom_orders(s, seat)
         if legal:  # owed: the state waits for this decision, with these orders
             global _last_legal
             _last_legal = (s, s.moves, seat, legal)
