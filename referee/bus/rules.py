@@ -305,7 +305,7 @@ def build_orders(s: BusState) -> list[Order]:
     zone = s.open_zone()
     if zone is None:
         return []
-    lots, orders = s.lots, []
+    lots, orders = s.lots, list[Order]()
     for crossing, ids in ZONE_SITES[zone]:
         for i in ids:
             if lots[i] is None:
@@ -548,6 +548,7 @@ def buildings(s: BusState, seat: int, args: tuple, events: list[str]) -> None:
     """B10: the builder picks the lot (any free one of the open zone) and the type."""
     crossing, btype = args
     zone = s.open_zone()
+    assert zone is not None  # a legal order builds on a free lot
     s.lots = lots = s.lots[:]
     lot = next(i for i in ZONE_LOTS_AT[zone][crossing] if lots[i] is None)
     lots[lot] = btype
