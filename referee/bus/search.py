@@ -25,7 +25,7 @@ not. Its rollouts' mean could look best, as the default bot that plays the seat 
 may spend a marker kept better later. A marker can still go to waste where the game goes
 otherwise than every rollout did (a Vrrooomm! space whose passengers or free buildings the
 spaces before it took, a Starting Player in what turned out the last round): none in the 200
-games of ``referee simulate bus --seats strong,default,default,default`` (seed 1), 4 before.
+games of ``referee simulate bus --seats strong,default,default,default`` (seed 1), one before.
 
 The budget is a number of rollouts per decision, not seconds, and every rollout's random
 generator comes from the bot's generator, so the bot is deterministic for a given state, seed
