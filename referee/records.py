@@ -18,7 +18,10 @@ line is one JSON object, one ``Record``:
     missed          deadlines that passed, and what the campaign's policy did
     a mail's record also has: message_id, from, seat (None: the game master), subject,
                     ignored (lines passed over) and bad_lines ([line, reason]: lines not
-                    understood, so none of the mail's orders were used)
+                    understood, so none of the mail's orders were used); a player's mail
+                    also date (its Date header, UTC, when it had one) and body (a digest
+                    of its text, when it had lines to read), by which an old mail sent
+                    anew is known (both absent in older records, and in refused mails)
 
 ``Record.from_json(Record.to_json(r)) == r``, and ``to_json(from_json(d)) == d`` for every
 record a log holds, of either version, so the hash of a record read back still checks.
@@ -474,6 +477,8 @@ class Record:
     subject: str | None = None
     ignored: tuple[str, ...] = ()
     bad_lines: tuple[BadLine, ...] = ()
+    date: str | None = None  # a player's mail: its Date header (ISO, UTC)
+    body: str | None = None  # a player's mail with lines to read: a digest of its text
     # given when it is written
     n: int = 0
     at: str = ""
@@ -514,6 +519,10 @@ class Record:
             data["ignored"] = list(self.ignored)
         if self.bad_lines:
             data["bad_lines"] = [b.to_json() for b in self.bad_lines]
+        if self.date:
+            data["date"] = self.date
+        if self.body:
+            data["body"] = self.body
         if self.missed:
             data["missed"] = [m.to_json() for m in self.missed]
         data["orders"] = [o.to_json() for o in self.orders]
@@ -543,6 +552,8 @@ class Record:
                 subject=data.get("subject"),
                 ignored=tuple(data.get("ignored", ())),
                 bad_lines=tuple(BadLine.from_json(b) for b in data.get("bad_lines", ())),
+                date=data.get("date"),
+                body=data.get("body"),
                 n=whole(data["n"], 1, "n") if "n" in data else 0,
                 at=str(data.get("at", "")),
                 hash=str(data.get("hash", "")),

@@ -25,6 +25,14 @@ def make_site(root: Path, address: str = "referee@example.org") -> Site:
     return Site(load_config(path))
 
 
+def bus_game(root: Path) -> tuple[Site, Mailboxes]:
+    """A 3-player Bus campaign `bus1` (seed 1: Ann builds first), its welcomes sent."""
+    site = make_site(root)
+    site.new_campaign("bus", "bus1", PLAYERS, seed=1)
+    run_tick(site)
+    return site, Mailboxes(site)
+
+
 def reload(site: Site) -> Site:
     return Site(load_config(site.config.path))
 

@@ -62,14 +62,16 @@ def test_the_referees_own_mail_re_sent_without_its_headers_is_not_answered(game)
     stripped = person_mail("List <list@example.net>", REFEREE, str(sent["Subject"]), "x")
     stripped.replace_header("Message-ID", str(sent["Message-ID"]))  # the list kept only that
     boxes.deliver(stripped)
+    # the referee's own words without its headers are a person's mail (issue 22: known by
+    # headers, never by words in the body): answered, within the strangers' limits
     words = person_mail("Fwd <fwd@example.net>", REFEREE, "fwd", "YOUR DECISION: First buildings")
     boxes.deliver(words)
     run_tick(site)
-    assert boxes.new() == []
+    assert [str(m["To"]) for m in boxes.new()] == ["fwd@example.net"]
     outcomes = [r["outcome"] for r in received(site)]
     assert outcomes == [
         "ignored: the referee's own mail, come back",
-        "ignored: the referee's own words came back ('YOUR DECISION:')",
+        "answered outside any campaign",
     ]
 
 

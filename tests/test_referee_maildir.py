@@ -7,9 +7,8 @@ import pytest
 from sites import (
     ADDRESSES,
     PLAYERS,
-    Mailboxes,
+    bus_game,
     logged,
-    make_site,
     person_mail,
     reply_to,
     run_tick,
@@ -23,11 +22,7 @@ from referee.store.campaign import CampaignError
 @pytest.fixture
 def game(tmp_path):
     """A 3-player Bus campaign `bus1` (seed 1: Ann starts) with its welcome mails read."""
-    site = make_site(tmp_path)
-    site.new_campaign("bus", "bus1", PLAYERS, seed=1)
-    run_tick(site)
-    boxes = Mailboxes(site)
-    return site, boxes
+    return bus_game(tmp_path)
 
 
 def welcome_of(boxes, address):

@@ -26,6 +26,9 @@ from email.message import EmailMessage
 from email.parser import BytesParser
 from email.utils import getaddresses, parseaddr
 from html.parser import HTMLParser
+from importlib import resources
+
+import yaml
 
 from .headers import plain_address
 
@@ -57,6 +60,14 @@ class Incoming:
     truncated: bool  # the body was longer than MAX_TEXT_BYTES: only its start was read
     automatic: str | None  # why this mail must never be answered, None for a person's mail
     unreadable: str | None = None  # why only the essential headers could be read
+    set_aside: tuple[SetAside, ...] = ()  # what of the text was not read for commands
+    body_digest: str = ""  # of the whole text and what it replies to: the same mail sent anew
+
+    @property
+    def key(self) -> tuple[str, str]:
+        """What identifies the mail: its Message-ID with its sender (another sender's mail
+        under a Message-ID used before is another mail)."""
+        return self.sender_address, self.message_id
 
     @property
     def subject_tag(self) -> str | None:
@@ -180,7 +191,9 @@ def _read(raw: bytes, referee_address: str, original: bytes | None = None) -> In
     sender_name, sender_address = _first_address(msg, "From")
     recipients = _unique(a for h in RECIPIENT_HEADERS for _, a in _addresses(msg, h))
     text, truncated = _body_text(msg)
-    text = command_text(text)
+    in_reply_to = _header(msg, "In-Reply-To").strip() or None
+    digest = body_digest(text, in_reply_to)
+    text, set_aside = read_text(text)
     subject = _header(msg, "Subject")
     return Incoming(
         message_id=_header(msg, "Message-ID").strip() or _synthetic_message_id(original or raw),
@@ -190,13 +203,15 @@ def _read(raw: bytes, referee_address: str, original: bytes | None = None) -> In
         reply_to=_unique(a for _, a in _addresses(msg, "Reply-To")),
         subject=subject,
         date=_date(msg),
-        in_reply_to=_header(msg, "In-Reply-To").strip() or None,
+        in_reply_to=in_reply_to,
         references=tuple(_header(msg, "References").split()),
         plus_tag=_plus_tag(recipients, referee_address),
         subject_tags=tuple(t.lower() for t in SUBJECT_TAG.findall(subject)),
         text=text,
         truncated=truncated,
-        automatic=_why_automatic(msg, sender_address, referee_address) or why_machine_wording(text),
+        automatic=_why_automatic(msg, sender_address, referee_address),
+        set_aside=set_aside,
+        body_digest=digest,
     )
 
 
@@ -280,6 +295,13 @@ def _date(msg: EmailMessage) -> datetime | None:
     return when
 
 
+def body_digest(text: str, in_reply_to: str | None) -> str:
+    """The same for the same mail sent anew (under a new Message-ID, through other servers
+    that change its line ends and wrapping), different for a reply to another mail."""
+    words = " ".join(text.split()) + "\n" + (in_reply_to or "")
+    return hashlib.sha256(words.encode("utf-8", "replace")).hexdigest()[:24]
+
+
 def _synthetic_message_id(raw: bytes) -> str:
     # the same bytes always give the same id, so a mail seen twice is still recognised
     return f"<{hashlib.sha256(raw).hexdigest()[:32]}@synthetic.referee>"
@@ -333,10 +355,6 @@ AUTOMATIC_HEADER_PREFIXES = (
     "x-jira-",
     "x-ticket-id",
 )
-REFEREE_WORDING = re.compile(
-    r"^(This is an automatic (answer|summary) from the game referee|YOUR DECISION: )",
-    re.MULTILINE,
-)
 
 
 def _why_automatic(msg: EmailMessage, sender: str, referee_address: str) -> str | None:
@@ -379,13 +397,6 @@ def _why_automatic(msg: EmailMessage, sender: str, referee_address: str) -> str 
     if AUTO_REPLY_SUBJECTS.search(subject):
         return f"an auto-reply, a bounce or a ticket (by its subject: {subject[:80]!r})"
     return None
-
-
-def why_machine_wording(text: str) -> str | None:
-    """The referee's own wording, unquoted, in the text a person would have written: its
-    mail come back (re-sent by a list or a forwarder that dropped its headers)."""
-    found = REFEREE_WORDING.search(text)
-    return f"the referee's own words came back ({found.group(0).strip()!r})" if found else None
 
 
 # --- the body ----------------------------------------------------------------------------
@@ -437,7 +448,10 @@ def _known_charset(name: str) -> bool:
 
 class _HtmlText(HTMLParser):
     """HTML to plain text: line breaks where the HTML breaks lines, ``> `` before every line
-    inside a <blockquote> (how mail programs quote in HTML), scripts and styles dropped."""
+    inside a quote (a <blockquote>, or an element that mail programs mark as a quote, such
+    as GMX's <div name="quote">: ``quoting.yaml``), and before every line after the mark
+    where a quoted mail begins (Outlook's <div id="divRplyFwdMsg">); scripts and styles
+    dropped."""
 
     BLOCKS = {
         "p",
@@ -468,18 +482,32 @@ class _HtmlText(HTMLParser):
         "body",
     }
     HIDDEN = {"script", "style", "head", "title", "template"}
+    VOID = {"br", "hr", "img", "meta", "link", "input", "wbr", "col", "area", "base", "source"}
 
     def __init__(self):
         super().__init__(convert_charrefs=True)
         self.lines: list[str] = []
         self.line: list[str] = []
         self.quote_depth = self.hidden = self.pre = 0
+        self.open: list[tuple[str, bool]] = []  # elements open: (tag, whether it quotes)
+        self.marks = markers()
 
     def break_line(self, force: bool = False) -> None:
         text = "".join(self.line)
         if text.strip() or force:
             self.lines.append("> " * self.quote_depth + text)
         self.line = []
+
+    def quotes(self, tag: str, attrs: list[tuple[str, str | None]]) -> bool:
+        """Whether the element starts a quote; one that marks where the quoted mail begins
+        makes all that follows a quote."""
+        found: set[tuple[str, str]] = set()
+        for name, value in attrs:
+            words = (value or "").lower().split() if name == "class" else [(value or "").lower()]
+            found.update((name, word) for word in words)
+        if found & self.marks.html_cut:
+            self.quote_depth += 1  # never closed: the rest of the mail is the quoted one
+        return tag == "blockquote" or bool(found & self.marks.html_quote)
 
     def handle_starttag(self, tag, attrs):
         if tag in self.HIDDEN:
@@ -488,9 +516,13 @@ class _HtmlText(HTMLParser):
             self.break_line(force=True)
         elif tag in self.BLOCKS:
             self.break_line()
-        if tag == "blockquote":
+        quote = self.quotes(tag, attrs) if attrs or tag == "blockquote" else False
+        if quote:
+            self.break_line()
             self.quote_depth += 1
-        elif tag == "pre":
+        if tag not in self.VOID and len(self.open) < 10_000:
+            self.open.append((tag, quote))
+        if tag == "pre":
             self.pre += 1
 
     def handle_endtag(self, tag):
@@ -498,13 +530,21 @@ class _HtmlText(HTMLParser):
             self.hidden = max(0, self.hidden - 1)
         elif tag in self.BLOCKS:
             self.break_line()
-        if tag == "blockquote":
-            self.quote_depth = max(0, self.quote_depth - 1)
-        elif tag == "pre":
+        if tag == "pre":
             self.pre = max(0, self.pre - 1)
+        if any(t == tag for t, _ in self.open):  # close it, and what was left open in it
+            while self.open:
+                closed, quote = self.open.pop()
+                if quote:
+                    self.break_line()
+                    self.quote_depth = max(0, self.quote_depth - 1)
+                if closed == tag:
+                    break
 
     def handle_startendtag(self, tag, attrs):
         self.handle_starttag(tag, attrs)
+        if tag not in self.VOID:
+            self.handle_endtag(tag)
 
     def handle_data(self, data):
         if self.hidden:
@@ -535,55 +575,98 @@ def html_to_text(html: str) -> str:
 
 # --- the part a person wrote -------------------------------------------------------------
 
-WROTE = (
-    r"wrote|writes|a [ée]crit|schrieb|escribi[óo]|ha scritto|schreef|escreveu|skrev|"
-    r"kirjoitti|napisa[łl]a?|napsal|написал[аи]?|[íi]rta|έγραψε|yazd[ıi]|"
-    r"写道|寫道|のメッセージ|님이 작성"
-)
-ATTRIBUTION = re.compile(rf"^.{{0,300}}?(?<!\w)({WROTE})(?!\w).{{0,300}}[:：]$", re.IGNORECASE)
-ATTRIBUTION_OPENER = re.compile(r"^(on|le|am|el|il|op|em|den|dne|w dniu|в|el día)\s", re.IGNORECASE)
+
+@dataclass(frozen=True)
+class SetAside:
+    """A part of a mail's text that is not read for commands, for the answer to tell."""
+
+    kind: str  # "quoted" (lines marked >), "quote" (a quoted or forwarded mail), "signature",
+    # "footer" (a mail program's own line)
+    line: str  # its first line (at most 80 characters)
+    count: int  # its lines that are not blank
+
+
+@dataclass(frozen=True)
+class Markers:
+    """The quote marks of the mail programs people use (quoting.yaml), compiled once."""
+
+    attribution: re.Pattern
+    opener: re.Pattern
+    labels: tuple[tuple[str, re.Pattern], ...]  # ("from" | "sent" | "other", label pattern)
+    separator: re.Pattern
+    footer: re.Pattern
+    html_quote: frozenset[tuple[str, str]]  # (attribute, value), lowercased
+    html_cut: frozenset[tuple[str, str]]
+
+
+def _words(words: list[str]) -> str:
+    """An alternation of ``words``, longest first, a space matching any run of spaces."""
+    return "|".join(
+        r"\s+".join(map(re.escape, w.split())) for w in sorted(set(words), key=len, reverse=True)
+    )
+
+
+def _bounded(words: list[str]) -> str:
+    """``words`` as whole words: a word of a script that puts no spaces between words
+    (Chinese, Japanese, Korean) may stand right after a digit or a name."""
+    spaced = [w for w in words if ord(w[0]) < 0x2E80]
+    joined = [w for w in words if ord(w[0]) >= 0x2E80]
+    return rf"(?<!\w)(?:{_words(spaced)})(?!\w)" + (f"|{_words(joined)}" if joined else "")
+
+
+def _attributes(pairs: list[str]) -> frozenset[tuple[str, str]]:
+    return frozenset(tuple(p.lower().split("=", 1)) for p in pairs)  # type: ignore[misc]
+
+
+@functools.cache
+def markers() -> Markers:
+    data = yaml.load(
+        resources.files(__package__).joinpath("quoting.yaml").read_text(encoding="utf-8"),
+        Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader),
+    )
+    for key, words in data.items():  # YAML reads a bare on, no or yes as true or false
+        for word in words:
+            if not isinstance(word, str) or not word.strip():
+                raise ValueError(f"quoting.yaml: {key}: {word!r} is not a word (quote it)")
+    label = r"^[*]?(?:{})[*]?\s*[:：]"
+    return Markers(
+        attribution=re.compile(rf"^.{{0,300}}?(?:{_bounded(data['wrote'])}).{{0,300}}[:：]$", re.I),
+        opener=re.compile(rf"^(?:{_words(data['openers'])})\s", re.I),
+        labels=tuple(
+            (kind, re.compile(label.format(_words(data[f"header_{kind}"])), re.I))
+            for kind in ("from", "sent", "other")
+        ),
+        separator=re.compile(
+            rf"^(?:[-_=*]{{2,}}\s*(?:{_words(data['separators'])})\s*[:：]?\s*[-_=*]*"
+            rf"|(?:{_words(data['separators'])})\s*[:：]|_{{8,}})$",
+            re.I,
+        ),
+        footer=re.compile(rf"^(?:{_words(data['mobile_footers'])})(?!\w)", re.I),
+        html_quote=_attributes(data["html_quote"]),
+        html_cut=_attributes(data["html_cut"]),
+    )
+
+
 SIGNATURE = re.compile(r"^--\s*$")
-SEPARATOR = re.compile(
-    r"^(-{2,}\s*(original message|ursprüngliche nachricht|message d'origine|mensaje original|"
-    r"messaggio originale|oorspronkelijk bericht|originalmeddelande|mensagem original|"
-    r"forwarded message|weitergeleitete nachricht|message transféré|mensaje reenviado)\s*-{2,}"
-    r"|begin forwarded message:|anfang der weitergeleiteten nachricht:"
-    r"|début du message réexpédié\s?:|_{8,})$",
-    re.IGNORECASE,
-)
-MOBILE_FOOTER = re.compile(
-    r"^(sent from my |sent from (outlook|yahoo|mail for windows|aol)|sent with |sent via |"
-    r"get outlook for |von meinem .{1,40} gesendet|gesendet von meinem |envoy[ée] (de|depuis) mon |"
-    r"enviado desde mi |enviado do meu |inviato da(l mio)? |verzonden (vanaf|met) |"
-    r"skickat från |sendt fra )",
-    re.IGNORECASE,
-)
-HEADER_FROM = re.compile(
-    r"^\*?(from|von|de|da|van|från|fra|od|от|kimden|feladó)\*?\s*:", re.IGNORECASE
-)
-# the second line of a quoted header, as Outlook writes it in each language: "Sent:",
-# "Enviado el:", "Odesláno:", "Gesendet:", "Envoyé :", "Verzonden:", "Inviato:", ...
-HEADER_SENT = re.compile(
-    r"^\*?(sent|date|gesendet|datum|envoy[ée](\s+le)?|enviado(\s+el)?|inviato|verzonden|"
-    r"skickat|sendt|wysłano|wysłane|odesláno|odeslano|отправлено|data|gönderildi|elküldve)"
-    r"\*?\s*:",
-    re.IGNORECASE,
-)
+# a line that introduces a quote without a word for "wrote" (Gmail in Japanese, Russian or
+# Hebrew: "2024年6月3日(月) 9:00 Ann <ann@example.org>:"): an address, then a colon at its end
+ADDRESSED = re.compile(r"\S@\S+\.\w.{0,40}[:：]$")
 
 
 # spaces that look like spaces, and characters that take no room: as people's mail programs
-# put them in (a non-breaking space after a bullet, a zero-width space from a web page)
+# put them in (a non-breaking space after a bullet, a zero-width space from a web page, the
+# marks of writing direction around names in Hebrew and Arabic mail)
 INVISIBLE = str.maketrans(
     {
         "\u00a0": " ",
         "\u2007": " ",
         "\u202f": " ",
         "\u2009": " ",
-        "\u200b": None,
-        "\u200c": None,
-        "\u200d": None,
-        "\u2060": None,
-        "\ufeff": None,
+        **dict.fromkeys(
+            "\u200b\u200c\u200d\u200e\u200f\u2060\ufeff\u202a\u202b\u202c\u202d\u202e"
+            "\u2066\u2067\u2068\u2069\u061c",
+            None,
+        ),
     }
 )
 SMART_QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "«": '"', "»": '"', "‘": "'", "’": "'"})
@@ -609,62 +692,97 @@ def _quoted(line: str) -> bool:
     return line.lstrip().startswith(">")
 
 
-def _attribution_lines(lines: list[str], i: int) -> int:
+def _attribution_lines(marks: Markers, lines: list[str], i: int) -> int:
     """How many lines from ``i`` on form an "On <date>, <someone> wrote:" line (mail programs
     wrap a long one over two or three lines), 0 if there is none."""
     first = lines[i].strip()
-    if ATTRIBUTION.match(first):
+    if marks.attribution.match(first):
         return 1
-    if ATTRIBUTION_OPENER.match(first):
+    if marks.opener.match(first):
         for n in (2, 3):
-            if i + n <= len(lines) and ATTRIBUTION.match(
+            if i + n <= len(lines) and marks.attribution.match(
                 " ".join(s.strip() for s in lines[i : i + n])
             ):
                 return n
     return 0
 
 
-def _header_block(lines: list[str], i: int) -> bool:
-    """Outlook's quoted header: "From: ..." followed closely by "Sent: ..." (or Date:)."""
-    return bool(HEADER_FROM.match(lines[i].strip())) and any(
-        HEADER_SENT.match(s.strip()) for s in lines[i + 1 : i + 5]
-    )
+def _label(marks: Markers, line: str) -> str | None:
+    """The kind of quoted-header label the line starts with ("from", "sent", "other")."""
+    if ":" not in line and "：" not in line:
+        return None
+    return next((kind for kind, pattern in marks.labels if pattern.match(line)), None)
+
+
+def _header_block(marks: Markers, lines: list[str], i: int) -> bool:
+    """A quoted header: "From: ..." (or "Sent: ...", as GMX and web.de begin it) with another
+    label of a quoted header ("Sent:", "To:", "Subject:" ...) among the next lines."""
+    kind = _label(marks, lines[i].strip())
+    if kind not in ("from", "sent"):
+        return False
+    near = [s.strip() for s in lines[i + 1 : i + 12] if s.strip()][:4]
+    return any(_label(marks, s) not in (None, kind) for s in near)
 
 
 def _next_text_line(lines: list[str], i: int) -> str | None:
     return next((s for s in lines[i:] if s.strip()), None)
 
 
-def command_text(text: str) -> str:
-    """The lines a person wrote: quoted lines (``>``) dropped; everything from a signature
-    (``-- ``), a mobile footer, a forwarded or "Original Message" block, or Outlook's quoted
-    header on cut off. An "On ... wrote:" line is cut off with all that follows when the quote
-    under it is not marked with ``>``; when it is, only the line goes, so answers written
-    below or between the quoted lines are kept."""
-    text = text.translate(INVISIBLE)
-    lines = text.split("\n")
+def read_text(text: str) -> tuple[str, tuple[SetAside, ...]]:
+    """The lines a person wrote, and what was set aside: quoted lines (``>``) dropped;
+    everything from a signature (``-- ``), a mobile footer, a forwarded or "Original Message"
+    block, or a quoted header on cut off. An "On ... wrote:" line is cut off with all that
+    follows when the quote under it is not marked with ``>``; when it is, only the line goes,
+    so answers written below or between the quoted lines are kept."""
+    marks = markers()
+    lines = text.translate(INVISIBLE).split("\n")
     kept: list[str] = []
+    aside: list[SetAside] = []
+    quoted: list[str] = []
     i = 0
     while i < len(lines):
         line = lines[i]
         stripped = line.strip()
         if _quoted(line):
+            quoted.append(stripped)
             i += 1
             continue
-        if (
-            SIGNATURE.match(line)
-            or SEPARATOR.match(stripped)
-            or MOBILE_FOOTER.match(stripped)
-            or _header_block(lines, i)
-        ):
-            break
-        n = _attribution_lines(lines, i) if stripped else 0
-        if n:
-            following = _next_text_line(lines, i + n)
-            if following is None or not _quoted(following):
+        if stripped:
+            kind = (
+                "signature"
+                if SIGNATURE.match(line)
+                else "footer"
+                if marks.footer.match(stripped)
+                else "quote"
+                if marks.separator.match(stripped) or _header_block(marks, lines, i)
+                else None
+            )
+            if kind:
+                rest = [s.strip() for s in lines[i:] if s.strip()]
+                first = rest[1] if kind == "signature" and len(rest) > 1 else stripped
+                aside.append(SetAside(kind, first[:80], len(rest)))
                 break
-            i += n
-            continue
+            n = _attribution_lines(marks, lines, i)
+            following = _next_text_line(lines, i + n) if n else None
+            if not n and ADDRESSED.search(stripped):  # no "wrote": only over a marked quote
+                following = _next_text_line(lines, i + 1)
+                n = 1 if following is not None and _quoted(following) else 0
+            if n:
+                if following is None or not _quoted(following):
+                    rest = [s.strip() for s in lines[i:] if s.strip()]
+                    aside.append(SetAside("quote", stripped[:80], len(rest)))
+                    break
+                quoted.extend(s.strip() for s in lines[i : i + n])
+                i += n
+                continue
         kept.append(line.rstrip())
         i += 1
-    return "\n".join(kept).strip("\n")
+    quoted = [q for q in quoted if q.strip("> ")]
+    if quoted:
+        aside.insert(0, SetAside("quoted", quoted[0][:80], len(quoted)))
+    return "\n".join(kept).strip("\n"), tuple(aside)
+
+
+def command_text(text: str) -> str:
+    """The lines a person wrote (``read_text``), without what was set aside."""
+    return read_text(text)[0]

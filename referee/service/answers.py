@@ -313,7 +313,7 @@ def tell_sender(
         return None
     if not post.answer_book.allow(to, audience, now):
         return False
-    key = mail.message_id
+    key = f"{mail.sender_address} {mail.message_id}"  # another sender's mail is another
     post.queue(
         None, notice(post.identity, to, subject, text, mail.message_id, key=key, reply_to=reply_to)
     )

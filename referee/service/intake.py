@@ -3,7 +3,9 @@ and its commands and orders applied in one log record, or answered outside any c
 
 The order of work keeps a crash harmless: the raw mail is stored first; the log record that
 carries the mail's Message-ID is the moment it counts as applied, and a mail already in a
-log is never applied again.
+log is never applied again. A mail is known by its Message-ID together with its sender: a
+stranger's mail under a Message-ID a player used is another mail. A player's mail sent anew
+(the same text, or dated more than a day before the last one applied) is refused, saying so.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import logging
 import traceback
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import cached_property
 
 from ..files import crashpoint
@@ -20,6 +22,7 @@ from ..mail.inbox import InMail
 from ..mail.read import Incoming, read_head, read_mail
 from ..mail.routing import MAX_LINES, Route, route
 from ..records import BadLine, Kind, Record, RefusedCommand
+from ..settings.deadlines import stamp
 from ..settings.site import Audience
 from ..store.campaign import Campaign, CampaignError, Status, Table
 from ..words.render import say
@@ -45,6 +48,7 @@ HEAD_BYTES = 64 * 1024  # what is read and kept of a mail too large to take
 # the outcomes (state/received.jsonl) of a mail kept in the quarantine: `referee retry` takes
 # such a mail again, but one too large to read, of which only its head was kept
 FAILED, UNREADABLE, TOO_LARGE = "failed", "unreadable", "too large"
+OLD_MAIL = timedelta(days=1)  # a player's mail dated this long before their last is refused
 
 
 @dataclass
@@ -75,11 +79,15 @@ class Intake:
         self.unanswered = False  # the mail taken now was not answered: over the answer limits
 
     @cached_property
-    def received(self) -> set[str]:
-        """The Message-IDs of every mail taken before (but those taken again): read when a
-        tick has mail, so that a tick without any does not read a log that grows with
+    def received(self) -> set[tuple[str | None, str]]:
+        """(sender, Message-ID) of every mail taken lately (but those taken again): read
+        when a tick has mail, so that a tick without any does not read a log that grows with
         every mail the site got."""
-        return self.site.received_ids() - self.retrying
+        return {k for k in self.site.received_ids() if k[1] not in self.retrying}
+
+    def taken_before(self, mail: Incoming) -> bool:
+        # a line written before senders were kept stands for its Message-ID from anyone
+        return mail.key in self.received or (None, mail.message_id) in self.received
 
     def take(self, mail: InMail, held: bool = False) -> bool:
         """Handle one mail to exactly one recorded outcome; True when it may be marked
@@ -98,7 +106,7 @@ class Intake:
             raw = mail.raw
             incoming = read_mail(raw, address)
         try:
-            if incoming.unreadable and incoming.message_id not in self.received:
+            if incoming.unreadable and not self.taken_before(incoming):
                 self.unreadable(incoming, raw, notice)
             else:
                 return self.handle(incoming, raw, held)
@@ -131,31 +139,31 @@ class Intake:
         site = self.site
         site.keep_raw(site.state_dir / "quarantine", mail.message_id, raw)
         note_failure(site, f"mail {mail.message_id} from {mail.sender_address or '?'}", outcome)
-        if mail.message_id in self.received or mail.message_id in self.retrying:
+        if self.taken_before(mail) or mail.message_id in self.retrying:
             # recorded before (the failure came after its outcome, or the mail is taken
             # again and is still failing): no second answer, and its outcome stands
             return
         if not mail.automatic:
             self.send_notice(mail, *(notice or (say("subject_not_read"), say("not_read"))))
-        self.noted(mail.message_id, "-", outcome)
+        self.noted(mail, "-", outcome)
 
     def handle(self, mail: Incoming, raw: bytes, held: bool = False) -> bool:
         """One mail's outcome; False only for a ``held`` mail whose campaign still cannot be
         read (it stays held)."""
         site, mid = self.site, mail.message_id
-        if mid in self.received and not held:
-            log.info("mail %s: taken before, ignored", mid)
+        if self.taken_before(mail) and not held:
+            log.info("mail %s from %s: taken before, ignored", mid, mail.sender_address or "?")
             self.counts.ignored += 1
             return True
         where = route(mail)
         if mail.automatic or self.site.post.sent_by_us(mid):
-            site.keep_raw(site.state_dir / "unrouted", mid, raw)
+            site.keep_raw(site.state_dir / "unrouted", mid, raw, mail.sender_address)
             why = mail.automatic or "the referee's own mail, come back"
-            self.noted(mid, "-", f"ignored: {why}")
+            self.noted(mail, "-", f"ignored: {why}")
             self.counts.ignored += 1
             return True
         if where.campaign_id is None or not site.has_campaign(where.campaign_id):
-            site.keep_raw(site.state_dir / "unrouted", mid, raw)
+            site.keep_raw(site.state_dir / "unrouted", mid, raw, mail.sender_address)
             if where.campaign_id is None:
                 run_outside(self.outside(mail, where), where.lines)
             else:
@@ -163,37 +171,39 @@ class Intake:
             # a join or an observe wrote a campaign's files: the mails after it must not
             # act on (and save over) the copy read before
             self.sessions.forget()
-            self.noted(mid, "-", "answered outside any campaign")
+            self.noted(mail, "-", "answered outside any campaign")
             return True
         try:
             campaign = self.sessions.loaded(where.campaign_id)
         except Unavailable as err:
             return self.hold(mail, raw, where, str(err), held)
-        site.keep_raw(campaign.dir("mail", "in"), mid, raw)
+        site.keep_raw(campaign.dir("mail", "in"), mid, raw, mail.sender_address)
         crashpoint("stored")
         gm = campaign.is_gm_token(where.token)
         seat = None if gm else campaign.seat_of_token(where.token)
         if seat is None and not gm and (where.token or "").startswith(OBSERVE_CODE):
-            self.noted(mid, campaign.id, self.observe_reply(mail, campaign, where.token or ""))
+            self.noted(mail, campaign.id, self.observe_reply(mail, campaign, where.token or ""))
             return True
         if seat is None and not gm:
             self.answer_unknown_player(mail, campaign, where)
-            self.noted(mid, campaign.id, "no valid token")
+            self.noted(mail, campaign.id, "no valid token")
             return True
         if campaign.status == Status.OPEN:
             self.handle_open(mail, campaign, seat, where)
-            self.noted(mid, campaign.id, "applied")
+            self.noted(mail, campaign.id, "applied")
             return True
         try:
             table = self.sessions.loaded_table(campaign.id)
         except Unavailable as err:
             return self.hold(mail, raw, where, str(err), held)
-        if mid in table.seen:
-            self.noted(mid, campaign.id, "applied before")
+        if mail.key in table.seen:
+            self.noted(mail, campaign.id, "applied before")
             self.counts.ignored += 1
             return True
-        outcome, record = self.apply(mail, table, seat, where)
-        self.noted(mid, campaign.id, "applied", effect(outcome, record))
+        sent_anew = self.sent_anew(mail, table, seat) if seat is not None else None
+        outcome, record = self.apply(mail, table, seat, where, sent_anew)
+        done = "refused: sent anew" if sent_anew else "applied"
+        self.noted(mail, campaign.id, done, effect(outcome, record))
         self.counts.by_campaign[campaign.id] += 1
         self.counts.applied += 1
         return True
@@ -220,18 +230,39 @@ class Intake:
                 say("held", campaign_id=campaign_id),
                 audience=Audience.PLAYER,
             )
-        self.noted(mail.message_id, campaign_id, f"held: the campaign cannot be read ({why})")
+        self.noted(mail, campaign_id, f"held: the campaign cannot be read ({why})")
         self.counts.held += 1
         return True
 
+    def sent_anew(self, mail: Incoming, table: Table, seat: int) -> str | None:
+        """Why a player's mail is an old one sent anew (its text repeats one of theirs
+        applied before, or it is dated over a day before their latest), or None."""
+        applied = table.bodies.get(f"{seat} {mail.body_digest}")
+        if applied is not None:
+            return say("replayed_body", when=applied)
+        last = table.dates.get(seat)
+        if mail.date is not None and last and mail.date < datetime.fromisoformat(last) - OLD_MAIL:
+            return say(
+                "replayed_date", date=stamp(mail.date), last=stamp(datetime.fromisoformat(last))
+            )
+        return None
+
     def apply(
-        self, mail: Incoming, table: Table, seat: int | None, where: Route
+        self,
+        mail: Incoming,
+        table: Table,
+        seat: int | None,
+        where: Route,
+        sent_anew: str | None = None,
     ) -> tuple[Outcome, Record]:
         """A player's (or the game master's, seat None) mail to a started campaign: its
-        commands, then its orders, in one log record."""
+        commands, then its orders, in one log record; none of them when it was ``sent_anew``
+        (why it is refused)."""
         campaign = table.campaign
-        commands, order_lines = split(
-            where.lines, seat is None, lambda line: reads_as_order(table.rules, line)
+        commands, order_lines = (
+            split(where.lines, seat is None, lambda line: reads_as_order(table.rules, line))
+            if not sent_anew
+            else ([], [])
         )
         done = Commands(self.site, campaign, table, seat, self.now).run(commands)
         record = Record(
@@ -242,9 +273,17 @@ class Intake:
             subject=mail.subject,
             actions=tuple(done.actions),
         )
+        if seat is not None and not sent_anew:  # what knows this mail if it comes again
+            record = replace(
+                record,
+                date=stamp(mail.date) if mail.date else None,
+                body=mail.body_digest if where.lines else None,
+            )
         assert done.outcome is not None  # a started campaign's commands have one
         outcome = done.outcome
-        if seat is None:
+        if sent_anew:
+            record = replace(record, bad_lines=(BadLine("(all)", sent_anew),))
+        elif seat is None:
             record = replace(record, ignored=tuple(order_lines))
         elif campaign.status != Status.RUNNING or (dropped := dropped_by(table, seat)) is not None:
             # no orders are taken now, or ever from a dropped player
@@ -259,9 +298,12 @@ class Intake:
             reading = read_orders(table.rules, order_lines)
             if where.cut:
                 reading.ignored.append(say("lines_unread", count=where.cut, limit=MAX_LINES))
+            passed = reading.ignored
+            if not (reading.entries or reading.errors or commands):
+                passed = passed + set_aside(mail)  # the answer says what was not read
             record = replace(
                 record,
-                ignored=tuple(reading.ignored),
+                ignored=tuple(passed),
                 bad_lines=tuple(BadLine(*e) for e in reading.errors),
             )
             if reading.entries and not reading.errors:
@@ -285,24 +327,26 @@ class Intake:
         ]
         if order_lines:
             lines.append(say("not_started_orders", campaign_id=campaign.id))
+        if not lines:
+            lines = [say("nothing_for_the_referee"), *set_aside(mail)]
         sender = campaign.gm if seat is None else campaign.players[seat]
         self.send_notice(
             mail,
             say("subject_your_mail", campaign_id=campaign.id),
-            "\n".join(lines) or say("nothing_for_the_referee"),
+            "\n".join(lines),
             reply_to=self.site.identity.plus(campaign.id, sender.token) if sender else None,
             audience=Audience.PLAYER,
         )
         self.counts.applied += 1
 
-    def noted(self, message_id: str, where: str, outcome: str, detail: str = "") -> None:
+    def noted(self, mail: Incoming, where: str, outcome: str, detail: str = "") -> None:
         if self.unanswered:  # recorded, not answered
             outcome, self.unanswered = f"{outcome} (not answered: over the answer limit)", False
-        self.site.note_received(message_id, where, outcome)
-        self.received.add(message_id)
+        self.site.note_received(mail.message_id, mail.sender_address, where, outcome)
+        self.received.add(mail.key)
         log.info(
             "mail %s to %s: %s%s",
-            message_id,
+            mail.message_id,
             "no campaign" if where == "-" else f"campaign {where}",
             outcome,
             detail,
@@ -382,6 +426,12 @@ class Intake:
         elif told is False:
             self.unanswered = True  # recorded, not answered
         return bool(told)
+
+
+def set_aside(mail: Incoming) -> list[str]:
+    """What of a mail's text was not read (quotes, a signature, a footer), as its answer
+    tells it."""
+    return [say("set_aside", kind=a.kind, line=a.line, count=a.count) for a in mail.set_aside]
 
 
 def effect(outcome: Outcome, record: Record) -> str:

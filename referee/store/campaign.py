@@ -487,7 +487,8 @@ def undone_orders(records: list[Record]) -> set[tuple[int, int]]:
 
 class Table:
     """A campaign's game rebuilt from its log: the state, the players' queued orders, the
-    Message-IDs already applied, and what each record did.
+    mails already applied (by sender and Message-ID, and each player's by the digest of
+    its text and its Date, so that one sent anew is known), and what each record did.
 
     A table may start from a snapshot (``snapshots``): then the steps of its first
     ``skipped`` records are not held (their rounds are ``skipped_rounds``), and asking for
@@ -511,7 +512,9 @@ class Table:
         self._awaiting: list[Decision] | None = None
         self._view: View | None = None
         self.queues: dict[int, list[str]] = {}
-        self.seen: set[str] = set()
+        self.seen: set[tuple[str, str]] = set()  # (sender, Message-ID) of the mails applied
+        self.bodies: dict[str, str] = {}  # "seat digest" of a player's mail: when applied
+        self.dates: dict[int, str] = {}  # a player's latest Date of a mail applied (ISO, UTC)
         self.held: list[Step] = []
         self.undone: set[tuple[int, int]] = set()
         self.skipped = 0
@@ -615,7 +618,11 @@ class Table:
     def follow_applied(self, record: Record, round_: int, events: list[str]) -> Step:
         """Note a record whose orders the table has applied already (in round ``round_``)."""
         if record.message_id:
-            self.seen.add(record.message_id)
+            self.seen.add((record.sender or "", record.message_id))
+            if record.seat is not None and record.body:
+                self.bodies[f"{record.seat} {record.body}"] = record.at
+            if record.seat is not None and record.date:
+                self.dates[record.seat] = max(self.dates.get(record.seat, ""), record.date)
         step = Step(record, round_, events, self.state, self)
         self.held.append(step)
         self.last_hash = record.hash or GENESIS

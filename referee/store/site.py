@@ -1,7 +1,7 @@
 """A referee site's own files beside referee.yaml, and its campaigns' folders.
 
 games/<id>/            one folder per campaign (``store.campaign``)
-state/received.jsonl   the mail taken from the inbox lately: Message-ID, where it went,
+state/received.jsonl   the mail taken from the inbox lately: Message-ID, sender, where it went,
                        what became of it (the newest RECENT_RECEIVED, up to twice that)
 state/received-old.jsonl  the same of all mail before, which no tick reads
 state/unrouted/        the raw mail that belongs to no campaign
@@ -186,7 +186,9 @@ class SiteFiles:
             fsync_dir(folder.parent if not folder.exists() else folder)
 
     # received mail ---------------------------------------------------------------------------
-    def received_ids(self) -> set[str]:
+    def received_ids(self) -> set[tuple[str | None, str]]:
+        """(sender, Message-ID) of each mail taken lately; the sender is None in a line
+        written before senders were kept (its Message-ID alone then stands for it)."""
         # only a guard against taking a mail twice, which the campaigns' logs also keep: a
         # damaged line stops no mail, and the game master hears of it
         damaged: list[str] = []
@@ -194,7 +196,11 @@ class SiteFiles:
         for what in damaged:
             log.error("%s", what)
         self.received_count = len(records) + len(damaged)  # its lines
-        return {r["message_id"] for r in records if isinstance(r.get("message_id"), str)}
+        return {
+            (r.get("from"), r["message_id"])
+            for r in records
+            if isinstance(r.get("message_id"), str)
+        }
 
     def trim_received(self) -> None:
         """Once received.jsonl holds twice RECENT_RECEIVED lines (as counted when a tick
@@ -242,16 +248,20 @@ class SiteFiles:
         data = json.dumps({**record, "last_ok": last_ok}, indent=1) + "\n"
         atomic_write(self.state_dir / "last-tick.json", data, durable=False)
 
-    def note_received(self, message_id: str, where: str, outcome: str) -> None:
+    def note_received(self, message_id: str, sender: str, where: str, outcome: str) -> None:
         append_record(
             self.state_dir / "received.jsonl",
-            {"message_id": message_id, "where": where, "outcome": outcome},
+            {"message_id": message_id, "from": sender, "where": where, "outcome": outcome},
         )
 
-    def keep_raw(self, folder: Path, message_id: str, raw: bytes) -> Path:
-        """The raw mail, stored before it counts as processed (named by its Message-ID)."""
+    def keep_raw(
+        self, folder: Path, message_id: str, raw: bytes, sender: str | None = None
+    ) -> Path:
+        """The raw mail, stored before it counts as processed (named by its Message-ID, and
+        its sender when given: another sender's mail under the same Message-ID is another
+        mail; the quarantine names its mails by Message-ID alone, as ``retry`` finds them)."""
         folder.mkdir(parents=True, exist_ok=True)
-        path = folder / raw_name(message_id)
+        path = folder / raw_name(message_id if sender is None else f"{sender} {message_id}")
         if not path.exists():
             atomic_write(path, raw)
         return path

@@ -3,7 +3,8 @@ site's index of what each campaign waits for (``waits``).
 
     games/<id>/snapshot.json   the campaign's table after the last tick that changed it: the
                                engine's state as data, how many log records it covers and the
-                               hash of the last one, the queues, the Message-IDs applied, and
+                               hash of the last one, the queues, the mails applied (sender
+                               and Message-ID; each player's digests and latest Date), and
                                the rounds and events of the last records (those the answers
                                and the turn files of the next tick may still ask about)
     state/waits.json           per campaign: the size and time of its files when a tick last
@@ -84,6 +85,8 @@ def save(table: Table, floor: int) -> None:
         "state": table.rules.to_data(table.state),
         "queues": {str(seat): queue for seat, queue in table.queues.items()},
         "seen": sorted(table.seen),
+        "bodies": table.bodies,
+        "dates": {str(seat): date for seat, date in table.dates.items()},
         "tail_from": tail_from,
         "skipped_rounds": sorted(
             table.skipped_rounds | {s.round for s in table.held if s.record.n <= tail_from}
@@ -196,7 +199,9 @@ def _resume(campaign: Campaign) -> Table | None:
     rules = campaign.rules
     table = Table(campaign, rules.from_data(snap["state"]))
     table.queues = {int(seat): list(queue) for seat, queue in snap["queues"].items()}
-    table.seen = set(snap["seen"])
+    table.seen = {(str(sender), str(mid)) for sender, mid in snap["seen"]}
+    table.bodies = {str(key): str(at) for key, at in snap["bodies"].items()}
+    table.dates = {int(seat): str(date) for seat, date in snap["dates"].items()}
     table.skipped, table.skipped_rounds = tail_from, set(snap["skipped_rounds"])
     kept = [Record.from_json(json.loads(line)) for line in lines[tail_from:n]]
     if len(kept) != len(snap["tail"]):
