@@ -698,7 +698,7 @@ def _attribution_lines(marks: Markers, lines: list[str], i: int) -> int:
     first = lines[i].strip()
     if marks.attribution.match(first):
         return 1
-    if marks.opener.match(first):
+    if marks.opener.match(first) or "@" in first:  # "Ann <ann@...>, 3 Haz 2024 ... şunu" / "yazdı:"
         for n in (2, 3):
             if i + n <= len(lines) and marks.attribution.match(
                 " ".join(s.strip() for s in lines[i : i + n])
@@ -744,7 +744,7 @@ def read_text(text: str) -> tuple[str, tuple[SetAside, ...]]:
         line = lines[i]
         stripped = line.strip()
         if _quoted(line):
-            quoted.append(stripped)
+            quoted.append(stripped.lstrip("> "))
             i += 1
             continue
         if stripped:
@@ -772,12 +772,12 @@ def read_text(text: str) -> tuple[str, tuple[SetAside, ...]]:
                     rest = [s.strip() for s in lines[i:] if s.strip()]
                     aside.append(SetAside("quote", stripped[:80], len(rest)))
                     break
-                quoted.extend(s.strip() for s in lines[i : i + n])
+                quoted.extend(s.strip().lstrip("> ") for s in lines[i : i + n])
                 i += n
                 continue
         kept.append(line.rstrip())
         i += 1
-    quoted = [q for q in quoted if q.strip("> ")]
+    quoted = [q for q in quoted if q]
     if quoted:
         aside.insert(0, SetAside("quoted", quoted[0][:80], len(quoted)))
     return "\n".join(kept).strip("\n"), tuple(aside)
