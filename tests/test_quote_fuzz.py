@@ -132,5 +132,6 @@ def test_any_bytes_are_read(raw):
 
 def test_the_quote_marks_are_read_from_their_data_file():
     marks = markers()
-    assert marks.attribution.match(f"Referee <{REFEREE}> 于2024年6月3日周一 09:00写道：")
+    assert marks.attribution(f"Referee <{REFEREE}> 于2024年6月3日周一 09:00写道：")
+    assert marks.label("差出人： Referee") == "from" and marks.label("Gesendet: Mo") == "sent"
     assert ("id", "divrplyfwdmsg") in marks.html_cut

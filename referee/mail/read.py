@@ -489,7 +489,8 @@ class _HtmlText(HTMLParser):
         self.lines: list[str] = []
         self.line: list[str] = []
         self.quote_depth = self.hidden = self.pre = 0
-        self.open: list[tuple[str, bool]] = []  # elements open: (tag, whether it quotes)
+        self.depth: dict[str, int] = {}  # how many elements of each tag are open
+        self.quoting: list[tuple[str, int]] = []  # the quotes open: (tag, its depth)
         self.marks = markers()
 
     def break_line(self, force: bool = False) -> None:
@@ -501,13 +502,15 @@ class _HtmlText(HTMLParser):
     def quotes(self, tag: str, attrs: list[tuple[str, str | None]]) -> bool:
         """Whether the element starts a quote; one that marks where the quoted mail begins
         makes all that follows a quote."""
-        found: set[tuple[str, str]] = set()
+        quote = tag == "blockquote"
         for name, value in attrs:
-            words = (value or "").lower().split() if name == "class" else [(value or "").lower()]
-            found.update((name, word) for word in words)
-        if found & self.marks.html_cut:
-            self.quote_depth += 1  # never closed: the rest of the mail is the quoted one
-        return tag == "blockquote" or bool(found & self.marks.html_quote)
+            if name not in MARKED or not value:
+                continue
+            for word in value.lower().split() if name == "class" else [value.lower()]:
+                if (name, word) in self.marks.html_cut:
+                    self.quote_depth += 1  # never closed: the rest of the mail is the quoted one
+                quote = quote or (name, word) in self.marks.html_quote
+        return quote
 
     def handle_starttag(self, tag, attrs):
         if tag in self.HIDDEN:
@@ -516,12 +519,12 @@ class _HtmlText(HTMLParser):
             self.break_line(force=True)
         elif tag in self.BLOCKS:
             self.break_line()
-        quote = self.quotes(tag, attrs) if attrs or tag == "blockquote" else False
-        if quote:
-            self.break_line()
-            self.quote_depth += 1
-        if tag not in self.VOID and len(self.open) < 10_000:
-            self.open.append((tag, quote))
+        if tag not in self.VOID:
+            self.depth[tag] = self.depth.get(tag, 0) + 1
+            if (attrs or tag == "blockquote") and self.quotes(tag, attrs):
+                self.break_line()
+                self.quote_depth += 1
+                self.quoting.append((tag, self.depth[tag]))
         if tag == "pre":
             self.pre += 1
 
@@ -532,14 +535,17 @@ class _HtmlText(HTMLParser):
             self.break_line()
         if tag == "pre":
             self.pre = max(0, self.pre - 1)
-        if any(t == tag for t, _ in self.open):  # close it, and what was left open in it
-            while self.open:
-                closed, quote = self.open.pop()
-                if quote:
+        depth = self.depth.get(tag, 0)
+        if depth:
+            # a quote ends with its element, and so does any quote left open inside it
+            if any(t == tag and d >= depth for t, d in self.quoting):
+                while True:
+                    closed, at = self.quoting.pop()
                     self.break_line()
                     self.quote_depth = max(0, self.quote_depth - 1)
-                if closed == tag:
-                    break
+                    if closed == tag and at >= depth:
+                        break
+            self.depth[tag] = depth - 1
 
     def handle_startendtag(self, tag, attrs):
         self.handle_starttag(tag, attrs)
@@ -586,32 +592,77 @@ class SetAside:
     count: int  # its lines that are not blank
 
 
+def _plain(text: str) -> str:
+    """Lowercased, each run of spaces made one space."""
+    return " ".join(text.lower().split())
+
+
 @dataclass(frozen=True)
 class Markers:
-    """The quote marks of the mail programs people use (quoting.yaml), compiled once."""
+    """The quote marks of the mail programs people use (quoting.yaml), as a reader looks
+    them up: sets and prefixes, no pattern to compile (a tick reads them once)."""
 
-    attribution: re.Pattern
-    opener: re.Pattern
-    labels: tuple[tuple[str, re.Pattern], ...]  # ("from" | "sent" | "other", label pattern)
-    separator: re.Pattern
-    footer: re.Pattern
+    wrote: tuple[tuple[str, bool], ...]  # (word, whether it stands alone between letters)
+    openers: tuple[str, ...]  # each with the space after it
+    labels: dict[str, str]  # a quoted header's label: "from", "sent" or "other"
+    separators: frozenset[str]
+    footers: tuple[str, ...]
+    footer_starts: tuple[str, ...]  # their first words, to pass over other lines at once
     html_quote: frozenset[tuple[str, str]]  # (attribute, value), lowercased
     html_cut: frozenset[tuple[str, str]]
 
+    def attribution(self, line: str) -> bool:
+        """An "On <date>, <someone> wrote:" line: a word for "wrote" in it (a word of a
+        script without spaces, Chinese, Japanese or Korean, may stand right after a digit
+        or a name), and a colon at its end."""
+        if not line.endswith(COLONS) or len(line) > 700:
+            return False
+        low = _plain(line)
+        for word, alone in self.wrote:
+            at = low.find(word)
+            while at >= 0:
+                end = at + len(word)
+                if not alone or (
+                    (at == 0 or not low[at - 1].isalnum())
+                    and (end == len(low) or not low[end].isalnum())
+                ):
+                    return True
+                at = low.find(word, at + 1)
+        return False
 
-def _words(words: list[str]) -> str:
-    """An alternation of ``words``, longest first, a space matching any run of spaces."""
-    return "|".join(
-        r"\s+".join(map(re.escape, w.split())) for w in sorted(set(words), key=len, reverse=True)
-    )
+    def opener(self, line: str) -> bool:
+        """The first words of an attribution line ("On", "Am", "Le" ...)."""
+        return (_plain(line) + " ").startswith(self.openers)
 
+    def label(self, line: str) -> str | None:
+        """The kind of quoted-header label the line starts with ("From:", "Gesendet:",
+        "差出人：", "*Subject:*"), or None."""
+        colon = min((i for i in (line.find(":"), line.find("：")) if i >= 0), default=-1)
+        if colon < 1 or colon > 40:
+            return None
+        return self.labels.get(_plain(line[:colon].strip().strip("*")))
 
-def _bounded(words: list[str]) -> str:
-    """``words`` as whole words: a word of a script that puts no spaces between words
-    (Chinese, Japanese, Korean) may stand right after a digit or a name."""
-    spaced = [w for w in words if ord(w[0]) < 0x2E80]
-    joined = [w for w in words if ord(w[0]) >= 0x2E80]
-    return rf"(?<!\w)(?:{_words(spaced)})(?!\w)" + (f"|{_words(joined)}" if joined else "")
+    def separator(self, line: str) -> bool:
+        """A line that starts a forwarded or original mail: its words with dashes around
+        them ("-----Original Message-----") or a colon after them ("Begin forwarded
+        message:"), or a line of underscores (Outlook's)."""
+        if len(line) >= 8 and not line.strip("_"):
+            return True
+        if not (line.startswith(DASHES) or line.endswith(COLONS)):
+            return False
+        words = line.strip("-_=* \t").rstrip(":：").strip("-_=* \t")
+        return _plain(words) in self.separators
+
+    def footer(self, line: str) -> bool:
+        """The line a phone's mail program adds ("Sent from my iPhone")."""
+        low = line.lower()
+        if not low.startswith(self.footer_starts):
+            return False
+        low = _plain(low)
+        return any(
+            low.startswith(f) and (len(low) == len(f) or not low[len(f)].isalnum())
+            for f in self.footers
+        )
 
 
 def _attributes(pairs: list[str]) -> frozenset[tuple[str, str]]:
@@ -628,26 +679,26 @@ def markers() -> Markers:
         for word in words:
             if not isinstance(word, str) or not word.strip():
                 raise ValueError(f"quoting.yaml: {key}: {word!r} is not a word (quote it)")
-    label = r"^[*]?(?:{})[*]?\s*[:：]"
+    labels = {}
+    for kind in ("other", "sent", "from"):  # a label of two kinds is taken as the latter
+        labels.update(dict.fromkeys(map(_plain, data[f"header_{kind}"]), kind))
+    footers = tuple(sorted(set(map(_plain, data["mobile_footers"])), key=len, reverse=True))
     return Markers(
-        attribution=re.compile(rf"^.{{0,300}}?(?:{_bounded(data['wrote'])}).{{0,300}}[:：]$", re.I),
-        opener=re.compile(rf"^(?:{_words(data['openers'])})\s", re.I),
-        labels=tuple(
-            (kind, re.compile(label.format(_words(data[f"header_{kind}"])), re.I))
-            for kind in ("from", "sent", "other")
-        ),
-        separator=re.compile(
-            rf"^(?:[-_=*]{{2,}}\s*(?:{_words(data['separators'])})\s*[:：]?\s*[-_=*]*"
-            rf"|(?:{_words(data['separators'])})\s*[:：]|_{{8,}})$",
-            re.I,
-        ),
-        footer=re.compile(rf"^(?:{_words(data['mobile_footers'])})(?!\w)", re.I),
+        wrote=tuple((w, ord(w[0]) < 0x2E80) for w in map(_plain, data["wrote"])),
+        openers=tuple(_plain(w) + " " for w in data["openers"]),
+        labels=labels,
+        separators=frozenset(map(_plain, data["separators"])),
+        footers=footers,
+        footer_starts=tuple({f.split()[0] for f in footers}),
         html_quote=_attributes(data["html_quote"]),
         html_cut=_attributes(data["html_cut"]),
     )
 
 
+MARKED = frozenset(("class", "id", "name", "type"))  # the attributes that mark a quote
 SIGNATURE = re.compile(r"^--\s*$")
+COLONS = (":", "：")  # how an attribution line ends
+DASHES = tuple("-_=*")  # how a separator line begins, when it does not end in a colon
 # a line that introduces a quote without a word for "wrote" (Gmail in Japanese, Russian or
 # Hebrew: "2024年6月3日(月) 9:00 Ann <ann@example.org>:"): an address, then a colon at its end
 ADDRESSED = re.compile(r"\S@\S+\.\w.{0,40}[:：]$")
@@ -696,32 +747,27 @@ def _attribution_lines(marks: Markers, lines: list[str], i: int) -> int:
     """How many lines from ``i`` on form an "On <date>, <someone> wrote:" line (mail programs
     wrap a long one over two or three lines), 0 if there is none."""
     first = lines[i].strip()
-    if marks.attribution.match(first):
-        return 1
-    if marks.opener.match(first) or "@" in first:  # "Ann <ann@...>, 3 Haz 2024 ... şunu" / "yazdı:"
+    if first.endswith(COLONS):
+        return 1 if marks.attribution(first) else 0
+    if marks.opener(first) or "@" in first:  # "Ann <ann@...>, 3 Haz 2024 ... şunu" / "yazdı:"
         for n in (2, 3):
-            if i + n <= len(lines) and marks.attribution.match(
-                " ".join(s.strip() for s in lines[i : i + n])
+            if (
+                i + n <= len(lines)
+                and lines[i + n - 1].rstrip().endswith(COLONS)
+                and marks.attribution(" ".join(s.strip() for s in lines[i : i + n]))
             ):
                 return n
     return 0
 
 
-def _label(marks: Markers, line: str) -> str | None:
-    """The kind of quoted-header label the line starts with ("from", "sent", "other")."""
-    if ":" not in line and "：" not in line:
-        return None
-    return next((kind for kind, pattern in marks.labels if pattern.match(line)), None)
-
-
 def _header_block(marks: Markers, lines: list[str], i: int) -> bool:
     """A quoted header: "From: ..." (or "Sent: ...", as GMX and web.de begin it) with another
     label of a quoted header ("Sent:", "To:", "Subject:" ...) among the next lines."""
-    kind = _label(marks, lines[i].strip())
+    kind = marks.label(lines[i].strip())
     if kind not in ("from", "sent"):
         return False
     near = [s.strip() for s in lines[i + 1 : i + 12] if s.strip()][:4]
-    return any(_label(marks, s) not in (None, kind) for s in near)
+    return any(marks.label(s) not in (None, kind) for s in near)
 
 
 def _next_text_line(lines: list[str], i: int) -> str | None:
@@ -752,9 +798,9 @@ def read_text(text: str) -> tuple[str, tuple[SetAside, ...]]:
                 "signature"
                 if SIGNATURE.match(line)
                 else "footer"
-                if marks.footer.match(stripped)
+                if marks.footer(stripped)
                 else "quote"
-                if marks.separator.match(stripped) or _header_block(marks, lines, i)
+                if marks.separator(stripped) or _header_block(marks, lines, i)
                 else None
             )
             if kind:
