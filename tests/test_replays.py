@@ -182,3 +182,30 @@ def test_replies_to_different_mails_with_the_same_order_are_not_sent_anew(tmp_pa
     boxes.deliver(reply_to(answer, "ann@example.org", "history"))
     run_tick(site)
     assert [m.get("bad_lines") for m in mails_of(site, 0)] == [None, None]
+
+
+def test_a_mail_dated_in_the_future_does_not_refuse_the_next(tmp_path):
+    site, boxes = game(tmp_path)
+    to_bob = site.identity.plus("bus1", site.campaign("bus1").players[1].token)
+    future = person_mail("Bob <bob@example.org>", to_bob, "orders", "build house 21")
+    future.replace_header("Date", "Fri, 01 Jan 2099 10:00:00 +0000")  # a wrong clock
+    boxes.deliver(future)
+    run_tick(site)
+    [applied] = mails_of(site, 1)
+    assert applied["date"] <= applied["at"]  # taken as when it came
+    boxes.deliver(person_mail("Bob <bob@example.org>", to_bob, "orders", "build house 24"))
+    run_tick(site)
+    assert site.campaign("bus1").table().queues[1] == ["build house 24"]
+
+
+def test_a_players_mail_that_names_no_game_is_told_what_was_not_read(tmp_path):
+    site, boxes = game(tmp_path)
+    boxes.new()
+    text = "build house 15\n\n-- \nBob"
+    boxes.deliver(person_mail("Bob <bob@example.org>", "referee@example.org", "orders", text))
+    run_tick(site)
+    [answer] = boxes.new("bob@example.org")
+    said = text_of(answer)
+    assert "bus1" in said  # the games Bob plays, and how to reach each
+    assert "Not read, as this mail named no game of yours:\n    build house 15" in said
+    assert 'the signature below "-- ", from "Bob" on' in said

@@ -8,8 +8,10 @@ a mail, and one the parser fails on, is read from its few essential headers alon
 with ``unreadable`` saying why, so it can still be told apart from machine mail and answered.
 
 The command text is what the person typed: quoted lines, quoted replies, signatures, mobile
-footers and attachments are left out, so a reply that quotes a whole report only yields the
-lines written above or between the quotes.
+footers and attachments are left out (and what was set aside is told), so a reply that
+quotes a whole report only yields the lines written above or between the quotes. The marks
+of the mail programs people use, in their languages, are read from ``quoting.yaml``. Mail is
+the referee's own, or a machine's, by its headers alone, never by words in its body.
 """
 
 from __future__ import annotations

@@ -28,6 +28,7 @@ from ..store.campaign import Campaign, CampaignError, Status, Table
 from ..words.render import say
 from .answers import tell_sender
 from .commands import (
+    SITE_VERBS,
     Commands,
     Outside,
     confirm_observer,
@@ -276,7 +277,8 @@ class Intake:
         if seat is not None and not sent_anew:  # what knows this mail if it comes again
             record = replace(
                 record,
-                date=stamp(mail.date) if mail.date else None,
+                # a date to come (a wrong clock) counts as now: it must not refuse the next
+                date=stamp(min(mail.date, self.now)) if mail.date else None,
                 body=mail.body_digest if where.lines else None,
             )
         assert done.outcome is not None  # a started campaign's commands have one
@@ -354,9 +356,17 @@ class Intake:
 
     # answers outside a player's game -------------------------------------------------------
     def outside(self, mail: Incoming, where: Route) -> Outside:
+        """How a mail outside any campaign is answered: a mail with no command of the site
+        in it (a player's mail that named no game, or a game there is none of) is told what
+        in it was not read."""
+        commanded = any(line.split()[0].lower() in SITE_VERBS for line in where.lines)
+        unread = [] if commanded else [*where.lines, *set_aside(mail)]
+
         def answer(
             subject: str, text: str, to: str | None = None, reply_to: str | None = None
         ) -> bool:
+            if unread and to is None:  # to the sender
+                text = f"{text}\n\n{say('not_read_outside', lines=unread)}"
             return self.send_notice(mail, subject, text, to, reply_to, self.audience(mail))
 
         return Outside(
