@@ -187,6 +187,13 @@ class Command:
         return cls(**values)
 
 
+def _words(value: Any, what: str) -> str | None:
+    """A field of text written only when it says something: absent, or text."""
+    if value is not None and (not isinstance(value, str) or not value):
+        raise ValueError(f"{what} {value!r} where text belongs")
+    return value
+
+
 def _plain(value: Any) -> Any:
     if isinstance(value, tuple):
         return [_plain(v) for v in value]
@@ -552,8 +559,8 @@ class Record:
                 subject=data.get("subject"),
                 ignored=tuple(data.get("ignored", ())),
                 bad_lines=tuple(BadLine.from_json(b) for b in data.get("bad_lines", ())),
-                date=data.get("date"),
-                body=data.get("body"),
+                date=_words(data.get("date"), "date"),
+                body=_words(data.get("body"), "body"),
                 n=whole(data["n"], 1, "n") if "n" in data else 0,
                 at=str(data.get("at", "")),
                 hash=str(data.get("hash", "")),
