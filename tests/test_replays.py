@@ -2,6 +2,7 @@
 its body; a Message-ID is a mail's together with its sender; a player's mail sent anew (the
 same text, or dated more than a day before their last one applied) is refused, saying why."""
 
+import copy
 import json
 from datetime import datetime, timedelta
 from email.utils import format_datetime
@@ -113,10 +114,9 @@ def test_a_mail_sent_anew_with_a_new_message_id_is_refused_with_the_reason(tmp_p
     boxes.deliver(person_mail("Bob <bob@example.org>", to_bob, "orders", "build house 21"))
     run_tick(site)
     boxes.new()
-    # the first mail sent again days later, under a new Message-ID
-    again = person_mail(
-        "Bob <bob@example.org>", to_bob, "orders", "build house 15\nmessage all hello there"
-    )
+    # the first mail sent again later, under a new Message-ID
+    again = copy.deepcopy(first)
+    again.replace_header("Message-ID", "<again@example.org>")
     boxes.deliver(again)
     run_tick(site)
     mails = mails_of(site, 1)
@@ -167,10 +167,25 @@ def test_what_knows_a_mail_sent_anew_survives_the_snapshot(tmp_path):
     run_tick(site)
     snapshot = json.loads((site.data_root / "bus1" / SNAPSHOT).read_text())
     assert len(snapshot["bodies"]) == 1 and list(snapshot["dates"]) == ["1"]
-    again = person_mail("Bob <bob@example.org>", to_bob, "orders", "build house 21")
+    again = copy.deepcopy(first)
+    again.replace_header("Message-ID", "<again@example.org>")
     boxes.deliver(again)
     run_tick(site)
     assert mails_of(site, 1)[-1]["bad_lines"][0][0] == "(all)"
+
+
+def test_the_same_words_written_again_are_a_new_mail(tmp_path):
+    site, boxes = game(tmp_path)
+    to_bob = site.identity.plus("bus1", site.campaign("bus1").players[1].token)
+    first = person_mail("Bob <bob@example.org>", to_bob, "orders", "build house 21")
+    first.replace_header("Date", "Mon, 03 Jun 2024 10:00:00 +0200")
+    boxes.deliver(first)
+    run_tick(site)
+    again = person_mail("Bob <bob@example.org>", to_bob, "orders", "build house 21")
+    again.replace_header("Date", "Mon, 03 Jun 2024 10:05:00 +0200")  # written anew, later
+    boxes.deliver(again)
+    run_tick(site)
+    assert [m.get("bad_lines") for m in mails_of(site, 1)] == [None, None]
 
 
 def test_replies_to_different_mails_with_the_same_order_are_not_sent_anew(tmp_path):

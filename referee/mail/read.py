@@ -63,7 +63,7 @@ class Incoming:
     automatic: str | None  # why this mail must never be answered, None for a person's mail
     unreadable: str | None = None  # why only the essential headers could be read
     set_aside: tuple[SetAside, ...] = ()  # what of the text was not read for commands
-    body_digest: str = ""  # of the whole text and what it replies to: the same mail sent anew
+    body_digest: str = ""  # of its text, what it replies to and its Date: the same mail sent anew
 
     @property
     def key(self) -> tuple[str, str]:
@@ -194,7 +194,8 @@ def _read(raw: bytes, referee_address: str, original: bytes | None = None) -> In
     recipients = _unique(a for h in RECIPIENT_HEADERS for _, a in _addresses(msg, h))
     text, truncated = _body_text(msg)
     in_reply_to = _header(msg, "In-Reply-To").strip() or None
-    digest = body_digest(text, in_reply_to)
+    when = _date(msg)
+    digest = body_digest(text, in_reply_to, when)
     text, set_aside = read_text(text)
     subject = _header(msg, "Subject")
     return Incoming(
@@ -204,7 +205,7 @@ def _read(raw: bytes, referee_address: str, original: bytes | None = None) -> In
         recipients=recipients,
         reply_to=_unique(a for _, a in _addresses(msg, "Reply-To")),
         subject=subject,
-        date=_date(msg),
+        date=when,
         in_reply_to=in_reply_to,
         references=tuple(_header(msg, "References").split()),
         plus_tag=_plus_tag(recipients, referee_address),
@@ -297,10 +298,12 @@ def _date(msg: EmailMessage) -> datetime | None:
     return when
 
 
-def body_digest(text: str, in_reply_to: str | None) -> str:
+def body_digest(text: str, in_reply_to: str | None, date: datetime | None) -> str:
     """The same for the same mail sent anew (under a new Message-ID, through other servers
-    that change its line ends and wrapping), different for a reply to another mail."""
-    words = " ".join(text.split()) + "\n" + (in_reply_to or "")
+    that change its line ends, wrapping and headers), different for a reply to another mail
+    and for a mail written again with the same words ("pass", a round later)."""
+    when = date.astimezone(UTC).isoformat() if date else ""
+    words = " ".join(text.split()) + "\n" + (in_reply_to or "") + "\n" + when
     return hashlib.sha256(words.encode("utf-8", "replace")).hexdigest()[:24]
 
 
