@@ -147,6 +147,8 @@ def _valid(snap: Any) -> dict:
         "hash": str,
         "queues": dict,
         "seen": list,
+        "bodies": dict,
+        "dates": dict,
         "tail_from": int,
         "skipped_rounds": list,
         "tail": list,
@@ -162,8 +164,16 @@ def _valid(snap: Any) -> dict:
         isinstance(q, list) and all(isinstance(o, str) for o in q) for q in snap["queues"].values()
     ):
         raise ValueError(f"its queues {snap['queues']!r} are not lists of orders")
-    if not all(isinstance(m, str) for m in snap["seen"]):
-        raise ValueError("its 'seen' holds more than Message-IDs")
+    if not all(
+        isinstance(m, list) and len(m) == 2 and all(isinstance(p, str) for p in m)
+        for m in snap["seen"]
+    ):
+        raise ValueError("its 'seen' holds more than senders and Message-IDs")
+    for name in ("bodies", "dates"):
+        if not all(isinstance(v, str) for v in snap[name].values()):
+            raise ValueError(f"its {name!r} holds more than times")
+    if not all(s.isdigit() for s in snap["dates"]):
+        raise ValueError("its 'dates' are not by seat")
     if not all(isinstance(r, int) and not isinstance(r, bool) for r in snap["skipped_rounds"]):
         raise ValueError("its 'skipped_rounds' holds more than round numbers")
     for step in snap["tail"]:
