@@ -359,8 +359,9 @@ class Intake:
         """How a mail outside any campaign is answered: a mail with no command of the site
         in it (a player's mail that named no game, or a game there is none of) is told what
         in it was not read."""
-        commanded = any(line.split()[0].lower() in SITE_VERBS for line in where.lines)
-        unread = [] if commanded else [*where.lines, *set_aside(mail)]
+        written = [line for line in where.lines if line.strip()]  # blank lines part messages
+        commanded = any(line.split()[0].lower() in SITE_VERBS for line in written)
+        unread = [] if commanded else [*written, *set_aside(mail)]
 
         def answer(
             subject: str, text: str, to: str | None = None, reply_to: str | None = None
