@@ -2,7 +2,11 @@
 part, goes to every player every round, so a whole demo game is played by mail and its
 largest mail weighed."""
 
+import pytest
+
 from referee.demo import mail_counts, run_demo
+
+pytestmark = pytest.mark.slow  # a whole game by mail: left out of --fast
 
 MOST_KB = 150
 

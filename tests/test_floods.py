@@ -24,6 +24,8 @@ from referee.service.site import Site
 from referee.service.tick import tick
 from referee.settings.site import load_config
 
+pytestmark = pytest.mark.slow  # floods of 500 mails: left out of --fast
+
 LIMITS = """limits:
   strangers_site_per_hour: 7
   messages_per_hour: 3

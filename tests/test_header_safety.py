@@ -21,6 +21,9 @@ from referee.service.commands.base import checked_name
 from referee.settings.checks import NAME_MOST
 from referee.store.campaign import CampaignError
 
+# Hypothesis over every header, and ticks: left out of --fast
+pytestmark = pytest.mark.slow
+
 REFEREE = "referee@example.org"
 EVE = "=?utf-8?q?Eve=0D=0AReply-To=3A_eve=40evil=2Eexample?="
 

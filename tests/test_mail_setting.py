@@ -5,11 +5,14 @@ the one stage that decides every mail (answers)."""
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from played import play
 from sites import PLAYERS, Mailboxes, make_site, person_mail, text_of
 
 from referee.service import answers
 from referee.service.tick import tick
+
+pytestmark = pytest.mark.slow  # whole games by mail: left out of --fast
 
 BOB = "bob@example.org"
 

@@ -30,6 +30,8 @@ from referee.settings.site import load_config, write_default_config
 from referee.store.campaign import Status
 from referee.words.render import say
 
+pytestmark = pytest.mark.slow  # whole games by mail: left out of --fast
+
 LISTED = re.compile(r"^(?P<head>[^:,#|]+?): (?P<first>[^,\s]+)")
 ROUND = re.compile(r"^round (\d+)$")
 EXAMPLES = re.compile(r"write one as, for example: (build \S+)|\(or write: (no runs)\)")

@@ -26,6 +26,8 @@ from referee import mailbot
 from referee.demo import PLAYERS, run_demo
 from referee.service.tick import tick
 
+pytestmark = pytest.mark.slow  # both demo games by mail: left out of --fast
+
 DEADLINES = {"deadlines": {"hours": 48}}
 ASKED = re.compile(
     r"^\[demo\] (Welcome to [\w ]+, \w+ - )?(Setup|Round \d+): your turn - \S.*, "

@@ -6,11 +6,15 @@ from __future__ import annotations
 
 from importlib import resources
 
+import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.mail.read import INVISIBLE, html_to_text, markers, read_mail, read_text
+
+# Hypothesis over any mail text: left out of --fast
+pytestmark = pytest.mark.slow
 
 REFEREE = "referee@example.org"
 MARKS = yaml.safe_load(resources.files("referee.mail").joinpath("quoting.yaml").read_text("utf-8"))

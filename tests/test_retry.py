@@ -20,6 +20,8 @@ from referee.service.site import Site
 from referee.service.tick import tick
 from referee.settings.site import load_config
 
+pytestmark = pytest.mark.slow  # crash kills at every step: left out of --fast
+
 FAULT = "a fault the next release mends"
 
 

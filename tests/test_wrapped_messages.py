@@ -10,6 +10,9 @@ from sites import PLAYERS, Mailboxes, logged, make_site
 
 from referee.service.tick import tick
 
+# ticks at every wrapping width: left out of --fast
+pytestmark = pytest.mark.slow
+
 TEXT = (
     "Good luck everyone, may the best network of bus lines win this time round; I will be "
     "away on Friday evening so expect my orders on Saturday morning, and do tell me if the "
