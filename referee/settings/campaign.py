@@ -41,18 +41,13 @@ def _absences(spans: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, ...], ...]
     return spans
 
 
-MAIL_CHOICES = {
+MailChoice = Literal["each", "digest", "brief"]
+MAIL_CHOICES: dict[MailChoice, str] = {
     "each": "a mail for each thing that happens (the default)",
     "digest": "one mail a day with everything since",
     "brief": "decisions and results only",
 }
 """How much mail a player gets (the ``mail`` command), and what each means."""
-
-
-def _mail_choice(choice: str) -> str:
-    if choice not in MAIL_CHOICES:
-        raise ValueError(f"{choice!r} is not one of {', '.join(MAIL_CHOICES)}")
-    return choice
 
 
 @dataclass(frozen=True)
@@ -65,7 +60,7 @@ class PlayerEntry:
     timezone: str | None = setting(None, check=_zone_name)  # the `timezone` command
     absence: tuple[tuple[str, ...], ...] = setting((), check=_absences)  # `absence`
     signup: dict[str, Any] = setting(factory=dict)  # what they chose when joining
-    mail: str = setting("each", check=_mail_choice)  # the `mail` command: MAIL_CHOICES
+    mail: MailChoice = "each"  # the `mail` command: MAIL_CHOICES
 
 
 @dataclass(frozen=True)
