@@ -29,6 +29,8 @@ import sysconfig
 import tempfile
 from pathlib import Path
 
+from base_tree import checked_out  # bench/ is the script's folder, first on the path
+
 ROOT = Path(__file__).resolve().parents[1]
 GOAL = 3.0
 
@@ -106,11 +108,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="idle-tick-") as folder:
         tmp = Path(folder)
         base = tmp / "base"
-        subprocess.run(
-            ["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(base), args.base],
-            check=True,
-        )
-        try:
+        with checked_out(args.base, base):
             script = tmp / "referee"
             script.write_text(SCRIPT)
             made = make_site(tmp / "site")
@@ -146,8 +144,6 @@ def main() -> None:
                         cpu_ms(argv, bare, site, args.runs),
                         instructions(argv, bare, site) if counting else 0,
                     )
-        finally:
-            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base)])
     print(
         f"CPU ms (least of {args.runs} runs) and instructions (millions, callgrind), "
         f"and each as a multiple of `python -c pass`; baseline {args.base}, this tree {ROOT}"

@@ -39,6 +39,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from base_tree import checked_out  # bench/ is the script's folder, first on the path
+
 ROOT = Path(__file__).resolve().parents[1]
 if "--worker" not in sys.argv:  # a worker runs the tree on its PYTHONPATH
     sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
@@ -431,11 +433,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="tick-costs-") as tmp:
         tmp_path = Path(tmp)
         base = tmp_path / "base"
-        subprocess.run(
-            ["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(base), args.base],
-            check=True,
-        )
-        try:
+        with checked_out(args.base, base):
             trees = {"base": base, "now": ROOT}
             for tree in trees.values():  # compiled as an installed referee is (see run)
                 subprocess.run([sys.executable, "-m", "compileall", "-q", "referee"], cwd=tree)
@@ -556,8 +554,6 @@ def main() -> None:
                     f"  {got['now']['rss_mb']:.0f} (baseline {got['base']['rss_mb']:.0f}): "
                     f"{ratio(got['now']['rss_mb'], got['base']['rss_mb'])}"
                 )
-        finally:
-            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base)])
 
 
 if __name__ == "__main__":
