@@ -146,6 +146,13 @@ def failure_files(state_dir: Path) -> list[Found]:
     return sorted(found, key=lambda f: (f.path == current, f.mtime, f.path.name))
 
 
+def stopped_in(files: list[Found], told: Told) -> int | None:
+    """Which of ``files`` the last summary stopped reading in (None: it is gone)."""
+    return next(
+        (i for i, f in enumerate(files) if (f.inode, f.head) == (told.inode, told.head)), None
+    )
+
+
 def failures_since(state_dir: Path, told: Told) -> tuple[list[dict], Told]:
     """The failures noted since ``told``, oldest first, and where this reading stopped
     (``at`` and ``wall`` left for the caller to set)."""
@@ -157,9 +164,8 @@ def failures_since(state_dir: Path, told: Told) -> tuple[list[dict], Told]:
         records, stop = _records(current[0].path, 0)
         skip = told.older if told.older <= len(records) else 0  # deleted by hand since
         return records[skip:], _place(current[0], stop)
-    same = [i for i, f in enumerate(files) if (f.inode, f.head) == (told.inode, told.head)]
-    if same:
-        start = same[0]
+    start = stopped_in(files, told)
+    if start is not None:
         offset = told.offset if told.offset <= files[start].size else 0  # emptied by hand
         reads = [(files[start], offset)] + [(f, 0) for f in files[start + 1 :]]
     else:  # deleted or rotated by hand: what was written since the last summary
@@ -217,7 +223,7 @@ def summary_due(state_dir: Path, game_masters: list[str], now: datetime) -> bool
         return True
     if told.at and now - datetime.fromisoformat(told.at) < EVERY:
         return False
-    same = [i for i, f in enumerate(files) if (f.inode, f.head) == (told.inode, told.head)]
-    if told.older is not None or not same:
+    start = stopped_in(files, told)
+    if told.older is not None or start is None:
         return True  # an older referee's record, or a file moved by hand: the summary reads
-    return files[same[0]].size > told.offset or any(f.size for f in files[same[0] + 1 :])
+    return files[start].size > told.offset or any(f.size for f in files[start + 1 :])
