@@ -4,6 +4,7 @@ server with `referee gm <campaign> ...`)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from ... import records
 from ...contract import OwnDrop
@@ -170,13 +171,13 @@ class DropCommand(CampaignCommand):
         table = ctx.started()
         own = table.descriptor.offers(OwnDrop)
         said = say("dropped", name=name, note=own.note if own else say("bot_plays_seat"))
-        if own is not None:
-            events = records.Drop(line, said, seat, name).replay(table)
-            return records.Drop(line, said, seat, name, tuple(events))
+        dropped = records.Drop(line, said, seat, name)
+        if own is not None:  # the game's own rule: what it did is kept for replay
+            return replace(dropped, events=tuple(dropped.replay(table)))
         if seat not in ctx.campaign.robots:
             ctx.campaign.robots.append(seat)
             ctx.campaign.save()
-        return records.Drop(line, said, seat, name)
+        return dropped
 
 
 class RollbackCommand(CampaignCommand):
