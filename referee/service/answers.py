@@ -562,39 +562,26 @@ def to_game_masters(
     """A notice to the campaign's game master (``gm``: address and token), whose reply
     reaches their campaign (the token in Reply-To), and the same to the site's game masters,
     who hold no token of it; returns the mails queued."""
-    queued = 0
+    others = [a for a in dict.fromkeys(game_masters) if gm is None or a.lower() != gm[0].lower()]
+    mails: list[tuple[list[str], str | None, str]] = []  # to, Reply-To, what of the id
     if gm is not None:
         address, token = gm
-        post.queue(
-            None,
-            compose(
-                from_address=post.identity.address,
-                from_name=post.identity.name,
-                to=[address],
-                reply_to=post.identity.plus(campaign_id, token) if token else None,
-                subject=subject,
-                text=text,
-                message_id=message_id(post.identity, campaign_id, f"{what}-gm", key),
-            ),
-            about=about,
-        )
-        queued += 1
-    others = [a for a in dict.fromkeys(game_masters) if gm is None or a.lower() != gm[0].lower()]
+        reply_to = post.identity.plus(campaign_id, token) if token else None
+        mails.append(([address], reply_to, f"{what}-gm"))
     if others:
-        post.queue(
-            None,
-            compose(
-                from_address=post.identity.address,
-                from_name=post.identity.name,
-                to=others,
-                subject=subject,
-                text=text,
-                message_id=message_id(post.identity, campaign_id or "site", what, key),
-            ),
-            about=about,
+        mails.append((others, None, what))
+    for to, reply_to, kind in mails:
+        msg = compose(
+            from_address=post.identity.address,
+            from_name=post.identity.name,
+            to=to,
+            reply_to=reply_to,
+            subject=subject,
+            text=text,
+            message_id=message_id(post.identity, campaign_id or "site", kind, key),
         )
-        queued += 1
-    return queued
+        post.queue(None, msg, about=about)
+    return len(mails)
 
 
 UNDELIVERED = "undelivered"  # what a notice of undelivered mail is about: never told of itself
