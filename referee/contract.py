@@ -251,8 +251,10 @@ class Rules(Protocol):
     def apply(self, state: Any, seat: int, order: Any) -> tuple[Any, list[str]]:
         """The state after the order and what happened; raises IllegalOrder."""
 
-    def view(self, state: Any) -> View:
-        """Plain data for reports and maps."""
+    def view(self, state: Any, seat: int | None = None) -> View:
+        """Plain data for reports and maps, as ``seat`` may see the game; with no seat (an
+        observer, the archive, the turn files) as everyone may. A game that hides nothing
+        gives every seat the view with no seat."""
 
     def round(self, state: Any) -> int:
         """The round in play, as ``view(state)["round"]`` shows it, without building a view
@@ -311,7 +313,9 @@ class MissedOrderRule(Capability):
 class HeldOrders(Capability):
     """For a game of simultaneous decisions: (state, seat) -> the seat's answer the game
     holds until the decision resolves for everyone (``HeldOrder``), or None; a new order
-    from the player replaces it, and the player's confirmation shows its notes."""
+    from the player replaces it, and the player's confirmation shows its notes. What a seat
+    holds is hidden from the others: the seat's own mails show the game's view with that
+    seat (``Rules.view``). Without it, one view with no seat serves everyone."""
 
     held: Callable[[Any, int], HeldOrder | None]
 

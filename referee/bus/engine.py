@@ -108,7 +108,8 @@ class BusRules:
     def round(self, state: BusState) -> int:
         return state.round
 
-    def view(self, s: BusState) -> BusView:
+    def view(self, s: BusState, seat: int | None = None) -> BusView:
+        # Bus hides nothing: every seat, and everyone else, sees the whole table alike
         result = self.result(s)
         return {
             "game": "bus",

@@ -17,7 +17,7 @@ name) and ``colours`` (a preference list).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..contract import (
@@ -61,7 +61,10 @@ class BusBossView(View):
     (``load_map`` reads them); places, routes, runs: one dict each, in the map's order and
     the order of offer; bank_routes: names of the routes the bank holds; last_round: the
     record of the round resolved last, None before the first. Each player has a colour
-    (rule 6) and a company: its name, or None where the player gave none."""
+    (rule 6) and a company: its name, or None where the player gave none. In a seat's own
+    view (``view(state, seat)``), that seat's player has ``held_order``: the lines of the
+    order it handed in for the round, held until the round resolves (None when it has none);
+    nobody else's view shows it."""
 
     map: str
     map_name: str
@@ -152,11 +155,12 @@ class BusBossRules:
     def round(self, state: BusBossState) -> int:
         return min(state.round, LAST_ROUND)
 
-    def view(self, s: BusBossState) -> BusBossView:
+    def view(self, s: BusBossState, seat: int | None = None) -> BusBossView:
         m = s.map
         result = game.result(s)
-        waiting = {d.seat for d in game.awaiting(s)}
-        return {
+        awaiting = game.awaiting(s)
+        waiting = {d.seat for d in awaiting}
+        view: BusBossView = {
             "game": "busboss",
             "map": m.title,
             "map_name": s.map_name,
@@ -217,8 +221,16 @@ class BusBossRules:
                 for o in s.offers
             ],
             "last_round": s.last,
-            **progress_view(game.awaiting(s), result),
+            **progress_view(awaiting, result),
         }
+        if seat is not None:  # the order a seat handed in is its own until the round resolves
+            held = s.pending.get(seat)
+            view["players"][seat]["held_order"] = (
+                format_order(replace(held, round=None)).splitlines()
+                if held and not s.over
+                else None
+            )
+        return view
 
 
 RULES = BusBossRules()

@@ -34,6 +34,7 @@ from ..contract import (
     SIGNUP,
     Decision,
     GameDescriptor,
+    HeldOrders,
     IllegalOrder,
     NotationError,
     PinnedOptions,
@@ -540,8 +541,12 @@ class Table:
             self._awaiting = self.rules.awaiting(self._state)
         return self._awaiting
 
-    def view(self) -> View:
-        """The game now, as plain data (``Rules.view``)."""
+    def view(self, seat: int | None = None) -> View:
+        """The game now, as plain data (``Rules.view``): as everyone sees it, or as ``seat``
+        does where the game holds something of the seat's that the others may not see
+        (``HeldOrders``; each of the seat's mails asks once)."""
+        if seat is not None and self.descriptor.offers(HeldOrders):
+            return self.rules.view(self._state, seat)
         if self._view is None:
             self._view = self.rules.view(self._state)
         return self._view

@@ -63,12 +63,15 @@ def result_context(view: View, names: list[str]) -> dict | None:
     return {"reason": result["reason"], "places": places}
 
 
-def base_context(table: Table, view: View | None = None) -> dict:
+def base_context(table: Table, seat: int | None = None, view: View | None = None) -> dict:
+    """What every report shows: the game now, or a past round's ``view``, as everyone sees
+    it, or as ``seat`` does (with what it holds that the others may not see); the map is
+    the same for everyone."""
     view = view or table.view()
     return {
         "campaign": table.campaign,
         "title": table.rules.title,
-        "view": view,
+        "view": view if seat is None else table.view(seat),
         "map": maps.text_map(view),
         "result": result_context(view, [p.name for p in table.campaign.players]),
         "waiting_for": waiting_for(table),
@@ -152,7 +155,7 @@ def welcome(
         seed_hash=campaign.config.seed_hash,
         # a player who takes over a seat comes into a game under way, and a first
         # decision needs the game: show it to them
-        position=base_context(table) if key or choices else None,
+        position=base_context(table, seat) if key or choices else None,
         taking_over=bool(key),
     )
     text = render("welcome.txt", headline=True, **parts)
@@ -413,7 +416,7 @@ def digest(
     if paused:
         notes.append(say("note_paused"))
     prompt, choices = decision_of(table, seat)
-    context = base_context(table)
+    context = base_context(table, seat)
     subject = say(
         "subject_digest",
         over=bool(context["result"]),
@@ -505,7 +508,7 @@ def told(
 def position_text(table: Table, seat: int | None = None) -> str:
     """The game now, as a report shows it (with the seat's decision when one is given)."""
     prompt, choices = decision_of(table, seat) if seat is not None else (None, [])
-    context = base_context(table)
+    context = base_context(table, seat)
     return render(
         "digest.txt",
         reads=[],
@@ -525,7 +528,7 @@ def turn_report(table: Table, round_: int, view: View) -> str:
     """The report of one round, for the campaign's turns/ folder; ``view`` is the game at
     the round's end."""
     events = [e for step in table.steps_of_round(round_) for e in step.events]
-    context = base_context(table, view)
+    context = base_context(table, view=view)
     return render("turn.txt", round=round_, events=events, **context)
 
 

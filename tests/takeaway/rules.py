@@ -145,7 +145,8 @@ class TakeawayRules:
     def round(self, state: TakeawayState) -> int:
         return state.round
 
-    def view(self, state: TakeawayState) -> View:
+    def view(self, state: TakeawayState, seat: int | None = None) -> View:
+        # the pile and every take lie open: each seat sees what everyone sees
         players = [
             {"seat": s, "name": n, "taken": state.taken[s]} for s, n in enumerate(state.names)
         ]
