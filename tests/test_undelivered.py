@@ -147,3 +147,41 @@ def test_the_patience_is_set_in_referee_yaml_and_checked(tmp_path, mailrig):
     with pytest.raises(ValueError) as err:
         load_config(config)
     assert "outbox.give_up_dayz: unknown setting; did you mean `give_up_days`?" in str(err.value)
+
+
+def test_mail_that_rests_is_no_work_for_an_idle_tick_till_its_next_try(mailrig, tmp_path):
+    """cron's tick every minute would otherwise load the whole referee for a week to find
+    that a dead address's mail is not due: the flush notes until when the mail it left
+    rests, and a tick with nothing else to do passes over the queue till then, unless mail
+    was queued since (issue 25, an idle tick that costs what it does)."""
+    from sites import person_mail
+    from test_idle_tick import HEAVY, referee
+
+    from referee.service.tick import quiet
+
+    ann, bob, cid = (mailrig.add_account(f"{n}-resting") for n in ("ann", "bob", "cid"))
+    site = smtp_site(tmp_path, mailrig)
+    mailrig.tempfail.add(bob.address)
+    players = [f"{a.address.split('-')[0].title()} <{a.address}>" for a in (ann, bob, cid)]
+    site.new_campaign("bus", "bus1", players)
+    t0 = datetime.now(UTC).replace(microsecond=0)
+    tick(site, t0)
+    [waiting] = site.outbox.pending()
+    rest = json.loads((site.config.queue_dir / "resting.json").read_text())
+    assert rest == {"mails": [waiting], "until": (t0 + timedelta(minutes=2)).isoformat()}
+
+    assert quiet(site, t0 + timedelta(minutes=1))
+    status, modules, printed = referee(site.root, "tick")  # now, within Bob's rest
+    assert (
+        status == 0
+        and printed == "fetched 0, applied 0, ignored 0, queued 0, sent 0, still queued 1"
+    )
+    assert {name.split(".")[0] for name in modules}.isdisjoint(HEAVY)
+    assert mailrig.tried.count(bob.address) == 1 and site.outbox.pending() == [waiting]
+
+    assert not quiet(site, t0 + timedelta(minutes=2))  # Bob's next try is due
+    site.post.queue(None, person_mail("Referee <referee@example.test>", ann.address, "x", "y"))
+    assert not quiet(site, t0 + timedelta(minutes=1))
+    report = tick(site, t0 + timedelta(minutes=1))
+    assert (report.sent, report.waiting) == (1, 1) and site.outbox.pending() == [waiting]
+    assert quiet(site, t0 + timedelta(minutes=1, seconds=30))

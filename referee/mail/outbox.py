@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Protocol
 
 from ..files import atomic_write, crashpoint, fsync_dir
-from .queue import given_up_untold, queued
+from .queue import RESTING, given_up_untold, queued
 
 log = logging.getLogger(__name__)
 
@@ -316,10 +316,16 @@ class FailingAddresses:
 
     def resting(self, recipients: Iterable[str], now: datetime) -> bool:
         """Whether every recipient is failing and none is due for its next try."""
+        return now < self.next_try(recipients)
+
+    def next_try(self, recipients: Iterable[str]) -> datetime:
+        """When the first of the recipients is due for its next try (at once for one that
+        is not failing)."""
         notes = [self.known.get(address.lower()) for address in recipients]
-        return bool(notes) and all(
-            note is not None and now < datetime.fromisoformat(note["next"]) for note in notes
-        )
+        failing = [note for note in notes if note is not None]
+        if not notes or len(failing) < len(notes):
+            return datetime.min.replace(tzinfo=UTC)
+        return min(datetime.fromisoformat(note["next"]) for note in failing)
 
     def failed(self, addresses: Iterable[str], error: str, now: datetime) -> None:
         for address in addresses:
@@ -487,14 +493,16 @@ class Outbox:
             return report
         now = now or datetime.now(UTC)
         failing = FailingAddresses(self.dir / "addresses.json", self.patience)
+        resting: dict[str, datetime] = {}  # name -> when it is next to be tried
         try:
             with sender:
-                self._send_all(sender, names, report, failing, now)
+                self._send_all(sender, names, report, failing, now, resting)
         except SendError as e:  # raised while connecting: nothing was tried
             report.error = e.reason
             self._hold(names, e.reason, report, now)
         finally:
             failing.save()
+            self._note_resting(resting if len(resting) == len(report.waiting) else {})
             # the moves are made durable once, here: one lost by a crash only means a resend
             for d in (self.sent_dir, self.failed_dir, self.dir):
                 fsync_dir(d)
@@ -519,6 +527,7 @@ class Outbox:
         report: FlushReport,
         failing: FailingAddresses,
         now: datetime,
+        resting: dict[str, datetime],
     ) -> None:
         for i, name in enumerate(names):
             mail = self.outgoing(name)
@@ -526,6 +535,7 @@ class Outbox:
                 why = failing.last_error(mail.recipients)
                 if not self._give_up(name, why, report, now):
                     report.waiting.append((name, why))
+                    resting[name] = self._due_again(name, mail, failing)
                 continue
             try:
                 refused = sender.send(mail)
@@ -553,6 +563,7 @@ class Outbox:
                             e.reason,
                         )
                         self._hold([name], e.reason, report, now)
+                        resting[name] = self._due_again(name, mail, failing)
                 continue
             failing.took(a for a in mail.recipients if a not in refused)
             crashpoint("delivered")  # sent, not yet moved to sent/: the next flush resends it
@@ -568,6 +579,24 @@ class Outbox:
                     "; ".join(f"{rcpt} ({answer})" for rcpt, answer in refused.items()),
                 )
                 report.refused[name] = refused
+
+    def _due_again(self, name: str, mail: OutMail, failing: FailingAddresses) -> datetime:
+        """When a mail left resting must be looked at again: its first address's next try,
+        or the time it is given up, whichever comes first."""
+        return min(failing.next_try(mail.recipients), _queued_at(name) + self.patience.give_up)
+
+    def _note_resting(self, resting: dict[str, datetime]) -> None:
+        """``RESTING``: the mails this flush left, when each of them rests, and till when;
+        none, when any of them is due at the next flush (the queue is then work)."""
+        note = self.dir / RESTING
+        if resting:
+            text = json.dumps(
+                {"mails": sorted(resting), "until": min(resting.values()).isoformat()}
+            )
+            atomic_write(note, text + "\n", durable=False)
+        else:
+            with contextlib.suppress(FileNotFoundError):
+                note.unlink()
 
     def _give_up(self, name: str, why: str, report: FlushReport, now: datetime) -> bool:
         """A mail queued ``patience.give_up`` ago and refused for now ever since moves to

@@ -4,8 +4,14 @@ this."""
 
 from __future__ import annotations
 
+import json
 import os
+from datetime import datetime
 from pathlib import Path
+
+RESTING = "resting.json"
+"""The queue's note of the mails its last flush left resting (every address of each failing,
+none due for its next try) and until when: ``{"mails": [names], "until": ISO time}``."""
 
 
 def queued(queue_dir: str | os.PathLike) -> list[str]:
@@ -18,3 +24,17 @@ def given_up_untold(queue_dir: str | os.PathLike) -> list[Path]:
     ``<name>.eml.told`` beside them), oldest first."""
     failed = Path(queue_dir) / "failed"
     return [p for p in sorted(failed.glob("*.eml")) if not (failed / f"{p.name}.told").exists()]
+
+
+def due_to_send(queue_dir: str | os.PathLike, now: datetime) -> bool:
+    """Whether the queue holds mail to try now: any, but for the very mails the last flush
+    left resting (``RESTING``) until their time comes. A mail queued since, or a note that
+    cannot be read, is due."""
+    names = queued(queue_dir)
+    if not names:
+        return False
+    try:
+        rest = json.loads((Path(queue_dir) / RESTING).read_bytes())
+        return names != rest["mails"] or now >= datetime.fromisoformat(rest["until"])
+    except (OSError, ValueError, TypeError, KeyError):
+        return True

@@ -29,7 +29,7 @@ import logging
 from datetime import UTC, datetime
 
 from ..files import TickLock, crashpoint
-from ..mail.queue import given_up_untold, queued
+from ..mail.queue import due_to_send, given_up_untold, queued
 from ..store.waits import Waits
 from .failures import summary_due
 from .report import TickReport
@@ -63,8 +63,8 @@ def look_and_work(site: Site, now: datetime) -> TickReport:
     crashpoint("fetched")
     if not mails and quiet(site, now):
         inbox.close()
-        log.debug("nothing to do: no mail, no deadline due, nothing queued")
-        return TickReport()
+        log.debug("nothing to do: no mail, no deadline due, nothing queued that is due")
+        return TickReport(waiting=len(queued(site.config.queue_dir)))  # resting, if any
     # work to do: the mail, the games, the answers and their words are imported now, when
     # they are needed (``work`` is of this layer and never imports this module: no circle)
     from .work import take_and_answer
@@ -75,11 +75,11 @@ def look_and_work(site: Site, now: datetime) -> TickReport:
 def quiet(site: Site, now: datetime) -> bool:
     """Whether a tick without new mail has nothing to do: every campaign asleep (no file of
     it changed since a tick looked at it, no deadline due: ``state/waits.json``), nothing
-    queued to send or given up untold, no mail held for a broken campaign, no failure
-    summary due, no campaign gone. It may say
-    no in vain (the work then finds nothing), never yes when there is work."""
+    queued to send (mail to addresses that rest after failing waits for its next try) or
+    given up untold, no mail held for a broken campaign, no failure summary due, no campaign
+    gone. It may say no in vain (the work then finds nothing), never yes when there is work."""
     queue = site.config.queue_dir
-    if queued(queue) or given_up_untold(queue):
+    if due_to_send(queue, now) or given_up_untold(queue):
         return False
     if site.holds_mail():
         return False  # tried each tick: the first that can read its campaign applies it
