@@ -48,3 +48,18 @@ def test_a_short_deadline_is_reminded_late_and_after_its_prompt(tmp_path):
     assert sum("Reminder" in s for s in subjects()) == 1
     tick(site, T0 + 5 * HOUR)
     assert sum("Reminder" in s for s in subjects()) == 1  # once
+
+
+def test_a_reminders_subject_names_the_campaign_the_round_and_what_is_asked(tmp_path):
+    """Read in a phone's list of mail, a reminder says what it is about, as the prompt
+    did: the campaign, the round, the decision and its due time."""
+    site = make_site(tmp_path)
+    site.new_campaign("bus", "g1", PLAYERS, seed=1, settings={"deadlines": {"hours": 6}})
+    boxes = Mailboxes(site)
+    tick(site, T0)
+    boxes.new()
+    tick(site, T0 + 4.5 * HOUR)
+    [reminder] = [str(m["Subject"]) for m in boxes.new()]
+    assert reminder == (
+        "[g1] Reminder - Setup: your turn - first buildings, due by Mon 23 Nov 2026 15:00 UTC"
+    )

@@ -356,6 +356,7 @@ def press(
 
 
 def reminder(identity: Identity, table: Table, seat: int, stage: int, due: str) -> EmailMessage:
+    """A player's reminder of the decision they owe: its subject reads as the prompt's did."""
     campaign = table.campaign
     prompt, choices = decision_of(table, seat)
     text = render("reminder.txt", campaign=campaign, due=due, prompt=prompt, choices=choices)
@@ -363,7 +364,7 @@ def reminder(identity: Identity, table: Table, seat: int, stage: int, due: str) 
         identity,
         campaign,
         campaign.players[seat],
-        say("subject_reminder", due=due),
+        say("subject_reminder", round=table.round, decision=prompt and asked(prompt), due=due),
         text,
         message_id(identity, incarnate(campaign), "reminder", seat, stage),
     )
