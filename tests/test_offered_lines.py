@@ -1,6 +1,7 @@
 """Every line a mail offers works as written (issue 23, item 2): whatever a prompt tells a
 player to copy gives that order when copied alone into a reply, or a precise answer (a
-grouped line such as ``build house: 10, 15`` is a list: write one), never "no orders in it".
+grouped line such as ``build house: 10, 15`` is a list: write one; ``build house: 34`` is
+that order), never "no orders in it".
 
 A whole game of each of Bus and Bus Boss is played by mail through real ticks, its players
 answering each prompt with one offered line copied alone (a list or a bare round line
@@ -61,6 +62,8 @@ def answer_for(rules, line: str, listed: re.Match | None, round_: re.Match | Non
     """What the reading of ``line`` alone must give: (entries, errors)."""
     if listed:
         example = f"{listed['head']} {listed['first']}"
+        if "," not in line:  # a group of one (a long group's last line) is that order
+            return [example], []
         return [], [(line, say("a_list", line=line, example=example))]
     if round_:
         with pytest.raises(Exception) as told:

@@ -90,18 +90,22 @@ def read_orders(rules, lines: list[str]) -> Reading:
     for chunk in ["\n".join(lines)] if rules.multiline_orders and lines else lines:
         try:
             entries = rules.parse(chunk)
-        except NotAnOrder:
-            if not _a_list(rules, chunk, reading):
-                _not_an_order(rules, chunk, reading)
-            continue
         except NotationError as err:
-            if _a_list(rules, chunk, reading):
-                pass
+            listed = _listed(rules, chunk)
+            if listed and len(listed) == 1:
+                entries = rules.parse(listed[0])  # "build house: 34" says one order
+            elif listed:
+                reading.errors.append((chunk, say("a_list", line=chunk, example=listed[0])))
+                continue
+            elif isinstance(err, NotAnOrder):
+                _not_an_order(rules, chunk, reading)
+                continue
             elif looks_like_prose(chunk):  # a signature or a remark that begins like an order
                 reading.ignored.append(chunk)
+                continue
             else:
                 reading.errors.append((err.line or chunk, err.reason))
-            continue
+                continue
         for entry in entries:
             if any(rules.referee_only(o) for o in entry.alternatives):
                 reading.errors.append((entry.text or chunk, "only the referee gives this order"))
@@ -140,14 +144,17 @@ def _order_lines(rules, lines: list[str], reading: Reading) -> list[str]:
     for line in lines:
         try:
             rules.parse(line)
-        except NotAnOrder:
-            if not _a_list(rules, line, reading):
-                _not_an_order(rules, line, reading)
-            continue
-        except NotationError:
-            if _a_list(rules, line, reading):
+        except NotationError as err:
+            listed = _listed(rules, line)
+            if listed and len(listed) == 1:
+                line = listed[0]  # "build house: 34" says one order
+            elif listed:
+                reading.errors.append((line, say("a_list", line=line, example=listed[0])))
                 continue
-            # part of an order, or a malformed one: the whole text says which
+            elif isinstance(err, NotAnOrder):
+                _not_an_order(rules, line, reading)
+                continue
+            # else part of an order, or a malformed one: the whole text says which
         kept.append(line)
     return kept
 
@@ -155,20 +162,19 @@ def _order_lines(rules, lines: list[str], reading: Reading) -> list[str]:
 LISTED = re.compile(r"^(?P<head>[^:,#|]+?)\s*:\s*(?P<items>[^:#|]+)$")
 
 
-def _a_list(rules, line: str, reading: Reading) -> bool:
-    """A line copied from a mail that lists several orders in one, as it groups them
-    (``build house: 10, 15``, ``line: 1-2, 1-6``): told which one to write."""
+def _listed(rules, line: str) -> list[str] | None:
+    """The orders of a line copied from a mail that groups them (``build house: 10, 15``,
+    ``line: 1-2, 1-6``), each written alone; None for a line that is no such list."""
     listed = LISTED.match(line.strip())
     items = re.split(r"[\s,]+", listed["items"].strip()) if listed else []
     if not listed or not items[0]:
-        return False
-    example = f"{listed['head']} {items[0]}"
+        return None
+    orders = [f"{listed['head']} {item}" for item in items if item]
     try:
-        rules.parse(example)
+        rules.parse(orders[0])
     except NotationError:
-        return False
-    reading.errors.append((line, say("a_list", line=line, example=example)))
-    return True
+        return None
+    return orders
 
 
 def entry_text(rules, entry: Entry) -> str:
