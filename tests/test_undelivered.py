@@ -185,3 +185,53 @@ def test_mail_that_rests_is_no_work_for_an_idle_tick_till_its_next_try(mailrig, 
     report = tick(site, t0 + timedelta(minutes=1))
     assert (report.sent, report.waiting) == (1, 1) and site.outbox.pending() == [waiting]
     assert quiet(site, t0 + timedelta(minutes=1, seconds=30))
+
+
+def test_recipients_a_server_refused_of_a_mail_it_took_for_others_get_it_later(mailrig, tmp_path):
+    """A mail to two, of whom the server takes one and refuses the other for now, was kept
+    as sent with a note and the other never had it: now a copy for the refused alone is
+    queued (as queued first, so given up counting from then) and rests and is tried again
+    as any failing address; one refused for good is kept in failed/ and its game master
+    told, as every mail refused for good is."""
+    from email.message import EmailMessage
+    from email.utils import make_msgid
+
+    ann, bob = mailrig.add_account("ann-partial"), mailrig.add_account("bob-partial")
+    refused = "refuse-partial@example.test"
+    site = smtp_site(tmp_path, mailrig)
+    mailrig.tempfail.add(bob.address)
+    t0 = datetime.now(UTC).replace(microsecond=0)
+    for to in (f"{ann.address}, {bob.address}", f"{ann.address}, {refused}"):
+        mail = EmailMessage()
+        mail["From"], mail["To"], mail["Subject"] = "referee@example.test", to, f"to {to}"
+        mail["Message-ID"] = make_msgid(domain="example.test")
+        mail.set_content("hello")
+        site.post.queue(None, mail)
+    first = site.outbox.pending()
+
+    report = tick(site, t0)
+    assert report.sent == 2 and len(mailrig.read_mails(ann.address)) == 2
+    again = [n for n in site.outbox.pending() if n not in first]
+    assert len(again) == 2 and all(n[:21] in {f[:21] for f in first} for n in again)
+    assert {r for n in again for r in site.outbox.outgoing(n).recipients} == {
+        bob.address,
+        refused,
+    }
+    assert list(json.loads((site.config.queue_dir / "addresses.json").read_text())) == [bob.address]
+
+    tick(site, t0 + timedelta(minutes=1))  # Bob rests; the address refused for good is kept
+    [kept] = sorted((site.config.queue_dir / "failed").glob("*.eml"))
+    assert site.outbox.outgoing(kept.name, kept.parent).recipients == (refused,)
+    assert mailrig.read_mails(bob.address) == []
+    sam = mailrig.add_account("sam-undelivered")
+    told = len(notices(mailrig, sam))  # (the rig is the session's: earlier tests told Sam)
+    tick(site, t0 + timedelta(minutes=1, seconds=30))  # the site's game master is told
+    [notice] = notices(mailrig, sam)[told:]
+    assert refused in mailbot.body(notice) and "550" in mailbot.body(notice)
+
+    mailrig.tempfail.discard(bob.address)
+    report = tick(site, t0 + timedelta(minutes=2, seconds=1))
+    assert [str(mailbot.parse(m)["Subject"]) for m in mailrig.read_mails(bob.address)] == [
+        f"to {ann.address}, {bob.address}"
+    ]
+    assert len(mailrig.read_mails(ann.address)) == 2 and site.outbox.pending() == []

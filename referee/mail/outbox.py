@@ -12,7 +12,8 @@ down) backs off: it is tried again after 2 minutes, then 4, 8 ... up to ``Patien
 ``Patience.give_up`` after it was queued is given up: it moves to ``failed/`` as one refused
 for good does, and ``undelivered`` lists it until the game master has been told. A server
 that cannot be reached, or refuses the login, is not an address's fault: the whole queue
-waits for it, and nothing is given up for it.
+waits for it, and nothing is given up for it. A mail the server takes for some recipients
+and refuses for others is queued again for those alone, and goes the same way.
 
 A mail is composed once: the bytes queued are the bytes sent, and what the sender needs
 besides them (the envelope) is kept beside them in ``names/``; the outbox does not parse its
@@ -22,6 +23,8 @@ own mail back (but for mail queued by an older referee, whose headers it reads).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import hashlib
 import itertools
 import json
 import logging
@@ -404,18 +407,26 @@ class Outbox:
         for d in (self.dir, self.sent_dir, self.failed_dir, self.names_dir):
             d.mkdir(parents=True, exist_ok=True)
 
-    def queue(self, mail: OutMail | EmailMessage, name: str | None = None, about: str = "") -> str:
+    def queue(
+        self,
+        mail: OutMail | EmailMessage,
+        name: str | None = None,
+        about: str = "",
+        since: datetime | None = None,
+    ) -> str:
         """Write ``mail`` to the queue (atomically, durably) and return its file name. Its
         ``name`` (chosen by the caller, unique per mail) is kept in ``names/`` with the
         envelope, so that ``contains`` recognises the same mail queued again, whatever became
         of it. The mail is written before its name: a crash between the two can repeat a
         mail, never lose it; so the name is not fsynced on its own (a power cut that loses it
         can only repeat a mail, and its envelope is then read from the mail's headers).
-        ``about``: what the mail concerns, for whoever is told it was not delivered."""
+        ``about``: what the mail concerns, for whoever is told it was not delivered;
+        ``since``: when it was first queued, if before now (it is given up counting from
+        then)."""
         if isinstance(mail, EmailMessage):
             mail = OutMail.of(mail)
         name = name or unique_name()
-        stamp = f"{datetime.now(UTC):%Y%m%dT%H%M%S%f}"
+        stamp = f"{since or datetime.now(UTC):%Y%m%dT%H%M%S%f}"
         file_name = f"{stamp}-{name}.eml"
         atomic_write(self.dir / file_name, mail.data)
         atomic_write(
@@ -530,7 +541,7 @@ class Outbox:
         resting: dict[str, datetime],
     ) -> None:
         for i, name in enumerate(names):
-            mail = self.outgoing(name)
+            mail, about = self._kept(name)
             if failing.resting(mail.recipients, now):
                 why = failing.last_error(mail.recipients)
                 if not self._give_up(name, why, report, now):
@@ -566,6 +577,8 @@ class Outbox:
                         resting[name] = self._due_again(name, mail, failing)
                 continue
             failing.took(a for a in mail.recipients if a not in refused)
+            if refused:
+                self._again(name, mail, about, refused, failing, now)
             crashpoint("delivered")  # sent, not yet moved to sent/: the next flush resends it
             self._move(
                 name, self.sent_dir, "refused", json.dumps(refused, indent=1) if refused else None
@@ -579,6 +592,28 @@ class Outbox:
                     "; ".join(f"{rcpt} ({answer})" for rcpt, answer in refused.items()),
                 )
                 report.refused[name] = refused
+
+    def _again(
+        self,
+        name: str,
+        mail: OutMail,
+        about: str,
+        refused: dict[str, str],
+        failing: FailingAddresses,
+        now: datetime,
+    ) -> None:
+        """A mail the server took for some recipients and refused for others is queued
+        again for those alone, as queued first: one refused for now rests and is tried
+        again as every failing address is (given up in the end, and the game master told),
+        one refused for good is found so at its next try and kept in failed/ and told of as
+        every mail refused for good is."""
+        for address, answer in refused.items():
+            if not answer.startswith("5"):
+                failing.failed([address], answer, now)
+        again = dataclasses.replace(mail, recipients=tuple(refused))
+        digest = hashlib.sha256(" ".join(sorted(refused)).encode()).hexdigest()[:8]
+        original = name.removesuffix(".eml").partition("-")[2]
+        self.queue(again, f"{original}-to-{digest}", about, since=_queued_at(name))
 
     def _due_again(self, name: str, mail: OutMail, failing: FailingAddresses) -> datetime:
         """When a mail left resting must be looked at again: its first address's next try,
