@@ -206,7 +206,6 @@ def test_a_map_does_not_depend_on_the_maps_drawn_before_it_in_the_process(tmp_pa
         png._ground,
         png._layout,
         png._places,
-        canvas.text_width,
         canvas.font,
     )
     for cache in kept:

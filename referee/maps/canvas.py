@@ -25,7 +25,7 @@ import math
 import mmap
 import os
 from collections.abc import Callable, Iterable, Sequence
-from functools import cache, cached_property, lru_cache
+from functools import cache, cached_property
 from itertools import combinations
 from pathlib import Path
 from typing import Any
@@ -52,7 +52,6 @@ def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.load_default(size=size)  # a bitmap font only in a Pillow without FreeType
 
 
-@lru_cache(maxsize=4096)
 def text_width(text: str, size: int) -> float:
     return font(size).getlength(text)
 
