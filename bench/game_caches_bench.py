@@ -13,7 +13,8 @@ wraps, in a fresh process. Each process does, in this order:
   view, text map and PNG map, and each awaited seat's prompt lines;
 - random / default: whole 4-player games of the random and the default bot (Bus 20 and 4,
   Bus Boss 6 and 2);
-- strong: three decisions of each game's strong bot in mid-game, at its default budget;
+- strong: the strong bot at its default budget: three decisions of Bus in mid-game (each
+  a search), and two whole Bus Boss games of one strong seat against three default ones;
 - archive: what ``referee archive`` draws in one process: the text and PNG maps of a whole
   default-bot game, every eighth decision.
 Each figure is CPU milliseconds (the process's own), the least of ``--repeats`` processes.
@@ -112,6 +113,9 @@ def work(game: str, workload: str, mid) -> None:
                 descriptor.text_map(view)
                 if descriptor.png_map:
                     descriptor.png_map(view)
+    elif game == "busboss":
+        for seed in range(2):
+            played(rules, ["strong", "default", "default", "default"], seed)
     else:
         state = rules.from_data(mid)
         strong, rng = rules.bot("strong"), random.Random(1)

@@ -197,18 +197,12 @@ def test_long_names_are_cut_short_in_the_panel():
 
 
 def test_a_map_does_not_depend_on_the_maps_drawn_before_it_in_the_process(tmp_path, monkeypatch):
-    # the renderer keeps the map's ground, layout and places, sprites, text masks and
-    # palette from map to map (bench/maps_bench.py); a fresh start with an empty disk cache
-    # is the reference
+    # the renderer keeps the map's places, the ground's pixels, sprites, text masks and palette
+    # from map to map (bench/maps_bench.py); a fresh start with an empty disk cache is the
+    # reference
     monkeypatch.setenv("REFEREE_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(canvas, "STATIC", canvas.StaticParts())
-    kept = (
-        png._ground,
-        png._layout,
-        png._places,
-        canvas.font,
-    )
-    for cache in kept:
+    for cache in (png._places, canvas.font):
         cache.cache_clear()
     first = maps.png_map(stored("middle"))
     for name in ("end", "start", "middle", "end"):

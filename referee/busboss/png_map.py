@@ -150,12 +150,11 @@ def _draw_ground(m: Map, shapes: Shapes) -> None:
     _legend(shapes, x, LEGEND_TOP)
 
 
-@lru_cache(maxsize=8)
 def _ground(m: Map) -> Ground:
     return Ground((WIDTH, HEIGHT), PAPER, lambda shapes: _draw_ground(m, shapes))
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=8)  # the layout of a map's names: by far the dearest part
 def _places(m: Map) -> Sprite:
     """Every place's marker, name and cards, and every route's length: a sprite of the
     whole map, to go over the routes."""
@@ -289,7 +288,6 @@ class _Obstacles:
         return total
 
 
-@lru_cache(maxsize=8)
 def _layout(m: Map) -> Layout:
     """Names round their places and lengths beside their routes' middles, each where it
     covers the least (see `_Obstacles`), most cards first, towns without cards and junctions

@@ -83,7 +83,6 @@ def abbreviations(m: Map) -> dict[str, str]:
     return found
 
 
-@lru_cache(maxsize=8)
 def labels(m: Map) -> dict[str, Label]:
     """(row, first column, text) of each place's label in the schematic: centred on the
     place, one column further right (a place at the left edge keeps its whole label)."""
@@ -97,7 +96,6 @@ def labels(m: Map) -> dict[str, Label]:
 JUNCTION_MARK = "+"
 
 
-@lru_cache(maxsize=8)
 def junction_cells(m: Map) -> dict[str, Cell]:
     """Where each junction's + stands: a cell its routes share if they share one, else the
     cell of its routes nearest to where it lies (K9)."""
