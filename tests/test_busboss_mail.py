@@ -119,3 +119,25 @@ def test_the_routes_to_buy_are_listed_by_cost_and_choices_lists_each_on_its_own_
     # the whole list, a line each, by the command choices
     listed = text_of(say(site, boxes, 1, "choices"))
     assert all(line.split("   #")[0] in listed for line in builds)
+
+
+def test_status_tells_a_player_whose_orders_are_held_that_they_are_and_what_will_not_count(
+    tmp_path,
+):
+    """Between handing in her orders and the round's end nothing is awaited from Ann, but
+    her orders are not done with: `status` says they are held (a new order replaces them)
+    and which pieces will not count (K10), as her confirmation did."""
+    site, boxes = game(tmp_path, game="busboss")
+    say(site, boxes, 0, "build leeds-york york-malton | york-malton")
+    text = flat(text_of(say(site, boxes, 0, "status")).split("+ status")[1])
+    assert "Nothing is awaited from you now" not in text
+    assert (
+        flat(
+            "Your orders for round 1 are held until the round resolves; a new order sent before "
+            "then replaces them."
+        )
+        in text
+    )
+    assert "will not count (K10)" in text
+    bob = flat(text_of(say(site, boxes, 1, "status")))
+    assert "Awaited from you" in bob and "held until" not in bob

@@ -75,7 +75,17 @@ def _fill(text: str, indent: str = "", first: str | None = None) -> str:
     return wrap(str(text), indent, indent if first is None else first)
 
 
+def _fill_lines(text: str, indent: str = "") -> str:
+    """Text of several lines (a command's answer) as ``_fill`` writes a line, each line on
+    its own and indented as it was, so a list stays a list."""
+    return "\n".join(
+        _fill(line.strip(), indent + line[: len(line) - len(line.lstrip())]) if line.strip() else ""
+        for line in str(text).splitlines()
+    )
+
+
 ENV.filters["fill"] = _fill
+ENV.filters["fill_lines"] = _fill_lines
 
 GROUP_FROM = 12  # a decision with more choices than this lists them grouped
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 from ... import records
+from ...contract import HeldOrders
 from ...settings.deadlines import show
 from ...store import snapshots
 from ...store.campaign import Campaign, Player, Status
@@ -146,7 +147,7 @@ def game_status(campaign: Campaign, address: str) -> dict:
     """One campaign's part of the status, for ``address``, its player or game master."""
     seat = campaign.seat_of_address(address)
     game: dict = {"id": campaign.id, "title": campaign.rules.title, "unavailable": False}
-    game.update(status=str(campaign.status), round=None, awaited=None, due=None)
+    game.update(status=str(campaign.status), round=None, awaited=None, due=None, held=())
     game["gm"] = seat is None
     if campaign.status != Status.OPEN:
         table = snapshots.load(campaign)  # its snapshot, not its whole log
@@ -154,4 +155,7 @@ def game_status(campaign: Campaign, address: str) -> dict:
         if seat is not None:
             prompt = next((d.prompt for d in table.awaiting if d.seat == seat), None)
             game.update(awaited=prompt, due=dues(table).get(seat))
+            holds = table.descriptor.offers(HeldOrders)  # an answer in, till the round resolves
+            kept = holds.held(table.state, seat) if holds and prompt is None else None
+            game["held"] = kept.notes if kept else ()
     return game
