@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from .map import Map, Route, place_distances
+from .map import Map, Route
 from .orders import BANK, Journey
 from .state import RULINGS, owned_routes, owner_name, owner_seat
 
@@ -119,7 +119,7 @@ class Network:
         so the first end reached is the nearest (A*)."""
         if cards not in self._shortest:
             m = self.map
-            to_end = place_distances(m, m.card_destination[cards[1]])
+            to_end = m.to_destination[m.card_destination[cards[1]]]
             targets = m.places_of_card(cards[1])
             best = dict.fromkeys(m.places_of_card(cards[0]), 0)
             heap = [(to_end[p], 0, p) for p in sorted(best)]
@@ -295,7 +295,7 @@ def best_plan(net: Network, company: tuple[int, ...], cards: tuple[str, str]) ->
     limit, exact = DETOUR_FACTOR * m.distance(*cards), False
     targets = m.places_of_card(cards[1])  # one place or two: a tuple is searched quickest
     adjacent = net.adjacent
-    to_end = place_distances(m, m.card_destination[cards[1]])
+    to_end = m.to_destination[m.card_destination[cards[1]]]
     push, pop = heapq.heappush, heapq.heappop
     # (distance, paid, tie, place, last colour, uses own route, spaces, path, places passed);
     # a path is (the path before, its last step): a step added costs no copy of the steps

@@ -14,7 +14,7 @@ from __future__ import annotations
 import heapq
 import re
 from dataclasses import dataclass
-from functools import cache, cached_property, lru_cache, reduce
+from functools import cached_property, lru_cache, reduce
 from importlib import resources
 from itertools import combinations
 from operator import or_
@@ -132,7 +132,7 @@ class Route:
 
 
 class Map:
-    """A checked map. Lookups only; distances over the whole map are cached.
+    """A checked map, with the lookups and distances the rules ask for worked out once.
 
     ``steps_at[p]``: from place p, each next place along each route through p, as (place,
     route, spaces); ``leg(a, b)``: the route on which a journey may go from a to b without
@@ -202,6 +202,22 @@ class Map:
         self.steps_at = {p: tuple(s) for p, s in steps.items()}
         self.route_steps = tuple(route_steps)
         self.legs = legs  # every pair of places on one route; parse_map allows one route a pair
+        # shortest spaces over the whole map (K3, rule 25), which the deal and every journey
+        # search ask for, worked out with the map: from each destination to every place it
+        # reaches, and between the destinations of each two cards
+        self.to_destination = {d: _spaces_from(self, d) for d in destinations}
+        nearest = {
+            d: {
+                other: min(spaces[p] for p in destinations[other] if p in spaces)
+                for other in destinations
+                if any(p in spaces for p in destinations[other])
+            }
+            for d, spaces in self.to_destination.items()
+        }
+        self.card_spaces = {
+            a: {b: nearest[da][db] for b, db in cards.items() if db in nearest[da]}
+            for a, da in cards.items()
+        }
 
     def route(self, a: str, b: str) -> Route | None:
         """The route whose two towns are a and b (what a purchase names)."""
@@ -226,31 +242,13 @@ class Map:
 
     def distance(self, card_a: str, card_b: str) -> int:
         """Shortest spaces between two cards' destinations over every route of the map (K3),
-        changing routes at towns and junctions (rule 29)."""
-        spaces = _map_distance(self, self.card_destination[card_a], self.card_destination[card_b])
-        assert spaces is not None  # parse_map refuses a map that is not connected
-        return spaces
+        changing routes at towns and junctions (rule 29); parse_map refuses a map that is
+        not connected."""
+        return self.card_spaces[card_a][card_b]
 
 
-def _map_distance(m: Map, dest_a: str, dest_b: str) -> int | None:
-    return _map_distances(m, dest_a).get(dest_b)
-
-
-@cache
-def _map_distances(m: Map, dest: str) -> dict[str, int]:
-    """Shortest spaces over the whole map from one destination to every other: one search
-    for all of them, once per map."""
-    found: dict[str, int] = {}
-    for p, d in place_distances(m, dest).items():
-        name = m.places[p].destination
-        if name is not None and d < found.get(name, d + 1):
-            found[name] = d
-    return found
-
-
-@cache
-def place_distances(m: Map, dest: str) -> dict[str, int]:
-    """Shortest spaces over the whole map from one destination to every place, once per map:
+def _spaces_from(m: Map, dest: str) -> dict[str, int]:
+    """Shortest spaces over the whole map from one destination to every place it reaches:
     no journey over some of the routes is shorter."""
     best = dict.fromkeys(m.destinations[dest], 0)
     heap = [(0, p) for p in sorted(best)]
