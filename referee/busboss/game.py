@@ -169,6 +169,7 @@ def counted_entries(
     voids: list[Void] = []
     limit = entry_limit(s)
     counts_lines = s.rulings < RULINGS
+    offered = {o.cards: o for o in s.offers} if order.runs else {}
     for number, entry in enumerate(order.runs, 1):
         piece = f"run {entry.run}"
         if counts_lines and number > limit:
@@ -180,7 +181,8 @@ def counted_entries(
                 )
             )
             continue
-        offer = offer_of(s, entry)
+        # an entry names its run by the two cards in either order
+        offer = offered.get(entry.cards) or offered.get(entry.cards[::-1])
         if offer is None:
             on_offer = ", ".join(f"{o.cards[0]}-{o.cards[1]}" for o in s.offers) or "none"
             voids.append(
@@ -235,13 +237,6 @@ def review(s: BusBossState, seat: int, order: Order) -> list[Void]:
             if problem:
                 voids.append(Void(f"build {format_purchase(purchase)}", problem))
     return voids
-
-
-def offer_of(s: BusBossState, entry: RunEntry) -> Offer | None:
-    """The run on offer that the entry names, by its two cards in either order."""
-    named = entry.cards
-    swapped = named[::-1]
-    return next((o for o in s.offers if o.cards == named or o.cards == swapped), None)
 
 
 def partner_problem(s: BusBossState, seat: int, entry: RunEntry) -> str | None:
@@ -386,7 +381,8 @@ def resolve_round(s: BusBossState) -> list[str]:
     if s.kind == "operate":
         # K5: "poorer" is cash at the start of the round, then earlier in the play order
         poorness = {seat: (start_cash[seat], i) for i, seat in enumerate(s.order)}
-        not_run = []
+        not_run: list[Offer] = []
+        not_run_names: list[str] = []
         by_offer: dict[Offer, dict[int, RunEntry]] = {}  # each run's entries, in play order
         for seat in s.order:
             for offer, entry in entries[seat].items():
@@ -405,10 +401,11 @@ def resolve_round(s: BusBossState) -> list[str]:
             if not entered or not run_offer(s, offer, entered, poorness, events, run_record):
                 run_record["outcome"] = "offered again" if s.round < LAST_ROUND else "lapsed"
                 not_run.append(offer)
+                not_run_names.append(run_record["run"])
         if s.round < LAST_ROUND:
             carried = not_run
         if not_run:
-            events.append(not_run_line(s, not_run))
+            events.append(not_run_line(s, not_run_names))
         # rule 33: poorest first; ties in the reverse of the previous round's order of play
         previous = {seat: i for i, seat in enumerate(s.previous_order)}
         builders = sorted(s.order, key=lambda x: (start_cash[x], -previous.get(x, 0)))
@@ -422,11 +419,10 @@ def resolve_round(s: BusBossState) -> list[str]:
     if s.over:
         events.append(f"The game is over: {s.end_reason}.")
     else:
-        again = sum(1 for o in s.offers if o.since < s.round)
         events.append(
             f"Round {s.round} begins"
             + (
-                f": {len(s.offers)} runs on offer, {again} of them offered again."
+                f": {len(s.offers)} runs on offer, {len(carried)} of them offered again."
                 if s.kind == "operate"
                 else "."
             )
@@ -434,18 +430,16 @@ def resolve_round(s: BusBossState) -> list[str]:
     return events
 
 
-def not_run_line(s: BusBossState, offers: list[Offer]) -> str:
-    """One line for every run of the round that was not run (rule 21, K3)."""
-    names = ", ".join(f"{o.cards[0]}-{o.cards[1]}" for o in offers)
+def not_run_line(s: BusBossState, runs: list[str]) -> str:
+    """One line for every run of the round that was not run (rule 21, K3), by name."""
+    names = ", ".join(runs)
     if s.round < LAST_ROUND:
-        if len(offers) == 1:
+        if len(runs) == 1:
             return f"Not run: {names}, offered again next round (rule 21)."
-        return f"Not run: {len(offers)} runs, offered again next round (rule 21): {names}."
-    if len(offers) == 1:
+        return f"Not run: {len(runs)} runs, offered again next round (rule 21): {names}."
+    if len(runs) == 1:
         return f"Not run: {names}; no run is carried out of round {LAST_ROUND} (K3)."
-    return (
-        f"Not run: {len(offers)} runs; no run is carried out of round {LAST_ROUND} (K3): {names}."
-    )
+    return f"Not run: {len(runs)} runs; no run is carried out of round {LAST_ROUND} (K3): {names}."
 
 
 def advance(s: BusBossState, carried: tuple[Offer, ...]) -> None:

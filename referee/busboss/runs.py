@@ -62,7 +62,7 @@ def race(distances: list[int], rng: random.Random) -> list[list[int]]:
     running = list(range(len(distances)))
     while running:
         for i in running:
-            throws[i].append(DIE[rng.randrange(len(DIE))])
+            throws[i].append(rng.choice(DIE))
         running = [i for i in running if sum(throws[i]) < distances[i]]
     return throws
 
