@@ -17,7 +17,7 @@ name) and ``colours`` (a preference list).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from ..contract import (
@@ -226,7 +226,7 @@ class BusBossRules:
         if seat is not None:  # the order a seat handed in is its own until the round resolves
             held = s.pending.get(seat)
             view["players"][seat]["held_order"] = (
-                format_order(replace(held, round=None)).splitlines()
+                format_order(held._replace(round=None)).splitlines()
                 if held and not s.over
                 else None
             )

@@ -19,7 +19,7 @@ from ..contract import Decision, HeldOrder, IllegalOrder, Result
 from .building import execute_build, purchase_problem
 from .journeys import JourneyError, Plan, network, resolve
 from .map import load_map
-from .orders import COLOURS, Build, Order, RunEntry, format_journey, format_purchase
+from .orders import COLOURS, ORDERS, Build, Order, RunEntry, format_journey, format_purchase
 from .runs import RUNS_PER_ROUND, SHUFFLE_ROUNDS, award, deal_runs, race, share
 from .state import BANK_SEAT, LAST_ROUND, RULINGS, BusBossState, Offer
 
@@ -74,7 +74,7 @@ def awaiting(s: BusBossState) -> list[Decision]:
         return []
     text = prompt(s)
     return [
-        decision(seat, Order.kind, text + EXTRA_BUILD if seat in s.extra_build else text, s.round)
+        decision(seat, ORDERS, text + EXTRA_BUILD if seat in s.extra_build else text, s.round)
         for seat in s.order
         if seat not in s.pending
     ]
@@ -271,7 +271,7 @@ def held(s: BusBossState, seat: int) -> HeldOrder | None:
         return None
     if order.missed:
         return HeldOrder(
-            Order.kind,
+            ORDERS,
             (
                 f"Your round {s.round} was decided as missed when the deadline passed "
                 "(rules 37-39).",
@@ -292,7 +292,7 @@ def held(s: BusBossState, seat: int) -> HeldOrder | None:
             if order.builds and any(p.routes for b in order.builds for p in b.choices)
             else "Every piece of them is valid now."
         )
-    return HeldOrder(Order.kind, tuple(notes))
+    return HeldOrder(ORDERS, tuple(notes))
 
 
 def apply(s: BusBossState, seat: int, order: Order) -> tuple[BusBossState, list[str]]:

@@ -32,7 +32,7 @@ companies' (rule 6). `format` writes the canonical form; `parse(format(o))` give
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..contract import Entry, NotAnOrder, NotationError
 from .map import CARDS
@@ -52,24 +52,23 @@ _ROUTES = re.compile(
 )
 
 
-@dataclass(frozen=True)
-class Purchase:
+# The pieces of an order are named tuples: a bot makes several a decision, and a frozen
+# dataclass's __init__ costs about twice as much
+class Purchase(NamedTuple):
     """Routes bought together, each as the two place keys written."""
 
     routes: tuple[tuple[str, str], ...]
     cost: int | None = None  # the total the player states (rule 34), checked if given
 
 
-@dataclass(frozen=True)
-class Build:
+class Build(NamedTuple):
     """One build: alternatives in order of preference (rule 35); the first that is legal
     when the player's turn comes is bought."""
 
     choices: tuple[Purchase, ...]
 
 
-@dataclass(frozen=True)
-class Journey:
+class Journey(NamedTuple):
     """Places along owned routes; ``owners[i]`` names whose route the leg into
     ``places[i + 1]`` uses (a colour or "bank"), or None where the rules settle it."""
 
@@ -77,8 +76,7 @@ class Journey:
     owners: tuple[str | None, ...]
 
 
-@dataclass(frozen=True)
-class RunEntry:
+class RunEntry(NamedTuple):
     cards: tuple[str, str]
     partners: tuple[str, ...] = ()  # colours of joint-run partners (rule 26)
     journey: Journey | None = None
@@ -88,8 +86,10 @@ class RunEntry:
         return run_name(self.cards)
 
 
-@dataclass(frozen=True)
-class Order:
+ORDERS = "orders"  # every round owes one decision of this one kind
+
+
+class Order(NamedTuple):
     """Everything one seat does in one round: the answer to the round's one decision."""
 
     part: str  # "operate": it says which runs it enters (run lines or
@@ -99,7 +99,9 @@ class Order:
     round: int | None = None
     missed: bool = False
 
-    kind = "orders"  # every round owes one decision of this one kind
+    @property
+    def kind(self) -> str:
+        return ORDERS
 
 
 def run_name(cards: tuple[str, str]) -> str:
@@ -112,7 +114,7 @@ def run_name(cards: tuple[str, str]) -> str:
 def format_purchase(p: Purchase) -> str:
     if not p.routes:
         return "nothing"
-    text = " ".join(f"{a}-{b}" for a, b in p.routes)
+    text = " ".join(map("-".join, p.routes))  # each route as its two places: "a-b"
     return text if p.cost is None else f"{text} cost {p.cost}"
 
 
@@ -141,7 +143,7 @@ def format_order(o: Order) -> str:
     lines += [format_entry(e) for e in o.runs]
     if o.part == "operate" and not o.runs:
         lines.append("no runs")
-    lines += ["build " + " | ".join(format_purchase(p) for p in b.choices) for b in o.builds]
+    lines += ["build " + " | ".join(map(format_purchase, b.choices)) for b in o.builds]
     return "\n".join(lines)
 
 
