@@ -254,7 +254,7 @@ def test_a_copy_is_the_same_game_and_draws_apart_from_its_original():
         if not name.startswith("_rng"):  # the generator: compared by its state below
             assert getattr(copy, name) == getattr(s, name), name
     assert copy.rng.getstate() == s.rng.getstate()
-    for name in ("names", "cash", "active", "pending", "missed"):  # mutable: not shared
+    for name in ("cash", "active", "pending", "missed"):  # mutable: not shared
         assert getattr(copy, name) is not getattr(s, name)
     # the generator is shared until one of them draws (copy on write): each draw leaves the
     # other where it was, whichever draws first

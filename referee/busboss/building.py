@@ -39,28 +39,35 @@ def purchase_problem(s: BusBossState, seat: int, purchase: Purchase) -> str | No
     """What is wrong with a purchase whatever the other players do, or None (rules 8, 12, 34);
     K10: such an alternative is skipped. Whether a route is still free, connects and is
     affordable is judged at the player's turn."""
+    return checked_purchase(s, seat, purchase)[1]
+
+
+def checked_purchase(
+    s: BusBossState, seat: int, purchase: Purchase
+) -> tuple[list[Route], str | None]:
+    """The routes a purchase names, and what is wrong with it (``purchase_problem``)."""
     try:
         routes = routes_of_purchase(s.map, purchase)
     except ValueError as e:
-        return str(e)
+        return [], str(e)
     names = [r.name for r in routes]
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
-        return f"{twice[0]} is named twice (rule 8)"
+        return routes, f"{twice[0]} is named twice (rule 8)"
     total = sum(r.cost for r in routes)
     if len(routes) > MAX_ROUTES:
-        return f"at most {MAX_ROUTES} routes can be bought in one build (rule 8)"
+        return routes, f"at most {MAX_ROUTES} routes can be bought in one build (rule 8)"
     if len(routes) > 1 and total > SHARED_BUDGET:
-        return (
+        return routes, (
             f"two to four routes may cost at most {SHARED_BUDGET} together; "
             f"{' '.join(names)} cost {total} (rule 8)"
         )
     if purchase.cost is not None and purchase.cost != total:
-        return f"{' '.join(names)} cost {total}, not {purchase.cost} (rule 34)"
+        return routes, f"{' '.join(names)} cost {total}, not {purchase.cost} (rule 34)"
     for r in routes:
         if seat in s.owners[r.index]:
-            return owned_already(r)
-    return None
+            return routes, owned_already(r)
+    return routes, None
 
 
 def owned_already(route: Route) -> str:
@@ -152,9 +159,8 @@ def execute_build(
         if not purchase.routes:
             events.append(f"{s.label(seat)} buys nothing.")
             return
-        problem = purchase_problem(s, seat, purchase)
-        if problem is None:  # (so the purchase names routes of the map)
-            routes = routes_of_purchase(s.map, purchase)
+        routes, problem = checked_purchase(s, seat, purchase)
+        if problem is None:
             problem = buy(s, seat, routes)
             if problem is None:
                 cost = sum(r.cost for r in routes)

@@ -103,13 +103,14 @@ class Network:
     def __init__(self, m: Map, owners: tuple[tuple[int, ...], ...]):
         self.map = m
         self.owners = owners
-        self.adjacent: dict[str, list[tuple[str, Route, tuple[int, ...], int]]] = {}
+        adjacent: dict[str, list[tuple[str, Route, tuple[int, ...], int]]]
+        self.adjacent = adjacent = {p: [] for p in m.places}
         # the owned routes' steps, in the order of Map.steps_at (the map's order of routes):
         # a search meets them in that order, whatever the owners
         for route, who in owned_routes(m, owners):
             for a, b, spaces in m.route_steps[route.index]:
-                self.adjacent.setdefault(a, []).append((b, route, who, spaces))
-                self.adjacent.setdefault(b, []).append((a, route, who, spaces))
+                adjacent[a].append((b, route, who, spaces))
+                adjacent[b].append((a, route, who, spaces))
         self._shortest: dict[tuple[str, str], int | None] = {}
 
     def shortest(self, cards: tuple[str, str]) -> int | None:
@@ -131,7 +132,7 @@ class Network:
                     break
                 if spaces > best[place]:
                     continue
-                for nxt, _, _, length in self.adjacent.get(place, ()):
+                for nxt, _, _, length in self.adjacent[place]:
                     further = spaces + length
                     if further < best.get(nxt, further + 1):
                         best[nxt] = further
@@ -316,7 +317,7 @@ def best_plan(net: Network, company: tuple[int, ...], cards: tuple[str, str]) ->
             continue
         settled.add(key)
         passed += (place,)  # a few places: a tuple is quicker to search than a set to build
-        for nxt, route, owners, length in adjacent.get(place, ()):
+        for nxt, route, owners, length in adjacent[place]:
             if nxt in passed:
                 continue
             further = spaces + length

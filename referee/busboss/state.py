@@ -38,6 +38,7 @@ class BusBossState:
         "names",
         "colours",
         "companies",
+        "labels",
         "seed",
         "_rng",
         "_rng_shared",
@@ -72,9 +73,14 @@ class BusBossState:
         self.map_version = map_version  # the version of the map the game started on
         self.rulings = rulings
         self._map: Map | None = None  # loaded when first asked for
-        self.names = list(names)
+        self.names = tuple(names)
         self.colours = tuple(colours[: len(names)])  # rule 6: by seat, how orders name owners
         self.companies = tuple(companies) or (None,) * len(names)  # rule 6; None: unnamed
+        # rule 6: how reports name each company, 'Ann (red)' or 'Vale Motors (Ann, red)'
+        self.labels = tuple(
+            f"{name} ({colour})" if company is None else f"{company} ({name}, {colour})"
+            for name, colour, company in zip(self.names, self.colours, self.companies)
+        )
         self.seed = seed
         self._rng = random.Random(seed)  # K8: the game's one generator
         self._rng_shared = False
@@ -99,9 +105,10 @@ class BusBossState:
         new.map_version = self.map_version
         new.rulings = self.rulings
         new._map = self._map
-        new.names = self.names.copy()
+        new.names = self.names
         new.colours = self.colours
         new.companies = self.companies
+        new.labels = self.labels
         new.seed = self.seed
         # the generator is copied only when one of the two states draws from it: most
         # copies (an order held until the round resolves) never do
@@ -155,13 +162,8 @@ class BusBossState:
         return "build" if self.round <= 6 else "operate"
 
     def label(self, seat: int) -> str:
-        """How reports name a company: 'Ann (red)', or 'Vale Motors (Ann, red)' (rule 6)."""
-        if seat == BANK_SEAT:
-            return "the bank"
-        company = self.companies[seat]
-        if company is None:
-            return f"{self.names[seat]} ({self.colours[seat]})"
-        return f"{company} ({self.names[seat]}, {self.colours[seat]})"
+        """How reports name a company, or the bank (rule 6)."""
+        return "the bank" if seat == BANK_SEAT else self.labels[seat]
 
     def owner_name(self, seat: int) -> str:
         return owner_name(seat, self.colours)
