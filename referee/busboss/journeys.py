@@ -14,17 +14,18 @@ import heapq
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import NamedTuple
 
 from .map import Map, Route
 from .orders import BANK, Journey
-from .state import RULINGS, owned_routes, owner_name, owner_seat
+from .state import RULINGS, network_places, owned_routes, owner_name, owner_seat
 
 PAYMENT_CAP = 10  # rule 24
 DETOUR_FACTOR = 2  # rule 25
 
 
-Step = tuple[str, Route, int, int]  # a search's step: (from place, route, owner, spaces)
-Path = tuple["Path", Step] | None  # a search's steps, the last outermost
+# a search's steps, the last outermost: (the path before, from place, route, owner, spaces)
+Path = tuple["Path", str, Route, int, int] | None
 
 
 class JourneyError(Exception):
@@ -144,6 +145,50 @@ class Network:
 @lru_cache(maxsize=8)
 def network(m: Map, owners: tuple[tuple[int, ...], ...]) -> Network:
     return Network(m, owners)
+
+
+UNREACHED = PAYMENT_CAP + 1  # what a place or card beyond the cap of rule 24 counts as paying
+
+
+class Reach(NamedTuple):
+    """The least a journey pays (rule 23) from a place to one on the company's own routes,
+    where that is within the cap of rule 24: by place (its own pay nothing), and by card
+    (the card's nearest place)."""
+
+    places: dict[str, int]
+    cards: dict[str, int]
+
+
+@lru_cache(maxsize=64)
+def reach(net: Network, company: tuple[int, ...]) -> Reach:
+    """The company's ``Reach`` over the network: a search by what is paid, a list of places
+    for each amount."""
+    m = net.map
+    own = (
+        network_places(m, net.owners, company[0])
+        if len(company) == 1
+        else frozenset().union(*(network_places(m, net.owners, x) for x in company))
+    )
+    # the company's own places pay nothing, known before the search: a step along its
+    # routes leads to one of them and is never counted as paid
+    paid = dict.fromkeys(own, 0)
+    adjacent = net.adjacent
+    reached: list[list[str]] = [list(own)] + [[] for _ in range(PAYMENT_CAP)]
+    for cost, places in enumerate(reached):
+        room = PAYMENT_CAP - cost
+        for place in places:
+            if cost and paid.setdefault(place, cost) < cost:
+                continue  # reached for less
+            for nxt, _, _, length in adjacent[place]:
+                if length <= room and nxt not in paid:
+                    reached[cost + length].append(nxt)
+    by_card: dict[str, int] = {}
+    cards_at = m.cards_at
+    for place, cost in paid.items():  # cheapest first: a card keeps its nearest place's
+        for card in cards_at[place]:
+            if card not in by_card:
+                by_card[card] = cost
+    return Reach(paid, by_card)
 
 
 def default_owner(owners: tuple[int, ...], company: tuple[int, ...]) -> int | None:
@@ -297,9 +342,10 @@ def best_plan(net: Network, company: tuple[int, ...], cards: tuple[str, str]) ->
     targets = m.places_of_card(cards[1])  # one place or two: a tuple is searched quickest
     adjacent = net.adjacent
     to_end = m.to_destination[m.card_destination[cards[1]]]
+    to_own = reach(net, company).places
     push, pop = heapq.heappush, heapq.heappop
     # (distance, paid, tie, place, last colour, uses own route, spaces, path, places passed);
-    # a path is (the path before, its last step): a step added costs no copy of the steps
+    # a path is (the path before, its last step's four): a step added copies no steps
     heap: list[tuple[int, int, int, str, int | None, bool, int, Path, tuple[str, ...]]]
     heap = [
         (0, 0, i, p, None, False, 0, None, ()) for i, p in enumerate(m.places_of_card(cards[0]))
@@ -342,7 +388,8 @@ def best_plan(net: Network, company: tuple[int, ...], cards: tuple[str, str]) ->
             for owner in choices:
                 if owner in company:
                     ours, cost, new_colour = True, 0, mine
-                elif paid + length > PAYMENT_CAP:
+                # rule 24: the cap, with what is still to pay to reach the company's routes
+                elif paid + length + (0 if own else to_own.get(nxt, UNREACHED)) > PAYMENT_CAP:
                     continue
                 else:
                     ours, cost, new_colour = False, length, owner
@@ -357,7 +404,7 @@ def best_plan(net: Network, company: tuple[int, ...], cards: tuple[str, str]) ->
                         new_colour,
                         own or ours,
                         further,
-                        (path, (place, route, owner, length)),
+                        (path, place, route, owner, length),
                         passed,
                     ),
                 )
@@ -368,10 +415,10 @@ def best_plan(net: Network, company: tuple[int, ...], cards: tuple[str, str]) ->
 def _plan(path: Path, end: str, company: tuple[int, ...]) -> Plan:
     """The plan of a search's path: steps along the same copy of one route make one leg, so
     a journey names a junction only where it changes route there (K9)."""
-    steps: list[Step] = []
+    steps: list[tuple[str, Route, int, int]] = []
     while path is not None:
-        path, step = path
-        steps.append(step)
+        path, place, route, owner, spaces = path
+        steps.append((place, route, owner, spaces))
     places: list[str] = []
     legs: list[tuple[Route, int, int]] = []
     for place, route, owner, spaces in reversed(steps):

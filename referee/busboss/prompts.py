@@ -11,10 +11,10 @@ from typing import TypeVar
 
 from .building import buyable
 from .game import entry_limit, run_title
-from .journeys import PAYMENT_CAP, Network, Plan, best_plan, network
+from .journeys import PAYMENT_CAP, UNREACHED, Network, Plan, best_plan, network, reach
 from .map import Route
 from .orders import Build, Journey, Order, Purchase, RunEntry, format_entry, format_purchase
-from .state import BusBossState, Offer, network_places
+from .state import BusBossState, Offer
 
 T = TypeVar("T", Offer, tuple[str, str])
 
@@ -31,7 +31,7 @@ def quickest_journeys(
     with its quickest journey; found as they are asked for, and remembered for the owners
     of one moment (every bot of a round asks). A run whose ends are too dear to reach from
     the company's routes has no journey (rules 22, 24): that is known without a search."""
-    paid_from = _paid_from_cards(net, company)
+    paid_from = reach(net, company).cards
     for run in runs:
         a, b = cards = run.cards if isinstance(run, Offer) else run
         # rule 24: a journey pays at least its way from one end to the company's routes
@@ -41,42 +41,6 @@ def quickest_journeys(
         plan = _best_plan(net, company, cards)
         if plan is not None:
             yield run, plan
-
-
-UNREACHED = PAYMENT_CAP + 1  # what a card beyond the cap of rule 24 counts as paying
-
-
-@lru_cache(maxsize=64)
-def _paid_from_cards(net: Network, company: tuple[int, ...]) -> dict[str, int]:
-    """Card -> the least a journey pays (rule 23) from one of the card's places to a place
-    on the company's own routes, where that is within the cap of rule 24: a search by what
-    is paid, a list of places for each amount."""
-    m = net.map
-    own = (
-        network_places(m, net.owners, company[0])
-        if len(company) == 1
-        else frozenset().union(*(network_places(m, net.owners, x) for x in company))
-    )
-    # the company's own places pay nothing, known before the search: a step along its
-    # routes leads to one of them and is never counted as paid
-    paid = dict.fromkeys(own, 0)
-    adjacent = net.adjacent
-    reached: list[list[str]] = [list(own)] + [[] for _ in range(PAYMENT_CAP)]
-    for cost, places in enumerate(reached):
-        room = PAYMENT_CAP - cost
-        for place in places:
-            if cost and paid.setdefault(place, cost) < cost:
-                continue  # reached for less
-            for nxt, _, _, length in adjacent[place]:
-                if length <= room and nxt not in paid:
-                    reached[cost + length].append(nxt)
-    by_card: dict[str, int] = {}
-    cards_at = m.cards_at
-    for place, cost in paid.items():  # cheapest first: a card keeps its nearest place's
-        for card in cards_at[place]:
-            if card not in by_card:
-                by_card[card] = cost
-    return by_card
 
 
 _best_plan = lru_cache(maxsize=4096)(best_plan)
