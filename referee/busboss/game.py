@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
+from operator import attrgetter
 from typing import Any
 
 from ..contract import Decision, HeldOrder, IllegalOrder, Result
@@ -169,7 +170,7 @@ def counted_entries(
     voids: list[Void] = []
     limit = entry_limit(s)
     counts_lines = s.rulings < RULINGS
-    offered = {o.cards: o for o in s.offers} if order.runs else {}
+    offered = dict(zip(map(attrgetter("cards"), s.offers), s.offers)) if order.runs else {}
     for number, entry in enumerate(order.runs, 1):
         piece = f"run {entry.run}"
         if counts_lines and number > limit:

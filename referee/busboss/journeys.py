@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 from .map import Map, Route
 from .orders import BANK, Journey
-from .state import RULINGS, network_places, owned_routes, owner_name, owner_seat
+from .state import RULINGS, owned_places, owned_routes, owner_name, owner_seat
 
 PAYMENT_CAP = 10  # rule 24
 DETOUR_FACTOR = 2  # rule 25
@@ -104,14 +104,14 @@ class Network:
     def __init__(self, m: Map, owners: tuple[tuple[int, ...], ...]):
         self.map = m
         self.owners = owners
-        adjacent: dict[str, list[tuple[str, Route, tuple[int, ...], int]]]
-        self.adjacent = adjacent = {p: [] for p in m.places}
+        self.adjacent: dict[str, list[tuple[str, Route, tuple[int, ...], int]]] = {}
         # the owned routes' steps, in the order of Map.steps_at (the map's order of routes):
         # a search meets them in that order, whatever the owners
         for route, who in owned_routes(m, owners):
             for a, b, spaces in m.route_steps[route.index]:
-                adjacent[a].append((b, route, who, spaces))
-                adjacent[b].append((a, route, who, spaces))
+                self.adjacent.setdefault(a, []).append((b, route, who, spaces))
+                self.adjacent.setdefault(b, []).append((a, route, who, spaces))
+        self.places = owned_places(m, owners)  # by seat, the places along its routes
         self._shortest: dict[tuple[str, str], int | None] = {}
 
     def shortest(self, cards: tuple[str, str]) -> int | None:
@@ -133,7 +133,7 @@ class Network:
                     break
                 if spaces > best[place]:
                     continue
-                for nxt, _, _, length in self.adjacent[place]:
+                for nxt, _, _, length in self.adjacent.get(place, ()):
                     further = spaces + length
                     if further < best.get(nxt, further + 1):
                         best[nxt] = further
@@ -165,9 +165,9 @@ def reach(net: Network, company: tuple[int, ...]) -> Reach:
     for each amount."""
     m = net.map
     own = (
-        network_places(m, net.owners, company[0])
+        net.places.get(company[0], frozenset())
         if len(company) == 1
-        else frozenset().union(*(network_places(m, net.owners, x) for x in company))
+        else frozenset().union(*(net.places.get(x, ()) for x in company))
     )
     # the company's own places pay nothing, known before the search: a step along its
     # routes leads to one of them and is never counted as paid
@@ -363,7 +363,7 @@ def best_plan(net: Network, company: tuple[int, ...], cards: tuple[str, str]) ->
             continue
         settled.add(key)
         passed += (place,)  # a few places: a tuple is quicker to search than a set to build
-        for nxt, route, owners, length in adjacent[place]:
+        for nxt, route, owners, length in adjacent.get(place, ()):
             if nxt in passed:
                 continue
             further = spaces + length
