@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import heapq
 import re
-from dataclasses import dataclass
-from functools import cached_property, lru_cache, reduce
+from dataclasses import dataclass, field
+from functools import lru_cache, reduce
 from importlib import resources
 from itertools import combinations
 from operator import or_
@@ -101,25 +101,26 @@ class Route:
     length: int  # spaces, as printed on the map
     copies: int  # 2 for a doubled route (rule 12)
     junctions: tuple[tuple[str, int], ...] = ()  # (junction, spaces from ends[0]), in order
+    # worked out as the route is made: plain attributes, which the searches and the building
+    # read often, are read quicker than cached properties
+    name: str = field(init=False, compare=False, repr=False)
+    cost: int = field(init=False, compare=False, repr=False)  # rule 9
+    # every place along the route with its spaces from ends[0]: its two towns and the
+    # junctions between them (K9)
+    stops: tuple[tuple[str, int], ...] = field(init=False, compare=False, repr=False)
+    places: tuple[str, ...] = field(
+        init=False, compare=False, repr=False
+    )  # their keys, from ends[0]
 
-    @cached_property
-    def name(self) -> str:
-        return f"{self.ends[0]}-{self.ends[1]}"
-
-    @cached_property
-    def cost(self) -> int:
-        return self.length + 2  # rule 9
-
-    @cached_property
-    def stops(self) -> tuple[tuple[str, int], ...]:
-        """Every place along the route with its spaces from ends[0]: its two towns and the
-        junctions between them (K9)."""
-        return ((self.ends[0], 0), *self.junctions, (self.ends[1], self.length))
-
-    @cached_property
-    def places(self) -> tuple[str, ...]:
-        """The keys of the places along the route, from ends[0] to ends[1]."""
-        return tuple(p for p, _ in self.stops)
+    def __post_init__(self) -> None:
+        stops = ((self.ends[0], 0), *self.junctions, (self.ends[1], self.length))
+        for name, value in (
+            ("name", f"{self.ends[0]}-{self.ends[1]}"),
+            ("cost", self.length + 2),
+            ("stops", stops),
+            ("places", tuple(p for p, _ in stops)),
+        ):
+            object.__setattr__(self, name, value)  # (a frozen dataclass)
 
     def other_end(self, place: str) -> str:
         return self.ends[1] if self.ends[0] == place else self.ends[0]
