@@ -6,6 +6,7 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from functools import lru_cache
+from itertools import chain
 
 from .map import Map, Route
 from .orders import Build, Purchase, format_purchase
@@ -132,7 +133,7 @@ def unconnected(
     while todo:
         joining = next((r for r in todo if joins(r)), None)
         if joining is None:
-            if joined or any(seat in who for who in owners):
+            if joined or seat in chain.from_iterable(owners):  # (the seat owns a route)
                 return todo[0]
             joining = todo[0]  # the company's first route
         joined.update(joining.places)
@@ -195,7 +196,9 @@ def _ownership(
     """The routes with a copy to buy (free, or the bank's), and by owner their routes and
     the routes meeting those, as bits (``Map.bit``): the same for every seat asking in a
     round."""
-    taken, owned, near = 0, dict[int, int](), dict[int, int]()
+    taken = 0
+    owned: dict[int, int] = {}
+    near: dict[int, int] = {}
     for route, who in owned_routes(m, owners):
         bit, meeting = m.bit[route.index], m.meeting[route.index]
         if len(who) == route.copies and BANK_SEAT not in who:  # (not available())
