@@ -104,13 +104,14 @@ class Network:
     def __init__(self, m: Map, owners: tuple[tuple[int, ...], ...]):
         self.map = m
         self.owners = owners
-        self.adjacent: dict[str, list[tuple[str, Route, tuple[int, ...], int]]] = {}
+        adjacent: dict[str, list[tuple[str, Route, tuple[int, ...], int]]] = {}
         # the owned routes' steps, in the order of Map.steps_at (the map's order of routes):
         # a search meets them in that order, whatever the owners
         for route, who in owned_routes(m, owners):
             for a, b, spaces in m.route_steps[route.index]:
-                self.adjacent.setdefault(a, []).append((b, route, who, spaces))
-                self.adjacent.setdefault(b, []).append((a, route, who, spaces))
+                adjacent.setdefault(a, []).append((b, route, who, spaces))
+                adjacent.setdefault(b, []).append((a, route, who, spaces))
+        self.adjacent = adjacent
         self.places = owned_places(m, owners)  # by seat, the places along its routes
         self._shortest: dict[tuple[str, str], int | None] = {}
 
