@@ -26,9 +26,9 @@ def good_pair(m: Map, a: str, b: str, on_offer: frozenset = frozenset()) -> bool
     """K3: two different destinations at least MIN_RUN spaces apart over the whole map.
     A pair still on offer from the last half is redrawn too, so that a run's two cards
     always name one run."""
-    if m.card_destination[a] == m.card_destination[b] or frozenset((a, b)) in on_offer:
+    if m.card_destination[a] == m.card_destination[b] or m.distance(a, b) < MIN_RUN:
         return False
-    return m.distance(a, b) >= MIN_RUN
+    return frozenset((a, b)) not in on_offer
 
 
 def deal_runs(
