@@ -386,12 +386,14 @@ def main() -> None:
         print(json.dumps(measure(*json.loads(args.measure))))
         return
     sys.path.insert(0, str(ROOT))  # this tree's referee, whatever is installed
-    if args.games:
+    if args.games or args.instruction_games:  # (--games 0: the instruction counts alone)
         with tempfile.TemporaryDirectory() as folder:
             base = base_tree(args.base, Path(folder))
-            speed(base, args.base, args.games, args.repeats)
+            if args.games:
+                speed(base, args.base, args.games, args.repeats)
             if args.instruction_games:
                 instruction_speed(base, args.instruction_games)
+    if args.games:
         strong_speed(args.rollouts)
     if args.busboss_strong_games:
         busboss_strong(args.busboss_strong_games)
