@@ -27,7 +27,8 @@ game N, for another process or machine to share the work; `--games 0` skips the 
 Instructions: the same games counted under valgrind's callgrind, base and this tree in the
 same run, per decision (Bus) and per game (Bus Boss): the figures the machine's load does not
 move. Python's string hashing is seeded the same for both (PYTHONHASHSEED=0), as it moves a
-count by a few tenths of a percent from one process to the next.
+count by a few tenths of a percent from one process to the next; and neither writes bytecode,
+so that both runs compile the same modules.
 
 Bus Boss strong bot: ``referee simulate busboss --seats strong,default,default,default``'s
 figures, four-player games whose seats rotate: its win share with a 95% Wilson interval and
@@ -102,7 +103,11 @@ def instructions(root: Path, game: str, bot: str, players: int, games: int) -> d
         done = subprocess.run(
             ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable]
             + [__file__, "--measure", json.dumps([game, bot, players, count])],
-            env=dict(os.environ, PYTHONPATH=str(root), PYTHONHASHSEED="0"),
+            # (no bytecode written: else the first run compiles and writes it, the second
+            # reads it, and their difference is no longer the games')
+            env=dict(
+                os.environ, PYTHONPATH=str(root), PYTHONHASHSEED="0", PYTHONDONTWRITEBYTECODE="1"
+            ),
             cwd=root,
             capture_output=True,
             text=True,
