@@ -34,7 +34,7 @@ class BusBossState:
         "map_name",
         "map_version",
         "rulings",
-        "_map",
+        "map",
         "names",
         "colours",
         "companies",
@@ -72,7 +72,8 @@ class BusBossState:
         self.map_name = map_name
         self.map_version = map_version  # the version of the map the game started on
         self.rulings = rulings
-        self._map: Map | None = None  # loaded when first asked for
+        # one Map object for a version of a map, kept: the rules read it all the time
+        self.map: Map = load_map(map_name, map_version)
         self.names = tuple(names)
         self.colours = tuple(colours[: len(names)])  # rule 6: by seat, how orders name owners
         self.companies = tuple(companies) or (None,) * len(names)  # rule 6; None: unnamed
@@ -104,7 +105,7 @@ class BusBossState:
         new.map_name = self.map_name
         new.map_version = self.map_version
         new.rulings = self.rulings
-        new._map = self._map
+        new.map = self.map
         new.names = self.names
         new.colours = self.colours
         new.companies = self.companies
@@ -140,12 +141,6 @@ class BusBossState:
         return self._rng
 
     # derived ---------------------------------------------------------------------------------
-    @property
-    def map(self) -> Map:
-        if self._map is None:  # one Map object for a version of a map: kept, not looked up
-            self._map = load_map(self.map_name, self.map_version)
-        return self._map
-
     @property
     def over(self) -> bool:
         return self.end_reason is not None
