@@ -113,7 +113,25 @@ class Network:
                 adjacent.setdefault(b, []).append((a, route, who, spaces))
         self.adjacent = adjacent
         self.places = owned_places(m, owners)  # by seat, the places along its routes
+        # what searches found, remembered with the network they searched (every bot of a
+        # round asks, for itself and for its rivals): let go with it
         self._shortest: dict[tuple[str, str], int | None] = {}
+        self._reach: dict[tuple[int, ...], Reach] = {}
+        self._plans: dict[tuple[tuple[int, ...], tuple[str, str]], Plan | None] = {}
+
+    def reach(self, company: tuple[int, ...]) -> Reach:
+        """What the company pays to reach its routes (``paid_to_reach``)."""
+        found = self._reach.get(company)
+        if found is None:
+            found = self._reach[company] = paid_to_reach(self, company)
+        return found
+
+    def best_plan(self, company: tuple[int, ...], cards: tuple[str, str]) -> Plan | None:
+        """The company's quickest journey for the run (``best_plan``), or None."""
+        key = (company, cards)
+        if key not in self._plans:
+            self._plans[key] = best_plan(self, company, cards)
+        return self._plans[key]
 
     def shortest(self, cards: tuple[str, str]) -> int | None:
         """The shortest journey for a run over all owned routes, whoever owns them (rule 25),
@@ -160,8 +178,7 @@ class Reach(NamedTuple):
     cards: dict[str, int]
 
 
-@lru_cache(maxsize=64)
-def reach(net: Network, company: tuple[int, ...]) -> Reach:
+def paid_to_reach(net: Network, company: tuple[int, ...]) -> Reach:
     """The company's ``Reach`` over the network: a search by what is paid, a list of places
     for each amount."""
     m = net.map
@@ -343,7 +360,7 @@ def best_plan(net: Network, company: tuple[int, ...], cards: tuple[str, str]) ->
     targets = m.places_of_card(cards[1])  # one place or two: a tuple is searched quickest
     adjacent = net.adjacent
     to_end = m.to_destination[m.card_destination[cards[1]]]
-    to_own = reach(net, company).places
+    to_own = net.reach(company).places
     push, pop = heapq.heappush, heapq.heappop
     # (distance, paid, tie, place, last colour, uses own route, spaces, path, places passed);
     # a path is (the path before, its last step's four): a step added copies no steps

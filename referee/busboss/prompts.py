@@ -6,12 +6,11 @@ from __future__ import annotations
 import re
 import textwrap
 from collections.abc import Iterable, Iterator
-from functools import lru_cache
 from typing import TypeVar
 
 from .building import buyable
 from .game import entry_limit, run_title
-from .journeys import PAYMENT_CAP, UNREACHED, Network, Plan, best_plan, network, reach
+from .journeys import PAYMENT_CAP, UNREACHED, Network, Plan, network
 from .map import Route
 from .orders import Build, Journey, Order, Purchase, RunEntry, format_entry, format_purchase
 from .state import BusBossState, Offer
@@ -31,19 +30,16 @@ def quickest_journeys(
     with its quickest journey; found as they are asked for, and remembered for the owners
     of one moment (every bot of a round asks). A run whose ends are too dear to reach from
     the company's routes has no journey (rules 22, 24): that is known without a search."""
-    paid_from = reach(net, company).cards
+    paid_from = net.reach(company).cards
     for run in runs:
         a, b = cards = run.cards if isinstance(run, Offer) else run
         # rule 24: a journey pays at least its way from one end to the company's routes
         # and from them to the other end
         if paid_from.get(a, UNREACHED) + paid_from.get(b, UNREACHED) > PAYMENT_CAP:
             continue
-        plan = _best_plan(net, company, cards)
+        plan = net.best_plan(company, cards)
         if plan is not None:
             yield run, plan
-
-
-_best_plan = lru_cache(maxsize=4096)(best_plan)
 
 
 def run_options(s: BusBossState, seat: int) -> list[tuple[Offer, Plan]]:
