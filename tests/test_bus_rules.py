@@ -8,6 +8,7 @@ from bus_positions import PASS, bare, build, lay, line_choices, play, resolving
 from referee.bus.board import BOARD
 from referee.bus.engine import RULES, rules
 from referee.bus.notation import Order
+from referee.bus.state import free_actions
 from referee.contract import IllegalOrder
 
 
@@ -200,6 +201,7 @@ def test_b6_a_player_with_every_space_taken_passes_automatically():
         "vroom": [0] * 5,
         "start": [0],
     }
+    s.free_actions = free_actions(s.board)  # (derived from the board, as from_data does)
     s.turn = 1
     s, _ = play(s, 1, "action vroom")
     # the board is full now: Cid and Ann pass without being asked, the round resolves

@@ -10,13 +10,22 @@ the state always waits for a real decision or is over.
 from __future__ import annotations
 
 from enum import Enum
-from itertools import product
-from operator import itemgetter, lt
+from operator import itemgetter
 
 from ..contract import Decision, IllegalOrder
 from .board import BOARD
 from .notation import ACTIONS, BUILDING_TYPES, Order, format_order
-from .state import BUS_CAP, PASSENGERS, SPACES, BusState, _new, added, replaced
+from .state import (
+    ACTION_BITS,
+    BUS_CAP,
+    EVERY_ACTION,
+    PASSENGERS,
+    SPACES,
+    BusState,
+    _new,
+    added,
+    replaced,
+)
 
 # the decision kind owed while an action resolves; actions missing here need no decision
 RESOLVE_KIND = {
@@ -181,9 +190,7 @@ def listed(s: BusState, seat: int) -> list[Order]:
     last, moves, asked, legal = _last_legal
     if not (last is s and moves == s.moves and asked == seat):
         if s.phase == "choose" and seat == s.turn:  # most decisions: action_choices
-            legal = CHOICES[tuple(map(lt, map(len, ACTION_SEATS(s.board)), SPACE_COUNTS))][
-                s.placed[seat] >= 2
-            ]
+            legal = CHOICES[s.free_actions][s.placed[seat] >= 2]
         else:
             legal = _legal(s, seat)
         _last_legal = (s, s.moves, seat, legal)
@@ -232,30 +239,18 @@ def _vroom_orders(s: BusState, seat: int) -> list[Order]:
 def action_choices(s: BusState, seat: int) -> list[Order]:
     """B6: any space still free; passing only once two markers are down this round. The list
     is the rules' own, not to be changed (``listed``)."""
-    return CHOICES[tuple(map(lt, map(len, ACTION_SEATS(s.board)), SPACE_COUNTS))][
-        s.placed[seat] >= 2
-    ]
+    return CHOICES[s.free_actions][s.placed[seat] >= 2]
 
 
-ACTION_SEATS = itemgetter(*ACTIONS)  # a board's seats of each action, in the order of ACTIONS
-SPACE_COUNTS = tuple(SPACES[a] for a in ACTIONS)
-# (whether each action has a space free, in the order of ACTIONS) -> the choices without
-# passing, and with it: every board a round can show, listed once
-CHOICES = {
-    free: (
-        [ACTION_ORDERS[a] for a, open_ in zip(ACTIONS, free) if open_],
-        [ACTION_ORDERS[a] for a, open_ in zip(ACTIONS, free) if open_] + [PASS],
+# the actions with a space free (ACTION_BITS) -> the choices without passing, and with it:
+# every board a round can show, listed once
+CHOICES = [
+    (
+        [ACTION_ORDERS[a] for a, bit in ACTION_BITS.items() if free & bit],
+        [ACTION_ORDERS[a] for a, bit in ACTION_BITS.items() if free & bit] + [PASS],
     )
-    for free in product((False, True), repeat=len(ACTIONS))
-}
-
-
-def space_left(board: dict[str, list[int]]) -> bool:
-    """Whether any action has a space free: fewer spaces are taken than there are."""
-    return sum(map(len, board.values())) < ALL_SPACES
-
-
-ALL_SPACES = sum(SPACES.values())
+    for free in range(EVERY_ACTION + 1)
+]
 
 
 def line_options(s: BusState, seat: int) -> list[tuple[int, int]]:
@@ -492,9 +487,12 @@ def choose_action(s: BusState, seat: int, args: tuple, events: list[str]) -> Non
     else:
         action = args[0]
         seats = s.board[action]
-        events.append(name + TAKES[action][len(seats)])
+        space = len(seats)
+        events.append(name + TAKES[action][space])
         s.board = board = s.board.copy()
         board[action] = seats + [seat]
+        if space == SPACES[action] - 1:  # its last space
+            s.free_actions ^= ACTION_BITS[action]
         s.markers = markers = s.markers[:]
         markers[seat] -= 1
         s.placed = placed = s.placed[:]
@@ -638,7 +636,7 @@ def _run_on(s: BusState, events: list[str]) -> None:
         if phase == "choose":
             # B6: the next seat clockwise that still chooses; automatic passes on the way
             n, turn, passed, markers = s.n, s.turn, s.passed, s.markers
-            free = sum(map(len, s.board.values())) < ALL_SPACES  # space_left
+            free = s.free_actions != 0
             for i in range(n):
                 seat = (turn + i) % n
                 if passed[seat]:
@@ -749,6 +747,7 @@ def _end_of_round(s: BusState, events: list[str]) -> None:
 def _new_round(s: BusState, start: int, events: list[str]) -> None:
     s.phase, s.round, s.start, s.turn = "choose", s.round + 1, start, start
     s.last_board, s.board = s.board, {a: [] for a in ACTIONS}  # last_board: never changed
+    s.free_actions = EVERY_ACTION
     s.placed = [0] * s.n
     s.passed = [False] * s.n
     s.act = s.slot = 0

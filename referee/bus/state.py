@@ -21,6 +21,9 @@ SPACES = {
     "vroom": 6,
     "start": 1,
 }
+# B6: which actions have a space free, a bit each: the key of a round's choices
+ACTION_BITS = {action: 1 << i for i, action in enumerate(ACTIONS)}
+EVERY_ACTION = sum(ACTION_BITS.values())
 ACTION_MARKERS = 20  # B3: both editions play 20 (1999: 21 stones, one is the first bus)
 BUS_CAP = {"2019": 5, "1999": None}
 PASSENGERS = 15  # B3: 4 start on the central crossings, 11 in supply
@@ -100,6 +103,7 @@ class BusState:
     clock: str
     clock_stones: int
     board: dict[str, list[int]]  # action -> the seats on its spaces a, b, ...
+    free_actions: int  # the actions of the board with a space free (ACTION_BITS, from board)
     placed: list[int]  # markers placed this round
     passed: list[bool]
     act: int  # the action resolving (an index of ACTIONS)
@@ -190,11 +194,17 @@ class BusState:
         state.reach = [
             frozenset(c for s in line for c in BOARD.streets[s]) for line in state.streets
         ]
+        state.free_actions = free_actions(state.board)
         state.passengers = [int(x) for x in data["passengers"]]
         return state
 
 
 _new = object.__new__
+
+
+def free_actions(board: dict[str, list[int]]) -> int:
+    """The actions of ``board`` with a space free (B6), a bit each (ACTION_BITS)."""
+    return sum(bit for action, bit in ACTION_BITS.items() if len(board[action]) < SPACES[action])
 
 
 def replaced(values: list, index: int, value: Any) -> list:
@@ -257,6 +267,7 @@ def new_state(
     s.clock = BUILDING_TYPES[0]
     s.clock_stones = 4 if n == 3 else 5
     s.board = {a: [] for a in ACTIONS}
+    s.free_actions = EVERY_ACTION
     s.placed, s.passed = [0] * n, [False] * n
     s.act = s.slot = s.todo = 0
     s.end_reason = None
