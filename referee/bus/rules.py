@@ -359,14 +359,16 @@ SHAPES = {
 
 def apply(s: BusState, seat: int, order: Order) -> tuple[BusState, list[str]]:
     last, moves, asked, legal = _last_legal
-    try:
-        if not (last is s and moves == s.moves and asked == seat and type(order) is Order):
-            raise ValueError
-        # one of the legal orders just listed for the seat: the listed one itself is played,
-        # as an equal object may hold True for 1, 15.0 for 15
-        order = legal[legal.index(order)]
-    except ValueError:
+    if not (last is s and moves == s.moves and asked == seat):
         order = _checked(s, seat, order)
+    else:
+        # most often one of the legal orders just listed for the seat, that very object:
+        # found by identity, not compared field by field with the others
+        for listed_order in legal:
+            if listed_order is order:
+                break
+        else:  # the listed one equal to it is played (an equal object may hold True for 1)
+            order = _checked(s, seat, order)
     state = _new(BusState)  # BusState.copy
     state.__dict__ = s.__dict__.copy()
     state.moves += 1
