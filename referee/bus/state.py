@@ -168,7 +168,7 @@ class BusState:
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> BusState:
-        state = cls.__new__(cls)
+        state = _blank()
         state.line_orders = data.get("line_orders", "either-end")
         for name in cls.FIELDS:
             if name not in ("street_lines", "line_orders"):
@@ -200,6 +200,15 @@ class BusState:
 
 
 _new = object.__new__
+
+
+def _blank() -> BusState:
+    """A state without fields, to be given them. It holds them in a dict of its own from the
+    start: had the class's instances ever held their fields inline, Python would make room
+    for as many in every state made after (every copy), to throw it away."""
+    state = _new(BusState)
+    state.__dict__ = {}
+    return state
 
 
 def free_actions(board: dict[str, list[int]]) -> int:
@@ -240,7 +249,7 @@ def new_state(
     edition: str, names: list[str], seed: int, start: int, line_orders: str = "name-head"
 ) -> BusState:
     """The board set up (B3, B14) before the first building: the caller draws the start player."""
-    s = BusState.__new__(BusState)
+    s = _blank()
     n = len(names)
     s.edition, s.names, s.seed, s.n = edition, list(names), seed, n
     s.line_orders = line_orders
