@@ -17,6 +17,7 @@ from .board import BOARD
 from .notation import ACTIONS, BUILDING_TYPES, Order, format_order
 from .state import (
     ACTION_BITS,
+    ACTION_MARKERS,
     BUS_CAP,
     EVERY_ACTION,
     PASSENGERS,
@@ -81,8 +82,7 @@ def awaiting(s: BusState) -> list[Decision]:
                 (
                     seat,
                     "action",
-                    f"{CHOOSE[placed >= 2]}{s.round}, {placed} placed this round, "
-                    f"{s.markers[seat]} markers left.",
+                    f"{CHOOSE[placed >= 2]}{s.round}{PLACED_AND_LEFT[placed][s.markers[seat]]}",
                     s.moves,
                 ),
             )
@@ -91,7 +91,13 @@ def awaiting(s: BusState) -> list[Decision]:
     return [due] if due else []
 
 
+# the prompt of a choice of action, before the round and after it (by the markers placed this
+# round and the markers left: every count there can be, written once)
 CHOOSE = ("Choose an action: round ", "Choose an action or pass: round ")
+PLACED_AND_LEFT = [
+    [f", {placed} placed this round, {left} markers left." for left in range(ACTION_MARKERS + 1)]
+    for placed in range(ACTION_MARKERS + 1)
+]
 
 
 _make_tuple = tuple.__new__
@@ -106,7 +112,7 @@ def decision(s: BusState) -> Decision | None:
 
 
 def _prompt(s: BusState, seat: int, kind: str) -> str:
-    """What the decision is, as '<title>: <details>'."""
+    """What the decision is, as '<title>: <details>' (a choice of action: ``awaiting``)."""
     if s.phase == "setup":
         if kind == "build":
             left = sum(1 for p, k in s.setup if p == seat and k == "build")
@@ -114,12 +120,6 @@ def _prompt(s: BusState, seat: int, kind: str) -> str:
         if not s.streets[seat]:
             return "First line: lay your first line marker on any street."
         return "First line: lay your second line marker at one end of your first."
-    if kind == "action":
-        extra = " or pass" if s.placed[seat] >= 2 else ""
-        return (
-            f"Choose an action{extra}: round {s.round}, {s.placed[seat]} placed this "
-            f"round, {s.markers[seat]} markers left."
-        )
     if kind == "line":
         heads = " and ".join(map(str, head_crossings(s, seat)))
         return f"Line expansion: lay {s.todo} more street(s) at your heads ({heads})."
