@@ -109,7 +109,7 @@ def _action_values(ctx: _Context, legal: list[Order]) -> list[float]:
             amount += 1 if s.n == 5 else 0
             value = (1.6 if len(s.streets[seat]) < 12 else 0.6) if amount > 0 else -1
         elif action == "buildings":
-            value = 1.3 if amount > 0 and None in s.lots else -1  # a lot is free somewhere
+            value = 1.3 if amount > 0 and s.any_lot_free() else -1  # a lot is free somewhere
         elif action == "passengers":
             # worth more when they arrive on one's own line
             on_line = any(st in ctx.mine for st in BOARD.stations)

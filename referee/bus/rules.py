@@ -301,11 +301,9 @@ def build_orders(s: BusState) -> list[Order]:
     if zone is None:
         return []
     lots, orders = s.lots, list[Order]()
-    for crossing, ids in ZONE_SITES[zone]:
-        for i in ids:
-            if lots[i] is None:
-                orders += BUILD_ORDERS[crossing]
-                break
+    for first, last, building_here in ZONE_BUILDS[zone]:
+        if lots[first] is None or lots[last] is None:
+            orders += building_here
     return orders
 
 
@@ -317,6 +315,13 @@ ZONE_SITES = {
     )
     for zone, ids in BOARD.lots_in_zone.items()
 }
+# the same as (its first lot, its last, the orders building there): a crossing has one lot in
+# a zone or two (B1), so these are all its lots there
+ZONE_BUILDS = {
+    zone: tuple((ids[0], ids[-1], BUILD_ORDERS[c]) for c, ids in sites)
+    for zone, sites in ZONE_SITES.items()
+}
+assert all(len(ids) <= 2 for sites in ZONE_SITES.values() for _, ids in sites)
 
 
 def vroom_options(s: BusState, seat: int) -> list[tuple[int, int]]:
@@ -555,7 +560,7 @@ def buildings(s: BusState, seat: int, args: tuple, events: list[str]) -> None:
     article = "an" if btype[0] in "aeiou" else "a"
     events.append(f"{s.names[seat]} builds {article} {btype} at {crossing} (zone {zone}).")
     _done_one(s)
-    if None not in ZONE_LOTS[zone](lots) and None in lots:
+    if None not in ZONE_LOTS[zone](lots) and s.any_lot_free():
         events.append(f"Zone {zone} is full: zone {s.open_zone()} opens.")
 
 
@@ -731,7 +736,7 @@ def _possible(s: BusState, action: str, seat: int) -> bool:
             _last_legal = (s, s.moves, seat, legal)
         return bool(legal)
     if action == "buildings":
-        return None in s.lots
+        return s.any_lot_free()
     return True
 
 
@@ -740,7 +745,7 @@ def _end_of_round(s: BusState, events: list[str]) -> None:
     start = s.board["start"][0] if s.board["start"] else (s.start + 1) % s.n
     if sum(1 for m in s.markers if m > 0) <= 1:
         _game_over(s, "markers", events)
-    elif None not in s.lots:
+    elif not s.any_lot_free():
         _game_over(s, "lots", events)
     else:
         _new_round(s, start, events)

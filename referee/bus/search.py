@@ -134,7 +134,7 @@ def futile(s: BusState, seat: int, action: str) -> bool:
     if action == "passengers":
         return all(_passengers_brought(s, space, m) == 0 for m in (most, raised))
     if action == "buildings":
-        return None not in s.lots or space_amount(action, space, raised, s.n) == 0
+        return not s.any_lot_free() or space_amount(action, space, raised, s.n) == 0
     if action == "buses":
         return cap is not None and s.buses[seat] >= cap
     if action == "start":  # B12: the seat would start the next round anyway

@@ -138,17 +138,17 @@ class BusState:
         is always min(passengers, buildings of the current type) and need not be stored."""
         return min(self.passengers[crossing], self.buildings_of(crossing, self.clock))
 
-    def free_lots(self) -> list[int]:
-        """B10: the free lots of the lowest zone that still has any."""
-        lots = self.lots
-        if None not in lots:
-            return []
-        zone = BOARD.lots[lots.index(None)].zone  # lots are numbered zone by zone
-        return [i for i in BOARD.lots_in_zone[zone] if lots[i] is None]
-
     def open_zone(self) -> str | None:
-        lots = self.lots
-        return BOARD.lots[lots.index(None)].zone if None in lots else None
+        """B10: the lowest zone with a free lot, None when every lot is built."""
+        try:
+            return BOARD.lots[self.lots.index(None)].zone  # lots are numbered zone by zone
+        except ValueError:
+            return None
+
+    def any_lot_free(self) -> bool:
+        """Whether a lot is free anywhere (B13). Looked for from the last lot: the zones fill
+        from A (B10), so a free lot is found soonest at the end."""
+        return None in reversed(self.lots)
 
     def max_buses(self) -> int:
         return max(self.buses)
