@@ -108,7 +108,8 @@ def decision(s: BusState) -> Decision | None:
     if due is None:
         return None
     seat, kind = due
-    return Decision(seat, kind, _prompt(s, seat, kind), s.moves)
+    # Decision(...) made as the tuple it is, as in awaiting
+    return _make_tuple(Decision, (seat, kind, _prompt(s, seat, kind), s.moves))
 
 
 def _prompt(s: BusState, seat: int, kind: str) -> str:
