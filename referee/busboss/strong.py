@@ -172,16 +172,18 @@ def coverage_value(
     against the rivals who reach both ends too."""
     weights = pair_weights(m)
     value = 0.0
-    added = [d for d in new if d not in mine]
-    ends = set(mine)
-    for d in added:
+    # summed in the destinations' order, not a set's: a sum of floats in another order may
+    # differ in its last bit, and a set's order changes with the process (PYTHONHASHSEED),
+    # which made the bot's choice between two near-equal purchases differ from run to run
+    ends = sorted(mine)
+    for d in sorted(set(new) - mine):
         for other in ends:
             a, b = (d, other) if d < other else (other, d)
             w = weights.get((a, b))
             if w:
                 racing = 1 + sum(1 for r in rivals if a in r and b in r)
                 value += w * share_of(racing)
-        ends.add(d)
+        ends.append(d)
     return value
 
 
