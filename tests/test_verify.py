@@ -59,13 +59,34 @@ def test_an_untouched_campaign_verifies_and_says_what_was_checked(tmp_path):
     assert done.output.startswith("campaign game: verified\n")
 
 
-def test_a_running_campaign_verifies_with_its_round_in_play_without_a_png(tmp_path):
+def test_a_running_campaign_verifies_with_its_round_in_play_not_written_yet(tmp_path):
+    """The files of a round are written when it ends: those of the round in play would go
+    stale with each order (and cost a campaign's every tick their drawing)."""
     root = campaign_root(tmp_path, campaign_id="running", seed=5, until_round=3)
-    assert (root / "turns" / "round-03.txt").exists()
-    assert not (root / "turns" / "round-03.png").exists()
+    assert not list((root / "turns").glob("round-03.*"))
+    assert {"round-02.txt", "round-02.map.txt", "round-02.png"} <= {
+        p.name for p in (root / "turns").iterdir()
+    }
     result = verify(root)
     assert result.ok, result.summary()
     assert "to round 3" in result.passed[2] and "the end" not in result.passed[2]
+
+
+def test_the_files_an_older_referee_wrote_of_the_round_in_play_are_not_checked(tmp_path):
+    """An older referee wrote the round in play at every order (and a rollback may reopen a
+    round written): they are noted, not refused, and written anew when the round ends."""
+    root = campaign_root(tmp_path, campaign_id="running", seed=5, until_round=3)
+    (root / "turns" / "round-03.txt").write_text("stale\n")
+    result = verify(root)
+    assert result.ok, result.summary()
+    assert result.notes == [
+        "the files of the round in play are not checked (they are written when it ends): "
+        "turns/round-03.txt"
+    ]
+    (root / "turns" / "round-04.txt").write_text("a round not played\n")
+    assert [str(f) for f in verify(root).findings] == [
+        "turns/round-04.txt: is no file the log's replay writes"
+    ]
 
 
 def test_a_changed_order_text_is_named_by_its_record(tmp_path):

@@ -51,7 +51,7 @@ from ..store import snapshots
 from ..store.campaign import Campaign, Step, Table
 from ..store.marks import Watermarks
 from ..store.site import SiteFiles
-from ..words.history import NoSuchTurn, history_text, turn_files
+from ..words.history import NoSuchTurn, history_text, over, turn_files
 from ..words.mails import (
     confirmation,
     decision_of,
@@ -67,6 +67,7 @@ from ..words.mails import (
     reminder,
     replaced_notice,
     told,
+    turn_report,
     welcome,
 )
 from ..words.render import render, say
@@ -384,13 +385,9 @@ def tell_observers(post: Post, table: Table, marks: Watermarks) -> int:
         marks.observed = done - 1  # observers join from the round in play
     queued = 0
     for round_ in range(marks.observed + 1, done):
-        text = turn_files(table, round_)
-        report = next(v for k, v in text.items() if k.endswith(".txt") and ".map" not in k)
+        report = turn_report(table, round_, table.view_after_round(round_))
         for address in observers:
-            post.queue(
-                campaign,
-                observer_report(post.identity, campaign, address, round_, str(report)),
-            )
+            post.queue(campaign, observer_report(post.identity, campaign, address, round_, report))
             queued += 1
     marks.observed = max(marks.observed, done - 1)
     return queued
@@ -467,11 +464,12 @@ def history_for(table: Table, record: Record) -> str:
 
 
 def write_turns(table: Table, since: int) -> None:
-    """The report and text map of every round touched since record ``since``, and the
-    PNG map of each such round once it is over (the game at its end)."""
-    rounds = sorted({s.round for s in table.steps if s.record.n > since})
+    """The report, text map and PNG map of every round that ended since record ``since``
+    (the record that ends a round is one of its own): a round in play is written once, when
+    it ends, not again at every order."""
+    rounds = sorted({s.round for s in table.steps_after(since)})
     folder = table.campaign.dir("turns")
-    for round_ in rounds:
+    for round_ in (r for r in rounds if over(table, r)):
         for name, content in turn_files(table, round_).items():
             # derived from the log, so written again if a crash loses them
             atomic_write(folder / name, content, durable=False)

@@ -8,7 +8,7 @@
     mailed.json     how far answers have been queued (so a crashed tick resends nothing twice)
     mail/in/        every mail received for this campaign, raw
     mail/out/       every mail the referee queued for its players, raw
-    turns/          per round: the report and the maps
+    turns/          per round, once it is over: the report and the maps
 
 Writes are atomic and the log is appended with fsync (see ``store``).
 """

@@ -33,8 +33,18 @@ class Turn:
 
     @property
     def stem(self) -> str:
-        """The name its files share: round-NN."""
-        return f"round-{self.round:02d}"
+        return stem(self.round)
+
+
+def stem(round_: int) -> str:
+    """The name a turn's files share: round-NN."""
+    return f"round-{round_:02d}"
+
+
+def over(table: Table, round_: int) -> bool:
+    """Whether the game has moved past round ``round_``, or has ended: its turn is closed,
+    and what it shows will not change."""
+    return round_ < table.round or table.over
 
 
 def turns(table: Table) -> list[Turn]:
@@ -48,13 +58,14 @@ def turn_at(table: Table, round_: int) -> Turn:
         round_,
         [e for s in table.steps_of_round(round_) for e in s.events],
         table.view_after_round(round_),
-        round_ < table.round or table.over,
+        over(table, round_),
     )
 
 
 def turn_files(table: Table, round_: int) -> dict[str, str | bytes]:
-    """The turns/ folder's files of one round, by name: the report and the text map, and
-    the PNG map once the round is over (the map of a round in play would go stale)."""
+    """The files of one round, by name: the report and the text map, and the PNG map once
+    the round is over. The turns/ folder keeps those of every round over (the files of a
+    round in play would go stale with each order)."""
     current = turn_at(table, round_)
     files: dict[str, str | bytes] = {
         f"{current.stem}.txt": turn_report(table, round_, current.view),
