@@ -43,6 +43,7 @@ class AnswerBook:
     def __init__(self, path: Path, limits: AnswerLimits):
         self.path, self.limits = path, limits
         self.times: dict[str, list[datetime]] = {}
+        self.counted: datetime | None = None  # when the last answer not saved yet was counted
         if path.exists():
             try:
                 data = json.loads(path.read_text())
@@ -84,12 +85,18 @@ class AnswerBook:
         if frees is not None:
             return frees
         self.times[key] = recent + [now]
-        self.save(now)
+        self.counted = now
         return None
 
-    def save(self, now: datetime) -> None:
+    def save(self) -> None:
+        """Keep what was counted since the last save, once a tick has queued its answers
+        (``Post.save``): a tick killed before loses its own counts, never another's."""
+        now = self.counted
+        if now is None:
+            return
         kept = {k: [t.isoformat() for t in v if now - t < DAY] for k, v in self.times.items()}
         atomic_write(self.path, json.dumps({k: v for k, v in kept.items() if v}), durable=False)
+        self.counted = None
 
 
 CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"

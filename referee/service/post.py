@@ -34,6 +34,12 @@ class Post:
         """The codes mailed to would-be observers, to confirm from their address."""
         return ObserveCodes(self.state_dir / "observe-codes.json")
 
+    def save(self) -> None:
+        """Keep the answers counted since the last save (once a tick has queued them all,
+        not at each answer)."""
+        if "answer_book" in self.__dict__:  # counted only where a tick answered
+            self.answer_book.save()
+
     def sent_by_us(self, message_id: str) -> bool:
         """Whether ``message_id`` is one of the referee's own mails (come back, e.g. through
         a list that strips the headers)."""

@@ -73,6 +73,7 @@ def take_and_answer(
         writes.sync()
     report.answered += answered
     waits.save()
+    site.post.save()
     try:
         tell_undelivered(site.post, site, site.config.game_master_addresses)
     except Exception as err:  # the notice must not stop the sending
@@ -220,6 +221,7 @@ def run_as_gm(site: Site, campaign_id: str, line: str, now: datetime) -> list[Ac
         timekeeping.note_asked(table, now)  # a new prompt (after a rollback) has its due time
         _, marks = answer(site.post, table)
         snapshots.save(table, marks.floor())  # the next tick starts from here, not the log
+    site.post.save()
     return done.actions
 
 
