@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
-from functools import lru_cache
 from operator import attrgetter
 from typing import Any
 
@@ -75,14 +74,10 @@ def awaiting(s: BusBossState) -> list[Decision]:
         return []
     text = prompt(s)
     return [
-        decision(seat, ORDERS, text + EXTRA_BUILD if seat in s.extra_build else text, s.round)
+        Decision(seat, ORDERS, text + EXTRA_BUILD if seat in s.extra_build else text, s.round)
         for seat in s.order
         if seat not in s.pending
     ]
-
-
-# a decision is the same for a seat all round, and every order of the round asks for them all
-decision = lru_cache(maxsize=64)(Decision)
 
 
 EXTRA_BUILD = " You may make an extra build this round, as you missed the last one (rule 38)."
