@@ -47,17 +47,22 @@ def cli(site_dir, *args):
     return CliRunner().invoke(main, ["--config", str(site_dir / "referee.yaml"), *args])
 
 
+def welcomed(root):
+    """A site with a Bus campaign whose players have had their welcomes, by address."""
+    site = make_site(root)
+    site.new_campaign("bus", "bus1", PLAYERS, seed=1, gm="Gil <gil@example.org>")
+    run_tick(site)
+    boxes = Mailboxes(site)
+    return site, boxes, {str(m["To"]).split("<")[-1].rstrip(">"): m for m in boxes.new()}
+
+
 @pytest.fixture(scope="module")
 def prepared(tmp_path_factory):
     """A site whose referee failed on Ann's orders (a fault in applying them): her mail is
     in the quarantine (and she was told it could not be handled); the fault is mended
     since."""
     root = tmp_path_factory.mktemp("quarantined")
-    site = make_site(root)
-    site.new_campaign("bus", "bus1", PLAYERS, seed=1, gm="Gil <gil@example.org>")
-    run_tick(site)
-    boxes = Mailboxes(site)
-    welcomes = {str(m["To"]).split("<")[-1].rstrip(">"): m for m in boxes.new()}
+    site, boxes, welcomes = welcomed(root)
     ann = reply_to(welcomes["ann@example.org"], "ann@example.org", "build house 15\nbuild pub 16")
     boxes.deliver(ann)
     with pytest.MonkeyPatch.context() as patch:
@@ -102,7 +107,7 @@ def test_retry_applies_the_mended_campaigns_mail_once_and_answers_it(prepared, t
     boxes.deliver(raw.read_bytes())
     run_tick(site)
     assert len(ann_records(site_dir)) == 1
-    assert site.received_outcomes()[record["message_id"]] == "applied"
+    assert site.received_outcomes()["ann@example.org", record["message_id"]] == "applied"
 
 
 def test_retry_while_the_cause_stands_keeps_the_mail_and_tells_no_one_twice(
@@ -173,3 +178,27 @@ def test_a_quarantined_mail_whose_campaign_cannot_be_read_now_is_held_and_applie
     assert not tick(site).errors
     assert len(ann_records(site_dir)) == 1
     assert any("build pub 16" in text_of(m) for m in boxes.new("ann@example.org"))
+
+
+def test_two_senders_mails_under_one_message_id_are_kept_and_taken_again_each(tmp_path):
+    """Another sender's mail under a Message-ID used before is another mail: both are kept
+    in the quarantine when a fault stops them, and a retry applies both, once each."""
+    site, boxes, welcomes = welcomed(tmp_path)
+    ann = reply_to(welcomes["ann@example.org"], "ann@example.org", "build house 15")
+    bob = reply_to(welcomes["bob@example.org"], "bob@example.org", "message all hello")
+    del bob["Message-ID"]
+    bob["Message-ID"] = ann["Message-ID"]
+    boxes.deliver(ann)
+    boxes.deliver(bob)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Intake, "apply", fault)
+        tick(site)
+    assert len(list((site.state_dir / "quarantine").glob("*.eml"))) == 2
+
+    done = cli(tmp_path, "retry")
+    assert done.exit_code == 0, done.output
+    outcomes = site.received_outcomes()
+    mid = str(ann["Message-ID"])
+    assert outcomes["ann@example.org", mid] == outcomes["bob@example.org", mid] == "applied"
+    applied = [r.get("from") for r in logged(site.campaign("bus1")) if r.get("message_id") == mid]
+    assert sorted(applied) == ["ann@example.org", "bob@example.org"]

@@ -72,7 +72,7 @@ class Intake:
         site: Site,
         sessions: Sessions,
         now: datetime,
-        retrying: frozenset[str] = frozenset(),
+        retrying: frozenset[tuple[str | None, str]] = frozenset(),
     ):
         self.site, self.sessions, self.now = site, sessions, now
         self.retrying = retrying  # quarantined mails taken again (`referee retry`)
@@ -84,11 +84,16 @@ class Intake:
         """(sender, Message-ID) of every mail taken lately (but those taken again): read
         when a tick has mail, so that a tick without any does not read a log that grows with
         every mail the site got."""
-        return {k for k in self.site.received_ids() if k[1] not in self.retrying}
+        return {k for k in self.site.received_ids() if k not in self.retrying}
 
     def taken_before(self, mail: Incoming) -> bool:
         # a line written before senders were kept stands for its Message-ID from anyone
         return mail.key in self.received or (None, mail.message_id) in self.received
+
+    def retried(self, mail: Incoming) -> bool:
+        """A quarantined mail taken again (`referee retry`): its sender heard of it when it
+        failed."""
+        return mail.key in self.retrying or (None, mail.message_id) in self.retrying
 
     def take(self, mail: InMail, held: bool = False) -> bool:
         """Handle one mail to exactly one recorded outcome; True when it may be marked
@@ -138,9 +143,9 @@ class Intake:
         plain answer to a person (never to machine mail; within the answer limits): the
         ``notice`` (subject, text) or else that the mail could not be read."""
         site = self.site
-        site.keep_raw(site.state_dir / "quarantine", mail.message_id, raw)
+        site.keep_raw(site.state_dir / "quarantine", mail.message_id, raw, mail.sender_address)
         note_failure(site, f"mail {mail.message_id} from {mail.sender_address or '?'}", outcome)
-        if self.taken_before(mail) or mail.message_id in self.retrying:
+        if self.taken_before(mail) or self.retried(mail):
             # recorded before (the failure came after its outcome, or the mail is taken
             # again and is still failing): no second answer, and its outcome stands
             return
@@ -223,7 +228,7 @@ class Intake:
             return False
         self.site.hold(campaign_id, mail.message_id, raw)
         crashpoint("held")
-        told = mail.message_id in self.retrying  # its sender heard of it when it failed
+        told = self.retried(mail)
         if not told and self.site.mentions(campaign_id, mail.sender_address, where.token or ""):
             self.send_notice(
                 mail,

@@ -31,13 +31,18 @@ from .work import take_and_answer
 
 @dataclass
 class Kept:
-    """A mail of the quarantine: its file, its Message-ID (None when no outcome names it
-    yet: a tick is taking it) and its last outcome, before and after the retry."""
+    """A mail of the quarantine: its file, its sender and Message-ID (``key``; None when no
+    outcome names it yet: a tick is taking it) and its last outcome, before and after the
+    retry."""
 
     path: Path
-    message_id: str | None
+    key: tuple[str | None, str] | None
     before: str | None
     after: str | None = None
+
+    @property
+    def message_id(self) -> str | None:
+        return self.key[1] if self.key else None
 
     @property
     def retried(self) -> bool:
@@ -61,15 +66,18 @@ class Quarantine:
         self.folder = site.state_dir / "quarantine"
         self.retried_dir = self.folder / "retried"
         outcomes = site.received_outcomes()
-        by_name = {raw_name(mid): mid for mid in outcomes}
+        # a mail is kept under its sender and Message-ID (``Site.keep_raw``); one kept by an
+        # older referee, under its Message-ID alone
+        by_name = {raw_name(mid): (sender, mid) for sender, mid in outcomes}
+        by_name |= {raw_name(f"{s} {mid}"): (s, mid) for s, mid in outcomes if s is not None}
         self.kept = []
         for path in sorted(self.folder.glob("*.eml"), key=lambda p: (p.stat().st_mtime, p.name)):
-            mid = by_name.get(path.name)
-            self.kept.append(Kept(path, mid, outcomes.get(mid) if mid else None))
+            key = by_name.get(path.name)
+            self.kept.append(Kept(path, key, outcomes.get(key) if key else None))
 
     @property
-    def retrying(self) -> frozenset[str]:
-        return frozenset(k.message_id for k in self.kept if k.retried and k.message_id)
+    def retrying(self) -> frozenset[tuple[str | None, str]]:
+        return frozenset(k.key for k in self.kept if k.retried and k.key)
 
     def fetch(self, limit: int | None = None) -> list[InMail]:
         taken = [k.path for k in self.kept if k.retried]
@@ -79,9 +87,9 @@ class Quarantine:
         outcomes = self.site.received_outcomes()
         moved = False
         for kept in self.kept:
-            if kept.message_id is None:
+            if kept.key is None:
                 continue
-            kept.after = outcomes.get(kept.message_id)
+            kept.after = outcomes.get(kept.key)
             if kept.after is not None and not failing(kept.after):
                 self.retried_dir.mkdir(exist_ok=True)
                 os.replace(kept.path, self.retried_dir / kept.path.name)

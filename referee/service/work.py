@@ -35,7 +35,7 @@ def take_and_answer(
     site: Site,
     inbox: Inbox,
     now: datetime,
-    retrying: frozenset[str] = frozenset(),
+    retrying: frozenset[tuple[str | None, str]] = frozenset(),
     mails: list[InMail] | None = None,
 ) -> TickReport:
     """A tick's work, under its lock, on the mails of ``inbox`` (the site's, or the

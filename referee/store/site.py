@@ -219,15 +219,16 @@ class SiteFiles:
         atomic_write(path, b"".join(lines[-RECENT_RECEIVED:]))
         self.received_count = RECENT_RECEIVED
 
-    def received_outcomes(self) -> dict[str, str]:
-        """The last outcome of every mail taken, by Message-ID (the old ones too)."""
-        outcomes: dict[str, str] = {}
+    def received_outcomes(self) -> dict[tuple[str | None, str], str]:
+        """The last outcome of every mail taken (the old ones too), by (sender, Message-ID)
+        as ``received_ids`` gives them."""
+        outcomes: dict[tuple[str | None, str], str] = {}
         for name in ("received-old.jsonl", "received.jsonl"):
             damaged: list[str] = []
             records, _ = read_records(self.state_dir / name, damaged)
             for r in records:
                 if isinstance(r.get("message_id"), str) and isinstance(r.get("outcome"), str):
-                    outcomes[r["message_id"]] = r["outcome"]
+                    outcomes[(r.get("from"), r["message_id"])] = r["outcome"]
         return outcomes
 
     def last_tick(self) -> dict | None:
@@ -259,7 +260,7 @@ class SiteFiles:
     ) -> Path:
         """The raw mail, stored before it counts as processed (named by its Message-ID, and
         its sender when given: another sender's mail under the same Message-ID is another
-        mail; the quarantine names its mails by Message-ID alone, as ``retry`` finds them)."""
+        mail)."""
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / raw_name(message_id if sender is None else f"{sender} {message_id}")
         if not path.exists():
