@@ -91,15 +91,11 @@ def read_orders(rules, lines: list[str]) -> Reading:
         try:
             entries = rules.parse(chunk)
         except NotationError as err:
-            listed = _listed(rules, chunk)
-            if listed and len(listed) == 1:
-                entries = rules.parse(listed[0])  # "build house: 34" says one order
-            elif listed:
-                reading.errors.append((chunk, say("a_list", line=chunk, example=listed[0])))
+            read = _unread(rules, chunk, err, reading)
+            if read is None:
                 continue
-            elif isinstance(err, NotAnOrder):
-                _not_an_order(rules, chunk, reading)
-                continue
+            if read != chunk:
+                entries = rules.parse(read)
             elif looks_like_prose(chunk):  # a signature or a remark that begins like an order
                 reading.ignored.append(chunk)
                 continue
@@ -145,18 +141,29 @@ def _order_lines(rules, lines: list[str], reading: Reading) -> list[str]:
         try:
             rules.parse(line)
         except NotationError as err:
-            listed = _listed(rules, line)
-            if listed and len(listed) == 1:
-                line = listed[0]  # "build house: 34" says one order
-            elif listed:
-                reading.errors.append((line, say("a_list", line=line, example=listed[0])))
+            read = _unread(rules, line, err, reading)
+            if read is None:
                 continue
-            elif isinstance(err, NotAnOrder):
-                _not_an_order(rules, line, reading)
-                continue
-            # else part of an order, or a malformed one: the whole text says which
+            line = read  # a malformed line stays: the whole text says what is wrong
         kept.append(line)
     return kept
+
+
+def _unread(rules, line: str, err: NotationError, reading: Reading) -> str | None:
+    """What comes of a line the game does not read as it stands: the order a group of one
+    says ("build house: 34"); None once a longer group is told to be a list, or a line that
+    does not even start like an order is told or passed over (``_not_an_order``); else the
+    line itself (malformed, or a part of an order that spans lines), for the caller."""
+    listed = _listed(rules, line)
+    if listed and len(listed) == 1:
+        return listed[0]
+    if listed:
+        reading.errors.append((line, say("a_list", line=line, example=listed[0])))
+        return None
+    if isinstance(err, NotAnOrder):
+        _not_an_order(rules, line, reading)
+        return None
+    return line
 
 
 LISTED = re.compile(r"^(?P<head>[^:,#|]+?)\s*:\s*(?P<items>[^:#|]+)$")
