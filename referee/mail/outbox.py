@@ -261,6 +261,11 @@ class SmtpSender:
         return {rcpt: _code_text(code, text) for rcpt, (code, text) in refused.items()}
 
 
+def _name_of(file_name: str) -> str:
+    """The name its queuer gave a mail (``Outbox.queue``), from its file name."""
+    return file_name.removesuffix(".eml").partition("-")[2]
+
+
 def _queued_at(file_name: str) -> datetime:
     """When a mail was queued, from its file name (``Outbox.queue``'s stamp)."""
     try:
@@ -457,7 +462,7 @@ class Outbox:
     def _kept(self, file_name: str, folder: Path | None = None) -> tuple[OutMail, str]:
         """A mail of the queue (or of ``folder``) and what it is about."""
         data = ((folder or self.dir) / file_name).read_bytes()
-        name = file_name.removesuffix(".eml").partition("-")[2]
+        name = _name_of(file_name)
         try:
             kept = json.loads((self.names_dir / name).read_bytes())
             mail = OutMail(
@@ -612,8 +617,7 @@ class Outbox:
                 failing.failed([address], answer, now)
         again = dataclasses.replace(mail, recipients=tuple(refused))
         digest = hashlib.sha256(" ".join(sorted(refused)).encode()).hexdigest()[:8]
-        original = name.removesuffix(".eml").partition("-")[2]
-        self.queue(again, f"{original}-to-{digest}", about, since=_queued_at(name))
+        self.queue(again, f"{_name_of(name)}-to-{digest}", about, since=_queued_at(name))
 
     def _due_again(self, name: str, mail: OutMail, failing: FailingAddresses) -> datetime:
         """When a mail left resting must be looked at again: its first address's next try,
