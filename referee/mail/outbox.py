@@ -518,6 +518,7 @@ class Outbox:
             self._hold(names, e.reason, report, now)
         finally:
             failing.save()
+            # a note only when every mail left waits on its addresses, none on the server
             self._note_resting(resting if len(resting) == len(report.waiting) else {})
             # the moves are made durable once, here: one lost by a crash only means a resend
             for d in (self.sent_dir, self.failed_dir, self.dir):
