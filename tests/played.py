@@ -21,15 +21,20 @@ _PLAYED: dict[tuple, Path] = {}  # played once per test session, copied for each
 
 
 def play(
-    site: Site, table: Table, until_round: int | None = None, seed: int = 0, answer: bool = True
+    site: Site,
+    table: Table,
+    until_round: int | None = None,
+    seed: int = 0,
+    answer: bool = True,
+    orders: int | None = None,
 ) -> Table:
-    """Bot orders, one mail a decision, until the game ends or has played the first order
-    of ``until_round``; with ``answer``, the site's answers (digests, turn reports) after
-    every round."""
+    """Bot orders, one mail a decision, until the game ends, has played the first order of
+    ``until_round`` or has played ``orders`` orders; with ``answer``, the site's answers
+    (digests, turn reports) after every round."""
     rng = random.Random(seed)
     bot = table.rules.bot("default")
     number = 0
-    while not table.over and not reached(table, until_round):
+    while not table.over and not reached(table, until_round) and number != orders:
         due = table.rules.awaiting(table.state)[0]
         number += 1
         round_ = table.round

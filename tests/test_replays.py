@@ -9,6 +9,7 @@ from email.utils import format_datetime
 
 from sites import bus_game, logged, person_mail, reply_to, run_tick, text_of
 
+from referee.store import snapshots
 from referee.store.snapshots import SNAPSHOT
 
 
@@ -165,8 +166,11 @@ def test_what_knows_a_mail_sent_anew_survives_the_snapshot(tmp_path):
     first = person_mail("Bob <bob@example.org>", to_bob, "orders", "build house 21")
     boxes.deliver(first)
     run_tick(site)
+    campaign = site.campaign("bus1")
+    snapshots.save(campaign.table(), campaign.marks.floor())  # as when a round ends
     snapshot = json.loads((site.data_root / "bus1" / SNAPSHOT).read_text())
     assert len(snapshot["bodies"]) == 1 and list(snapshot["dates"]) == ["1"]
+    assert snapshots.load(campaign).snapshot_n is not None  # the next tick starts from it
     again = copy.deepcopy(first)
     again.replace_header("Message-ID", "<again@example.org>")
     boxes.deliver(again)

@@ -66,6 +66,33 @@ def test_the_history_and_the_turn_files_of_a_table_from_a_snapshot_are_the_full_
     ]
 
 
+def test_a_snapshot_is_due_when_a_round_ends_not_at_every_order(mid_game):
+    site, campaign = mid_game
+    table = snapshots.load(campaign)
+    assert not snapshots.due(table)  # nothing followed it
+    in_play = table.round
+    play(site, table, seed=5, orders=1)
+    assert table.round == in_play and not snapshots.due(table)
+    play(site, table, until_round=in_play + 1, seed=5)
+    assert table.round == in_play + 1 and snapshots.due(table)
+    snapshots.save(table, campaign.marks.floor())
+    loaded = snapshots.load(campaign)
+    assert loaded.snapshot_n == table.count and not snapshots.due(loaded)
+    same_table(loaded, campaign.table())
+
+
+def test_a_tick_keeps_the_snapshot_of_a_round_that_ended(tmp_path):
+    site = played_site(tmp_path, "mid", seed=5, until_round=4)
+    campaign = site.campaign("mid")
+    table = campaign.table()
+    assert not (campaign.root / snapshots.SNAPSHOT).exists()
+    play(site, table, until_round=table.round + 1, seed=5, answer=False)
+    run_tick(site)  # answers what was played, and keeps the snapshot of the round ended
+    loaded = snapshots.load(campaign)
+    assert loaded.snapshot_n == table.count
+    same_table(loaded, campaign.table())
+
+
 @pytest.mark.parametrize(
     "spoil",
     [
@@ -146,7 +173,8 @@ def test_an_idle_tick_loads_no_campaign_and_a_new_mail_or_a_change_wakes_one(tmp
     boxes.deliver(reply_to(welcome, "ann@example.org", "build house 15"))
     run_tick(site)
     assert set(loaded) == {"one"}
-    assert (site.data_root / "one" / snapshots.SNAPSHOT).exists()
+    # the setup round goes on: the next tick replays its few records (snapshots.due)
+    assert not (site.data_root / "one" / snapshots.SNAPSHOT).exists()
     loaded.clear()
     site.campaign("two").save()  # a game master's change from the shell
     loaded.clear()

@@ -179,7 +179,7 @@ def resolve_and_answer(
     queued, marks = answer(site.post, table, now, notices)
     if notices is not None:  # the reminders told are marked once they are queued
         campaign.book.save(campaign.root)
-    if table.count != table.snapshot_n:
+    if snapshots.due(table):
         snapshots.save(table, marks.floor())
     # an answer held to gather with the player's next mail is looked at again next tick, a
     # player's daily mail when its day is over

@@ -69,6 +69,14 @@ def key(campaign: Campaign) -> dict[str, Any]:
     }
 
 
+def due(table: Table) -> bool:
+    """Whether the table is worth a new snapshot: a round ended, or the game, since the one
+    it was loaded from (or since the start). Within a round the next tick replays the few
+    records after it, which costs less than writing the snapshot at every tick."""
+    since = table.steps_after(table.snapshot_n or 0)
+    return bool(since) and (since[0].round != table.round or table.over)
+
+
 def save(table: Table, floor: int) -> None:
     """Keep the table's snapshot; ``floor`` is the earliest record the answers still report
     from (the lowest watermark): the rounds and events of the records after it are kept, and
