@@ -3,7 +3,7 @@
     python3 bench/tick_costs_bench.py [--base 8fc4527] [--sizes 10,100,1000] [--rounds 1,4,7]
                                       [--mails 1000] [--campaigns 50] [--png-runs 7]
                                       [--per-campaign 1,2,20] [--repeats 3]
-                                      [--only ...,campaigns]
+                                      [--only ...,campaigns] [--instructions]
 
 Every figure comes from a fresh process (as cron runs the tick), once with this tree on the
 Python path and once with the baseline commit checked out into a temporary worktree, on
@@ -126,6 +126,8 @@ def worker(task: dict) -> dict:
         # the copy of the site this bench just made is written out first: the tick's first
         # fsync would otherwise write it out too (the journal commits all that is pending)
         os.sync()
+        if not task.get("tick", True):  # (the same process less the tick: see ``counted``)
+            return {"cpu": 0.0, "fetched": 0, "errors": []}
         start, times = time.process_time(), os.times()
         report = tick(site)
         out.update(cpu=time.process_time() - start, fetched=report.fetched)
@@ -202,14 +204,17 @@ def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def run(tree: Path, task: dict) -> dict:
-    env = {**os.environ, "PYTHONPATH": str(tree)}
+def run(tree: Path, task: dict, counted: bool = False) -> dict:
+    """``task`` in a fresh process with ``tree`` on the path; ``counted``: under valgrind's
+    callgrind, the machine instructions of the whole process in ``"instructions"``."""
+    env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONHASHSEED": "0"}
     env.pop("REFEREE_CRASH_AT", None)
     # Python's bytecode cache on, as on a game master's server (pip compiles what it
     # installs): a machine that turns it off makes every tick compile the referee anew
     env.pop("PYTHONDONTWRITEBYTECODE", None)
+    valgrind = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
     done = subprocess.run(
-        [sys.executable, __file__, "--worker", json.dumps(task)],
+        [*(valgrind if counted else []), sys.executable, __file__, "--worker", json.dumps(task)],
         capture_output=True,
         text=True,
         env=env,
@@ -217,7 +222,23 @@ def run(tree: Path, task: dict) -> dict:
     )
     if done.returncode:
         raise SystemExit(f"worker {task['kind']} on {tree} failed:\n{done.stderr}")
-    return json.loads(done.stdout.splitlines()[-1])
+    out = json.loads(done.stdout.splitlines()[-1])
+    if counted:
+        out["instructions"] = int(re.findall(r"Collected : (\d+)", done.stderr)[-1])
+    return out
+
+
+def counted_tick(tree: Path, made: Path, label: str) -> int:
+    """The machine instructions of a tick of the site ``made`` (on a copy): a process that
+    ticks less the same process stopped before the tick. They count the program's work
+    alone, the same however loaded the machine is; the kernel's (files made, fsyncs) is
+    left out, which the CPU times count."""
+    spent = []
+    for ticks in (True, False):
+        site = made.parent / f"{made.name}-{label}-counted-{ticks}"
+        shutil.copytree(made, site)
+        spent.append(run(tree, {"kind": "mails", "site": str(site), "tick": ticks}, True))
+    return spent[0]["instructions"] - spent[1]["instructions"]
 
 
 # --- sites, made once with this tree ------------------------------------------------------------
@@ -369,13 +390,20 @@ def ratio(now: float, base: float) -> str:
 
 
 def per_campaign(
-    trees: dict[str, Path], tmp_path: Path, campaigns: int, counts: str, repeats: int
+    trees: dict[str, Path],
+    tmp_path: Path,
+    campaigns: int,
+    counts: str,
+    repeats: int,
+    instructions: bool,
 ) -> None:
     """One tick of k order mails to each of ``campaigns`` campaigns, for each k (the least
     of ``repeats`` ticks on fresh copies): CPU ms per campaign, and the fixed cost of a
-    campaign touched and of each further mail."""
+    campaign touched and of each further mail; with ``instructions``, the same in machine
+    instructions (``counted_tick``)."""
     ks = [int(k) for k in counts.split(",")]
     cost: dict[str, list[float]] = {label: [] for label in trees}
+    counts_of: dict[str, list[float]] = {label: [] for label in trees}
     for k in ks:
         made = mail_site(tmp_path / f"per-{k}", campaigns, campaigns * k)
         least = {label: float("inf") for label in trees}
@@ -386,26 +414,36 @@ def per_campaign(
                 got = run(tree, {"kind": "mails", "site": str(site)})
                 assert got["fetched"] == campaigns * k and not got["errors"], got
                 least[label] = min(least[label], got["cpu"] * 1000 / campaigns)
-        for label in trees:
+        for label, tree in trees.items():
             cost[label].append(least[label])
+            if instructions:
+                counts_of[label].append(counted_tick(tree, made, label) / campaigns / 1e6)
     print(
         f"\none tick of k order mails to each of {campaigns} campaigns, CPU ms per campaign "
         f"(the least of {repeats} ticks)"
     )
+    per_k_and_line(ks, cost, "ms")
+    if instructions:
+        print("the same in machine instructions (callgrind), millions per campaign")
+        per_k_and_line(ks, counts_of, "M")
+
+
+def per_k_and_line(ks: list[int], cost: dict[str, list[float]], unit: str) -> None:
+    """Each k's figure, now beside the baseline, and the line through the two largest k:
+    the first mails of a campaign are answered one by one, later ones gather
+    (gather_minutes), so the cost is not a line through all."""
     for i, k in enumerate(ks):
         now, was = cost["now"][i], cost["base"][i]
         print(f"  k={k:3d}: {now:.2f} (baseline {was:.2f}): {ratio(now, was)}")
-    # the line through the two largest k: the first mails of a campaign are answered one
-    # by one, later ones gather (gather_minutes), so the cost is not a line through all
     line = {}
     for label, ys in cost.items():
         slope = (ys[-1] - ys[-2]) / (ks[-1] - ks[-2])
         line[label] = (ys[-2] - slope * ks[-2], slope)
     (fixed, mail), (was_fixed, was_mail) = line["now"], line["base"]
     print(
-        f"  fixed cost of a campaign touched: {fixed:.2f} ms (baseline {was_fixed:.2f}): "
-        f"{ratio(fixed, was_fixed)}; each further mail: {mail:.2f} ms (baseline {was_mail:.2f}): "
-        f"{ratio(mail, was_mail)}"
+        f"  fixed cost of a campaign touched: {fixed:.2f} {unit} (baseline {was_fixed:.2f}): "
+        f"{ratio(fixed, was_fixed)}; each further mail: {mail:.2f} {unit} "
+        f"(baseline {was_mail:.2f}): {ratio(mail, was_mail)}"
     )
 
 
@@ -423,6 +461,11 @@ def main() -> None:
         "--per-campaign", default="1,2,20", help="mails to each campaign (--only campaigns)"
     )
     parser.add_argument("--repeats", type=int, default=3, help="ticks of each (--only campaigns)")
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="(--only campaigns) also count machine instructions under valgrind",
+    )
     args = parser.parse_args()
     if args.worker:
         print(json.dumps(worker(json.loads(args.worker))))
@@ -478,7 +521,14 @@ def main() -> None:
                     if got[label]["tick_errors"]:
                         print(f"  {label}: errors {got[label]['tick_errors'][:3]}")
             if "campaigns" in only:
-                per_campaign(trees, tmp_path, args.campaigns, args.per_campaign, args.repeats)
+                per_campaign(
+                    trees,
+                    tmp_path,
+                    args.campaigns,
+                    args.per_campaign,
+                    args.repeats,
+                    args.instructions,
+                )
             if "idle" in only:
                 made = template(tmp_path / "template", rounds)
                 print("\nidle tick, CPU ms per campaign (half finished, half at the round)")
