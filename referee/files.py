@@ -179,6 +179,23 @@ def atomic_write(
             _note(_group, path, new_name=True)
 
 
+def second_name(source: str | os.PathLike, path: str | os.PathLike, data: bytes) -> None:
+    """Replace ``path`` by the file ``source``, whose bytes are ``data``, all at once: a hard
+    link, so that a mail kept in two folders takes its room once, or where the file system
+    cannot link (another file system, or one without links) a copy, not durable (for files
+    derived from a durable one, as ``atomic_write``'s ``durable=False``)."""
+    path = Path(path)
+    temp = path.with_name(f".{path.name}.link")
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(temp)  # left by a try that died before its rename
+    try:
+        os.link(source, temp)
+    except OSError:
+        atomic_write(path, data, durable=False)
+        return
+    os.replace(temp, path)
+
+
 def _encode_record(record: dict) -> bytes:
     if not isinstance(record, dict):
         raise TypeError(f"a record is a dict, not {type(record).__name__}")

@@ -36,6 +36,10 @@ def test_a_tick_serialises_each_mail_once_and_sends_the_bytes_it_archived(tmp_pa
     sent = [p.read_bytes() for p in sorted((site.root / "mail" / "outbox" / "new").iterdir())]
     new = [raw for raw in sent if any(mid.encode() in raw for mid in serialised)]
     assert len(new) == len(serialised) and set(new) <= archived
+    sent_dir = site.root / "mail" / "queue" / "sent"
+    for path in (site.data_root / "one" / "mail" / "out").glob("*.eml"):
+        # the archive's mail and the queue's are one file: its bytes are kept once
+        assert any(path.samefile(kept) for kept in sent_dir.glob(f"*-{path.name}"))
 
 
 def test_mail_queued_by_an_older_referee_is_sent_from_its_headers(tmp_path):

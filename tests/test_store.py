@@ -14,6 +14,7 @@ from referee.files import (
     atomic_write,
     grouped,
     read_records,
+    second_name,
 )
 
 
@@ -30,6 +31,32 @@ def test_atomic_write_replaces_the_whole_file_and_leaves_no_temp_file(tmp_path):
 def test_atomic_write_of_a_new_file_is_readable_by_the_game_master(tmp_path):
     atomic_write(tmp_path / "report.txt", "Round 1\n")
     assert (tmp_path / "report.txt").stat().st_mode & 0o777 == 0o644
+
+
+def test_a_second_name_is_the_same_file_and_replaces_an_older_one(tmp_path):
+    (tmp_path / "queue").mkdir()
+    (tmp_path / "archive").mkdir()
+    source, copy = tmp_path / "queue" / "a.eml", tmp_path / "archive" / "a.eml"
+    atomic_write(source, b"the mail")
+    copy.write_bytes(b"an older try")
+    second_name(source, copy, b"the mail")
+    assert copy.samefile(source)  # its bytes are kept once
+    source.unlink()  # sent, and the queue's copy removed: the second name stays
+    assert copy.read_bytes() == b"the mail"
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["a.eml", "archive", "queue"]
+
+
+def test_a_second_name_across_file_systems_is_a_copy(tmp_path, monkeypatch):
+    source, copy = tmp_path / "a.eml", tmp_path / "b.eml"
+    atomic_write(source, b"the mail")
+
+    def cross_device(*args):
+        raise OSError(18, "Invalid cross-device link")
+
+    monkeypatch.setattr(os, "link", cross_device)
+    second_name(source, copy, b"the mail")
+    assert copy.read_bytes() == b"the mail" and not copy.samefile(source)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.eml", "b.eml"]
 
 
 def test_a_failed_write_keeps_the_old_content(tmp_path):

@@ -44,7 +44,7 @@ from email.utils import getaddresses, parseaddr
 from pathlib import Path
 from typing import Protocol
 
-from ..files import atomic_write, crashpoint, fsync_dir
+from ..files import atomic_write, crashpoint, fsync_dir, second_name
 from .queue import RESTING, given_up_untold, queued
 
 log = logging.getLogger(__name__)
@@ -418,6 +418,7 @@ class Outbox:
         name: str | None = None,
         about: str = "",
         since: datetime | None = None,
+        copy: Path | None = None,
     ) -> str:
         """Write ``mail`` to the queue (atomically, durably) and return its file name. Its
         ``name`` (chosen by the caller, unique per mail) is kept in ``names/`` with the
@@ -427,13 +428,16 @@ class Outbox:
         can only repeat a mail, and its envelope is then read from the mail's headers).
         ``about``: what the mail concerns, for whoever is told it was not delivered;
         ``since``: when it was first queued, if before now (it is given up counting from
-        then)."""
+        then); ``copy``: a second name of the file, kept whatever becomes of the queued one
+        (``second_name``), made before the mail's name so that a mail queued has it."""
         if isinstance(mail, EmailMessage):
             mail = OutMail.of(mail)
         name = name or unique_name()
         stamp = f"{since or datetime.now(UTC):%Y%m%dT%H%M%S%f}"
         file_name = f"{stamp}-{name}.eml"
         atomic_write(self.dir / file_name, mail.data)
+        if copy is not None:
+            second_name(self.dir / file_name, copy, mail.data)
         atomic_write(
             self.names_dir / name,
             json.dumps({"file": file_name, **mail.envelope(), "about": about}),

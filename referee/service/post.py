@@ -7,7 +7,6 @@ import hashlib
 from functools import cached_property
 from pathlib import Path
 
-from ..files import atomic_write
 from ..mail.outbox import OutMail
 from ..mail.routing import Identity
 from ..settings.site import Config
@@ -52,12 +51,13 @@ class Post:
         name = queue_name(str(msg["Message-ID"]))
         if self.outbox.contains(name):
             return
-        mail = OutMail.of(msg)  # composed once: these bytes are archived, queued and sent
-        if campaign is not None:
-            atomic_write(
-                campaign.dir("mail", "out") / f"{name}.eml", mail.data, durable=False
-            )  # the archive copy; the queue's is durable
-        self.outbox.queue(mail, name=name, about=about or (campaign.id if campaign else ""))
+        mail = OutMail.of(msg)  # composed once: these bytes are queued, sent and archived
+        self.outbox.queue(
+            mail,
+            name=name,
+            about=about or (campaign.id if campaign else ""),
+            copy=campaign.dir("mail", "out") / f"{name}.eml" if campaign is not None else None,
+        )
 
 
 def queue_name(message_id: str) -> str:
