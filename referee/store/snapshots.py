@@ -1,8 +1,8 @@
 """Caches that let a tick cost what its new mail costs: each campaign's snapshot, and the
 site's index of what each campaign waits for (``waits``).
 
-    games/<id>/snapshot.json   the campaign's table after the last tick that changed it: the
-                               engine's state as data, how many log records it covers and the
+    games/<id>/snapshot.json   the campaign's table when a round last ended (``due``) or a
+                               game master's command last ran: the engine's state as data, how many log records it covers and the
                                hash of the last one, the queues, the mails applied (sender
                                and Message-ID; each player's digests and latest Date), and
                                the rounds and events of the last records (those the answers
