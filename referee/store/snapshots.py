@@ -2,11 +2,12 @@
 site's index of what each campaign waits for (``waits``).
 
     games/<id>/snapshot.json   the campaign's table when a round last ended (``due``) or a
-                               game master's command last ran: the engine's state as data, how many log records it covers and the
-                               hash of the last one, the queues, the mails applied (sender
-                               and Message-ID; each player's digests and latest Date), and
-                               the rounds and events of the last records (those the answers
-                               and the turn files of the next tick may still ask about)
+                               game master's command last ran: the engine's state as data,
+                               how many log records it covers and the hash of the last one,
+                               the queues, the mails applied (sender and Message-ID; each
+                               player's digests and latest Date), and the rounds and events
+                               of the last records (those the answers and the turn files of
+                               the next tick may still ask about)
     state/waits.json           per campaign: the size and time of its files when a tick last
                                looked at it, and when a deadline of it next falls due
 
