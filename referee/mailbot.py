@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
 from email.utils import formatdate, make_msgid, parseaddr
+
+from .mail.email_policy import POLICY
 
 DECISION = re.compile(r"^YOUR DECISION: (.*)$", re.MULTILINE)
 CHOICE = re.compile(r"^    (\S.*)$")
@@ -19,7 +20,7 @@ GROUP = re.compile(r"^([^:#]+): (\S+(?:, \S+)+)$")
 
 
 def parse(raw: bytes) -> EmailMessage:
-    return BytesParser(policy=policy.default).parsebytes(raw)
+    return BytesParser(policy=POLICY).parsebytes(raw)
 
 
 def body(msg: EmailMessage) -> str:
@@ -52,7 +53,7 @@ def choices_in(text: str) -> list[str]:
 
 def reply(msg: EmailMessage, name: str, address: str, orders: list[str]) -> EmailMessage:
     """A reply to ``msg`` with ``orders`` on top and the whole mail quoted."""
-    answer = EmailMessage(policy=policy.default)
+    answer = EmailMessage(policy=POLICY)
     answer["From"] = f"{name} <{address}>"
     answer["To"] = msg["Reply-To"] or msg["From"]
     subject = str(msg["Subject"] or "")

@@ -8,13 +8,13 @@ import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from email import policy
 from email.header import Header
 from email.headerregistry import Address, AddressHeader, BaseHeader
 from email.message import EmailMessage
 from email.policy import Policy
 from email.utils import format_datetime, make_msgid
 
+from .email_policy import POLICY
 from .headers import header_text, message_id_or_none, plain_address
 from .read import REFEREE_HEADER
 
@@ -56,7 +56,7 @@ def compose(
     nothing in a name or a subject can end a header or add one; a recipient whose address is
     not a plain one (``plain_address``) is left out, and a mail with no other is ValueError;
     an In-Reply-To or a reference that is not a Message-ID is left out."""
-    msg = EmailMessage(policy=policy.default)
+    msg = EmailMessage(policy=POLICY)
     msg["From"] = _address((from_name, from_address))
     # a mail to several goes to those it can be written to; to none, it is ValueError
     writable = [r for r in to if plain_address(_parts(r)[1])]

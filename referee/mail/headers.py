@@ -28,10 +28,10 @@ def decoded_once(text: str) -> str:
     if "=?" in text:
         # the email package is imported here, where a name needs it: settings.checks reads
         # the rest of this module, and a tick with nothing to do reads the settings
-        from email import policy
+        from .email_policy import POLICY
 
         with contextlib.suppress(Exception):  # the header parser gave up: kept as written
-            text = str(policy.default.header_factory("subject", text))
+            text = str(POLICY.header_factory("subject", text))
     return text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
 
 

@@ -37,7 +37,6 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from email import policy
 from email.message import EmailMessage
 from email.parser import BytesHeaderParser, BytesParser
 from email.utils import getaddresses, parseaddr
@@ -45,6 +44,7 @@ from pathlib import Path
 from typing import Protocol
 
 from ..files import atomic_write, crashpoint, fsync_dir, second_name
+from .email_policy import POLICY
 from .queue import RESTING, given_up_untold, queued
 
 log = logging.getLogger(__name__)
@@ -457,7 +457,7 @@ class Outbox:
         return queued(self.dir)
 
     def read(self, name: str) -> EmailMessage:
-        return BytesParser(policy=policy.default).parsebytes((self._find(name)).read_bytes())
+        return BytesParser(policy=POLICY).parsebytes((self._find(name)).read_bytes())
 
     def outgoing(self, file_name: str, folder: Path | None = None) -> OutMail:
         """A queued mail as it is sent: its bytes, and the envelope kept when it was queued."""
@@ -474,7 +474,7 @@ class Outbox:
             )
             return mail, str(kept.get("about") or "")
         except (FileNotFoundError, ValueError, KeyError, TypeError):  # queued by an older referee
-            headers = BytesHeaderParser(policy=policy.default).parsebytes(data)
+            headers = BytesHeaderParser(policy=POLICY).parsebytes(data)
             return OutMail.from_headers(data, headers), ""
 
     def failing(self) -> dict[str, dict]:

@@ -22,8 +22,7 @@ import hashlib
 import re
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from email import policy
-from email.headerregistry import BaseHeader, HeaderRegistry
+from email.headerregistry import BaseHeader
 from email.message import EmailMessage
 from email.parser import BytesParser
 from email.utils import getaddresses, parseaddr
@@ -32,6 +31,7 @@ from importlib import resources
 
 import yaml
 
+from .email_policy import POLICY, HeaderClasses
 from .headers import plain_address
 
 REFEREE_HEADER = "X-Referee"  # on every mail the referee sends; such mail is never answered
@@ -218,8 +218,8 @@ def _read(raw: bytes, referee_address: str, original: bytes | None = None) -> In
     )
 
 
-class _ParsedOnce(HeaderRegistry):
-    """policy.default's headers, each parsed once: the email package parses a header anew
+class _ParsedOnce(HeaderClasses):
+    """The referee's headers (``POLICY``), each parsed once: the email package parses a header anew
     each time it is asked for, and reading one mail asks for its Content-Type a dozen times
     (and a tick reads the same few Content-Types in every mail). Parsed headers are
     immutable, so sharing them is safe."""
@@ -229,7 +229,7 @@ class _ParsedOnce(HeaderRegistry):
         return super().__call__(name, value)
 
 
-READING = policy.default.clone(header_factory=_ParsedOnce())
+READING = POLICY.clone(header_factory=_ParsedOnce())
 
 
 def command_lines(text: str) -> list[str]:
