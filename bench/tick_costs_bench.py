@@ -42,6 +42,7 @@ from pathlib import Path
 from base_tree import checked_out  # bench/ is the script's folder, first on the path
 
 ROOT = Path(__file__).resolve().parents[1]
+CACHES = Path(tempfile.gettempdir())  # where ``run`` keeps each tree's disk cache (``main``)
 if "--worker" not in sys.argv:  # a worker runs the tree on its PYTHONPATH
     sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
@@ -208,6 +209,9 @@ def run(tree: Path, task: dict, counted: bool = False) -> dict:
     """``task`` in a fresh process with ``tree`` on the path; ``counted``: under valgrind's
     callgrind, the machine instructions of the whole process in ``"instructions"``."""
     env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONHASHSEED": "0"}
+    # each tree its own disk cache (maps, templates): a tree that found the other's files
+    # there would take them for stale and make them again at every tick
+    env["REFEREE_CACHE_DIR"] = str(CACHES / ("now" if tree == ROOT else "base"))
     env.pop("REFEREE_CRASH_AT", None)
     # Python's bytecode cache on, as on a game master's server (pip compiles what it
     # installs): a machine that turns it off makes every tick compile the referee anew
@@ -475,12 +479,19 @@ def main() -> None:
     only = set(args.only.split(","))
     with tempfile.TemporaryDirectory(prefix="tick-costs-") as tmp:
         tmp_path = Path(tmp)
+        global CACHES
+        CACHES = tmp_path
         base = tmp_path / "base"
         with checked_out(args.base, base):
             trees = {"base": base, "now": ROOT}
             for tree in trees.values():  # compiled as an installed referee is (see run)
                 subprocess.run([sys.executable, "-m", "compileall", "-q", "referee"], cwd=tree)
             print(f"baseline: {args.base}; this tree: {ROOT}")
+            warm = mail_site(tmp_path / "warm", 6, 30)
+            for label, tree in trees.items():  # each tree's disk cache filled, as a site's is
+                run(tree, {"kind": "png"})
+                shutil.copytree(warm, tmp_path / f"warm-{label}")
+                run(tree, {"kind": "mails", "site": str(tmp_path / f"warm-{label}")})
             # the mail tick first, before this bench deletes anything: on a file system
             # without a journal (as on the machines this was written on), ext4 passes over
             # each inode freed in the last minutes whenever it makes a file, and the idle
@@ -568,15 +579,12 @@ def main() -> None:
                     " starts with them imported"
                 )
                 found: dict[str, dict[str, list[float]]] = {}
-                for label, tree in trees.items():
-                    os.environ["REFEREE_CACHE_DIR"] = str(tmp_path / f"map-cache-{label}")
-                    run(tree, {"kind": "png"})  # fills the disk cache for the runs measured
+                for label in trees:
                     found[label] = {"first": [], "drawn": [], "warm": [], "rss": []}
                 # fresh processes in turn, the median of each figure: one process's first
                 # map moved by half from one run to the next on a shared machine
                 for _ in range(args.png_runs):
                     for label, tree in trees.items():
-                        os.environ["REFEREE_CACHE_DIR"] = str(tmp_path / f"map-cache-{label}")
                         cold, loaded = (run(tree, {"kind": "png", "loaded": x}) for x in (0, 1))
                         got = found[label]
                         got["first"].append(cold["first"] * 1000)
