@@ -279,3 +279,25 @@ def test_the_game_master_closes_a_game_to_observers_and_opens_it_again(tmp_path)
     # and the players' history has both on record
     history = " ".join(r.actions[0].told()[0] for r in site.campaign("g1").records() if r.actions)
     assert "closes the game to observers" in history and "opens the game to observers" in history
+
+
+def test_an_observer_stops_observing_and_a_stranger_stops_nobody(tmp_path):
+    site, boxes = game(tmp_path)
+    olga, pia = "Olga <olga@example.org>", "Pia <pia@example.org>"
+    boxes.deliver(person_mail(olga, site.identity.address, "hello", "observe g1"))
+    assert not tick(site, T0).errors
+    boxes.deliver(confirmation_reply(boxes.new("olga@example.org"), olga))
+    assert not tick(site, T0).errors
+    boxes.new()
+    assert site.campaign("g1").config.observers == ("olga@example.org",)
+    settings = (site.campaign("g1").root / "campaign.yaml").read_bytes()
+    boxes.deliver(person_mail(pia, site.identity.address, "hello", "unobserve g1"))
+    assert not tick(site, T0).errors
+    [told] = boxes.new("pia@example.org")
+    assert "You do not observe g1: there was nothing to stop." in " ".join(text_of(told).split())
+    assert (site.campaign("g1").root / "campaign.yaml").read_bytes() == settings  # untouched
+    boxes.deliver(person_mail(olga, site.identity.address, "hello", "unobserve g1"))
+    assert not tick(site, T0).errors
+    [told] = boxes.new("olga@example.org")
+    assert "You no longer observe g1." in " ".join(text_of(told).split())
+    assert site.campaign("g1").config.observers == ()

@@ -239,13 +239,14 @@ class UnobserveCommand(SiteCommand):
         )
         if campaign is None:
             return
+        subject = say("subject_observing", campaign_id=campaign.id)
         observers = list(campaign.config.observers)
+        if ctx.sender_address not in observers:  # its settings are left as they are
+            ctx.answer(subject, say("was_not_observing", campaign_id=campaign.id))
+            return
         campaign.settings["observers"] = [a for a in observers if a != ctx.sender_address]
         campaign.save()
-        ctx.answer(
-            say("subject_observing", campaign_id=campaign.id),
-            say("not_observing", campaign_id=campaign.id),
-        )
+        ctx.answer(subject, say("not_observing", campaign_id=campaign.id))
 
 
 class SiteHelpCommand(SiteCommand):
