@@ -301,3 +301,41 @@ def test_an_observer_stops_observing_and_a_stranger_stops_nobody(tmp_path):
     [told] = boxes.new("olga@example.org")
     assert "You no longer observe g1." in " ".join(text_of(told).split())
     assert site.campaign("g1").config.observers == ()
+
+
+def test_a_player_leaves_a_game_before_it_starts_and_not_after(tmp_path):
+    site = make_site(tmp_path)
+    site.new_campaign("bus", "open1", [], seed=1, seats=3)
+    boxes = Mailboxes(site)
+
+    def mail(sender, to, text):
+        boxes.deliver(person_mail(sender, to, "hello", text))
+        assert not tick(site, T0).errors
+
+    def said_to(address):
+        return [" ".join(text_of(m).split()) for m in boxes.new(address)]
+
+    mail(PLAYERS[0], site.identity.address, "join open1 as Ann")
+    mail(PLAYERS[1], site.identity.address, "join open1 as Bob")
+    ann, bob = (p.token for p in site.campaign("open1").players)
+    said_to(ADDRESSES[0])
+    mail(PLAYERS[0], site.identity.plus("open1", ann), "leave\ntimezone Asia/Tokyo")
+    [left] = boxes.new(ADDRESSES[0])
+    said = " ".join(text_of(left).split())
+    assert "You have left open1." in said
+    # the seat's number is Bob's now: a command after leave is not done, to him or anyone
+    assert "nothing after `leave` is done" in said
+    assert site.campaign("open1").players[0].timezone != "Asia/Tokyo"
+    # Bob has Ann's seat number now: his token is in no mail to Ann
+    assert bob not in left.as_string() and "open1" not in str(left["Reply-To"] or "")
+    assert [p.address for p in site.campaign("open1").players] == [ADDRESSES[1]]
+    mail(PLAYERS[2], site.identity.address, "join open1 as Cid")
+    mail(PLAYERS[0], site.identity.address, "join open1 as Ann")  # the last seat: it starts
+    campaign = site.campaign("open1")
+    assert [p.address for p in campaign.players] == [ADDRESSES[1], ADDRESSES[2], ADDRESSES[0]]
+    said_to(ADDRESSES[2])
+    cid = site.identity.plus("open1", campaign.players[1].token)
+    mail(PLAYERS[2], cid, "leave")
+    [answer] = said_to(ADDRESSES[2])
+    assert "the game has started: ask the game master to replace you" in answer
+    assert [p.address for p in site.campaign("open1").players][1] == ADDRESSES[2]

@@ -327,6 +327,9 @@ class Intake:
         commands, order_lines = split(
             where.lines, seat is None, lambda line: reads_as_order(campaign.rules, line)
         )
+        # who wrote, taken before the commands run: one who leaves frees their seat, and the
+        # seat's number is then another player's
+        sender = campaign.gm if seat is None else campaign.players[seat]
         done = Commands(self.site, campaign, None, seat, self.now).run(commands)
         lines = [
             f"{a.line}: {a.reason if isinstance(a, RefusedCommand) else a.said}"
@@ -336,7 +339,8 @@ class Intake:
             lines.append(say("not_started_orders", campaign_id=campaign.id))
         if not lines:
             lines = [say("nothing_for_the_referee"), *set_aside(mail)]
-        sender = campaign.gm if seat is None else campaign.players[seat]
+        if seat is not None and sender not in campaign.players:
+            sender = None  # left: their token is no longer one
         self.send_notice(
             mail,
             say("subject_your_mail", campaign_id=campaign.id),

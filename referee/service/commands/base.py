@@ -157,8 +157,11 @@ class Commands:
         self.done = Done(outcome=Outcome(round=table.round) if table else None)
 
     def run(self, lines: list[Line]) -> Done:
+        left = False  # the sender's seat, once they leave, is no longer theirs to command
         for line in sorted(lines, key=lambda c: not c.command.runs_first):
             try:
+                if left:
+                    raise CommandError(say("after_leaving"))
                 if not line.command.allows(gm=self.seat is None):
                     raise CommandError(say("players_only" if self.seat is None else "gm_only"))
                 done = line.command.run(self, line.rest, line.line)
@@ -166,6 +169,7 @@ class Commands:
                 self.done.actions.append(records.RefusedCommand(line.word, line.line, str(err)))
                 continue
             self.done.actions.append(done)
+            left = isinstance(done, records.Leave)
         return self.done
 
     def started(self) -> Table:
