@@ -152,7 +152,7 @@ def test_k5_and_rule_28_each_change_of_colour_adds_a_space():
         net,
         (ANN, BOB),
         ("2S", "4D"),
-        plan.journey(lambda r: s.owners[r.index], s.colours),
+        plan.journey(s.owners, s.colours),
         s.colours,
     )
     assert (joint.changes, joint.distance, joint.paid) == (0, 11, 0)  # K6: partners

@@ -52,10 +52,10 @@ def checked_purchase(
     except ValueError as e:
         return [], str(e)
     names = [r.name for r in routes]
-    twice = sorted({n for n in names if names.count(n) > 1})
-    if twice:
+    if len(set(names)) < len(names):
+        twice = sorted({n for n in names if names.count(n) > 1})
         return routes, f"{twice[0]} is named twice (rule 8)"
-    total = sum(r.cost for r in routes)
+    total = cost_of(routes)
     if len(routes) > MAX_ROUTES:
         return routes, f"at most {MAX_ROUTES} routes can be bought in one build (rule 8)"
     if len(routes) > 1 and total > SHARED_BUDGET:
@@ -80,6 +80,14 @@ def owned_already(route: Route) -> str:
     return f"the company owns {route.name} already (rule 12)"
 
 
+def cost_of(routes: Sequence[Route]) -> int:
+    """What the routes cost together (rule 9)."""
+    total = 0
+    for route in routes:
+        total += route.cost
+    return total
+
+
 def available(owners: tuple[int, ...], route: Route) -> bool:
     """Whether the route, with these owners, has a copy nobody has bought, or one the bank
     holds (rule 40)."""
@@ -89,7 +97,7 @@ def available(owners: tuple[int, ...], route: Route) -> bool:
 def buy(s: BusBossState, seat: int, routes: Sequence[Route]) -> str | None:
     """Buys the routes of a purchase for the seat if it is legal now and says why not
     otherwise. Mutates ``s``."""
-    total = sum(r.cost for r in routes)
+    total = cost_of(routes)
     if total > s.cash[seat]:
         return f"it costs {total} and only {s.cash[seat]} is left (K2)"
     for r in routes:
@@ -122,23 +130,27 @@ def unconnected(
     route that cannot join."""
     todo = list(routes)
     joined: set[str] = set()  # the places of the purchase's routes that have joined
-
-    def joins(route: Route) -> bool:
-        # a place of the route is on the network if a route of the seat's passes it: a
-        # few routes pass a place, where the network itself would be dozens of places
-        return not joined.isdisjoint(route.places) or any(
-            seat in owners[other.index] for p in route.places for other in m.routes_through[p]
-        )
-
     while todo:
-        joining = next((r for r in todo if joins(r)), None)
-        if joining is None:
+        for joining in todo:
+            if not joined.isdisjoint(joining.places) or on_network(m, owners, seat, joining):
+                break
+        else:
             if joined or seat in chain.from_iterable(owners):  # (the seat owns a route)
                 return todo[0]
             joining = todo[0]  # the company's first route
         joined.update(joining.places)
         todo.remove(joining)
     return None
+
+
+def on_network(m: Map, owners: tuple[tuple[int, ...], ...], seat: int, route: Route) -> bool:
+    """Whether a route of the seat's passes a place of the route: a few routes pass a
+    place, where the network itself would be dozens of places."""
+    for place in route.places:
+        for other in m.routes_through[place]:
+            if seat in owners[other.index]:
+                return True
+    return False
 
 
 def meets(network: AbstractSet[str], route: Route) -> bool:
@@ -164,12 +176,11 @@ def execute_build(
         if problem is None:
             problem = buy(s, seat, routes)
             if problem is None:
-                cost = sum(r.cost for r in routes)
+                cost, names = cost_of(routes), [r.name for r in routes]
                 events.append(
-                    f"{s.label(seat)} buys {' '.join(r.name for r in routes)} for "
-                    f"{cost} (cash {s.cash[seat]})."
+                    f"{s.label(seat)} buys {' '.join(names)} for {cost} (cash {s.cash[seat]})."
                 )
-                record.append({"seat": seat, "routes": [r.name for r in routes], "cost": cost})
+                record.append({"seat": seat, "routes": names, "cost": cost})
                 return
         events.append(f"{s.label(seat)} skips {format_purchase(purchase)}: {problem}.")
         if skipped is not None:

@@ -12,14 +12,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Any
 
 from ..contract import Decision, HeldOrder, IllegalOrder, Result
 from .building import execute_build, purchase_problem
 from .journeys import JourneyError, Plan, network, resolve
 from .map import load_map
-from .orders import COLOURS, ORDERS, Build, Order, RunEntry, format_journey, format_purchase
+from .orders import (
+    COLOURS,
+    ORDERS,
+    Build,
+    Order,
+    RunEntry,
+    format_journey,
+    format_purchase,
+    run_name,
+)
 from .runs import RUNS_PER_ROUND, SHUFFLE_ROUNDS, award, deal_runs, race, share
 from .state import BANK_SEAT, LAST_ROUND, RULINGS, BusBossState, Offer
 
@@ -383,21 +392,24 @@ def resolve_round(s: BusBossState) -> list[str]:
         for seat in s.order:
             for offer, entry in entries[seat].items():
                 by_offer.setdefault(offer, {})[seat] = entry
+        not_run_outcome = "offered again" if s.round < LAST_ROUND else "lapsed"
+        run_records = record["runs"]
         for offer in s.offers:
+            name = run_name(offer.cards)
             run_record: dict[str, Any] = {
-                "run": f"{offer.cards[0]}-{offer.cards[1]}",
+                "run": name,
                 "since": offer.since,
                 "entrants": [],
                 "void": [],
                 "payments": [],
             }
-            record["runs"].append(run_record)
+            run_records.append(run_record)
             # most runs nobody entered: those not run are named together after the runs
             entered = by_offer.get(offer)
             if not entered or not run_offer(s, offer, entered, poorness, events, run_record):
-                run_record["outcome"] = "offered again" if s.round < LAST_ROUND else "lapsed"
+                run_record["outcome"] = not_run_outcome
                 not_run.append(offer)
-                not_run_names.append(run_record["run"])
+                not_run_names.append(name)
         if s.round < LAST_ROUND:
             carried = not_run
         if not_run:
@@ -560,12 +572,12 @@ def run_offer(
     events.append(f"Run {describe(s, offer)}:")
     events.extend(notes)
     throws = race([p.distance for p in plans], s.rng)
-    ranks = [min(poorness[x] for x in p.company) for p in plans]
+    ranks = [min(map(poorness.__getitem__, p.company)) for p in plans]
     places, points = award([len(t) for t in throws], ranks)
-    for plan, thrown, place, won in zip(plans, throws, places, points):
+    entrant_names = [" and ".join(map(s.label, p.company)) for p in plans]
+    for plan, names, thrown, place, won in zip(plans, entrant_names, throws, places, points):
         company = plan.company
-        names = " and ".join(s.label(x) for x in company)
-        journey = format_journey(plan.journey(lambda r: s.owners[r.index], s.colours))
+        journey = format_journey(plan.journey(s.owners, s.colours))
         change = (
             f" and {plan.changes} change{'s' if plan.changes != 1 else ''} of colour"
             if plan.changes
@@ -576,7 +588,7 @@ def run_offer(
             f"{plan.distance} to go; throws {' '.join(map(str, thrown))}: "
             f"arrives on throw {len(thrown)}."
         )
-        poorer_first = sorted(company, key=lambda x: poorness[x])
+        poorer_first = sorted(company, key=poorness.__getitem__)
         gains = dict(zip(poorer_first, share(won, poorer_first)))
         owed = plan.payments()
         costs = dict(zip(poorer_first[::-1], share(sum(owed.values()), poorer_first[::-1])))
@@ -606,13 +618,14 @@ def run_offer(
                 "paid": [costs[x] for x in company],
             }
         )
-    standings = sorted(zip(places, points, plans), key=lambda t: t[0])
+    standings = sorted(zip(places, points, entrant_names), key=itemgetter(0))
     events.append(
         "  Places: "
         + "; ".join(
-            f"{_ordinal(place)}{'=' if places.count(place) > 1 else ''} "
-            f"{' and '.join(s.label(x) for x in plan.company)} {won}"
-            for place, won, plan in standings
+            [
+                f"{_ordinal(place)}{'=' if places.count(place) > 1 else ''} {names} {won}"
+                for place, won, names in standings
+            ]
         )
         + "."
     )

@@ -11,7 +11,7 @@ change between them without penalty.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import NamedTuple
@@ -80,19 +80,18 @@ class Plan:
     def own_spaces(self, seat: int | None = None) -> int:
         """Spaces on the company's routes, or on one partner's (rule 22, K12)."""
         owners = self.company if seat is None else (seat,)
-        return sum(spaces for _, o, spaces in self.legs if o in owners)
+        return sum([spaces for _, o, spaces in self.legs if o in owners])
 
-    def journey(
-        self, owners_of: Callable[[Route], tuple[int, ...]], colours: Sequence[str]
-    ) -> Journey:
+    def journey(self, owners: tuple[tuple[int, ...], ...], colours: Sequence[str]) -> Journey:
         """The journey as a player writes it: owners named only where the rules would not
-        pick the same one (``owners_of(route)`` gives a route's owners, ``colours`` the
-        players' colours by seat)."""
-        named = tuple(
-            None if default_owner(owners_of(r), self.company) == o else owner_name(o, colours)
+        pick the same one (``owners``: each route's owners, by route index; ``colours``:
+        the players' colours by seat)."""
+        company = self.company
+        named = [
+            None if default_owner(owners[r.index], company) == o else owner_name(o, colours)
             for r, o, _ in self.legs
-        )
-        return Journey(self.places, named)
+        ]
+        return Journey(self.places, tuple(named))
 
 
 class Network:

@@ -50,7 +50,7 @@ def run_options(s: BusBossState, seat: int) -> list[tuple[Offer, Plan]]:
 
 
 def journey_of(s: BusBossState, plan: Plan) -> Journey:
-    return plan.journey(lambda r: s.owners[r.index], s.colours)
+    return plan.journey(s.owners, s.colours)
 
 
 def entry_of(s: BusBossState, offer: Offer, plan: Plan) -> RunEntry:
