@@ -28,7 +28,7 @@ def good_pair(m: Map, a: str, b: str, on_offer: frozenset = frozenset()) -> bool
     always name one run."""
     if m.card_destination[a] == m.card_destination[b] or m.distance(a, b) < MIN_RUN:
         return False
-    return frozenset((a, b)) not in on_offer
+    return not on_offer or frozenset((a, b)) not in on_offer
 
 
 def deal_runs(
@@ -44,13 +44,12 @@ def deal_runs(
         pairs = []
         while deck:
             first = deck.pop()
-            partner = next(
-                (i for i in range(len(deck) - 1, -1, -1) if good_pair(m, first, deck[i], offered)),
-                None,
-            )
-            if partner is None:
+            for i in range(len(deck) - 1, -1, -1):
+                if good_pair(m, first, deck[i], offered):
+                    pairs.append((first, deck.pop(i)))
+                    break
+            else:  # the cards left cannot pair
                 break
-            pairs.append((first, deck.pop(partner)))
         if not deck and len(pairs) == len(CARDS) // 2:
             return tuple(pairs)
 
