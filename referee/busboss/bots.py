@@ -74,9 +74,7 @@ def default_runs(s: BusBossState, seat: int) -> tuple[RunEntry, ...]:
     valued = []
     for offer, plan in run_options(s, seat):
         rivals = [
-            p
-            for p in (quickest(net, (x,), offer.cards) for x in s.order if x != seat)
-            if p is not None
+            p for p in (quickest(net, (x,), offer) for x in s.order if x != seat) if p is not None
         ]
         table = POINTS[len(rivals) + 1]
         place = sum(1 for p in rivals if p.distance < plan.distance)

@@ -215,6 +215,9 @@ def _ownership(
         if len(who) == route.copies and BANK_SEAT not in who:  # (not available())
             taken |= bit
         for owner in who:
-            owned[owner] = owned.get(owner, 0) | bit
-            near[owner] = near.get(owner, 0) | meeting
+            if owner in owned:
+                owned[owner] |= bit
+                near[owner] |= meeting
+            else:
+                owned[owner], near[owner] = bit, meeting
     return ((1 << len(m.routes)) - 1) & ~taken, owned, near

@@ -32,8 +32,11 @@ class JourneyError(Exception):
     """A journey the rules refuse; the message is written for the player."""
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Plan:
+    """A resolved journey, made once and never changed (not frozen: a frozen dataclass sets
+    each field through object.__setattr__, and a bot or the race makes many plans)."""
+
     places: tuple[str, ...]
     legs: tuple[tuple[Route, int, int], ...]  # (route, owner seat or BANK_SEAT, spaces) per leg
     company: tuple[int, ...]
@@ -61,13 +64,10 @@ class Plan:
             if last is not None and colour != last:
                 changes += 1
             last = colour
-        for name, value in (
-            ("spaces", spaces),
-            ("changes", changes),
-            ("distance", spaces + changes),
-            ("paid", paid),
-        ):
-            object.__setattr__(self, name, value)  # (a frozen dataclass)
+        self.spaces = spaces
+        self.changes = changes
+        self.distance = spaces + changes
+        self.paid = paid
 
     def payments(self) -> dict[int, int]:
         """What the company owes each other owner, one a space (rule 23), by owner seat."""
@@ -103,13 +103,14 @@ class Network:
     def __init__(self, m: Map, owners: tuple[tuple[int, ...], ...]):
         self.map = m
         self.owners = owners
-        adjacent: dict[str, list[tuple[str, Route, tuple[int, ...], int]]] = {}
+        adjacent: dict[str, list[tuple[str, Route, tuple[int, ...], int]]] = {
+            p: [] for p in m.places
+        }
         # the owned routes' steps, in the order of Map.steps_at (the map's order of routes):
         # a search meets them in that order, whatever the owners
         for route, who in owned_routes(m, owners):
-            for a, b, spaces in m.route_steps[route.index]:
-                adjacent.setdefault(a, []).append((b, route, who, spaces))
-                adjacent.setdefault(b, []).append((a, route, who, spaces))
+            for here, there, spaces in m.route_steps[route.index]:
+                adjacent[here].append((there, route, who, spaces))
         self.adjacent = adjacent
         self.places = owned_places(m, owners)  # by seat, the places along its routes
         # what searches found, remembered with the network they searched (every bot of a
@@ -151,7 +152,7 @@ class Network:
                     break
                 if spaces > best[place]:
                     continue
-                for nxt, _, _, length in self.adjacent.get(place, ()):
+                for nxt, _, _, length in self.adjacent[place]:
                     further = spaces + length
                     if further < best.get(nxt, further + 1):
                         best[nxt] = further
@@ -380,7 +381,7 @@ def best_plan(net: Network, company: tuple[int, ...], cards: tuple[str, str]) ->
             continue
         settled.add(key)
         passed += (place,)  # a few places: a tuple is quicker to search than a set to build
-        for nxt, route, owners, length in adjacent.get(place, ()):
+        for nxt, route, owners, length in adjacent[place]:
             if nxt in passed:
                 continue
             further = spaces + length

@@ -6,40 +6,36 @@ from __future__ import annotations
 import re
 import textwrap
 from collections.abc import Iterable, Iterator
-from typing import TypeVar
 
 from .building import buyable
 from .game import entry_limit, run_title
-from .journeys import PAYMENT_CAP, UNREACHED, Network, Plan, network
+from .journeys import PAYMENT_CAP, Network, Plan, network
 from .map import Route
 from .orders import Build, Journey, Order, Purchase, RunEntry, format_entry, format_purchase
 from .state import BusBossState, Offer
 
-T = TypeVar("T", Offer, tuple[str, str])
 
-
-def quickest(net: Network, company: tuple[int, ...], cards: tuple[str, str]) -> Plan | None:
+def quickest(net: Network, company: tuple[int, ...], offer: Offer) -> Plan | None:
     """The run's quickest journey for the company (best_plan), or None if it has none."""
-    return next(quickest_journeys(net, company, [cards]), (cards, None))[1]
+    return next(quickest_journeys(net, company, (offer,)), (offer, None))[1]
 
 
 def quickest_journeys(
-    net: Network, company: tuple[int, ...], runs: Iterable[T]
-) -> Iterator[tuple[T, Plan]]:
-    """The runs (offers, or pairs of cards) the company can make, in the order given, each
-    with its quickest journey; found as they are asked for, and remembered for the owners
-    of one moment (every bot of a round asks). A run whose ends are too dear to reach from
-    the company's routes has no journey (rules 22, 24): that is known without a search."""
-    paid_from = net.reach(company).cards
-    for run in runs:
-        a, b = cards = run.cards if isinstance(run, Offer) else run
+    net: Network, company: tuple[int, ...], offers: Iterable[Offer]
+) -> Iterator[tuple[Offer, Plan]]:
+    """The runs on offer the company can make, in the order given, each with its quickest
+    journey; found as they are asked for, and remembered for the owners of one moment
+    (every bot of a round asks). A run whose ends are too dear to reach from the company's
+    routes has no journey (rules 22, 24): that is known without a search."""
+    paid_from = net.reach(company).cards  # (a card beyond the cap of rule 24 is not in it)
+    for offer in offers:
+        a, b = cards = offer.cards
         # rule 24: a journey pays at least its way from one end to the company's routes
-        # and from them to the other end
-        if paid_from.get(a, UNREACHED) + paid_from.get(b, UNREACHED) > PAYMENT_CAP:
-            continue
-        plan = net.best_plan(company, cards)
-        if plan is not None:
-            yield run, plan
+        # and from them to the other end (most runs on offer fail at the first end)
+        if a in paid_from and b in paid_from and paid_from[a] + paid_from[b] <= PAYMENT_CAP:
+            plan = net.best_plan(company, cards)
+            if plan is not None:
+                yield offer, plan
 
 
 def run_options(s: BusBossState, seat: int) -> list[tuple[Offer, Plan]]:

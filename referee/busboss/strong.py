@@ -110,7 +110,7 @@ def chosen_runs(s: BusBossState, seat: int) -> tuple[RunEntry, ...]:
         others = [
             (x, p.distance)
             for x in entering.get(offer.cards, ())
-            if (p := quickest(net, (x,), offer.cards)) is not None
+            if (p := quickest(net, (x,), offer)) is not None
         ]
         value = against_rivals(plan.distance, plan.payments(), others, len(rivals))
         if value > 0:
