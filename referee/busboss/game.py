@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
-from operator import attrgetter, itemgetter
+from operator import itemgetter
 from typing import Any
 
 from ..contract import Decision, HeldOrder, IllegalOrder, Result
@@ -81,12 +81,18 @@ def entry_limit(s: BusBossState) -> int:
 def awaiting(s: BusBossState) -> list[Decision]:
     if s.over:
         return []
-    text = prompt(s)
+    text, pending, extra_build = prompt(s), s.pending, s.extra_build
+    # Decision(...) made as the tuple it is, without its __new__ in Python (as Bus's are)
     return [
-        Decision(seat, ORDERS, text + EXTRA_BUILD if seat in s.extra_build else text, s.round)
+        _make_tuple(
+            Decision, (seat, ORDERS, text + EXTRA_BUILD if seat in extra_build else text, s.round)
+        )
         for seat in s.order
-        if seat not in s.pending
+        if seat not in pending
     ]
+
+
+_make_tuple = tuple.__new__
 
 
 EXTRA_BUILD = " You may make an extra build this round, as you missed the last one (rule 38)."
@@ -152,6 +158,8 @@ def counted_builds(
 ) -> tuple[tuple[Build, ...], list[Void]]:
     """The order's build lines that count (rule 38), and those that are void."""
     allowed = builds_allowed(s, seat)
+    if len(order.builds) <= allowed:  # (nearly every order)
+        return order.builds, []
     voids = [
         Void(
             "build " + " | ".join(format_purchase(p) for p in build.choices),
@@ -163,18 +171,23 @@ def counted_builds(
     return order.builds[:allowed], voids
 
 
+def offers_by_cards(s: BusBossState) -> dict[tuple[str, str], Offer]:
+    """The runs on offer by their two cards, as entries name them."""
+    return {offer.cards: offer for offer in s.offers}
+
+
 def counted_entries(
-    s: BusBossState, seat: int, order: Order
+    s: BusBossState, seat: int, order: Order, offered: dict[tuple[str, str], Offer]
 ) -> tuple[dict[Offer, RunEntry], list[Void]]:
     """The seat's run entries that name a run on offer once, within the limit of rule 20,
     with partners who may run with it (rule 26); and the entries that are void for any of
     these reasons (K10). K15: the limit counts the runs on offer entered, so a line void for
-    naming none, or one entered already, uses up none of it (before K15 it counted lines)."""
+    naming none, or one entered already, uses up none of it (before K15 it counted lines).
+    ``offered``: ``offers_by_cards``, found once for all the orders of a round."""
     entries: dict[Offer, RunEntry] = {}
     voids: list[Void] = []
     limit = entry_limit(s)
     counts_lines = s.rulings < RULINGS
-    offered = dict(zip(map(attrgetter("cards"), s.offers), s.offers)) if order.runs else {}
     for number, entry in enumerate(order.runs, 1):
         piece = f"run {entry.run}"
         if counts_lines and number > limit:
@@ -225,7 +238,7 @@ def review(s: BusBossState, seat: int, order: Order) -> list[Void]:
     free and affordable when the seat's turn comes, and whether partners join a joint run,
     shows when the round resolves."""
     builds, voids = counted_builds(s, seat, order)
-    entries, entry_voids = counted_entries(s, seat, order)
+    entries, entry_voids = counted_entries(s, seat, order, offers_by_cards(s))
     voids += entry_voids
     net = network(s.map, s.owners)
     for offer, entry in entries.items():
@@ -375,10 +388,11 @@ def resolve_round(s: BusBossState) -> list[str]:
     start_cash = list(s.cash)
     entries: dict[int, dict[Offer, RunEntry]] = {}
     builds: dict[int, tuple[Build, ...]] = {}
+    offered = offers_by_cards(s)
     for seat in s.order:
         order = s.pending[seat]
         builds[seat], voids = counted_builds(s, seat, order)
-        entries[seat], entry_voids = counted_entries(s, seat, order)
+        entries[seat], entry_voids = counted_entries(s, seat, order, offered)
         for v in entry_voids + voids:
             events.append(f"{s.label(seat)}: {v.piece} is void, {v.reason}.")
             record["void"].append({"seats": [seat], "piece": v.piece, "reason": v.reason})
@@ -523,10 +537,9 @@ def entrants(
                 void(agreeing, f"{' and '.join(missing)} did not enter the joint run (rule 26)")
                 continue
         try:
-            journeys = (entries[x].journey for x in company)
             found = [
                 resolve(net, company, offer.cards, journey, s.colours, s.rulings, s.order)
-                for journey in journeys
+                for journey in [entries[x].journey for x in company]
                 if journey is not None
             ]
         except JourneyError as e:
@@ -535,7 +548,7 @@ def entrants(
         if not found:
             void(company, "no partner gave the journey (rule 26)")
             continue
-        if any(_signature(p) != _signature(found[0]) for p in found[1:]):
+        if len(found) > 1 and any(_signature(p) != _signature(found[0]) for p in found[1:]):
             void(company, "the partners' journeys do not match (rule 26)")
             continue
         plans.append(found[0])

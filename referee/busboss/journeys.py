@@ -80,17 +80,21 @@ class Plan:
     def own_spaces(self, seat: int | None = None) -> int:
         """Spaces on the company's routes, or on one partner's (rule 22, K12)."""
         owners = self.company if seat is None else (seat,)
-        return sum([spaces for _, o, spaces in self.legs if o in owners])
+        total = 0
+        for _, owner, spaces in self.legs:
+            if owner in owners:
+                total += spaces
+        return total
 
     def journey(self, owners: tuple[tuple[int, ...], ...], colours: Sequence[str]) -> Journey:
         """The journey as a player writes it: owners named only where the rules would not
         pick the same one (``owners``: each route's owners, by route index; ``colours``:
         the players' colours by seat)."""
         company = self.company
-        named = [
-            None if default_owner(owners[r.index], company) == o else owner_name(o, colours)
-            for r, o, _ in self.legs
-        ]
+        named = []
+        for route, owner, _ in self.legs:
+            default = default_owner(owners[route.index], company)
+            named.append(None if default == owner else owner_name(owner, colours))
         return Journey(self.places, tuple(named))
 
 
@@ -200,12 +204,10 @@ def paid_to_reach(net: Network, company: tuple[int, ...]) -> Reach:
             for nxt, _, _, length in adjacent[place]:
                 if length <= room and nxt not in paid:
                     reached[cost + length].append(nxt)
-    by_card: dict[str, int] = {}
     cards_at = m.cards_at
-    for place, cost in paid.items():  # cheapest first: a card keeps its nearest place's
-        for card in cards_at[place]:
-            if card not in by_card:
-                by_card[card] = cost
+    # the places dearest first (paid lists them cheapest first): a card keeps the cost of
+    # its nearest place, written last
+    by_card = {card: cost for place, cost in reversed(paid.items()) for card in cards_at[place]}
     return Reach(paid, by_card)
 
 

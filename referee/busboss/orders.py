@@ -119,9 +119,11 @@ def format_purchase(p: Purchase) -> str:
 
 
 def format_journey(j: Journey) -> str:
-    parts = [j.places[0]] + [
-        p if o is None else f"{p}({o})" for p, o in zip(j.places[1:], j.owners)
-    ]
+    # (loops, not comprehensions, here and in format_order: each comprehension is a call of
+    # its own, and an order has a few lines, a journey a few places)
+    parts = [j.places[0]]
+    for place, owner in zip(j.places[1:], j.owners):
+        parts.append(place if owner is None else f"{place}({owner})")
     return "-".join(parts)
 
 
@@ -140,10 +142,12 @@ def format_order(o: Order) -> str:
         lines.append(f"round {o.round}")
     if o.missed:
         lines.append("missed")
-    lines += [format_entry(e) for e in o.runs]
+    for entry in o.runs:
+        lines.append(format_entry(entry))
     if o.part == "operate" and not o.runs:
         lines.append("no runs")
-    lines += ["build " + " | ".join(map(format_purchase, b.choices)) for b in o.builds]
+    for build in o.builds:
+        lines.append("build " + " | ".join(map(format_purchase, build.choices)))
     return "\n".join(lines)
 
 

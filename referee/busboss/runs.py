@@ -58,11 +58,17 @@ def race(distances: list[int], rng: random.Random) -> list[list[int]]:
     """K5: turn by turn every entrant still on the road throws the die, in entry order,
     until its throws reach or pass its distance. Returns each entrant's throws."""
     throws: list[list[int]] = [[] for _ in distances]
+    to_go = list(distances)
     running = list(range(len(distances)))
     while running:
+        still = []
         for i in running:
-            throws[i].append(rng.choice(DIE))
-        running = [i for i in running if sum(throws[i]) < distances[i]]
+            throw = rng.choice(DIE)
+            throws[i].append(throw)
+            to_go[i] -= throw
+            if to_go[i] > 0:
+                still.append(i)
+        running = still
     return throws
 
 
@@ -71,7 +77,7 @@ def share(total: int, favoured_first: list) -> list[int]:
     (rule 32: the poorer players for revenue; rule 26: the richer ones pay the odd amount)."""
     n = len(favoured_first)
     base, odd = divmod(total, n)
-    return [base + (1 if i < odd else 0) for i in range(n)]
+    return [base + 1] * odd + [base] * (n - odd)
 
 
 def award(throw_counts: list[int], poorness: list) -> tuple[list[int], list[int]]:
@@ -79,12 +85,12 @@ def award(throw_counts: list[int], poorness: list) -> tuple[list[int], list[int]
     arriving on the same throw share their places' points, odd points to the poorer
     (smaller ``poorness``). Returns (place, points) per entrant; places count from 1."""
     table = POINTS[len(throw_counts)]
-    order = sorted(range(len(throw_counts)), key=lambda i: throw_counts[i])
+    order = sorted(range(len(throw_counts)), key=throw_counts.__getitem__)
     places, points = [0] * len(order), [0] * len(order)
     start = 0
     while start < len(order):
         tied = [i for i in order if throw_counts[i] == throw_counts[order[start]]]
-        tied.sort(key=lambda i: poorness[i])
+        tied.sort(key=poorness.__getitem__)
         for i, amount in zip(tied, share(sum(table[start : start + len(tied)]), tied)):
             places[i], points[i] = start + 1, amount
         start += len(tied)
