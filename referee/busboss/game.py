@@ -17,7 +17,7 @@ from typing import Any
 
 from ..contract import Decision, HeldOrder, IllegalOrder, Result
 from .building import execute_build, purchase_problem
-from .journeys import JourneyError, Plan, network, resolve
+from .journeys import JourneyError, Network, Plan, network, resolve
 from .map import load_map
 from .orders import (
     COLOURS,
@@ -407,6 +407,7 @@ def resolve_round(s: BusBossState) -> list[str]:
             for offer, entry in entries[seat].items():
                 by_offer.setdefault(offer, {})[seat] = entry
         not_run_outcome = "offered again" if s.round < LAST_ROUND else "lapsed"
+        net = network(s.map, s.owners)  # (the runs come before the building: rule 33)
         run_records = record["runs"]
         for offer in s.offers:
             name = run_name(offer.cards)
@@ -420,7 +421,7 @@ def resolve_round(s: BusBossState) -> list[str]:
             run_records.append(run_record)
             # most runs nobody entered: those not run are named together after the runs
             entered = by_offer.get(offer)
-            if not entered or not run_offer(s, offer, entered, poorness, events, run_record):
+            if not entered or not run_offer(s, net, offer, entered, poorness, events, run_record):
                 run_record["outcome"] = not_run_outcome
                 not_run.append(offer)
                 not_run_names.append(name)
@@ -465,10 +466,16 @@ def not_run_line(s: BusBossState, runs: list[str]) -> str:
 
 
 def advance(s: BusBossState, carried: tuple[Offer, ...]) -> None:
+    missed_building: list[int] = []
     for seat in s.order:
-        s.missed[seat] = s.missed[seat] + 1 if s.pending[seat].missed else 0
+        if s.pending[seat].missed:
+            s.missed[seat] += 1
+            if s.round <= 6:
+                missed_building.append(seat)
+        else:
+            s.missed[seat] = 0
     # rule 38: an extra build in the round after a missed building round, not carried further
-    s.extra_build = tuple(x for x in s.order if s.pending[x].missed and s.round <= 6)
+    s.extra_build = tuple(missed_building)
     s.pending = {}
     s.previous_order = s.order
     s.order = s.order[1:] + s.order[:1]  # rule 7
@@ -499,6 +506,7 @@ def describe(s: BusBossState, offer: Offer) -> str:
 
 def entrants(
     s: BusBossState,
+    net: Network,
     offer: Offer,
     entries: dict[int, RunEntry],
     events: list[str],
@@ -507,7 +515,6 @@ def entrants(
     """The valid entrants of a run in play order: single players and joint companies (K6),
     from the seats' counted ``entries`` of it. Entries that fail are reported and left out
     (K4, K10, K12)."""
-    net = network(s.map, s.owners)
     plans: list[Plan] = []
     done: set[int] = set()
 
@@ -567,6 +574,7 @@ def _signature(plan: Plan) -> tuple:
 
 def run_offer(
     s: BusBossState,
+    net: Network,
     offer: Offer,
     entries: dict[int, RunEntry],
     poorness: dict[int, tuple[int, int]],
@@ -576,7 +584,7 @@ def run_offer(
     """Races a run that seats entered if any entry is valid; False if it is not run (rule
     21). Its report goes to ``events`` and ``run_record``."""
     notes: list[str] = []
-    plans = entrants(s, offer, entries, notes, run_record)
+    plans = entrants(s, net, offer, entries, notes, run_record)
     if not plans:
         events.append(f"Run {describe(s, offer)}: no valid entry.")
         events.extend(notes)

@@ -268,7 +268,10 @@ def owned_places(m: Map, owners: tuple[tuple[int, ...], ...]) -> dict[int, froze
     places: dict[int, set[str]] = {}
     for route, who in owned_routes(m, owners):
         for seat in who:
-            places.setdefault(seat, set()).update(route.places)
+            if seat in places:
+                places[seat].update(route.places)
+            else:
+                places[seat] = set(route.places)
     return {seat: frozenset(found) for seat, found in places.items()}
 
 
