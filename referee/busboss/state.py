@@ -87,7 +87,7 @@ class BusBossState:
         self._rng_shared = False
         self.round = 1
         self.cash = [START_CASH] * len(names)
-        self.owners: tuple[tuple[int, ...], ...] = tuple(() for _ in self.map.routes)
+        self.owners: tuple[tuple[int, ...], ...] = ((),) * len(self.map.routes)
         self.active = [True] * len(names)
         self.round_players = len(names)  # K11: players in the game when the round began
         self.order = order  # rule 7 play order of this round
