@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from referee.busboss import game as busboss_game
+from referee.busboss.building import owned_bits
 from referee.busboss.engine import RULES
 from referee.busboss.game import builds_allowed, entry_limit, review
 from referee.busboss.journeys import network, resolve
@@ -115,6 +116,10 @@ def check_round(start, s, orders):
     record = s.last
     assert record["round"] == start.round
     m = s.map
+    # the owners as sets of routes, kept as routes were bought, are every route's owners
+    kept = s.ownership
+    if kept is not None and kept.owners is s.owners:
+        assert kept == owned_bits(m, s.owners)
     change = [0] * len(s.names)
     net = network(m, start.owners)
     for run in record["runs"]:

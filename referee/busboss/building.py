@@ -5,12 +5,11 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
-from functools import lru_cache
 from itertools import chain
 
 from .map import Map, Route
 from .orders import Build, Purchase, format_purchase
-from .state import BANK_SEAT, BusBossState, owned_routes
+from .state import BANK_SEAT, BusBossState, Ownership, owned_routes
 
 MAX_ROUTES = 4  # rule 8: two to four routes in one build ...
 SHARED_BUDGET = 12  # ... costing at most 12 together; a single route may cost more
@@ -108,7 +107,9 @@ def buy(s: BusBossState, seat: int, routes: Sequence[Route]) -> str | None:
     unjoined = unconnected(s.map, s.owners, seat, routes)
     if unjoined:
         return f"{unjoined.name} does not meet the company's routes at a town or junction (rule 10)"
+    before = ownership(s)
     owners = list(s.owners)
+    from_bank = False
     for r in routes:
         who = owners[r.index]
         if len(who) < r.copies:
@@ -116,7 +117,11 @@ def buy(s: BusBossState, seat: int, routes: Sequence[Route]) -> str | None:
         else:  # bought from the bank (rule 40)
             i = who.index(BANK_SEAT)
             owners[r.index] = who[:i] + (seat,) + who[i + 1 :]
+            from_bank = True
     s.owners = tuple(owners)
+    # (the bank's routes, seldom bought, are worked out again: what meets them is not
+    # what met them less the route sold)
+    s.ownership = None if from_bank else with_bought(s.map, before, s.owners, seat, routes)
     s.cash[seat] -= total
     return None
 
@@ -191,7 +196,7 @@ def buyable(s: BusBossState, seat: int) -> list[Route]:
     """Routes the seat could buy alone now, cheapest first: not its own already, a copy
     free or the bank's (rule 40), meeting its routes (rule 10) and within its cash."""
     m = s.map
-    free, owned, near = _ownership(m, s.owners)
+    _, free, owned, near = ownership(s)
     mine = owned.get(seat, 0)
     wanted = free & ~mine & ((1 << bisect_right(m.costs, s.cash[seat])) - 1)
     if mine:  # the first route may go anywhere (K2)
@@ -199,13 +204,17 @@ def buyable(s: BusBossState, seat: int) -> list[Route]:
     return m.routes_of(wanted)
 
 
-@lru_cache(maxsize=16)
-def _ownership(
-    m: Map, owners: tuple[tuple[int, ...], ...]
-) -> tuple[int, dict[int, int], dict[int, int]]:
-    """The routes with a copy to buy (free, or the bank's), and by owner their routes and
-    the routes meeting those, as bits (``Map.bit``): the same for every seat asking in a
-    round."""
+def ownership(s: BusBossState) -> Ownership:
+    """The state's owners as sets of routes: those ``buy`` left, or worked out again where
+    the owners were set otherwise (a game read back, a player dropped)."""
+    found = s.ownership
+    if found is None or found.owners is not s.owners:
+        found = s.ownership = owned_bits(s.map, s.owners)
+    return found
+
+
+def owned_bits(m: Map, owners: tuple[tuple[int, ...], ...]) -> Ownership:
+    """The ``Ownership`` of these owners, from every route somebody owns."""
     taken = 0
     owned: dict[int, int] = {}
     near: dict[int, int] = {}
@@ -219,4 +228,23 @@ def _ownership(
                 near[owner] |= meeting
             else:
                 owned[owner], near[owner] = bit, meeting
-    return ((1 << len(m.routes)) - 1) & ~taken, owned, near
+    return Ownership(owners, ((1 << len(m.routes)) - 1) & ~taken, owned, near)
+
+
+def with_bought(
+    m: Map,
+    before: Ownership,
+    owners: tuple[tuple[int, ...], ...],
+    seat: int,
+    routes: Sequence[Route],
+) -> Ownership:
+    """``before`` with the seat's new routes, none of them bought from the bank: the owners
+    after the purchase (``owners``) as sets of routes, without going over every route."""
+    free, owned, near = before.free, dict(before.owned), dict(before.near)
+    for route in routes:
+        bit = m.bit[route.index]
+        if not available(owners[route.index], route):
+            free &= ~bit
+        owned[seat] = owned.get(seat, 0) | bit
+        near[seat] = near.get(seat, 0) | m.meeting[route.index]
+    return Ownership(owners, free, owned, near)

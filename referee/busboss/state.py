@@ -29,6 +29,17 @@ class Offer(NamedTuple):
     since: int
 
 
+class Ownership(NamedTuple):
+    """Who owns what as sets of routes (``Map.bit``), for one tuple of owners: the routes
+    with a copy to buy (free, or the bank's: rule 40), and by owner their routes and the
+    routes meeting those (rule 10)."""
+
+    owners: tuple[tuple[int, ...], ...]  # the owners these are of
+    free: int
+    owned: dict[int, int]
+    near: dict[int, int]
+
+
 class BusBossState:
     __slots__ = (
         "map_name",
@@ -45,6 +56,7 @@ class BusBossState:
         "round",
         "cash",
         "owners",
+        "ownership",
         "active",
         "round_players",
         "order",
@@ -88,6 +100,9 @@ class BusBossState:
         self.round = 1
         self.cash = [START_CASH] * len(names)
         self.owners: tuple[tuple[int, ...], ...] = ((),) * len(self.map.routes)
+        # the owners as sets of routes: kept as routes are bought, worked out again from the
+        # owners when they were set otherwise (building.ownership)
+        self.ownership: Ownership | None = None
         self.active = [True] * len(names)
         self.round_players = len(names)  # K11: players in the game when the round began
         self.order = order  # rule 7 play order of this round
@@ -118,6 +133,7 @@ class BusBossState:
         new.round = self.round
         new.cash = self.cash.copy()
         new.owners = self.owners
+        new.ownership = self.ownership
         new.active = self.active.copy()
         new.round_players = self.round_players
         new.order = self.order
