@@ -5,7 +5,6 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
-from itertools import chain
 
 from .map import Map, Route
 from .orders import Build, Purchase, format_purchase
@@ -104,10 +103,10 @@ def buy(s: BusBossState, seat: int, routes: Sequence[Route]) -> str | None:
             return owned_already(r)
         if not available(s.owners[r.index], r):
             return f"{r.name} is taken (rule 35)"
-    unjoined = unconnected(s.map, s.owners, seat, routes)
+    before = ownership(s)
+    unjoined = unconnected(s.map, before.owned.get(seat, 0), before.near.get(seat, 0), routes)
     if unjoined:
         return f"{unjoined.name} does not meet the company's routes at a town or junction (rule 10)"
-    before = ownership(s)
     owners = list(s.owners)
     from_bank = False
     for r in routes:
@@ -126,35 +125,25 @@ def buy(s: BusBossState, seat: int, routes: Sequence[Route]) -> str | None:
     return None
 
 
-def unconnected(
-    m: Map, owners: tuple[tuple[int, ...], ...], seat: int, routes: Sequence[Route]
-) -> Route | None:
+def unconnected(m: Map, mine: int, near: int, routes: Sequence[Route]) -> Route | None:
     """K2: the first route of a player's network may go anywhere; every later one, the
     second of the same purchase too, must touch the network at a town or at a junction
-    along it (rule 10, K9). The routes of one purchase may be listed in any order. Returns a
-    route that cannot join."""
+    along it (rule 10, K9). The routes of one purchase may be listed in any order. ``mine``:
+    the player's routes, ``near``: the routes meeting them (``Ownership``). Returns a route
+    that cannot join."""
     todo = list(routes)
     joined: set[str] = set()  # the places of the purchase's routes that have joined
     while todo:
         for joining in todo:
-            if not joined.isdisjoint(joining.places) or on_network(m, owners, seat, joining):
+            if near & m.bit[joining.index] or not joined.isdisjoint(joining.places):
                 break
         else:
-            if joined or seat in chain.from_iterable(owners):  # (the seat owns a route)
+            if joined or mine:  # (the player owns a route)
                 return todo[0]
             joining = todo[0]  # the company's first route
         joined.update(joining.places)
         todo.remove(joining)
     return None
-
-
-def on_network(m: Map, owners: tuple[tuple[int, ...], ...], seat: int, route: Route) -> bool:
-    """Whether a route of the seat's meets the route at one of its places: a few routes
-    meet one, where the network itself would be dozens of places."""
-    for other in m.meeting_routes[route.index]:  # noqa: SIM110 - any() of a generator costs more
-        if seat in owners[other]:
-            return True
-    return False
 
 
 def meets(network: AbstractSet[str], route: Route) -> bool:

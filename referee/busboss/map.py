@@ -173,13 +173,9 @@ class Map:
         self.route_between = {r.ends: r for r in routes}
         self.routes_at = {p: tuple(r for r in routes if p in r.ends) for p in places}
         self.routes_through = {p: tuple(r for r in routes if p in r.places) for p in places}
-        # by route index, the indices of the routes meeting it, and those as bits
-        self.meeting_routes = tuple(
-            tuple(sorted({o.index for p in r.places for o in self.routes_through[p]}))
+        self.meeting = tuple(  # by route index
+            reduce(or_, (self.bit[o.index] for p in r.places for o in self.routes_through[p]))
             for r in routes
-        )
-        self.meeting = tuple(
-            reduce(or_, (self.bit[i] for i in meeting)) for meeting in self.meeting_routes
         )
         # the routes of each byte's bits, by the byte's place in a set and its value: a set
         # is read a byte at a time, not a bit at a time
