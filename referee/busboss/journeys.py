@@ -102,19 +102,18 @@ class Network:
     """The owned routes of one moment of a game, with lookups the searches need.
 
     ``adjacent[p]``: from place p, each next place along each owned route through p (a town
-    or a junction, K9), as (place, route, owners, spaces)."""
+    or a junction, K9), as (place, route, spaces): the map's own steps, the route's owners
+    looked up by the search that needs them."""
 
     def __init__(self, m: Map, owners: tuple[tuple[int, ...], ...]):
         self.map = m
         self.owners = owners
-        adjacent: dict[str, list[tuple[str, Route, tuple[int, ...], int]]] = {
-            p: [] for p in m.places
-        }
+        adjacent: dict[str, list[tuple[str, Route, int]]] = {p: [] for p in m.places}
         # the owned routes' steps, in the order of Map.steps_at (the map's order of routes):
         # a search meets them in that order, whatever the owners
-        for route, who in owned_routes(m, owners):
-            for here, there, spaces in m.route_steps[route.index]:
-                adjacent[here].append((there, route, who, spaces))
+        for route, _ in owned_routes(m, owners):
+            for here, step in m.route_steps[route.index]:
+                adjacent[here].append(step)
         self.adjacent = adjacent
         self.places = owned_places(m, owners)  # by seat, the places along its routes
         # what searches found, remembered with the network they searched (every bot of a
@@ -156,7 +155,7 @@ class Network:
                     break
                 if spaces > best[place]:
                     continue
-                for nxt, _, _, length in self.adjacent[place]:
+                for nxt, _, length in self.adjacent[place]:
                     further = spaces + length
                     if further < best.get(nxt, further + 1):
                         best[nxt] = further
@@ -201,7 +200,7 @@ def paid_to_reach(net: Network, company: tuple[int, ...]) -> Reach:
         for place in places:
             if cost and paid.setdefault(place, cost) < cost:
                 continue  # reached for less
-            for nxt, _, _, length in adjacent[place]:
+            for nxt, _, length in adjacent[place]:
                 if length <= room and nxt not in paid:
                     reached[cost + length].append(nxt)
     cards_at = m.cards_at
@@ -360,7 +359,7 @@ def best_plan(net: Network, company: tuple[int, ...], cards: tuple[str, str]) ->
     # only for a journey longer than that (a third of the searches)
     limit, exact = DETOUR_FACTOR * m.distance(*cards), False
     targets = m.places_of_card(cards[1])  # one place or two: a tuple is searched quickest
-    adjacent = net.adjacent
+    adjacent, route_owners = net.adjacent, net.owners
     to_end = m.to_destination[m.card_destination[cards[1]]]
     to_own = net.reach(company).places
     push, pop = heapq.heappush, heapq.heappop
@@ -383,7 +382,7 @@ def best_plan(net: Network, company: tuple[int, ...], cards: tuple[str, str]) ->
             continue
         settled.add(key)
         passed += (place,)  # a few places: a tuple is quicker to search than a set to build
-        for nxt, route, owners, length in adjacent[place]:
+        for nxt, route, length in adjacent[place]:
             if nxt in passed:
                 continue
             further = spaces + length
@@ -398,6 +397,7 @@ def best_plan(net: Network, company: tuple[int, ...], cards: tuple[str, str]) ->
                 if further + to_end[nxt] > limit:
                     continue
             # (most routes have one owner, whose copy it is whoever asks)
+            owners = route_owners[route.index]
             choices = owners if len(owners) == 1 else owner_choices.get(owners)
             if choices is None:
                 default = default_owner(owners, company)

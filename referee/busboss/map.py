@@ -188,15 +188,15 @@ class Map:
             for i in range((n + 7) // 8)
         )
         steps: dict[str, list[tuple[str, Route, int]]] = {p: [] for p in places}
-        # by route: each step between two places next to each other along it, both ways,
-        # (from, to, spaces): a network of owned routes is made of them
-        route_steps: list[tuple[tuple[str, str, int], ...]] = []
+        # by route: each step between two places next to each other along it, both ways, as
+        # (from, (to, route, spaces)): a network of owned routes is made of them
+        route_steps: list[tuple[tuple[str, tuple[str, Route, int]], ...]] = []
         legs: dict[tuple[str, str], list[tuple[Route, int]]] = {}
         for r in routes:
             stops = r.stops
             along = tuple((a, b, at_b - at_a) for (a, at_a), (b, at_b) in zip(stops, stops[1:]))
             route_steps.append(
-                tuple(chain.from_iterable(((a, b, n), (b, a, n)) for a, b, n in along))
+                tuple(chain.from_iterable(((a, (b, r, n)), (b, (a, r, n))) for a, b, n in along))
             )
             for a, b, spaces in along:
                 steps[a].append((b, r, spaces))
