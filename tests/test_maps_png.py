@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from map_views import POSITIONS, bot_views, stored, with_lines
 from PIL import Image
@@ -187,6 +187,13 @@ shape = st.one_of(
 
 @settings(max_examples=150, deadline=None)
 @given(shapes=st.lists(shape, min_size=1, max_size=12))
+# a band from row 64 cuts the circle: 38.3 - 28.8 - 64 is rounded to -54.5 as a float
+@example(
+    shapes=[
+        ("line", ((0.0, 0.0), (0.0, 0.0)), (200, 30, 30), 1.6),
+        ("circle", (0.0, 38.3), 28.8, (200, 30, 30), None, 1),
+    ]
+)
 def test_shapes_drawn_over_the_ground_band_by_band_are_drawn_as_on_one_canvas(shapes):
     """A map draws over its ground a band of rows at a time; a shape that reaches across a
     band's edge, or off the picture, comes out pixel for pixel as drawn whole."""

@@ -151,25 +151,26 @@ def shape_box(shape: Shape) -> tuple[int, int, int, int]:
 
 def draw(shapes: Iterable[Shape], image: Image.Image, origin: tuple[int, int]) -> None:
     """Draws `shapes` on `image`, which is SUPERSAMPLE times the size and shows the output
-    from the pixel `origin` on. Lines, circles and polygons are drawn the same wherever the
-    image starts: Pillow keeps only the whole part of their coordinates, cut toward zero, so
-    they are given floored (above or left of the image, cutting toward zero would move a
-    shape a pixel, as a band of a map sees a shape it shares with the band above)."""
+    from the pixel `origin` (whole numbers) on. Lines, circles and polygons are drawn the
+    same wherever the image starts: Pillow keeps only the whole part of their coordinates,
+    cut toward zero, so they are given floored (above or left of the image, cutting toward
+    zero would move a shape a pixel, as a band of a map sees a shape it shares with the band
+    above), and floored before they are moved to the image's origin: a float moved first
+    is rounded on the way (38.3 - 28.8 is 9.4999..., but 38.3 - 28.8 - 64 is -54.5), which
+    drew a circle's edge a pixel apart in two bands."""
     pen = ImageDraw.Draw(image)
-    ox, oy = origin
+    ox, oy = origin[0] * SUPERSAMPLE, origin[1] * SUPERSAMPLE
     floor = math.floor
 
     def xy(points: Iterable[Point]) -> list[tuple[int, int]]:
-        return [(floor((x - ox) * SUPERSAMPLE), floor((y - oy) * SUPERSAMPLE)) for x, y in points]
+        return [(floor(x * SUPERSAMPLE) - ox, floor(y * SUPERSAMPLE) - oy) for x, y in points]
 
     for kind, *args in shapes:
         if kind == "circle":
             (x, y), radius, fill, outline, width = args
-            # the box in output pixels first: moved by a whole number, it moves exactly
-            left, top = x - radius - ox, y - radius - oy
-            right, bottom = x + radius - ox, y + radius - oy
+            box = (x - radius, y - radius, x + radius, y + radius)
             pen.ellipse(
-                [floor(v * SUPERSAMPLE) for v in (left, top, right, bottom)],
+                [floor(v * SUPERSAMPLE) - o for v, o in zip(box, (ox, oy, ox, oy))],
                 fill=fill,
                 outline=outline,
                 width=round(width * SUPERSAMPLE),
@@ -184,7 +185,7 @@ def draw(shapes: Iterable[Shape], image: Image.Image, origin: tuple[int, int]) -
             # as Pillow rounds a rectangle, one that an edge of the image cuts may come out a
             # pixel off: no map draws one over its ground (see over_ground)
             (x0, y0, x1, y1), fill, radius, outline, width = args
-            x0, y0, x1, y1 = ((v - o) * SUPERSAMPLE for v, o in zip(args[0], (ox, oy, ox, oy)))
+            x0, y0, x1, y1 = (v * SUPERSAMPLE - o for v, o in zip(args[0], (ox, oy, ox, oy)))
             pen.rounded_rectangle(
                 (x0, y0, x1, y1),
                 radius * SUPERSAMPLE,
