@@ -3,6 +3,7 @@ dropping a player, adjudicating, the game master's press, `referee gm` and `show
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from click.testing import CliRunner
 from sites import (
     ADDRESSES,
@@ -339,3 +340,46 @@ def test_a_player_leaves_a_game_before_it_starts_and_not_after(tmp_path):
     [answer] = said_to(ADDRESSES[2])
     assert "the game has started: ask the game master to replace you" in answer
     assert [p.address for p in site.campaign("open1").players][1] == ADDRESSES[2]
+
+
+def gm_says(site, boxes, text, now=T0):
+    """The game master's mail to g1, and the answer to it (flattened)."""
+    gil = site.identity.plus("g1", site.campaign("g1").gm.token)
+    boxes.deliver(person_mail("Gil <gil@example.org>", gil, "cmd", text))
+    report = tick(site, now)
+    assert not report.errors, report.errors
+    [answer] = [m for m in boxes.new("gil@example.org") if "commands" in str(m["Subject"])]
+    return " ".join(text_of(answer).split())
+
+
+def test_dropping_a_player_twice_is_refused_and_tells_nobody_again(tmp_path):
+    for name in ("bus", "busboss"):
+        site, boxes = game(tmp_path / name, game=name)
+        gm_says(site, boxes, "drop Cid")
+        boxes.new()
+        log = (site.campaign("g1").root / "log.jsonl").read_text()
+        # Bus Boss's own rule took the seat out of the game, and the state refused a second
+        # drop: the mail was quarantined with a traceback; Bus told everyone again
+        said = gm_says(site, boxes, "drop Cid")
+        assert "Cid was dropped already" in said
+        assert not boxes.new("cid@example.org") and not boxes.new("ann@example.org")
+        records = logged(site.campaign("g1"))
+        assert (site.campaign("g1").root / "log.jsonl").read_text().startswith(log)
+        [refused] = records[-1]["actions"]
+        assert refused["refused"].startswith("Cid was dropped already from g1")
+
+
+@pytest.mark.slow  # a whole game of Bus Boss, adjudicated round by round
+def test_nobody_is_dropped_from_a_game_that_is_over(tmp_path):
+    site, boxes = game(tmp_path, game="busboss")
+    while site.campaign("g1").status != "finished":
+        run_as_gm(site, "g1", "adjudicate", T0)
+    tick(site, T0)  # the reports and the result go out
+    boxes.new()
+    log = (site.campaign("g1").root / "log.jsonl").read_bytes()
+    # Bus Boss's state refused the drop: the mail was quarantined with a traceback
+    said = gm_says(site, boxes, "drop Bob")
+    assert "g1 is over: nobody can be dropped from it" in said
+    assert not boxes.new("bob@example.org")
+    assert (site.campaign("g1").root / "log.jsonl").read_bytes().startswith(log)
+    assert site.campaign("g1").robots == []

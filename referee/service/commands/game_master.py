@@ -13,7 +13,7 @@ from ...settings.deadlines import DeadlineError, Deadlines
 from ...store.campaign import Player, Status, new_token, parse_player
 from ...words.render import say
 from .. import timekeeping
-from ..play import adjudicate, decide_by_bot
+from ..play import adjudicate, decide_by_bot, dropped_by
 from .base import CampaignCommand, CommandError, Commands, Who, checked_name
 
 
@@ -169,6 +169,10 @@ class DropCommand(CampaignCommand):
             raise CommandError(say("no_such_player", name=rest, campaign_id=ctx.campaign.id))
         name = ctx.campaign.players[seat].name
         table = ctx.started()
+        if table.over:  # nobody plays on, and Bus Boss's state refuses it
+            raise CommandError(say("drop_over", campaign_id=ctx.campaign.id))
+        if dropped_by(table, seat) is not None:  # Bus Boss's state refuses a second drop
+            raise CommandError(say("dropped_already", name=name, campaign_id=ctx.campaign.id))
         own = table.descriptor.offers(OwnDrop)
         said = say("dropped", name=name, note=own.note if own else say("bot_plays_seat"))
         dropped = records.Drop(line, said, seat, name)
