@@ -383,3 +383,30 @@ def test_nobody_is_dropped_from_a_game_that_is_over(tmp_path):
     assert not boxes.new("bob@example.org")
     assert (site.campaign("g1").root / "log.jsonl").read_bytes().startswith(log)
     assert site.campaign("g1").robots == []
+
+
+def test_a_newcomer_plays_the_seat_of_a_dropped_player_the_bot_played(tmp_path):
+    site, boxes = game(tmp_path)
+    gm_says(site, boxes, "drop Bob")
+    said = gm_says(site, boxes, "replace Bob with Dan <dan@example.org>")
+    assert "Dan takes Bob's seat" in said
+    # the seat stayed the bot's: it played Dan's turns and his orders were refused
+    assert site.campaign("g1").robots == []
+    say(site, boxes, 0, "build house 15\nbuild pub 16")
+    table = site.campaign("g1").table()
+    assert [d.seat for d in table.awaiting] == [1]
+    [welcome] = [m for m in boxes.new("dan@example.org") if "Welcome" in str(m["Subject"])]
+    dan = site.identity.plus("g1", site.campaign("g1").players[1].token)
+    assert dan in str(welcome["Reply-To"])
+
+
+def test_a_seat_bus_boss_took_out_of_the_game_is_given_to_nobody(tmp_path):
+    site, boxes = game(tmp_path, game="busboss")
+    gm_says(site, boxes, "drop Bob")
+    settings = (site.campaign("g1").root / "campaign.yaml").read_bytes()
+    # rule 40 gave Bob's routes to the bank and took the seat out of the rounds: a newcomer
+    # was told they had it, and could never play it
+    said = gm_says(site, boxes, "replace Bob with Dan <dan@example.org>")
+    assert "Bob was dropped from g1 by its rules" in said
+    assert (site.campaign("g1").root / "campaign.yaml").read_bytes() == settings
+    assert not boxes.new("dan@example.org")

@@ -139,11 +139,18 @@ class ReplaceCommand(CampaignCommand):
         new_name, address = parse_player(new)
         new_name = checked_name(decoded_once(new_name))
         old = ctx.campaign.players[seat]
+        rule = dropped_by(ctx.table, seat) if ctx.table is not None else None
+        if rule:  # the game's own rule took the seat out of play (Bus Boss's rule 40)
+            raise CommandError(
+                say("replace_left", name=old.name, campaign_id=ctx.campaign.id, rule=rule)
+            )
         if any(p.address == address for i, p in enumerate(ctx.campaign.players) if i != seat):
             raise CommandError(say("plays_already", address=address, campaign_id=ctx.campaign.id))
         # the newcomer takes over the seat as it is, with what its first player chose when
         # joining (a company, colours): the game replays from them
         ctx.campaign.players[seat] = Player(new_name, address, new_token(), signup=dict(old.signup))
+        if seat in ctx.campaign.robots:  # a seat the bot played since a drop: the newcomer's
+            ctx.campaign.robots.remove(seat)
         ctx.campaign.save()
         # the game holds the seats' names: replayed, it names the newcomer in every later mail,
         # map and the result (and its snapshot, keyed on the names, is not saved with the old one)
