@@ -410,3 +410,20 @@ def test_a_seat_bus_boss_took_out_of_the_game_is_given_to_nobody(tmp_path):
     assert "Bob was dropped from g1 by its rules" in said
     assert (site.campaign("g1").root / "campaign.yaml").read_bytes() == settings
     assert not boxes.new("dan@example.org")
+
+
+def test_a_number_written_with_a_superscript_is_refused_not_quarantined(tmp_path):
+    site, boxes = game(tmp_path)
+    say(site, boxes, 0, "build house 15\nbuild pub 16")
+    log = (site.campaign("g1").root / "log.jsonl").read_text()
+    # '²' passed str.isdigit but not int(): the mail was quarantined with a traceback
+    text = " ".join(text_of(say(site, boxes, 1, "history turn ²")).split())
+    assert "write 'history' for the whole game or 'history turn 3'" in text
+    said = gm_says(site, boxes, "rollback ²")
+    assert "write 'rollback 3' to undo the last three orders" in said
+    records = logged(site.campaign("g1"))
+    assert (site.campaign("g1").root / "log.jsonl").read_text().startswith(log)
+    assert [o[1] for r in records for o in r.get("orders", ())] == [
+        "build house 15",
+        "build pub 16",
+    ]

@@ -35,7 +35,7 @@ class HistoryCommand(CampaignCommand):
     def run(self, ctx: Commands, rest: str, line: str) -> records.Command:
         words = rest.lower().split()
         turn = None
-        if words[:1] == ["turn"] and len(words) == 2 and words[1].isdigit():
+        if words[:1] == ["turn"] and len(words) == 2 and words[1].isdecimal():
             turn = int(words[1])
         elif words:
             raise CommandError(say("history_usage"))

@@ -201,7 +201,7 @@ class RollbackCommand(CampaignCommand):
 
     def run(self, ctx: Commands, rest: str, line: str) -> records.Command:
         ctx.game_master()
-        if not rest.strip().isdigit() or int(rest) < 1:
+        if not rest.strip().isdecimal() or int(rest) < 1:
             raise CommandError(say("rollback_usage"))
         count = int(rest)
         table = ctx.started()
