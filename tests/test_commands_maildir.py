@@ -427,3 +427,48 @@ def test_a_number_written_with_a_superscript_is_refused_not_quarantined(tmp_path
         "build house 15",
         "build pub 16",
     ]
+
+
+def open_game(tmp_path):
+    """`open1`, a Bus game with its game master, open for sign-up: Ann, Bob and Cid have
+    joined, one seat is free."""
+    site = make_site(tmp_path)
+    site.new_campaign("bus", "open1", [], seed=1, seats=4, gm="Gil <gil@example.org>")
+    boxes = Mailboxes(site)
+    for player in PLAYERS:
+        name = player.partition(" ")[0]
+        boxes.deliver(person_mail(player, site.identity.address, "hi", f"join open1 as {name}"))
+        assert not tick(site, T0).errors
+    boxes.new()
+    return site, boxes
+
+
+def to_open_game(site, boxes, sender, token, text):
+    """A mail to open1 with ``token``, and the answer to its sender (flattened)."""
+    boxes.deliver(person_mail(sender, site.identity.plus("open1", token), "cmd", text))
+    report = tick(site, T0)
+    assert not report.errors, report.errors
+    address = sender.partition("<")[2].rstrip(">")
+    [answer] = [m for m in boxes.new(address) if "Your mail" in str(m["Subject"])]
+    return " ".join(text_of(answer).split())
+
+
+def test_help_history_choices_and_messages_before_the_game_starts(tmp_path):
+    site, boxes = open_game(tmp_path)
+    ann = site.campaign("open1").players[0].token
+    settings = (site.campaign("open1").root / "campaign.yaml").read_bytes()
+    # each said that what was asked for was below, and nothing was
+    said = to_open_game(site, boxes, PLAYERS[0], ann, "help")
+    assert "Orders of Bus" in said and "absence 2026-12-24 2026-12-31" in said
+    assert "pause" not in said  # the game master's commands are theirs
+    said = to_open_game(site, boxes, PLAYERS[0], ann, "history\nchoices")
+    assert "history: open1 has not started yet" in said
+    assert "choices: open1 has not started yet" in said
+    # the message was said to go to Bob and Cid, and went to nobody
+    said = to_open_game(site, boxes, PLAYERS[0], ann, "message all Hello, see you soon")
+    assert "open1 has not started yet: messages are relayed once it has" in said
+    gil = site.campaign("open1").gm.token
+    said = to_open_game(site, boxes, "Gil <gil@example.org>", gil, "help\nmessage all Hi")
+    assert "Game master's commands" in said and "open1 has not started yet: messages" in said
+    assert not boxes.new()
+    assert (site.campaign("open1").root / "campaign.yaml").read_bytes() == settings

@@ -21,7 +21,7 @@ from ..files import crashpoint
 from ..mail.inbox import InMail
 from ..mail.read import Incoming, read_head, read_mail
 from ..mail.routing import MAX_LINES, Route, route
-from ..records import BadLine, Kind, Record, RefusedCommand
+from ..records import BadLine, Help, Kind, Record, RefusedCommand
 from ..settings.deadlines import stamp
 from ..settings.site import Audience
 from ..store.campaign import Campaign, CampaignError, Status, Table
@@ -32,6 +32,7 @@ from .commands import (
     Commands,
     Outside,
     confirm_observer,
+    help_inside,
     help_outside,
     no_such_game,
     run_outside,
@@ -339,6 +340,8 @@ class Intake:
             lines.append(say("not_started_orders", campaign_id=campaign.id))
         if not lines:
             lines = [say("nothing_for_the_referee"), *set_aside(mail)]
+        if any(isinstance(a, Help) for a in done.actions):  # the game's help, and the commands
+            lines += ["", help_inside(campaign.game, gm=seat is None)]
         if seat is not None and sender not in campaign.players:
             sender = None  # left: their token is no longer one
         self.send_notice(

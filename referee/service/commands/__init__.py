@@ -76,6 +76,7 @@ __all__ = [
     "Site",
     "Who",
     "confirm_observer",
+    "help_inside",
     "help_lines",
     "help_outside",
     "no_such_game",
@@ -188,6 +189,13 @@ def run_outside(ctx: Outside, lines: list[str]) -> None:
         SiteStatusCommand().run(ctx, "", "status")
         return
     ctx.answer(say("subject_no_game"), say("no_game_named"))
+
+
+def help_inside(game: str, gm: bool) -> str:
+    """The game's help and the commands the sender may give, for the answer to a mail to a
+    game open for sign-up (a started game's answer has them from confirmation.txt)."""
+    commands = render("gm-commands.txt" if gm else "commands.txt", commands=help_lines(gm))
+    return f"{help_text(game)}\n\n{commands}".rstrip()
 
 
 def help_outside() -> str:

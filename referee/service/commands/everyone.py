@@ -33,6 +33,7 @@ class HistoryCommand(CampaignCommand):
     record = records.History
 
     def run(self, ctx: Commands, rest: str, line: str) -> records.Command:
+        ctx.started()  # an open game has no history: the answer would say it is below
         words = rest.lower().split()
         turn = None
         if words[:1] == ["turn"] and len(words) == 2 and words[1].isdecimal():
@@ -57,6 +58,8 @@ class MessageCommand(CampaignCommand):
         text = rest[len(to) :].strip() if to else ""
         if to is None or not text:
             raise CommandError(say("message_usage", players=[p.name for p in players]))
+        if ctx.table is None:  # messages are relayed with the game's mail, from its log
+            raise CommandError(say("message_not_started", campaign_id=ctx.campaign.id))
         sender = None if ctx.seat is None else players[ctx.seat].name
         if to == "gm":
             if ctx.seat is None:  # the game master, writing to themselves
@@ -119,6 +122,7 @@ class ChoicesCommand(CampaignCommand):
 
     def run(self, ctx: Commands, rest: str, line: str) -> records.Command:
         ctx.player()
+        ctx.started()
         return records.ChoicesAsked(line, say("choices_below"))
 
 
