@@ -472,3 +472,21 @@ def test_help_history_choices_and_messages_before_the_game_starts(tmp_path):
     assert "Game master's commands" in said and "open1 has not started yet: messages" in said
     assert not boxes.new()
     assert (site.campaign("open1").root / "campaign.yaml").read_bytes() == settings
+
+
+def test_the_game_master_replaces_a_player_before_the_game_starts(tmp_path):
+    site, boxes = open_game(tmp_path)
+    gil = site.campaign("open1").gm.token
+    said = to_open_game(
+        site, boxes, "Gil <gil@example.org>", gil, "replace Bob with Dan <dan@example.org>"
+    )
+    assert "Dan takes Bob's seat" in said
+    campaign = site.campaign("open1")
+    dan = campaign.players[1]
+    assert (dan.name, dan.address) == ("Dan", "dan@example.org")
+    # neither was told: Dan had no token until the game started, Bob thought he played
+    [welcome] = boxes.new("dan@example.org")
+    assert dan.token in text_of(welcome) and dan.token in str(welcome["Reply-To"])
+    assert "The game starts when 4 have joined (3 so far)" in " ".join(text_of(welcome).split())
+    [told] = boxes.new("bob@example.org")
+    assert "The game master has given your seat in open1 to Dan" in " ".join(text_of(told).split())

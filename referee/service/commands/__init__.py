@@ -61,6 +61,7 @@ from .site import (
     UnobserveCommand,
     confirm_observer,
     no_such_game,
+    seat_taken,
 )
 
 __all__ = [
@@ -81,6 +82,7 @@ __all__ = [
     "help_outside",
     "no_such_game",
     "run_outside",
+    "seat_taken",
     "split",
     "status_text",
 ]

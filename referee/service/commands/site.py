@@ -129,26 +129,30 @@ class JoinCommand(SiteCommand):
             return
         player.signup.update(signup)
         campaign.save()
-        address = ctx.site.identity.plus(campaign.id, player.token)
-        full = len(campaign.players) == campaign.seats
-        ctx.answer(
-            say("subject_joined", campaign_id=campaign.id),
-            say(
-                "joined",
-                name=player.name,
-                campaign_id=campaign.id,
-                title=campaign.rules.title,
-                token=player.token,
-                address=address,
-                full=full,
-                seats=campaign.seats,
-                joined=len(campaign.players),
-            )
-            + signup_note(campaign, player, started=full),
-            reply_to=address,
-        )
-        if full:
+        subject, text, address = seat_taken(ctx.site, campaign, player)
+        ctx.answer(subject, text, reply_to=address)
+        if len(campaign.players) == campaign.seats:
             ctx.site.start_campaign(campaign)
+
+
+def seat_taken(site: Site, campaign: Campaign, player: Player) -> tuple[str, str, str]:
+    """The mail (subject, text and the Reply-To address) that tells a player of their
+    seat in a game open for sign-up: their token and address, and when the game starts."""
+    address = site.identity.plus(campaign.id, player.token)
+    full = len(campaign.players) == campaign.seats
+    text = say(
+        "joined",
+        name=player.name,
+        campaign_id=campaign.id,
+        title=campaign.rules.title,
+        token=player.token,
+        address=address,
+        full=full,
+        seats=campaign.seats,
+        joined=len(campaign.players),
+    )
+    subject = say("subject_joined", campaign_id=campaign.id)
+    return subject, text + signup_note(campaign, player, started=full), address
 
 
 class ListCommand(SiteCommand):
