@@ -490,3 +490,22 @@ def test_the_game_master_replaces_a_player_before_the_game_starts(tmp_path):
     assert "The game starts when 4 have joined (3 so far)" in " ".join(text_of(welcome).split())
     [told] = boxes.new("bob@example.org")
     assert "The game master has given your seat in open1 to Dan" in " ".join(text_of(told).split())
+
+
+def test_observers_on_or_off_as_they_are_already_is_refused_and_tells_nobody(tmp_path):
+    site, boxes = game(tmp_path)
+    said = gm_says(site, boxes, "observers on")
+    assert "g1 is open to observers already" in said
+    gm_says(site, boxes, "observers off")
+    tick(site, T0)
+    boxes.new()
+    settings = (site.campaign("g1").root / "campaign.yaml").read_bytes()
+    # the game was closed again, and every player told of it again
+    said = gm_says(site, boxes, "observers off")
+    assert "g1 is closed to observers already" in said
+    tick(site, T0)
+    assert not boxes.new("ann@example.org")
+    assert (site.campaign("g1").root / "campaign.yaml").read_bytes() == settings
+    assert [r.get("refused") for r in logged(site.campaign("g1"))[-1]["actions"]] == [
+        "g1 is closed to observers already: write 'observers on' to let them watch"
+    ]

@@ -114,6 +114,10 @@ class ObserversCommand(CampaignCommand):
             raise CommandError(say("observers_usage"))
         settings = ctx.campaign.settings
         allowed = word == "on"
+        if allowed != ctx.campaign.config.no_observers:  # as it is: nothing to tell anyone
+            raise CommandError(
+                say("observers_already", allowed=allowed, campaign_id=ctx.campaign.id)
+            )
         dropped = () if allowed else tuple(settings.get("observers") or ())
         settings["no_observers"] = not allowed
         if dropped:
