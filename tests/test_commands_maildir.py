@@ -509,3 +509,17 @@ def test_observers_on_or_off_as_they_are_already_is_refused_and_tells_nobody(tmp
     assert [r.get("refused") for r in logged(site.campaign("g1"))[-1]["actions"]] == [
         "g1 is closed to observers already: write 'observers on' to let them watch"
     ]
+
+
+def test_an_extension_under_an_hour_or_before_the_game_starts_is_refused(tmp_path):
+    site, boxes = game(tmp_path)
+    book = (site.campaign("g1").root / "deadlines.json").read_bytes()
+    # 'between 1 hour and 14 days', it said, and took 0.01 hours, telling every player
+    said = gm_says(site, boxes, "extend 0.5")
+    assert "an extension is between 1 hour and 14 days" in said
+    assert (site.campaign("g1").root / "deadlines.json").read_bytes() == book
+    site, boxes = open_game(tmp_path / "open")
+    gil = site.campaign("open1").gm.token
+    # 'every deadline now running moves on', it said, of a game with none running
+    said = to_open_game(site, boxes, "Gil <gil@example.org>", gil, "extend 24")
+    assert "extend 24: open1 has not started yet" in said

@@ -64,12 +64,13 @@ class ExtendCommand(CampaignCommand):
 
     def run(self, ctx: Commands, rest: str, line: str) -> records.Command:
         ctx.game_master()
+        ctx.started()  # no deadline runs before
         hours = rest.split()[0] if rest.split() else "24"
         try:
             value = float(hours)
         except ValueError:
             raise CommandError(say("extend_usage")) from None
-        if not 0 < value <= 24 * 14:
+        if not 1 <= value <= 24 * 14:
             raise CommandError(say("extend_range"))
         timekeeping.extend(ctx.campaign, value, ctx.table, ctx.now)
         return records.Extend(line, say("extended", hours=f"{value:g}"), value)
