@@ -523,3 +523,19 @@ def test_an_extension_under_an_hour_or_before_the_game_starts_is_refused(tmp_pat
     # 'every deadline now running moves on', it said, of a game with none running
     said = to_open_game(site, boxes, "Gil <gil@example.org>", gil, "extend 24")
     assert "extend 24: open1 has not started yet" in said
+
+
+def test_start_comes_after_the_other_commands_of_its_mail(tmp_path):
+    site, boxes = open_game(tmp_path)
+    gil = site.campaign("open1").gm.token
+    # after start, the deadlines changed under the welcomes that told the due times, and
+    # pause stopped a game whose players were told it was their turn, with no log record
+    said = to_open_game(
+        site, boxes, "Gil <gil@example.org>", gil, "start\ndeadlines hours=12\npause"
+    )
+    assert "start: The game starts now" in said
+    assert "pause: the campaign is open, not running" in said
+    campaign = site.campaign("open1")
+    assert campaign.status == "running" and campaign.settings["deadlines"] == {"hours": 12.0}
+    [welcome] = [m for m in boxes.new("ann@example.org") if "Welcome" in str(m["Subject"])]
+    assert "due Mon 21:00 UTC" in str(welcome["Subject"])

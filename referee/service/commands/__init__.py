@@ -7,9 +7,10 @@ from the tuples below, in their order; the same classes serve mail and the comma
 (``work.run_as_gm``).
 
 Precedence is stated, never the order of definitions: in a campaign, a command that
-``runs_first`` (drop) runs before the others of its mail, and the rest in the mail's order;
-in a mail for no campaign, only the first of SITE that the mail holds runs (open before join
-before list ..., so that a mail quoting the help does the one thing asked for).
+``runs_first`` (drop) runs before the others of its mail, one that ``runs_last`` (start)
+after them, and the rest in the mail's order; in a mail for no campaign, only the first of
+SITE that the mail holds runs (open before join before list ..., so that a mail quoting the
+help does the one thing asked for).
 """
 
 from __future__ import annotations

@@ -102,6 +102,7 @@ class CampaignCommand:
     record: ClassVar[type[records.Command]]  # what the log keeps of it
     tells_everyone: ClassVar[bool] = False  # every player gets a report of it at once
     runs_first: ClassVar[bool] = False  # before the other commands and orders of its mail
+    runs_last: ClassVar[bool] = False  # after the other commands of its mail
     wraps: ClassVar[bool] = False  # its text goes on over the lines after it (``split``)
 
     def allows(self, gm: bool) -> bool:
@@ -158,7 +159,7 @@ class Commands:
 
     def run(self, lines: list[Line]) -> Done:
         left = False  # the sender's seat, once they leave, is no longer theirs to command
-        for line in sorted(lines, key=lambda c: not c.command.runs_first):
+        for line in sorted(lines, key=lambda c: c.command.runs_last - c.command.runs_first):
             try:
                 if left:
                     raise CommandError(say("after_leaving"))

@@ -258,6 +258,9 @@ class StartCommand(CampaignCommand):
     summary = "start an open game before it is full"
     who = Who.GAME_MASTER
     record = records.Start
+    # the settings its mail changes are those the welcomes tell, and what needs a running
+    # game (pause, drop ...) is refused as before it, not done to a game just started
+    runs_last = True
 
     def run(self, ctx: Commands, rest: str, line: str) -> records.Command:
         ctx.game_master()
