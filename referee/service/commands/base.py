@@ -158,11 +158,14 @@ class Commands:
         self.done = Done(outcome=Outcome(round=table.round) if table else None)
 
     def run(self, lines: list[Line]) -> Done:
-        left = False  # the sender's seat, once they leave, is no longer theirs to command
+        # nothing more is done once the sender's seat is no longer theirs to command (they
+        # left), or once the game is rolled back: what came after would be decided on the
+        # game before it and replayed on the game after it
+        stop = None
         for line in sorted(lines, key=lambda c: c.command.runs_last - c.command.runs_first):
             try:
-                if left:
-                    raise CommandError(say("after_leaving"))
+                if stop:
+                    raise CommandError(say(stop))
                 if not line.command.allows(gm=self.seat is None):
                     raise CommandError(say("players_only" if self.seat is None else "gm_only"))
                 done = line.command.run(self, line.rest, line.line)
@@ -170,7 +173,10 @@ class Commands:
                 self.done.actions.append(records.RefusedCommand(line.word, line.line, str(err)))
                 continue
             self.done.actions.append(done)
-            left = isinstance(done, records.Leave)
+            if isinstance(done, records.Leave):
+                stop = "after_leaving"
+            elif isinstance(done, records.Rollback):
+                stop = "after_rollback"
         return self.done
 
     def started(self) -> Table:

@@ -210,6 +210,8 @@ class RollbackCommand(CampaignCommand):
             raise CommandError(say("rollback_usage"))
         count = int(rest)
         table = ctx.started()
+        if any(not isinstance(a, records.RefusedCommand) for a in ctx.done.actions):
+            raise CommandError(say("rollback_alone"))  # what they did would be replayed after it
         if ctx.campaign.status == Status.FINISHED:
             raise CommandError(say("rollback_finished"))
         applied = [
