@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import math
 import types
 import typing
 from collections.abc import Callable, Mapping
@@ -323,8 +324,8 @@ class _Reader:
             return data
         elif hint is int and isinstance(data, str) and data.strip().isdigit():
             return int(data)  # a game's option as the command line gives it: text
-        elif hint is float and isinstance(data, (int, float)):
-            return float(data)
+        elif hint is float and isinstance(data, (int, float)) and math.isfinite(data):
+            return float(data)  # never inf or nan (YAML's .inf, a command's 1e400): no time
         elif hint is Path and isinstance(data, (str, Path)) and str(data).strip():
             return self.base / Path(str(data).strip()).expanduser()
         elif hint not in (str, int, float, Path):

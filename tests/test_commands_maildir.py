@@ -558,3 +558,18 @@ def test_a_rollback_is_done_alone_in_its_mail(tmp_path):
     assert verify(site.campaign("g1").root).ok
     orders = [o[1] for r in logged(site.campaign("g1")) for o in r.get("orders", ())]
     assert orders[:2] == ["build house 15", "build pub 16"] and len(orders) == 3
+
+
+def test_deadlines_of_no_end_or_of_ages_are_refused(tmp_path):
+    site, boxes = game(tmp_path)
+    settings = (site.campaign("g1").root / "campaign.yaml").read_bytes()
+    # taken, they stopped the campaign at every tick after: no date is that far off
+    for setting, why in [
+        ("hours=inf", "deadlines.hours: expected a number, found inf"),
+        ("remind_hours=nan", "deadlines.remind_hours: expected a number, found nan"),
+        ("hours=1e300", "deadlines.hours must be at most 8784 hours (a year), not 1e+300"),
+        ("grace_minutes=1e9", "deadlines.grace_minutes must be at most 527040 minutes"),
+    ]:
+        assert why in gm_says(site, boxes, f"deadlines {setting}")
+        assert (site.campaign("g1").root / "campaign.yaml").read_bytes() == settings
+    assert not tick(site, T0 + timedelta(hours=1)).errors

@@ -23,11 +23,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from ..schema import SettingsError, at_least, read, setting
+from ..schema import SettingsError, read, setting
 
 POLICIES = ("wait", "bot", "rules")
 MAX_EXTENSION = timedelta(days=14)  # a game master's extensions, in all, per decision
 MAX_ABSENCE = timedelta(days=21)  # one player's announced absence
+LONGEST = timedelta(days=366)  # a deadline's hours, its reminder's, its grace
 
 
 class DeadlineError(ValueError):
@@ -37,12 +38,21 @@ class DeadlineError(ValueError):
 def _positive_hours(value: float | None) -> float | None:
     if value is not None and value <= 0:
         raise ValueError(f"must be a positive number of hours, not {value:g}")
-    return value
+    return _at_most_a_year(value, "hours")
 
 
-def _non_negative(value: float | None) -> float | None:
+def _non_negative(value: float | None, unit: str = "hours") -> float | None:
     if value is not None and value < 0:
         raise ValueError(f"expected a number of at least 0, found {value:g}")
+    return _at_most_a_year(value, unit)
+
+
+def _at_most_a_year(value: float | None, unit: str) -> float | None:
+    """A time longer than LONGEST is a slip of the keyboard, and some are beyond the dates a
+    deadline is computed in (a campaign with one stopped at every tick)."""
+    most = LONGEST / timedelta(**{unit: 1})
+    if value is not None and value > most:
+        raise ValueError(f"must be at most {most:g} {unit} (a year), not {value:g}")
     return value
 
 
@@ -80,9 +90,9 @@ class Deadlines:
 
     hours: float | None = setting(None, check=_positive_hours)
     times: tuple[time, ...] = setting((), check=_times_of_day)
-    min_hours: float = setting(12.0, check=at_least(0))
+    min_hours: float = setting(12.0, check=_non_negative)
     weekdays_only: bool = False
-    grace_minutes: float = setting(0.0, check=at_least(0))
+    grace_minutes: float = setting(0.0, check=lambda v: _non_negative(v, "minutes"))
     # the one reminder: this many hours before the deadline, or else when ``remind_share`` of
     # the time allowed has passed; never within the first half of it
     remind_hours: float | None = setting(None, check=_non_negative)
