@@ -573,3 +573,12 @@ def test_deadlines_of_no_end_or_of_ages_are_refused(tmp_path):
         assert why in gm_says(site, boxes, f"deadlines {setting}")
         assert (site.campaign("g1").root / "campaign.yaml").read_bytes() == settings
     assert not tick(site, T0 + timedelta(hours=1)).errors
+
+
+def test_deadlines_set_before_the_game_starts_are_told_with_the_welcomes(tmp_path):
+    site, boxes = open_game(tmp_path)
+    gil = site.campaign("open1").gm.token
+    said = to_open_game(site, boxes, "Gil <gil@example.org>", gil, "deadlines hours=12")
+    # 'Every player is told', it said, and nobody was: an open game tells nothing until it starts
+    assert "The deadlines are now: hours=12. The players' welcomes will tell them." in said
+    assert not boxes.new()

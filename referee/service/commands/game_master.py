@@ -97,7 +97,9 @@ class DeadlinesCommand(CampaignCommand):
         Deadlines.from_settings(settings)  # the whole, as the campaign will read it
         ctx.campaign.settings["deadlines"] = settings
         ctx.campaign.save()
-        return records.DeadlinesSet(line, say("deadlines_set", settings=rest.strip()), rest.strip())
+        # a game open for sign-up tells its players nothing until their welcome
+        said = say("deadlines_set", settings=rest.strip(), started=ctx.table is not None)
+        return records.DeadlinesSet(line, said, rest.strip())
 
 
 class ObserversCommand(CampaignCommand):
