@@ -582,3 +582,23 @@ def test_deadlines_set_before_the_game_starts_are_told_with_the_welcomes(tmp_pat
     # 'Every player is told', it said, and nobody was: an open game tells nothing until it starts
     assert "The deadlines are now: hours=12. The players' welcomes will tell them." in said
     assert not boxes.new()
+
+
+def test_a_player_does_not_observe_their_own_game_and_unobserve_needs_a_game(tmp_path):
+    site, boxes = game(tmp_path)
+    # a player was asked to confirm, and then got every round's report twice
+    boxes.deliver(person_mail(PLAYERS[0], site.identity.address, "hello", "observe g1"))
+    assert not tick(site, T0).errors
+    [told] = boxes.new(ADDRESSES[0])
+    assert "You play in g1: its reports come to you already." in " ".join(text_of(told).split())
+    # the game master gets no round's report but by observing
+    boxes.deliver(person_mail("Gil <gil@example.org>", site.identity.address, "hi", "observe g1"))
+    assert not tick(site, T0).errors
+    boxes.deliver(confirmation_reply(boxes.new("gil@example.org"), "Gil <gil@example.org>"))
+    assert not tick(site, T0).errors
+    assert site.campaign("g1").config.observers == ("gil@example.org",)
+    # 'there is no game that you named', it said, of a line that named none
+    boxes.deliver(person_mail("Pia <pia@example.org>", site.identity.address, "hi", "unobserve"))
+    assert not tick(site, T0).errors
+    [told] = boxes.new("pia@example.org")
+    assert "Write 'observe <game>' or 'unobserve <game>'" in " ".join(text_of(told).split())

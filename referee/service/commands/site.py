@@ -204,6 +204,8 @@ class ObserveCommand(SiteCommand):
 
 def observe_refused(site: Site, campaign: Campaign, address: str) -> str | None:
     """Why ``address`` may not observe the campaign now, or None."""
+    if campaign.seat_of_address(address) is not None:  # a game master may: none come to them
+        return say("plays_in", campaign_id=campaign.id)
     if campaign.config.no_observers:
         return say("no_observers", campaign_id=campaign.id)
     most = site.config.limits.observers_per_game
@@ -238,6 +240,9 @@ class UnobserveCommand(SiteCommand):
 
     def run(self, ctx: Outside, rest: str, line: str) -> None:
         campaign_id = rest.split()[0].lower() if rest.split() else ""
+        if not campaign_id:
+            ctx.answer(say("subject_help"), say("observe_usage"))
+            return
         campaign = named_campaign(
             ctx, campaign_id, say("subject_observing", campaign_id=campaign_id)
         )
