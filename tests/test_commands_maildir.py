@@ -602,3 +602,11 @@ def test_a_player_does_not_observe_their_own_game_and_unobserve_needs_a_game(tmp
     assert not tick(site, T0).errors
     [told] = boxes.new("pia@example.org")
     assert "Write 'observe <game>' or 'unobserve <game>'" in " ".join(text_of(told).split())
+
+
+def test_replacing_a_name_that_plays_in_no_seat_says_so(tmp_path):
+    site, boxes = game(tmp_path)
+    # it answered with the usage, as if the line were written wrong
+    said = gm_says(site, boxes, "replace Bobby with Dan <dan@example.org>")
+    assert "no player 'Bobby' in g1" in said
+    assert [p.name for p in site.campaign("g1").players] == ["Ann", "Bob", "Cid"]

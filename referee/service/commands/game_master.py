@@ -141,8 +141,10 @@ class ReplaceCommand(CampaignCommand):
         ctx.game_master()
         name, sep, new = rest.partition(" with ")
         seat = ctx.campaign.seat_of_name(name)
-        if not sep or seat is None:
+        if not sep:
             raise CommandError(say("replace_usage"))
+        if seat is None:
+            raise CommandError(say("no_such_player", name=name, campaign_id=ctx.campaign.id))
         new_name, address = parse_player(new)
         new_name = checked_name(decoded_once(new_name))
         old = ctx.campaign.players[seat]
