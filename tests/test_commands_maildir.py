@@ -13,6 +13,7 @@ from sites import (
     logged,
     make_site,
     person_mail,
+    reply_to,
     text_of,
 )
 
@@ -610,3 +611,25 @@ def test_replacing_a_name_that_plays_in_no_seat_says_so(tmp_path):
     said = gm_says(site, boxes, "replace Bobby with Dan <dan@example.org>")
     assert "no player 'Bobby' in g1" in said
     assert [p.name for p in site.campaign("g1").players] == ["Ann", "Bob", "Cid"]
+
+
+def test_a_player_changes_their_sign_up_choices_by_replying_to_the_join_answer(tmp_path):
+    site = make_site(tmp_path)
+    site.new_campaign("busboss", "open1", [], seed=1, seats=4)
+    boxes = Mailboxes(site)
+    boxes.deliver(person_mail(PLAYERS[0], site.identity.address, "hi", "join open1 as Ann"))
+    assert not tick(site, T0).errors
+    [joined] = boxes.new(ADDRESSES[0])
+    assert "you may send 'join open1' again with" in " ".join(text_of(joined).split())
+    # the reply went to the game, with Ann's token, where 'join' was read as an order:
+    # 'orders are taken once it has started', and her choices were lost
+    line = 'join open1 company "Vale Motors" colours red,blue\ntimezone Asia/Tokyo'
+    boxes.deliver(reply_to(joined, ADDRESSES[0], line))
+    assert not tick(site, T0).errors
+    [answer] = boxes.new(ADDRESSES[0])
+    said = " ".join(text_of(answer).split())
+    assert "You chose: company Vale Motors; colours red, blue." in said
+    assert "Times are shown to you in Asia/Tokyo" in said and "orders are taken" not in said
+    [ann] = site.campaign("open1").players
+    assert ann.signup == {"company": "Vale Motors", "colours": ["red", "blue"]}
+    assert ann.timezone == "Asia/Tokyo"

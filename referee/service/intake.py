@@ -337,6 +337,12 @@ class Intake:
             f"{a.line}: {a.reason if isinstance(a, RefusedCommand) else a.said}"
             for a in done.actions
         ]
+        # a sign-up's choices changed in a reply to the answer that gave the seat, which the
+        # game's address (and the sender's token) is the Reply-To of: answered here
+        joins = [line for line in order_lines if line.lower().split()[:1] == ["join"]]
+        order_lines = [line for line in order_lines if line not in joins]
+        for line in joins:
+            self.join_again(mail, where, line, lines)
         if order_lines:
             lines.append(say("not_started_orders", campaign_id=campaign.id))
         if not lines:
@@ -356,6 +362,21 @@ class Intake:
             if isinstance(action, Replace):
                 self.tell_replaced(mail, campaign, action)
         self.counts.applied += 1
+
+    def join_again(self, mail: Incoming, where: Route, line: str, lines: list[str]) -> None:
+        """A `join` line in a mail to a game open for sign-up, done as the site's join, its
+        answer among the ``lines`` of the answer to the mail. The join read and saved the
+        campaign afresh: the mails after it read it again."""
+
+        def answer(
+            subject: str, text: str, to: str | None = None, reply_to: str | None = None
+        ) -> bool:
+            lines.append(f"{line}: {text}")
+            return True
+
+        ctx = replace(self.outside(mail, where), answer=answer)
+        SITE_VERBS["join"].run(ctx, line.partition(" ")[2].strip(), line)
+        self.sessions.forget()
 
     def tell_replaced(self, mail: Incoming, campaign: Campaign, action: Replace) -> None:
         """A player the game master replaced in a game open for sign-up is told, and the
