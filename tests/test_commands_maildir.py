@@ -633,3 +633,20 @@ def test_a_player_changes_their_sign_up_choices_by_replying_to_the_join_answer(t
     [ann] = site.campaign("open1").players
     assert ann.signup == {"company": "Vale Motors", "colours": ["red", "blue"]}
     assert ann.timezone == "Asia/Tokyo"
+
+
+def test_no_player_is_named_all_or_gm_whom_no_message_could_reach_alone(tmp_path):
+    site, boxes = open_game(tmp_path)
+    # 'message gm' went to the game master, 'message all' to everyone: never to them alone
+    boxes.deliver(
+        person_mail("Gem <gem@example.org>", site.identity.address, "hi", "join open1 as GM")
+    )
+    assert not tick(site, T0).errors
+    [told] = boxes.new("gem@example.org")
+    assert "the name GM is how a message is addressed to" in " ".join(text_of(told).split())
+    gil = site.campaign("open1").gm.token
+    said = to_open_game(
+        site, boxes, "Gil <gil@example.org>", gil, "replace Bob with All <al@example.org>"
+    )
+    assert "the name All is how a message is addressed to" in said
+    assert [p.name for p in site.campaign("open1").players] == ["Ann", "Bob", "Cid"]

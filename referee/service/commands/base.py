@@ -83,6 +83,18 @@ def checked_name(name: str) -> str:
     return " ".join(name.split())
 
 
+ADDRESSEES = ("all", "gm")  # what 'message' is addressed to beside the players' names
+
+
+def player_name(name: str) -> str:
+    """A player's name, ``checked_name``, and none of ADDRESSEES: a player so named could
+    never be written to alone."""
+    name = checked_name(name)
+    if name.lower() in ADDRESSEES:
+        raise CampaignError(say("name_addressee", name=name))
+    return name
+
+
 class Who(Enum):
     """Who may give a command inside a campaign."""
 

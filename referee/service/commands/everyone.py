@@ -11,7 +11,7 @@ from ...store import snapshots
 from ...store.campaign import Campaign, Player, Status
 from ...words.render import say
 from ..timekeeping import dues
-from .base import CampaignCommand, CommandError, Commands, Site, Who
+from .base import ADDRESSEES, CampaignCommand, CommandError, Commands, Site, Who
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +53,7 @@ class MessageCommand(CampaignCommand):
     def run(self, ctx: Commands, rest: str, line: str) -> records.Command:
         players = ctx.campaign.players
         # the addressee is "all" or a player's whole name (which may have spaces in it)
-        addressees = ["all", "gm"] + sorted((p.name for p in players), key=len, reverse=True)
+        addressees = [*ADDRESSEES, *sorted((p.name for p in players), key=len, reverse=True)]
         to = next((n for n in addressees if rest.lower().startswith(n.lower() + " ")), None)
         text = rest[len(to) :].strip() if to else ""
         if to is None or not text:

@@ -13,7 +13,7 @@ from ...schema import SettingsError
 from ...settings.deadlines import DeadlineError
 from ...store.campaign import Campaign, CampaignError, Player, Status
 from ...words.render import say
-from .base import Outside, Site, SiteCommand, checked_name
+from .base import Outside, Site, SiteCommand, checked_name, player_name
 from .everyone import status_text
 from .game_master import deadline_settings
 
@@ -116,7 +116,7 @@ class JoinCommand(SiteCommand):
                 campaign.players[existing]
                 if existing is not None
                 else campaign.add_player(
-                    checked_name(
+                    player_name(
                         decoded_once(name)
                         if name
                         else ctx.sender_name or ctx.sender_address.partition("@")[0]
