@@ -650,3 +650,18 @@ def test_no_player_is_named_all_or_gm_whom_no_message_could_reach_alone(tmp_path
     )
     assert "the name All is how a message is addressed to" in said
     assert [p.name for p in site.campaign("open1").players] == ["Ann", "Bob", "Cid"]
+
+
+def test_a_line_not_understood_beside_commands_done_asks_for_the_orders_again(tmp_path):
+    site, boxes = game(tmp_path)
+    answer = say(site, boxes, 0, "message all good luck\nbiuld house 15\nbuild pub 16")
+    said = " ".join(text_of(answer).split())
+    # 'nothing in this mail was used: send it all again', it said, of a message relayed
+    # already: sent again, it went to everyone twice
+    assert "none of this mail's orders were used (correct the line and send them again)" in said
+    assert "+ message all good luck" in said
+    assert len([m for m in boxes.new("bob@example.org") if "Message from Ann" in m["Subject"]]) == 1
+    answer = say(site, boxes, 0, "biuld house 15\nbuild pub 16")
+    assert "nothing in this mail was used (correct the line and send it all again)" in " ".join(
+        text_of(answer).split()
+    )
