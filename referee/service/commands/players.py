@@ -32,9 +32,10 @@ class AbsenceCommand(CampaignCommand):
             raise CommandError(say("absence_too_long", days=MAX_ABSENCE.days))
         if last + timedelta(days=1) < ctx.now:
             raise CommandError(say("absence_over"))
-        player.absence = [
-            a for a in player.absence if parse_day(a[1]) + timedelta(days=1) >= ctx.now
-        ] + [words]
+        kept = [a for a in player.absence if parse_day(a[1]) + timedelta(days=1) >= ctx.now]
+        if words not in kept:  # the same absence twice is kept once
+            kept.append(words)
+        player.absence = kept
         ctx.campaign.save()
         return records.Absence(line, say("absence_noted", first=words[0], last=words[1]))
 
