@@ -665,3 +665,18 @@ def test_a_line_not_understood_beside_commands_done_asks_for_the_orders_again(tm
     assert "nothing in this mail was used (correct the line and send it all again)" in " ".join(
         text_of(answer).split()
     )
+
+
+def test_choices_from_a_player_with_no_decision_says_so(tmp_path):
+    site, boxes = game(tmp_path)
+    # 'every choice of your decision is listed below', it said, with none below
+    said = " ".join(text_of(say(site, boxes, 1, "choices")).split())
+    assert "nothing is awaited from you now: your choices come with your next decision" in said
+    said = " ".join(text_of(say(site, boxes, 0, "choices")).split())
+    assert "Every choice of your decision is listed below" in said and "build pub 27" in said
+
+
+def test_the_same_absence_twice_is_kept_once(tmp_path):
+    site, boxes = game(tmp_path)
+    say(site, boxes, 1, "absence 2026-11-30 2026-12-01\nabsence 2026-11-30 2026-12-01")
+    assert site.campaign("g1").players[1].absence == [["2026-11-30", "2026-12-01"]]

@@ -122,7 +122,8 @@ class ChoicesCommand(CampaignCommand):
 
     def run(self, ctx: Commands, rest: str, line: str) -> records.Command:
         ctx.player()
-        ctx.started()
+        if not any(due.seat == ctx.seat for due in ctx.started().awaiting):
+            raise CommandError(say("no_choices"))  # none would be listed
         return records.ChoicesAsked(line, say("choices_below"))
 
 
