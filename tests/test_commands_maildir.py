@@ -491,6 +491,14 @@ def test_the_game_master_replaces_a_player_before_the_game_starts(tmp_path):
     assert "The game starts when 4 have joined (3 so far)" in " ".join(text_of(welcome).split())
     [told] = boxes.new("bob@example.org")
     assert "The game master has given your seat in open1 to Dan" in " ".join(text_of(told).split())
+    # and on the server, `referee gm open1 replace ...`
+    run_as_gm(site, "open1", "replace Cid with Eve <eve@example.org>", T0)
+    tick(site, T0)
+    eve = site.campaign("open1").players[2]
+    [welcome] = boxes.new("eve@example.org")
+    assert eve.token in text_of(welcome) and eve.token in str(welcome["Reply-To"])
+    [told] = boxes.new("cid@example.org")
+    assert "The game master has given your seat in open1 to Eve" in " ".join(text_of(told).split())
 
 
 def test_observers_on_or_off_as_they_are_already_is_refused_and_tells_nobody(tmp_path):

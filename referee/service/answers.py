@@ -315,8 +315,6 @@ def tell_sender(
     if not post.answer_book.allow(to, audience, now):
         return False
     key = f"{mail.sender_address} {mail.message_id}"  # another sender's mail is another
-    if to != mail.sender_address:  # one mail may be told to others too (a replace)
-        key = f"{key} {to}"
     post.queue(
         None, notice(post.identity, to, subject, text, mail.message_id, key=key, reply_to=reply_to)
     )

@@ -21,7 +21,7 @@ from ..files import crashpoint
 from ..mail.inbox import InMail
 from ..mail.read import Incoming, read_head, read_mail
 from ..mail.routing import MAX_LINES, Route, route
-from ..records import BadLine, Help, Kind, Record, RefusedCommand, Replace
+from ..records import BadLine, Help, Kind, Record, RefusedCommand
 from ..settings.deadlines import stamp
 from ..settings.site import Audience
 from ..store.campaign import Campaign, CampaignError, Status, Table
@@ -36,8 +36,8 @@ from .commands import (
     help_outside,
     no_such_game,
     run_outside,
-    seat_taken,
     split,
+    tell_replaced,
 )
 from .failures import note_failure
 from .limits import OBSERVE_CODE
@@ -358,9 +358,7 @@ class Intake:
             reply_to=self.site.identity.plus(campaign.id, sender.token) if sender else None,
             audience=Audience.PLAYER,
         )
-        for action in done.actions:
-            if isinstance(action, Replace):
-                self.tell_replaced(mail, campaign, action)
+        tell_replaced(self.site, campaign, done.actions)
         self.counts.applied += 1
 
     def join_again(self, mail: Incoming, where: Route, line: str, lines: list[str]) -> None:
@@ -377,17 +375,6 @@ class Intake:
         ctx = replace(self.outside(mail, where), answer=answer)
         SITE_VERBS["join"].run(ctx, line.partition(" ")[2].strip(), line)
         self.sessions.forget()
-
-    def tell_replaced(self, mail: Incoming, campaign: Campaign, action: Replace) -> None:
-        """A player the game master replaced in a game open for sign-up is told, and the
-        newcomer is given the seat's token (a started game's answers do both, from its log)."""
-        newcomer = campaign.players[action.seat]
-        if newcomer.name == action.new:  # not replaced again later in the same mail
-            subject, text, address = seat_taken(self.site, campaign, newcomer)
-            self.send_notice(mail, subject, text, newcomer.address, address, Audience.PLAYER)
-        told = say("replaced_you", name=action.old, new=action.new, campaign_id=campaign.id)
-        subject = f"[{campaign.id}] {say('subject_replaced_you')}"
-        self.send_notice(mail, subject, told, action.old_address, audience=Audience.PLAYER)
 
     def noted(self, mail: Incoming, where: str, outcome: str, detail: str = "") -> None:
         if self.unanswered:  # recorded, not answered

@@ -19,7 +19,7 @@ from ..store.waits import Waits
 from ..words.render import say
 from . import timekeeping
 from .answers import answer, next_mail, tell_failures, tell_stopped, tell_undelivered
-from .commands import CAMPAIGN, CommandError, Commands, split
+from .commands import CAMPAIGN, CommandError, Commands, split, tell_replaced
 from .failures import note_failure
 from .intake import Intake
 from .play import advance, commit
@@ -212,6 +212,8 @@ def run_as_gm(site: Site, campaign_id: str, line: str, now: datetime) -> list[Ac
         )
     table = snapshots.load(campaign) if campaign.status != Status.OPEN else None
     done = Commands(site, campaign, table, None, now).run(commands)
+    if table is None:  # open for sign-up: no log to answer from
+        tell_replaced(site, campaign, done.actions)
     if table is not None and done.outcome is not None:
         commit(table, done.outcome, Record(Kind.GM, actions=tuple(done.actions)))
         if done.rebuild:

@@ -62,7 +62,7 @@ from .site import (
     UnobserveCommand,
     confirm_observer,
     no_such_game,
-    seat_taken,
+    tell_replaced,
 )
 
 __all__ = [
@@ -83,9 +83,9 @@ __all__ = [
     "help_outside",
     "no_such_game",
     "run_outside",
-    "seat_taken",
     "split",
     "status_text",
+    "tell_replaced",
 ]
 
 CAMPAIGN: tuple[CampaignCommand, ...] = (

@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Sequence
 from datetime import datetime
 
 from ...contract import SignUp, SignupChoice
 from ...mail.headers import decoded_once
+from ...records import Action, Replace
 from ...schema import SettingsError
 from ...settings.deadlines import DeadlineError
 from ...store.campaign import Campaign, CampaignError, Player, Status
+from ...words.mails import notice
 from ...words.render import say
 from .base import Outside, Site, SiteCommand, checked_name, player_name
 from .everyone import status_text
@@ -153,6 +156,27 @@ def seat_taken(site: Site, campaign: Campaign, player: Player) -> tuple[str, str
     )
     subject = say("subject_joined", campaign_id=campaign.id)
     return subject, text + signup_note(campaign, player, started=full), address
+
+
+def tell_replaced(site: Site, campaign: Campaign, actions: Sequence[Action]) -> None:
+    """The mails of each replace among the ``actions`` of a game open for sign-up, by mail or
+    `referee gm` (a started game's answers tell both from its log): the newcomer's seat, with
+    its token, and the notice to the player replaced. Each has its Message-ID from a token:
+    queued again, it is sent once."""
+    identity = site.identity
+    for action in actions:
+        if not isinstance(action, Replace):
+            continue
+        newcomer = campaign.players[action.seat]
+        if newcomer.name == action.new:  # not replaced again later in the same mail
+            subject, text, address = seat_taken(site, campaign, newcomer)
+            key = f"{campaign.id} replace {newcomer.token}"
+            mail = notice(identity, newcomer.address, subject, text, None, key, address)
+            site.post.queue(None, mail)
+        told = say("replaced_you", name=action.old, new=action.new, campaign_id=campaign.id)
+        subject = f"[{campaign.id}] {say('subject_replaced_you')}"
+        key = f"{campaign.id} replaced {action.old_address} {newcomer.token}"
+        site.post.queue(None, notice(identity, action.old_address, subject, told, None, key))
 
 
 class ListCommand(SiteCommand):
