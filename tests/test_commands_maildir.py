@@ -550,19 +550,19 @@ def test_start_comes_after_the_other_commands_of_its_mail(tmp_path):
     assert "due Mon 21:00 UTC" in str(welcome["Subject"])
 
 
-def test_a_rollback_is_done_alone_in_its_mail(tmp_path):
+def test_a_rollback_is_never_beside_what_decides_orders_in_its_mail(tmp_path):
     from referee.service.verify import verify
 
     site, boxes = game(tmp_path)
     say(site, boxes, 0, "build house 15\nbuild pub 16")
     # the adjudication was decided before the rollback and replayed after it: the log
     # refused its own record, and the campaign stopped (skipped by every tick)
-    said = gm_says(site, boxes, "rollback 1\nadjudicate")
-    assert "Undone: build pub 16" in said
+    said = gm_says(site, boxes, "message all Undoing Ann's pub\nrollback 1\nadjudicate")
+    assert "Undone: build pub 16" in said and "Your message goes to Ann, Bob, Cid" in said
     assert "adjudicate the game was rolled back earlier in this mail" in said
-    said = gm_says(site, boxes, "adjudicate\nrollback 1")
-    assert "Decided now for Ann" in said
-    assert "rollback 1 a rollback goes in a mail of its own" in said
+    said = gm_says(site, boxes, "adjudicate\nrollback 1\nmessage all Decided")
+    assert "Decided now for Ann" in said and "Your message goes to Ann, Bob, Cid" in said
+    assert "rollback 1 a rollback cannot follow adjudicate, drop or another rollback" in said
     assert not tick(site, T0).errors
     assert verify(site.campaign("g1").root).ok
     orders = [o[1] for r in logged(site.campaign("g1")) for o in r.get("orders", ())]

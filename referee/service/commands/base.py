@@ -95,6 +95,12 @@ def player_name(name: str) -> str:
     return name
 
 
+# the commands that decide or undo orders on the game as the mail found it: one of them
+# beside a rollback in a mail would be decided on the game before it and replayed on the game
+# after it, which the log would refuse
+DECIDES = (records.Adjudicate, records.Drop, records.Rollback)
+
+
 class Who(Enum):
     """Who may give a command inside a campaign."""
 
@@ -170,14 +176,13 @@ class Commands:
         self.done = Done(outcome=Outcome(round=table.round) if table else None)
 
     def run(self, lines: list[Line]) -> Done:
-        # nothing more is done once the sender's seat is no longer theirs to command (they
-        # left), or once the game is rolled back: what came after would be decided on the
-        # game before it and replayed on the game after it
-        stop = None
+        left = rolled_back = False
         for line in sorted(lines, key=lambda c: c.command.runs_last - c.command.runs_first):
             try:
-                if stop:
-                    raise CommandError(say(stop))
+                if left:  # the seat is no longer theirs to command
+                    raise CommandError(say("after_leaving"))
+                if rolled_back and line.command.record in DECIDES:
+                    raise CommandError(say("after_rollback"))
                 if not line.command.allows(gm=self.seat is None):
                     raise CommandError(say("players_only" if self.seat is None else "gm_only"))
                 done = line.command.run(self, line.rest, line.line)
@@ -185,10 +190,8 @@ class Commands:
                 self.done.actions.append(records.RefusedCommand(line.word, line.line, str(err)))
                 continue
             self.done.actions.append(done)
-            if isinstance(done, records.Leave):
-                stop = "after_leaving"
-            elif isinstance(done, records.Rollback):
-                stop = "after_rollback"
+            left = left or isinstance(done, records.Leave)
+            rolled_back = rolled_back or isinstance(done, records.Rollback)
         return self.done
 
     def started(self) -> Table:

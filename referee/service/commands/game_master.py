@@ -14,7 +14,7 @@ from ...store.campaign import Player, Status, new_token, parse_player
 from ...words.render import say
 from .. import timekeeping
 from ..play import adjudicate, decide_by_bot, dropped_by
-from .base import CampaignCommand, CommandError, Commands, Who, player_name
+from .base import DECIDES, CampaignCommand, CommandError, Commands, Who, player_name
 
 
 def switch_status(ctx: Commands, wanted: Status, new: Status) -> None:
@@ -214,8 +214,8 @@ class RollbackCommand(CampaignCommand):
             raise CommandError(say("rollback_usage"))
         count = int(rest)
         table = ctx.started()
-        if any(not isinstance(a, records.RefusedCommand) for a in ctx.done.actions):
-            raise CommandError(say("rollback_alone"))  # what they did would be replayed after it
+        if any(isinstance(a, DECIDES) for a in ctx.done.actions):
+            raise CommandError(say("rollback_alone"))
         if ctx.campaign.status == Status.FINISHED:
             raise CommandError(say("rollback_finished"))
         applied = [
