@@ -322,7 +322,7 @@ class _Reader:
             return str(data).strip()
         elif hint is int and isinstance(data, int):
             return data
-        elif hint is int and isinstance(data, str) and data.strip().isdigit():
+        elif hint is int and isinstance(data, str) and data.strip().isdecimal():
             return int(data)  # a game's option as the command line gives it: text
         elif hint is float and isinstance(data, (int, float)) and math.isfinite(data):
             return float(data)  # never inf or nan (YAML's .inf, a command's 1e400): no time

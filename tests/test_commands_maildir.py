@@ -15,6 +15,7 @@ from sites import (
     person_mail,
     reply_to,
     text_of,
+    with_game_master,
 )
 
 from referee import mailbot
@@ -688,3 +689,19 @@ def test_the_same_absence_twice_is_kept_once(tmp_path):
     site, boxes = game(tmp_path)
     say(site, boxes, 1, "absence 2026-11-30 2026-12-01\nabsence 2026-11-30 2026-12-01")
     assert site.campaign("g1").players[1].absence == [["2026-11-30", "2026-12-01"]]
+
+
+def test_a_game_option_written_with_a_superscript_is_refused_saying_what_it_takes(
+    tmp_path, monkeypatch
+):
+    monkeypatch.setenv("REFEREE_TEST_GM_TOKEN", "opensesame")
+    site = with_game_master(make_site(tmp_path), "gil@example.org", "REFEREE_TEST_GM_TOKEN")
+    boxes = Mailboxes(site)
+    text = "token opensesame\nopen busboss spring 4 map_version=²"
+    boxes.deliver(person_mail("Gil <gil@example.org>", site.identity.address, "new", text))
+    assert not tick(site, T0).errors
+    [refused] = boxes.new("gil@example.org")
+    # '²' passed str.isdigit but not int(), whose error was the answer: "invalid literal for
+    # int() with base 10: '²'"
+    assert "Not opened" in str(refused["Subject"]) and "map_version" in text_of(refused)
+    assert not site.has_campaign("spring")
