@@ -705,3 +705,25 @@ def test_a_game_option_written_with_a_superscript_is_refused_saying_what_it_take
     # int() with base 10: '²'"
     assert "Not opened" in str(refused["Subject"]) and "map_version" in text_of(refused)
     assert not site.has_campaign("spring")
+
+
+def test_an_observer_who_takes_a_seat_observes_no_more(tmp_path):
+    olga = "Olga <olga@example.org>"
+
+    def observe(site, boxes, campaign_id):
+        boxes.deliver(person_mail(olga, site.identity.address, "hi", f"observe {campaign_id}"))
+        assert not tick(site, T0).errors
+        boxes.deliver(confirmation_reply(boxes.new("olga@example.org"), olga))
+        assert not tick(site, T0).errors
+        assert site.campaign(campaign_id).config.observers == ("olga@example.org",)
+
+    # she got each round's report as an observer beside her own as a player
+    site, boxes = open_game(tmp_path / "open")
+    observe(site, boxes, "open1")
+    boxes.deliver(person_mail(olga, site.identity.address, "hi", "join open1 as Olga"))
+    assert not tick(site, T0).errors
+    assert site.campaign("open1").config.observers == ()
+    site, boxes = game(tmp_path / "running")
+    observe(site, boxes, "g1")
+    gm_says(site, boxes, "replace Bob with Olga <olga@example.org>")
+    assert site.campaign("g1").config.observers == ()

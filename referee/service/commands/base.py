@@ -83,6 +83,14 @@ def checked_name(name: str) -> str:
     return " ".join(name.split())
 
 
+def seated(campaign: Campaign, address: str) -> None:
+    """An observer given a seat (join, replace) observes no more: each round's report came
+    to them twice, as an observer and as a player."""
+    observers = campaign.config.observers
+    if address in observers:
+        campaign.settings["observers"] = [a for a in observers if a != address]
+
+
 ADDRESSEES = ("all", "gm")  # what 'message' is addressed to beside the players' names
 
 

@@ -14,7 +14,7 @@ from ...store.campaign import Player, Status, new_token, parse_player
 from ...words.render import say
 from .. import timekeeping
 from ..play import adjudicate, decide_by_bot, dropped_by
-from .base import DECIDES, CampaignCommand, CommandError, Commands, Who, player_name
+from .base import DECIDES, CampaignCommand, CommandError, Commands, Who, player_name, seated
 
 
 def switch_status(ctx: Commands, wanted: Status, new: Status) -> None:
@@ -160,6 +160,7 @@ class ReplaceCommand(CampaignCommand):
         ctx.campaign.players[seat] = Player(new_name, address, new_token(), signup=dict(old.signup))
         if seat in ctx.campaign.robots:  # a seat the bot played since a drop: the newcomer's
             ctx.campaign.robots.remove(seat)
+        seated(ctx.campaign, address)
         ctx.campaign.save()
         # the game holds the seats' names: replayed, it names the newcomer in every later mail,
         # map and the result (and its snapshot, keyed on the names, is not saved with the old one)

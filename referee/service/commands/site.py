@@ -16,7 +16,7 @@ from ...settings.deadlines import DeadlineError
 from ...store.campaign import Campaign, CampaignError, Player, Status
 from ...words.mails import notice
 from ...words.render import say
-from .base import Outside, Site, SiteCommand, checked_name, player_name
+from .base import Outside, Site, SiteCommand, checked_name, player_name, seated
 from .everyone import status_text
 from .game_master import deadline_settings
 
@@ -131,6 +131,7 @@ class JoinCommand(SiteCommand):
             ctx.answer(say("subject_not_joined_game", campaign_id=campaign_id), str(err))
             return
         player.signup.update(signup)
+        seated(campaign, player.address)
         campaign.save()
         subject, text, address = seat_taken(ctx.site, campaign, player)
         ctx.answer(subject, text, reply_to=address)
