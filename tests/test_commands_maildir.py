@@ -727,3 +727,18 @@ def test_an_observer_who_takes_a_seat_observes_no_more(tmp_path):
     observe(site, boxes, "g1")
     gm_says(site, boxes, "replace Bob with Olga <olga@example.org>")
     assert site.campaign("g1").config.observers == ()
+
+
+def test_replace_reads_a_name_with_with_in_it_and_any_case_of_with(tmp_path):
+    site = make_site(tmp_path)
+    players = ["Bob <bob@example.org>", "Bob with Hat <hat@example.org>", PLAYERS[2]]
+    site.new_campaign("bus", "g1", players, seed=1, gm="Gil <gil@example.org>")
+    assert not tick(site, T0).errors
+    boxes = Mailboxes(site)
+    boxes.new()
+    # the line was cut at its first ' with ': Bob's seat went to 'Hat with Dan'
+    said = gm_says(site, boxes, "replace Bob with Hat with Dan <dan@example.org>")
+    assert "Dan takes Bob with Hat's seat" in said
+    said = gm_says(site, boxes, "replace Cid WITH Eve <eve@example.org>")
+    assert "Eve takes Cid's seat" in said
+    assert [p.name for p in site.campaign("g1").players] == ["Bob", "Dan", "Eve"]

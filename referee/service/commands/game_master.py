@@ -3,6 +3,7 @@ server with `referee gm <campaign> ...`)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -129,6 +130,9 @@ class ObserversCommand(CampaignCommand):
         return records.ObserversSet(line, say("observers_set", allowed=allowed), allowed, dropped)
 
 
+WITH = re.compile(r"\s+with\s+", re.IGNORECASE)  # between a replace's two players
+
+
 class ReplaceCommand(CampaignCommand):
     name = "replace"
     usage = "replace Bob with Ann Lee <ann@example.org>"
@@ -139,10 +143,14 @@ class ReplaceCommand(CampaignCommand):
 
     def run(self, ctx: Commands, rest: str, line: str) -> records.Command:
         ctx.game_master()
-        name, sep, new = rest.partition(" with ")
-        seat = ctx.campaign.seat_of_name(name)
-        if not sep:
+        cuts = list(WITH.finditer(rest))
+        if not cuts:
             raise CommandError(say("replace_usage"))
+        # a name may hold 'with' itself: the longest before a 'with' that is a player's
+        plays = [c for c in cuts if ctx.campaign.seat_of_name(rest[: c.start()]) is not None]
+        cut = (plays or cuts)[-1 if plays else 0]
+        name, new = rest[: cut.start()], rest[cut.end() :]
+        seat = ctx.campaign.seat_of_name(name)
         if seat is None:
             raise CommandError(say("no_such_player", name=name, campaign_id=ctx.campaign.id))
         new_name, address = parse_player(new)
