@@ -43,7 +43,7 @@ from ..contract import (
     SignUp,
     View,
 )
-from ..files import append_record, atomic_write, read_records
+from ..files import CorruptRecord, append_record, atomic_write, read_records
 from ..records import Record, RecordError, Rollback
 from ..schema import SettingsError, load_file, read
 from ..settings.campaign import CampaignFile, CampaignSettings, PlayerEntry, campaign_id
@@ -436,9 +436,11 @@ class Campaign:
     def records(self) -> list[Record]:
         if not self.log_path.exists():
             return []
-        lines, _torn = read_records(self.log_path)  # a torn last line is not trusted
         try:
+            lines, _torn = read_records(self.log_path)  # a torn last line is not trusted
             return [Record.from_json(line) for line in lines]
+        except CorruptRecord as err:  # says itself where, and to repair the line
+            raise CampaignError(str(err)) from None
         except RecordError as err:
             raise CampaignError(
                 f"{self.log_path}: {err}; the log was changed by hand, or "

@@ -1,0 +1,64 @@
+"""What a game master meets on the command line when something is wrong (a damaged file, a
+campaign not started, a path that cannot be written): `referee <command>` run as they run
+it, on a site made on the embedded default. Each mistake is one plain line that says what
+is wrong and what to do, with a non-zero exit code, never a traceback, and a refused
+command leaves the campaign's files as they were."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+from sites import PLAYERS, make_site
+
+from referee.cli import main
+
+GM = "Gil <gil@example.org>"
+
+
+def referee(site, *args: str) -> Result:
+    return CliRunner().invoke(main, ["--config", str(site.config.path), *args])
+
+
+def refused(result: Result) -> str:
+    """The one line of a refusal (after click's 'Error: '), checked to be one."""
+    assert result.exit_code != 0, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), (
+        result.exception
+    )
+    assert "Traceback" not in result.output
+    lines = result.output.strip().splitlines()
+    assert lines and lines[-1].startswith("Error: "), result.output
+    return lines[-1].removeprefix("Error: ")
+
+
+def files(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+
+
+def running(tmp_path):
+    """A Bus campaign `g1` with a game master and a few records in its log."""
+    site = make_site(tmp_path)
+    site.new_campaign("bus", "g1", PLAYERS, seed=1, gm=GM)
+    for command in ("pause", "resume", "extend 24"):
+        assert referee(site, "gm", "g1", *command.split()).exit_code == 0
+    return site
+
+
+READING = [("show", "g1"), ("replay", "g1"), ("archive", "g1"), ("status", "g1")]
+EVERY = [*READING, ("gm", "g1", "pause")]
+
+
+@pytest.mark.parametrize("command", EVERY, ids=" ".join)
+def test_a_log_damaged_in_the_middle_is_named_not_a_traceback(tmp_path, command):
+    site = running(tmp_path)
+    campaign = site.campaign("g1")
+    lines = campaign.log_path.read_text().splitlines(keepends=True)
+    lines[1] = "[1, 2]\n"  # not a record, and not the last line (which a crash may tear)
+    campaign.log_path.write_text("".join(lines))
+    (campaign.root / "snapshot.json").unlink()
+    before = files(campaign.root)
+    said = refused(referee(site, *command))
+    assert "log.jsonl: line 2 is not a JSON object" in said and "repair" in said
+    assert files(campaign.root) == before
