@@ -22,15 +22,14 @@ def referee(site, *args: str) -> Result:
 
 
 def refused(result: Result) -> str:
-    """The one line of a refusal (after click's 'Error: '), checked to be one."""
+    """What a refusal says after click's 'Error: ' (one line, or a settings file's problems
+    listed one a line below it), checked to be a refusal and not a fault."""
     assert result.exit_code != 0, result.output
-    assert result.exception is None or isinstance(result.exception, SystemExit), (
-        result.exception
-    )
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     assert "Traceback" not in result.output
-    lines = result.output.strip().splitlines()
-    assert lines and lines[-1].startswith("Error: "), result.output
-    return lines[-1].removeprefix("Error: ")
+    _, error, said = result.output.partition("Error: ")
+    assert error, result.output
+    return " ".join(said.split())
 
 
 def files(root: Path) -> dict[str, bytes]:
@@ -62,3 +61,22 @@ def test_a_log_damaged_in_the_middle_is_named_not_a_traceback(tmp_path, command)
     said = refused(referee(site, *command))
     assert "log.jsonl: line 2 is not a JSON object" in said and "repair" in said
     assert files(campaign.root) == before
+
+
+@pytest.mark.parametrize("command", EVERY, ids=" ".join)
+def test_a_campaign_of_an_unknown_game_is_named_not_a_traceback(tmp_path, command):
+    site = running(tmp_path)
+    path = site.campaign("g1").root / "campaign.yaml"
+    path.write_text(path.read_text().replace("game: bus", "game: chess"))
+    said = refused(referee(site, *command))
+    assert "campaign.yaml" in said and "'chess'" in said and "bus, busboss" in said
+
+
+def test_check_names_the_unknown_game_in_its_file(tmp_path):
+    site = running(tmp_path)
+    path = site.campaign("g1").root / "campaign.yaml"
+    path.write_text(path.read_text().replace("game: bus", "game: chess"))
+    result = referee(site, "check", "--no-servers")
+    assert result.exit_code == 1
+    told = " ".join(result.output.partition("campaign g1: ")[2].split())
+    assert "campaign.yaml" in told and "game: 'chess' is not one of: bus, busboss" in told

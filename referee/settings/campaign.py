@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from .. import registry
 from ..schema import at_least, setting
 from .checks import mail_address, player_name
 from .deadlines import Deadlines, parse_day, time_zone
@@ -23,6 +24,14 @@ def campaign_id(text: str) -> str:
             "dashes, starting with a letter or digit"
         )
     return text
+
+
+def known_game(name: str) -> str:
+    """A game of the registry (a campaign of a game this referee does not have cannot be
+    read: the file is to name one of those it has)."""
+    if name not in registry.names():
+        raise ValueError(f"{name!r} is not one of: {', '.join(registry.names())}")
+    return name
 
 
 def _zone_name(name: str | None) -> str | None:
@@ -85,7 +94,7 @@ class CampaignFile(CampaignSettings):
     """The whole of campaign.yaml."""
 
     id: str = setting(check=campaign_id)
-    game: str
+    game: str = setting(check=known_game)
     options: dict[str, Any] = setting(factory=dict)
     seed: int
     status: Literal["open", "running", "paused", "finished"] = "running"
