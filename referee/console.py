@@ -15,7 +15,7 @@ import click
 
 from . import registry
 from .contract import PlayFigures
-from .files import LockBusy, TickLock
+from .files import LockBusy, StateDamaged, TickLock
 from .mail.inbox import InboxError
 from .records import RefusedCommand
 from .settings.deadlines import POLICIES, DeadlineError, Deadlines
@@ -259,6 +259,8 @@ def gm(ctx, campaign_id, command) -> None:
             actions = run_as_gm(site, campaign_id, " ".join(command), datetime.now(UTC))
         except (CampaignError, CommandError) as err:
             raise Failure(str(err)) from None
+        except StateDamaged as err:
+            raise Failure(f"{err}; nothing was changed: run the command again") from None
         flushed = site.outbox.flush(site.config.make_sender())
     failed = False
     for action in actions:

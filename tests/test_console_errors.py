@@ -6,6 +6,7 @@ command leaves the campaign's files as they were."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -80,3 +81,20 @@ def test_check_names_the_unknown_game_in_its_file(tmp_path):
     assert result.exit_code == 1
     told = " ".join(result.output.partition("campaign g1: ")[2].split())
     assert "campaign.yaml" in told and "game: 'chess' is not one of: bus, busboss" in told
+
+
+@pytest.mark.parametrize("name", ["mailed.json", "deadlines.json"])
+def test_a_game_masters_command_on_a_damaged_state_file_says_so_and_runs_again(tmp_path, name):
+    """The file is derived: it was moved aside and starts afresh, so the command, refused
+    this once with nothing changed, runs when given again (as a tick waits one pass for it),
+    instead of being logged and then stopped before its mail was queued."""
+    site = running(tmp_path)
+    state = site.campaign("g1").root / name
+    state.write_text("{garbage")
+    log = site.campaign("g1").log_path.read_bytes()
+    said = refused(referee(site, "gm", "g1", "pause"))
+    assert f"{name} could not be read" in said and "run the command again" in said
+    assert site.campaign("g1").log_path.read_bytes() == log
+    assert referee(site, "gm", "g1", "pause").exit_code == 0
+    assert site.campaign("g1").status == "paused"
+    assert json.loads(state.read_text())

@@ -201,6 +201,10 @@ def run_as_gm(site: Site, campaign_id: str, line: str, now: datetime) -> list[Ac
     """A game master's command from the command line: logged, answered and sent as if it
     had come by mail (without a Message-ID)."""
     campaign = site.campaign(campaign_id)
+    # its state files are read before anything changes: a damaged one (moved aside, to start
+    # afresh) refuses the command, which then runs when given again (StateDamaged), as a
+    # tick skips the campaign once, instead of being applied and left unanswered
+    _ = campaign.marks, campaign.book
     commands, rest = split([line], gm=True)
     if rest or not all(c.command.allows(gm=True) for c in commands):
         raise CommandError(
