@@ -98,3 +98,17 @@ def test_a_game_masters_command_on_a_damaged_state_file_says_so_and_runs_again(t
     assert referee(site, "gm", "g1", "pause").exit_code == 0
     assert site.campaign("g1").status == "paused"
     assert json.loads(state.read_text())
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["resume", "start", "rollback 99", "drop Zed", "extend soon", "replace Zed with Al <a@b.org>"],
+)
+def test_a_refused_game_masters_command_changes_no_file(tmp_path, command):
+    """The refusal is printed where the game master typed the command: nothing is logged
+    (a refusal by mail is logged, to be answered by mail), no snapshot or mark rewritten."""
+    site = running(tmp_path)
+    before = files(site.campaign("g1").root), files(site.state_dir)
+    result = referee(site, "gm", "g1", *command.split())
+    assert result.exit_code == 1 and result.output.startswith("refused: "), result.output
+    assert (files(site.campaign("g1").root), files(site.state_dir)) == before

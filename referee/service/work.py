@@ -12,7 +12,7 @@ from datetime import datetime
 
 from ..files import StateDamaged, crashpoint, grouped
 from ..mail.inbox import Inbox, InboxError, InMail
-from ..records import Action, Kind, Record
+from ..records import Action, Kind, Record, RefusedCommand
 from ..store import snapshots
 from ..store.campaign import CampaignError, Status
 from ..store.waits import Waits
@@ -218,7 +218,9 @@ def run_as_gm(site: Site, campaign_id: str, line: str, now: datetime) -> list[Ac
     done = Commands(site, campaign, table, None, now).run(commands)
     if table is None:  # open for sign-up: no log to answer from
         tell_replaced(site, campaign, done.actions)
-    if table is not None and done.outcome is not None:
+    # a refusal is told where the command was typed: logged, it would only be mailed back
+    refused = all(isinstance(action, RefusedCommand) for action in done.actions)
+    if table is not None and done.outcome is not None and not refused:
         commit(table, done.outcome, Record(Kind.GM, actions=tuple(done.actions)))
         if done.rebuild:
             table = site.campaign(campaign_id).table()
