@@ -389,7 +389,10 @@ def show(ctx, campaign_id, player, png) -> None:
         picture = maps.png_map(table.view())
         if picture is None:
             raise Failure(f"{table.rules.title} has no PNG map; the text map is above")
-        png.write_bytes(picture)
+        try:
+            png.write_bytes(picture)
+        except OSError as err:
+            raise Failure(f"cannot write {png}: {err.strerror}") from None
         click.echo(f"wrote {png}")
 
 

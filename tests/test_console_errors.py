@@ -112,3 +112,10 @@ def test_a_refused_game_masters_command_changes_no_file(tmp_path, command):
     result = referee(site, "gm", "g1", *command.split())
     assert result.exit_code == 1 and result.output.startswith("refused: "), result.output
     assert (files(site.campaign("g1").root), files(site.state_dir)) == before
+
+
+def test_show_png_into_a_folder_that_is_not_there_says_so(tmp_path):
+    site = running(tmp_path)
+    said = refused(referee(site, "show", "g1", "--png", str(tmp_path / "no" / "map.png")))
+    assert said.startswith(f"cannot write {tmp_path / 'no' / 'map.png'}:"), said
+    assert "No such file or directory" in said
