@@ -356,6 +356,22 @@ def status(ctx, campaign_id, as_json) -> None:
         )
 
 
+def started_table(site, campaign_id: str):
+    """The game of a campaign that has one (a campaign open for sign-up has none yet)."""
+    try:
+        campaign = site.campaign(campaign_id)
+        if campaign.status == Status.OPEN:
+            raise Failure(
+                f"campaign {campaign_id} is open for sign-up ({len(campaign.players)} of "
+                f"{campaign.seats} seats taken): there is no game yet; it starts when every "
+                f"seat is taken, or with `referee gm {campaign_id} start` once "
+                f"{campaign.rules.min_players} have joined"
+            )
+        return campaign.table()
+    except CampaignError as err:
+        raise Failure(str(err)) from None
+
+
 @main.command()
 @click.argument("campaign_id", metavar="ID")
 @click.option("--player", help="show the game as this player's report shows it")
@@ -372,10 +388,7 @@ def show(ctx, campaign_id, player, png) -> None:
     from .words.mails import position_text
 
     site = open_site(ctx)
-    try:
-        table = site.campaign(campaign_id).table()
-    except CampaignError as err:
-        raise Failure(str(err)) from None
+    table = started_table(site, campaign_id)
     seat = None
     if player:
         seat = table.campaign.seat_of_name(player)
@@ -402,10 +415,7 @@ def show(ctx, campaign_id, player, png) -> None:
 def replay(ctx, campaign_id) -> None:
     """Rebuild a campaign's game from its log alone and check it."""
     site = open_site(ctx)
-    try:
-        table = site.campaign(campaign_id).table()
-    except CampaignError as err:
-        raise Failure(str(err)) from None
+    table = started_table(site, campaign_id)
     orders = sum(len(s.record.orders) for s in table.steps)
     result = table.rules.result(table.state)
     click.echo(
@@ -656,10 +666,7 @@ def archive(ctx, campaign_id, out) -> None:
     from .service.archive import write_archive
 
     site = open_site(ctx)
-    try:
-        table = site.campaign(campaign_id).table()
-    except CampaignError as err:
-        raise Failure(str(err)) from None
+    table = started_table(site, campaign_id)
     out = out or table.campaign.root / "archive"
     files = write_archive(table, out)
     click.echo(f"wrote {len(files)} files to {out}; open {out / 'index.html'} in a browser")

@@ -119,3 +119,16 @@ def test_show_png_into_a_folder_that_is_not_there_says_so(tmp_path):
     said = refused(referee(site, "show", "g1", "--png", str(tmp_path / "no" / "map.png")))
     assert said.startswith(f"cannot write {tmp_path / 'no' / 'map.png'}:"), said
     assert "No such file or directory" in said
+
+
+@pytest.mark.parametrize("command", ["show", "replay", "archive"])
+def test_a_campaign_open_for_sign_up_has_no_game_to_show_and_says_why(tmp_path, command):
+    """Not 'cannot be replayed with this referee: Bus is for 3 to 5 players, not 1'."""
+    site = make_site(tmp_path)
+    site.new_campaign("bus", "o1", PLAYERS[:1], seats=3, gm=GM)
+    said = refused(referee(site, command, "o1"))
+    assert said == (
+        "campaign o1 is open for sign-up (1 of 3 seats taken): there is no game yet; it "
+        "starts when every seat is taken, or with `referee gm o1 start` once 3 have joined"
+    )
+    assert not (site.campaign("o1").root / "archive").exists()
