@@ -342,6 +342,14 @@ def status(ctx, campaign_id, as_json) -> None:
         if "error" in row:
             click.echo(f"{row['id']:20s} unreadable: {row['error']}")
             continue
+        if row["state"] == "open":
+            joined = ", ".join(row["joined"])
+            click.echo(
+                f"{row['id']:20s} {row['game']:8s} {row['state']:9s} sign-up: "
+                f"{len(row['joined'])} of {row['seats']} seats taken"
+                + (f" ({joined})" if joined else "")
+            )
+            continue
         waiting = "; ".join(f"{a['player']} ({a['decision']})" for a in row["awaiting"])
         scores = ", ".join(f"{n} {s}" for n, s in row["scores"].items())
         click.echo(
@@ -352,7 +360,8 @@ def status(ctx, campaign_id, as_json) -> None:
     if broken:
         raise Failure(
             f"{len(broken)} campaign(s) could not be read ({', '.join(broken)}): "
-            "`referee verify <id>` shows where each log is damaged"
+            f"`referee verify {site.data_root / broken[0]}` shows what is damaged"
+            + (", and so for each of the others" if len(broken) > 1 else "")
         )
 
 

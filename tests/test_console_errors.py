@@ -132,3 +132,23 @@ def test_a_campaign_open_for_sign_up_has_no_game_to_show_and_says_why(tmp_path, 
         "starts when every seat is taken, or with `referee gm o1 start` once 3 have joined"
     )
     assert not (site.campaign("o1").root / "archive").exists()
+
+
+def test_status_tells_how_far_a_sign_up_is(tmp_path):
+    site = running(tmp_path)
+    site.new_campaign("bus", "o1", PLAYERS[:1], seats=3, gm=GM)
+    result = referee(site, "status")
+    assert result.exit_code == 0
+    [line] = [line for line in result.output.splitlines() if line.startswith("o1 ")]
+    assert " ".join(line.split()) == "o1 bus open sign-up: 1 of 3 seats taken (Ann)"
+
+
+def test_status_of_an_unreadable_campaign_names_a_verify_command_that_runs(tmp_path):
+    site = running(tmp_path)
+    path = site.campaign("g1").root / "campaign.yaml"
+    path.write_text(path.read_text().replace("seed: 1\n", "seed: one\n"))
+    said = refused(referee(site, "status"))
+    command = said.partition("`")[2].partition("`")[0]
+    assert command == f"referee verify {site.data_root / 'g1'}", said
+    result = referee(site, *command.split()[1:])
+    assert result.exit_code == 1 and "seed: expected a whole number, found 'one'" in result.output
