@@ -252,6 +252,7 @@ def gm(ctx, campaign_id, command) -> None:
 
     from .service.commands import CommandError
     from .service.work import run_as_gm
+    from .words.history import NoSuchTurn
 
     site = open_site(ctx)
     with writing(site):
@@ -267,11 +268,30 @@ def gm(ctx, campaign_id, command) -> None:
         if isinstance(action, RefusedCommand):
             failed = True
             click.echo(f"refused: {action.reason}")
-        else:
-            click.echo(action.said)
+            continue
+        click.echo(action.said)
+        try:
+            click.echo(asked_text(site, campaign_id, action), nl=False)
+        except NoSuchTurn as err:
+            failed = True
+            click.echo(f"refused: {err}")
     click.echo(f"mail: {len(flushed.sent)} sent, {len(site.outbox.pending())} queued")
     if failed:
         sys.exit(1)
+
+
+def asked_text(site, campaign_id: str, action) -> str:
+    """What `help` and `history` say is below (a mail's answer carries it; the command
+    line's game master reads it here); nothing for any other command."""
+    from .records import Help, History
+    from .words.history import history_text
+    from .words.render import help_text
+
+    if isinstance(action, Help):
+        return help_text(site.campaign(campaign_id).game) + "\n"
+    if isinstance(action, History):
+        return history_text(started_table(site, campaign_id), action.turn)
+    return ""
 
 
 def _status(site, campaign_id: str) -> dict:

@@ -152,3 +152,17 @@ def test_status_of_an_unreadable_campaign_names_a_verify_command_that_runs(tmp_p
     assert command == f"referee verify {site.data_root / 'g1'}", said
     result = referee(site, *command.split()[1:])
     assert result.exit_code == 1 and "seed: expected a whole number, found 'one'" in result.output
+
+
+def test_help_and_history_on_the_command_line_print_what_they_say_is_below(tmp_path):
+    """They were answered 'The history you asked for is below.' with nothing below (and no
+    mail: the command line's game master is told on the terminal)."""
+    site = running(tmp_path)
+    site.campaign("g1")
+    result = referee(site, "gm", "g1", "history")
+    assert result.exit_code == 0, result.output
+    assert "The game master pauses the campaign." in result.output
+    result = referee(site, "gm", "g1", "help")
+    assert result.exit_code == 0 and "build house 15" in result.output, result.output
+    result = referee(site, "gm", "g1", "history", "turn", "9")
+    assert result.exit_code == 1 and "refused: " in result.output and "turn 9" in result.output
