@@ -697,7 +697,12 @@ def archive(ctx, campaign_id, out) -> None:
     site = open_site(ctx)
     table = started_table(site, campaign_id)
     out = out or table.campaign.root / "archive"
-    files = write_archive(table, out)
+    try:
+        files = write_archive(table, out)
+    except OSError as err:
+        raise Failure(
+            f"cannot write the archive to {out}: {err.strerror} ({err.filename})"
+        ) from None
     click.echo(f"wrote {len(files)} files to {out}; open {out / 'index.html'} in a browser")
 
 

@@ -166,3 +166,11 @@ def test_help_and_history_on_the_command_line_print_what_they_say_is_below(tmp_p
     assert result.exit_code == 0 and "build house 15" in result.output, result.output
     result = referee(site, "gm", "g1", "history", "turn", "9")
     assert result.exit_code == 1 and "refused: " in result.output and "turn 9" in result.output
+
+
+def test_archive_into_a_folder_that_cannot_be_made_says_so(tmp_path):
+    site = running(tmp_path)
+    (tmp_path / "file").write_text("not a folder")
+    out = tmp_path / "file" / "archive"
+    said = refused(referee(site, "archive", "g1", "--out", str(out)))
+    assert said.startswith(f"cannot write the archive to {out}:"), said
