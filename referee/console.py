@@ -53,6 +53,10 @@ def open_site(ctx: click.Context):
         raise Failure(str(err)) from None
 
 
+def unwritable(directory: Path, err: OSError) -> Failure:
+    return Failure(f"cannot write the site in {directory}: {err.strerror} ({err.filename})")
+
+
 LOCK_WAIT = 300.0  # seconds a writing command waits for a running tick to end
 
 
@@ -102,8 +106,10 @@ def init(directory: Path) -> None:
     """Write a working referee.yaml in DIRECTORY on the embedded default (local Maildirs)."""
     try:
         path = write_default_config(directory)
-    except (ConfigError, FileExistsError) as err:
+    except ConfigError as err:
         raise Failure(str(err)) from None
+    except OSError as err:
+        raise unwritable(directory, err) from None
     click.echo(
         f"wrote {path}; incoming mail goes to {directory / 'mail/inbox'}, "
         f"outgoing mail to {directory / 'mail/outbox'}"
@@ -550,7 +556,12 @@ def demo(directory: Path, seed: int, game: str) -> None:
         f"A demo site in {directory}: four robot players read the referee's mail and "
         f"answer it by mail; a tick runs after each round of answers."
     )
-    result = run_demo(directory, seed, progress=click.echo, game=game)
+    try:
+        result = run_demo(directory, seed, progress=click.echo, game=game)
+    except ConfigError as err:
+        raise Failure(str(err)) from None
+    except OSError as err:
+        raise unwritable(directory, err) from None
     campaign = result.campaign
     table = campaign.table()
     click.echo(

@@ -18,6 +18,7 @@ from .service.site import Site
 from .service.tick import tick
 from .settings.site import (
     CONFIG_NAME,
+    ConfigError,
     MaildirInboxSettings,
     MaildirOutboxSettings,
     load_config,
@@ -165,7 +166,9 @@ def run_demo(
     if not isinstance(outbox, MaildirOutboxSettings) or not isinstance(
         inbox_settings, MaildirInboxSettings
     ):
-        raise ValueError(f"the demo plays on local Maildirs; {config_path} names mail servers")
+        raise ConfigError(
+            config_path, f"the demo plays on local Maildirs; {config_path} names mail servers"
+        )
     campaign_id = "demo"
     number = 1
     while site.has_campaign(campaign_id):

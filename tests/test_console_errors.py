@@ -174,3 +174,26 @@ def test_archive_into_a_folder_that_cannot_be_made_says_so(tmp_path):
     out = tmp_path / "file" / "archive"
     said = refused(referee(site, "archive", "g1", "--out", str(out)))
     assert said.startswith(f"cannot write the archive to {out}:"), said
+
+
+@pytest.mark.parametrize("command", [["init"], ["demo", "--dir"]], ids=" ".join)
+def test_a_site_folder_that_cannot_be_made_says_so(tmp_path, command):
+    (tmp_path / "file").write_text("not a folder")
+    folder = tmp_path / "file" / "site"
+    result = CliRunner().invoke(main, [*command, str(folder)])
+    said = refused(result)
+    assert said.startswith(f"cannot write the site in {folder}:"), said
+
+
+def test_a_demo_in_a_site_with_mail_servers_or_a_broken_referee_yaml_says_so(tmp_path):
+    site = make_site(tmp_path / "servers")
+    path = site.config.path
+    imap = "type: imap\n  host: imap.example.org\n  user: r\n  password_env: PW\n"
+    text = path.read_text().replace("type: maildir\n  path: mail/inbox\n", imap, 1)
+    path.write_text(text.replace("  processed_folder: processed\n", "", 1))
+    said = refused(CliRunner().invoke(main, ["demo", "--dir", str(path.parent)]))
+    assert str(path) in said
+    (tmp_path / "broken").mkdir()
+    (tmp_path / "broken" / "referee.yaml").write_text("x: [")
+    said = refused(CliRunner().invoke(main, ["demo", "--dir", str(tmp_path / "broken")]))
+    assert "referee.yaml is not valid YAML" in said
