@@ -184,7 +184,7 @@ def new(
         if not sep or not key:
             raise click.BadParameter(f"{option!r}: write KEY=VALUE", param_hint="--option")
         parsed[key.strip()] = value.strip()
-    if not players and not seats:
+    if not players and seats is None:
         raise click.UsageError(
             "name the players (--player, once each) or open the game for sign-up (--open N)"
         )

@@ -197,3 +197,11 @@ def test_a_demo_in_a_site_with_mail_servers_or_a_broken_referee_yaml_says_so(tmp
     (tmp_path / "broken" / "referee.yaml").write_text("x: [")
     said = refused(CliRunner().invoke(main, ["demo", "--dir", str(tmp_path / "broken")]))
     assert "referee.yaml is not valid YAML" in said
+
+
+def test_new_open_for_no_seats_says_how_many_the_game_takes(tmp_path):
+    """Not 'name the players or open the game for sign-up', which --open 0 had done."""
+    site = make_site(tmp_path)
+    said = refused(referee(site, "new", "bus", "o1", "--open", "0"))
+    assert said == "Bus is for 3 to 5 players, not 0"
+    assert not site.has_campaign("o1")
