@@ -188,6 +188,11 @@ def new(
         raise click.UsageError(
             "name the players (--player, once each) or open the game for sign-up (--open N)"
         )
+    if hours is not None and times:
+        raise click.UsageError(
+            "a deadline is hours after each decision or times of day: give --hours or "
+            "--times, not both"
+        )
     deadlines = {
         k: v
         for k, v in {

@@ -205,3 +205,12 @@ def test_new_open_for_no_seats_says_how_many_the_game_takes(tmp_path):
     said = refused(referee(site, "new", "bus", "o1", "--open", "0"))
     assert said == "Bus is for 3 to 5 players, not 0"
     assert not site.has_campaign("o1")
+
+
+def test_new_with_both_hours_and_times_is_refused_not_half_applied(tmp_path):
+    """A deadline is hours after each decision or at times of day: with both, the times
+    were dropped without a word (hours win)."""
+    site = make_site(tmp_path)
+    result = referee(site, "new", "bus", "o1", "--open", "3", "--hours", "5", "--times", "08:00")
+    assert result.exit_code == 2 and "--hours or --times, not both" in result.output
+    assert not site.has_campaign("o1")
