@@ -265,10 +265,13 @@ def gm(ctx, campaign_id, command) -> None:
     from .service.work import run_as_gm
     from .words.history import NoSuchTurn
 
+    line = " ".join(command).strip()
+    if not line:
+        raise click.UsageError("give a command; `referee gm --help` lists them")
     site = open_site(ctx)
     with writing(site):
         try:
-            actions = run_as_gm(site, campaign_id, " ".join(command), datetime.now(UTC))
+            actions = run_as_gm(site, campaign_id, line, datetime.now(UTC))
         except (CampaignError, CommandError) as err:
             raise Failure(str(err)) from None
         except StateDamaged as err:

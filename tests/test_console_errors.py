@@ -214,3 +214,11 @@ def test_new_with_both_hours_and_times_is_refused_not_half_applied(tmp_path):
     result = referee(site, "new", "bus", "o1", "--open", "3", "--hours", "5", "--times", "08:00")
     assert result.exit_code == 2 and "--hours or --times, not both" in result.output
     assert not site.has_campaign("o1")
+
+
+def test_gm_with_an_empty_command_says_to_give_one(tmp_path):
+    site = running(tmp_path)
+    before = files(site.campaign("g1").root)
+    result = referee(site, "gm", "g1", " ")
+    assert result.exit_code == 2 and "referee gm --help" in result.output, result.output
+    assert files(site.campaign("g1").root) == before
