@@ -222,3 +222,18 @@ def test_gm_with_an_empty_command_says_to_give_one(tmp_path):
     result = referee(site, "gm", "g1", " ")
     assert result.exit_code == 2 and "referee gm --help" in result.output, result.output
     assert files(site.campaign("g1").root) == before
+
+
+def test_a_command_the_campaigns_bot_would_follow_is_refused_before_it_changes_anything(tmp_path):
+    """With a seat dropped and campaign.yaml naming a bot its game does not have, `resume`
+    was logged and saved (the game ran again), then stopped on the bot with an error, so the
+    game master read that it had failed and nobody was told it had not."""
+    site = running(tmp_path)
+    for command in ("pause", "drop Ann"):
+        assert referee(site, "gm", "g1", *command.split()).exit_code == 0
+    path = site.campaign("g1").root / "campaign.yaml"
+    path.write_text(path.read_text() + "bot: clever\n")
+    before = files(site.campaign("g1").root)
+    said = refused(referee(site, "gm", "g1", "resume"))
+    assert said == "campaign.yaml: bot: no Bus bot 'clever'; the bots are default, random, strong"
+    assert files(site.campaign("g1").root) == before

@@ -22,7 +22,7 @@ from .answers import answer, next_mail, tell_failures, tell_stopped, tell_undeli
 from .commands import CAMPAIGN, CommandError, Commands, split, tell_replaced
 from .failures import note_failure
 from .intake import Intake
-from .play import advance, commit
+from .play import advance, campaign_bot, commit
 from .report import TickReport
 from .session import Sessions
 from .site import Site
@@ -215,6 +215,8 @@ def run_as_gm(site: Site, campaign_id: str, line: str, now: datetime) -> list[Ac
             )
         )
     table = snapshots.load(campaign) if campaign.status != Status.OPEN else None
+    if table is not None:  # the bot the command may hand seats to, before anything changes
+        campaign_bot(table)
     done = Commands(site, campaign, table, None, now).run(commands)
     if table is None:  # open for sign-up: no log to answer from
         tell_replaced(site, campaign, done.actions)
