@@ -459,11 +459,14 @@ def replay(ctx, campaign_id) -> None:
     """Rebuild a campaign's game from its log alone and check it."""
     site = open_site(ctx)
     table = started_table(site, campaign_id)
-    orders = sum(len(s.record.orders) for s in table.steps)
+    undone = len(table.undone)
     result = table.rules.result(table.state)
     click.echo(
-        f"{campaign_id}: {len(table.steps)} log records, {orders} orders replayed, "
-        f"round {table.round}, " + (f"finished: {result.reason}" if result else "in play")
+        f"{campaign_id}: {len(table.steps)} log records, "
+        f"{table.orders_logged - undone} orders replayed"
+        + (f" ({undone} undone by rollbacks, not replayed)" if undone else "")
+        + f", round {table.round}, "
+        + (f"finished: {result.reason}" if result else "in play")
     )
     for step in table.steps:
         for e in step.events:

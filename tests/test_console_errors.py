@@ -237,3 +237,16 @@ def test_a_command_the_campaigns_bot_would_follow_is_refused_before_it_changes_a
     said = refused(referee(site, "gm", "g1", "resume"))
     assert said == "campaign.yaml: bot: no Bus bot 'clever'; the bots are default, random, strong"
     assert files(site.campaign("g1").root) == before
+
+
+def test_replay_and_verify_do_not_count_the_orders_a_rollback_undid_as_replayed(tmp_path):
+    site = running(tmp_path)
+    for command in ("adjudicate", "adjudicate", "adjudicate", "rollback 1"):
+        assert referee(site, "gm", "g1", *command.split()).exit_code == 0
+    result = referee(site, "replay", "g1")
+    assert result.exit_code == 0
+    assert "2 orders replayed (1 undone by rollbacks, not replayed)" in result.output
+    result = referee(site, "verify", str(site.data_root / "g1"))
+    assert result.exit_code == 0
+    replays = "the log replays: 2 orders, all legal (1 undone by rollbacks, not replayed)"
+    assert replays in result.output, result.output

@@ -212,11 +212,13 @@ def replay(campaign: Campaign, records: list[dict], result: Verification) -> Tab
         except (CampaignError, RecordError) as err:
             not_replayed(campaign, data, err, result)
             return None
-    orders = sum(len(s.record.orders) for s in table.steps)
+    undone = len(table.undone)
     ended = table.rules.result(table.state)
     result.passed.append(
-        f"the log replays: {orders} orders, all legal, to round "
-        f"{table.round}" + (f", the end ({ended.reason})" if ended else "")
+        f"the log replays: {table.orders_logged - undone} orders, all legal"
+        + (f" ({undone} undone by rollbacks, not replayed)" if undone else "")
+        + f", to round {table.round}"
+        + (f", the end ({ended.reason})" if ended else "")
     )
     return table
 

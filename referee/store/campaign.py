@@ -576,6 +576,12 @@ class Table:
         return self.held
 
     @property
+    def orders_logged(self) -> int:
+        """The orders of every record of the log, those a rollback undid among them (the
+        log keeps them; ``undone`` says which a replay passes over)."""
+        return sum(len(s.record.orders) for s in self.steps)
+
+    @property
     def count(self) -> int:
         """The number of records in the log."""
         return self.skipped + len(self.held)
