@@ -728,13 +728,30 @@ def archive(ctx, campaign_id, out) -> None:
     click.echo(f"wrote {len(files)} files to {out}; open {out / 'index.html'} in a browser")
 
 
+def campaign_folder(ctx: click.Context, name: str) -> Path:
+    """The folder of the site's campaign ``name``, read or not (verify tells what is wrong
+    with a campaign that cannot be read)."""
+    try:
+        site = open_site(ctx)
+    except Failure:
+        raise Failure(f"no campaign folder {name}") from None
+    if not site.has_campaign(name):
+        known = ", ".join(site.campaign_ids()) or "none yet"
+        raise Failure(f"no campaign folder {name}, and no campaign {name!r} (campaigns: {known})")
+    return site.data_root / name
+
+
 @main.command()
-@click.argument("directory", type=click.Path(exists=True, file_okay=False, path_type=Path))
-def verify(directory: Path) -> None:
-    """Check the campaign in DIRECTORY: its seed against the published seed hash, the hash
-    chain of its log, the replay of every order, and its turn reports against the replay."""
+@click.argument("directory", metavar="DIRECTORY|ID", type=click.Path(path_type=Path))
+@click.pass_context
+def verify(ctx, directory: Path) -> None:
+    """Check the campaign in DIRECTORY (or the site's campaign ID): its seed against the
+    published seed hash, the hash chain of its log, the replay of every order, and its turn
+    reports against the replay."""
     from .service.verify import verify as run_verify
 
+    if not directory.is_dir():  # no such folder: a campaign of the site, by its id
+        directory = campaign_folder(ctx, str(directory))
     report = run_verify(directory)
     click.echo(report.summary())
     if not report.ok:

@@ -250,3 +250,19 @@ def test_replay_and_verify_do_not_count_the_orders_a_rollback_undid_as_replayed(
     assert result.exit_code == 0
     replays = "the log replays: 2 orders, all legal (1 undone by rollbacks, not replayed)"
     assert replays in result.output, result.output
+
+
+def test_verify_takes_a_campaign_id_of_the_site_as_every_other_command_does(tmp_path):
+    """`referee verify g1` was refused ('Directory 'g1' does not exist'), though show,
+    replay, gm and status take the id; a folder (anyone's copy of a campaign) still works."""
+    site = running(tmp_path)
+    result = referee(site, "verify", "g1")
+    assert result.exit_code == 0 and "campaign g1: verified" in result.output, result.output
+    said = refused(referee(site, "verify", "nope"))
+    assert said == "no campaign folder nope, and no campaign 'nope' (campaigns: g1)"
+    path = site.campaign("g1").root / "campaign.yaml"  # what verify is for: a broken one
+    path.write_text(path.read_text().replace("seed: 1\n", "seed: one\n"))
+    result = referee(site, "verify", "g1")
+    assert result.exit_code == 1 and "seed: expected a whole number" in result.output
+    outside = CliRunner().invoke(main, ["--config", str(tmp_path / "none.yaml"), "verify", "g1"])
+    assert refused(outside) == "no campaign folder g1"
