@@ -65,14 +65,26 @@ def writing(site):
     """A command that writes holds the tick lock, as a tick does (a tick flushing the queue
     moves the files a command would queue beside), waiting for a running tick to end."""
     give_up = time.monotonic() + LOCK_WAIT
+    told = False
     while True:
         try:
             with TickLock(site.state_dir / "tick.lock"):
                 yield
             return
         except LockBusy as err:
+            if not told:
+                who = f"pid {err.pid}, since {err.since}" if err.pid else "just starting"
+                click.echo(
+                    f"a tick is running ({who}): waiting for it to end, "
+                    f"at most {LOCK_WAIT:g} seconds",
+                    err=True,
+                )
+                told = True
             if time.monotonic() > give_up:
-                raise Failure(f"{err}; run the command again when it has ended") from None
+                raise Failure(
+                    f"the tick still runs after {LOCK_WAIT:g} seconds: the command did "
+                    "nothing; run it again when the tick has ended"
+                ) from None
             time.sleep(0.2)
 
 

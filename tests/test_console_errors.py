@@ -7,6 +7,7 @@ command leaves the campaign's files as they were."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -266,3 +267,22 @@ def test_verify_takes_a_campaign_id_of_the_site_as_every_other_command_does(tmp_
     assert result.exit_code == 1 and "seed: expected a whole number" in result.output
     outside = CliRunner().invoke(main, ["--config", str(tmp_path / "none.yaml"), "verify", "g1"])
     assert refused(outside) == "no campaign folder g1"
+
+
+def test_a_command_waiting_for_a_running_tick_says_so_and_gives_up_plainly(tmp_path, monkeypatch):
+    """It waited up to five minutes without a word, then said what a second tick says
+    ('this one does nothing, the next run will catch up'): not so for a command."""
+    from referee import console
+    from referee.files import TickLock
+
+    site = running(tmp_path)
+    monkeypatch.setattr(console, "LOCK_WAIT", 0.3)
+    before = files(site.campaign("g1").root)
+    with TickLock(site.state_dir / "tick.lock"):
+        result = referee(site, "gm", "g1", "pause")
+    assert f"a tick is running (pid {os.getpid()}, since " in result.output
+    assert "waiting for it to end" in result.output
+    said = refused(result)
+    assert said.startswith("the tick still runs after 0.3 seconds: the command did nothing;")
+    assert "next run" not in said
+    assert files(site.campaign("g1").root) == before
