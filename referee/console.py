@@ -57,6 +57,16 @@ def unwritable(directory: Path, err: OSError) -> Failure:
     return Failure(f"cannot write the site in {directory}: {err.strerror} ({err.filename})")
 
 
+def send_queued(site) -> int:
+    """Send the queued mail, as a tick would; the number sent. A sender that cannot be made
+    (its password's variable unset) leaves the mail queued, and the command done, said so."""
+    try:
+        return len(site.outbox.flush(site.config.make_sender()).sent)
+    except ConfigError as err:
+        click.echo(f"mail not sent: {err}; it stays queued for the next tick", err=True)
+        return 0
+
+
 LOCK_WAIT = 300.0  # seconds a writing command waits for a running tick to end
 
 
@@ -243,13 +253,13 @@ def new(
             )
         except CampaignError as err:
             raise Failure(str(err)) from None
-        flushed = site.outbox.flush(site.config.make_sender())
+        sent = send_queued(site)
     who = ", ".join(p.name for p in campaign.players) or "nobody yet"
     state = f"open for sign-up ({seats} seats)" if campaign.status == Status.OPEN else "running"
     click.echo(
         f"campaign {campaign_id}: {campaign.rules.title} for {who}, {state}, in {campaign.root}"
     )
-    click.echo(f"mail: {len(flushed.sent)} sent, {len(site.outbox.pending())} queued")
+    click.echo(f"mail: {sent} sent, {len(site.outbox.pending())} queued")
 
 
 class GameMasterCommand(click.Command):
@@ -288,7 +298,7 @@ def gm(ctx, campaign_id, command) -> None:
             raise Failure(str(err)) from None
         except StateDamaged as err:
             raise Failure(f"{err}; nothing was changed: run the command again") from None
-        flushed = site.outbox.flush(site.config.make_sender())
+        sent = send_queued(site)
     failed = False
     for action in actions:
         if isinstance(action, RefusedCommand):
@@ -301,7 +311,7 @@ def gm(ctx, campaign_id, command) -> None:
         except NoSuchTurn as err:
             failed = True
             click.echo(f"refused: {err}")
-    click.echo(f"mail: {len(flushed.sent)} sent, {len(site.outbox.pending())} queued")
+    click.echo(f"mail: {sent} sent, {len(site.outbox.pending())} queued")
     if failed:
         sys.exit(1)
 

@@ -286,3 +286,37 @@ def test_a_command_waiting_for_a_running_tick_says_so_and_gives_up_plainly(tmp_p
     assert said.startswith("the tick still runs after 0.3 seconds: the command did nothing;")
     assert "next run" not in said
     assert files(site.campaign("g1").root) == before
+
+
+SMTP_UNSET = """outbox:
+  type: smtp
+  host: 127.0.0.1
+  security: none
+  user: referee@example.org
+  password_env: REFEREE_TEST_UNSET_PASSWORD
+  queue: mail/queue
+"""
+
+
+def test_new_and_gm_with_the_mail_password_unset_are_done_and_their_mail_stays_queued(
+    tmp_path, monkeypatch
+):
+    """The campaign was made (the command applied), then a traceback: the game master could
+    not tell that it was, nor that its mail waits in the queue."""
+    monkeypatch.delenv("REFEREE_TEST_UNSET_PASSWORD", raising=False)
+    site = make_site(tmp_path)
+    path = site.config.path
+    text = path.read_text()
+    maildir = "outbox:\n  type: maildir\n  path: mail/outbox\n  queue: mail/queue\n"
+    assert maildir in text
+    path.write_text(text.replace(maildir, SMTP_UNSET, 1))
+    players = [arg for player in PLAYERS for arg in ("--player", player)]
+    for command in (["new", "bus", "g1", *players, "--gm", GM], ["gm", "g1", "pause"]):
+        result = referee(site, *command)
+        assert result.exit_code == 0 and result.exception is None, result.output
+        assert "mail not sent: the environment variable REFEREE_TEST_UNSET_PASSWORD" in (
+            result.output
+        )
+        assert "it stays queued for the next tick" in result.output
+    assert result.output.splitlines()[-1] == "mail: 0 sent, 7 queued"
+    assert site.campaign("g1").status == "paused"
