@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from . import registry
-from .contract import PlayFigures
+from .contract import MissedOrderRule, PlayFigures
 from .files import LockBusy, StateDamaged, TickLock
 from .mail.inbox import InboxError
 from .records import RefusedCommand
@@ -231,10 +231,17 @@ def new(
         Deadlines.from_settings(deadlines)
     except DeadlineError as err:
         raise Failure(str(err)) from None
+    descriptor = registry.get(game)
+    if policy == "rules" and not descriptor.offers(MissedOrderRule):
+        raise click.BadParameter(
+            f"{descriptor.rules.title} has no rules of its own for a missed order: "
+            "choose wait or bot",
+            param_hint="--policy",
+        )
     settings: dict = {"deadlines": deadlines} if deadlines else {}
     if bot or rollouts:
         try:
-            registry.get(game).rules.bot(bot or "default", rollouts)
+            descriptor.rules.bot(bot or "default", rollouts)
         except ValueError as err:
             raise click.BadParameter(str(err), param_hint="--bot") from None
         settings["bot"] = {"name": bot or "default", **({"rollouts": rollouts} if rollouts else {})}

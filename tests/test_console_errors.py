@@ -320,3 +320,15 @@ def test_new_and_gm_with_the_mail_password_unset_are_done_and_their_mail_stays_q
         assert "it stays queued for the next tick" in result.output
     assert result.output.splitlines()[-1] == "mail: 0 sent, 7 queued"
     assert site.campaign("g1").status == "paused"
+
+
+def test_new_with_the_rules_policy_for_a_game_without_missed_order_rules_is_refused(tmp_path):
+    """Bus has no rule for a missed order: --policy rules made a campaign that waits for
+    the game master at every missed deadline, as 'wait' does, without a word."""
+    site = make_site(tmp_path)
+    result = referee(site, "new", "bus", "o1", "--open", "3", "--hours", "24", "--policy", "rules")
+    assert result.exit_code == 2, result.output
+    assert "Bus has no rules of its own for a missed order: choose wait or bot" in result.output
+    assert not site.has_campaign("o1")
+    result = referee(site, "new", "busboss", "o2", "--open", "3", "--policy", "rules")
+    assert result.exit_code == 0, result.output
