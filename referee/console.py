@@ -462,7 +462,7 @@ def show(ctx, campaign_id, player, png) -> None:
     site = open_site(ctx)
     table = started_table(site, campaign_id)
     seat = None
-    if player:
+    if player is not None:
         seat = table.campaign.seat_of_name(player)
         if seat is None:
             raise Failure(

@@ -332,3 +332,9 @@ def test_new_with_the_rules_policy_for_a_game_without_missed_order_rules_is_refu
     assert not site.has_campaign("o1")
     result = referee(site, "new", "busboss", "o2", "--open", "3", "--policy", "rules")
     assert result.exit_code == 0, result.output
+
+
+def test_show_for_a_player_named_by_nothing_is_refused_not_the_public_view(tmp_path):
+    site = running(tmp_path)
+    said = refused(referee(site, "show", "g1", "--player", ""))
+    assert said == "no player '' in g1; the players are Ann, Bob, Cid"
