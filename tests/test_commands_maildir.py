@@ -5,6 +5,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from click.testing import CliRunner
+from played import played_site
 from sites import (
     ADDRESSES,
     PLAYERS,
@@ -381,7 +382,7 @@ def test_nobody_is_dropped_from_a_game_that_is_over(tmp_path):
     log = (site.campaign("g1").root / "log.jsonl").read_bytes()
     # Bus Boss's state refused the drop: the mail was quarantined with a traceback
     said = gm_says(site, boxes, "drop Bob")
-    assert "g1 is over: nobody can be dropped from it" in said
+    assert "g1 is over: nothing in it changes now" in said
     assert not boxes.new("bob@example.org")
     assert (site.campaign("g1").root / "log.jsonl").read_bytes().startswith(log)
     assert site.campaign("g1").robots == []
@@ -742,3 +743,17 @@ def test_replace_reads_a_name_with_with_in_it_and_any_case_of_with(tmp_path):
     said = gm_says(site, boxes, "replace Cid WITH Eve <eve@example.org>")
     assert "Eve takes Cid's seat" in said
     assert [p.name for p in site.campaign("g1").players] == ["Bob", "Dan", "Eve"]
+
+
+@pytest.mark.parametrize(
+    "line", ["extend 5", "deadlines hours=4", "replace Ann with Al <al@example.org>", "drop Bob"]
+)
+def test_a_game_over_takes_no_change(tmp_path, line):
+    site = played_site(tmp_path, "done", seed=3)
+    campaign = site.campaign("done")
+    assert campaign.table().over
+    files = {name: (campaign.root / name).read_bytes() for name in ("campaign.yaml", "log.jsonl")}
+    [refused] = run_as_gm(site, "done", line, T0)
+    assert refused.reason == "done is over: nothing in it changes now"
+    assert {name: (campaign.root / name).read_bytes() for name in files} == files
+    assert not Mailboxes(site).new("al@example.org")  # no welcome to a finished game

@@ -207,6 +207,11 @@ class Commands:
             raise CommandError(say("not_started", campaign_id=self.campaign.id))
         return self.table
 
+    def not_over(self) -> None:
+        """Refuses a change to a game that is over: nothing in it plays on."""
+        if self.table is not None and self.table.over:
+            raise CommandError(say("game_over_refused", campaign_id=self.campaign.id))
+
     def player(self) -> Player:
         if self.seat is None:
             raise CommandError(say("players_only"))

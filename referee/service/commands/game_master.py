@@ -66,6 +66,7 @@ class ExtendCommand(CampaignCommand):
     def run(self, ctx: Commands, rest: str, line: str) -> records.Command:
         ctx.game_master()
         ctx.started()  # no deadline runs before
+        ctx.not_over()
         hours = rest.split()[0] if rest.split() else "24"
         try:
             value = float(hours)
@@ -87,6 +88,7 @@ class DeadlinesCommand(CampaignCommand):
 
     def run(self, ctx: Commands, rest: str, line: str) -> records.Command:
         ctx.game_master()
+        ctx.not_over()
         try:
             words = dict(w.split("=", 1) for w in rest.split())
         except ValueError:
@@ -143,6 +145,7 @@ class ReplaceCommand(CampaignCommand):
 
     def run(self, ctx: Commands, rest: str, line: str) -> records.Command:
         ctx.game_master()
+        ctx.not_over()  # a newcomer would be welcomed to a game nobody plays
         cuts = list(WITH.finditer(rest))
         if not cuts:
             raise CommandError(say("replace_usage"))
@@ -194,8 +197,7 @@ class DropCommand(CampaignCommand):
             raise CommandError(say("no_such_player", name=rest, campaign_id=ctx.campaign.id))
         name = ctx.campaign.players[seat].name
         table = ctx.started()
-        if table.over:  # nobody plays on, and Bus Boss's state refuses it
-            raise CommandError(say("drop_over", campaign_id=ctx.campaign.id))
+        ctx.not_over()  # nobody plays on, and Bus Boss's state refuses it
         if dropped_by(table, seat) is not None:  # Bus Boss's state refuses a second drop
             raise CommandError(say("dropped_already", name=name, campaign_id=ctx.campaign.id))
         own = table.descriptor.offers(OwnDrop)
