@@ -112,3 +112,21 @@ def test_a_tick_killed_at_each_step_is_made_good_by_the_next(
     assert max(ids.values()) == 1  # no mail sent twice
     assert set(ids) == set(clean_ids)  # and none lost
     assert bodies == clean_bodies
+
+
+def test_an_init_killed_before_it_ends_leaves_no_referee_yaml_and_runs_again(tmp_path):
+    def init(crash_at=None):
+        env = {**os.environ, "PYTHONPATH": os.getcwd()}
+        env.pop("REFEREE_CRASH_AT", None)
+        if crash_at:
+            env["REFEREE_CRASH_AT"] = crash_at
+        command = [sys.executable, "-m", "referee", "init", str(tmp_path / "site")]
+        return subprocess.run(command, capture_output=True, text=True, timeout=120, env=env)
+
+    assert init("init-folders").returncode == 137  # killed once its folders were being made
+    assert not (tmp_path / "site" / "referee.yaml").exists()  # no half a site to refuse
+    done = init()
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "site" / "referee.yaml").exists()
+    assert (tmp_path / "site" / "mail" / "inbox" / "new").is_dir()
+    assert sorted(p.name for p in (tmp_path / "site").iterdir() if p.name.startswith(".")) == []

@@ -17,6 +17,7 @@ from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from ..files import atomic_write, crashpoint, fsync_dir
 from ..mail.inbox import MaildirInbox, create_maildir
 from ..schema import SettingsError, at_least, load_file, read, setting
 from .checks import mail_address
@@ -387,19 +388,25 @@ def _ssl_context(ca_file: Path | None) -> ssl.SSLContext:
 
 def write_default_config(directory: str | os.PathLike) -> Path:
     """Write a commented referee.yaml for the embedded default (local Maildirs) into
-    ``directory`` and create its folders. An existing referee.yaml is never overwritten."""
+    ``directory`` and create its folders. An existing referee.yaml is never overwritten. The
+    file is named last, once its folders are made: an init killed on the way leaves no
+    referee.yaml that the next init would refuse to replace."""
     directory = Path(directory)
     path = directory / CONFIG_NAME
     if path.exists():
         raise ConfigError(path, f"{path} already exists; edit it, or remove it to start again")
     directory.mkdir(parents=True, exist_ok=True)
-    path.write_text(DEFAULT_CONFIG)
-    config = load_config(path)
+    draft = directory / f".{CONFIG_NAME}.new"  # read for its folders, then named
+    atomic_write(draft, DEFAULT_CONFIG)
+    config = load_config(draft)
     for mailbox in (config.inbox, config.outbox):
         assert isinstance(mailbox, (MaildirInboxSettings, MaildirOutboxSettings))  # the default
         create_maildir(mailbox.path)
+    crashpoint("init-folders")
     config.data_root.mkdir(parents=True, exist_ok=True)
     config.make_outbox()  # creates the queue folders
+    os.replace(draft, path)
+    fsync_dir(directory)
     return path
 
 
