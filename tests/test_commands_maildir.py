@@ -757,3 +757,14 @@ def test_a_game_over_takes_no_change(tmp_path, line):
     assert refused.reason == "done is over: nothing in it changes now"
     assert {name: (campaign.root / name).read_bytes() for name in files} == files
     assert not Mailboxes(site).new("al@example.org")  # no welcome to a finished game
+
+
+def test_status_from_the_command_line_of_a_campaign_with_no_game_master_says_where_to_look(
+    tmp_path,
+):
+    site = played_site(tmp_path, "done", seed=3)
+    [refused] = run_as_gm(site, "done", "status", T0)
+    assert refused.reason == (
+        "done has no game master of its own, whose games status would list: "
+        "`referee status` lists every game of the site"
+    )

@@ -8,7 +8,7 @@ from ... import records
 from ...contract import HeldOrders
 from ...settings.deadlines import show
 from ...store import snapshots
-from ...store.campaign import Campaign, Player, Status
+from ...store.campaign import Campaign, Status
 from ...words.render import say
 from ..timekeeping import dues
 from .base import ADDRESSEES, CampaignCommand, CommandError, Commands, Site, Who
@@ -109,8 +109,10 @@ class StatusCommand(CampaignCommand):
     record = records.StatusAsked
 
     def run(self, ctx: Commands, rest: str, line: str) -> records.Command:
-        address = (ctx.player() if ctx.seat is not None else game_master_of(ctx.campaign)).address
-        return records.StatusAsked(line, status_text(ctx.site, address))
+        who = ctx.player() if ctx.seat is not None else ctx.campaign.gm
+        if who is None:  # `referee gm ID status` on a campaign with no game master of its own
+            raise CommandError(say("status_no_gm", campaign_id=ctx.campaign.id))
+        return records.StatusAsked(line, status_text(ctx.site, who.address))
 
 
 class ChoicesCommand(CampaignCommand):
@@ -125,12 +127,6 @@ class ChoicesCommand(CampaignCommand):
         if not any(due.seat == ctx.seat for due in ctx.started().awaiting):
             raise CommandError(say("no_choices"))  # none would be listed
         return records.ChoicesAsked(line, say("choices_below"))
-
-
-def game_master_of(campaign: Campaign) -> Player:
-    if campaign.gm is None:
-        raise CommandError(say("gm_only"))
-    return campaign.gm
 
 
 def status_text(site: Site, address: str) -> str:
