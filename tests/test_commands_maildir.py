@@ -43,11 +43,28 @@ def game(tmp_path, game="bus", **deadlines):
     return site, boxes
 
 
-def say(site, boxes, seat, text, now=T0):
-    token = site.campaign("g1").players[seat].token
-    boxes.deliver(person_mail(PLAYERS[seat], site.identity.plus("g1", token), "cmd", text))
+def delivered(site, boxes, sender, to, text, subject="hello", now=T0) -> None:
+    """``text`` mailed from ``sender`` to ``to``, and a tick that takes it without an error."""
+    boxes.deliver(person_mail(sender, to, subject, text))
     report = tick(site, now)
     assert not report.errors, report.errors
+
+
+def said_to(boxes, address) -> list[str]:
+    """The mails to ``address`` since the last look, each flattened."""
+    return [" ".join(text_of(m).split()) for m in boxes.new(address)]
+
+
+def observing(site, boxes, person, campaign_id) -> None:
+    """``person`` asks to observe the campaign, and confirms by a reply (issue 22, item 4)."""
+    delivered(site, boxes, person, site.identity.address, f"observe {campaign_id}", "hi")
+    boxes.deliver(confirmation_reply(boxes.new(person.partition("<")[2].rstrip(">")), person))
+    assert not tick(site, T0).errors
+
+
+def say(site, boxes, seat, text, now=T0):
+    token = site.campaign("g1").players[seat].token
+    delivered(site, boxes, PLAYERS[seat], site.identity.plus("g1", token), text, "cmd", now)
     return [m for m in boxes.new(ADDRESSES[seat]) if "received" in str(m["Subject"])][-1]
 
 
@@ -251,35 +268,24 @@ def test_the_game_master_closes_a_game_to_observers_and_opens_it_again(tmp_path)
     olga = "Olga <olga@example.org>"
     gil = site.identity.plus("g1", site.campaign("g1").gm.token)
 
-    def mail(sender, to, text):
-        boxes.deliver(person_mail(sender, to, "hello", text))
-        report = tick(site, T0)
-        assert not report.errors, report.errors
-
-    def said_to(address):
-        return [" ".join(text_of(m).split()) for m in boxes.new(address)]
-
-    def observe():  # asked, then confirmed by a reply (issue 22, item 4)
-        mail(olga, site.identity.address, "observe g1")
-        boxes.deliver(confirmation_reply(boxes.new("olga@example.org"), olga))
-        assert not tick(site, T0).errors
-
-    observe()
-    assert any("You now observe g1" in t for t in said_to("olga@example.org"))
-    mail("Gil <gil@example.org>", gil, "observers off")
-    assert any("This game is closed to observers." in t for t in said_to("gil@example.org"))
+    observing(site, boxes, olga, "g1")
+    assert any("You now observe g1" in t for t in said_to(boxes, "olga@example.org"))
+    delivered(site, boxes, "Gil <gil@example.org>", gil, "observers off")
+    assert any("This game is closed to observers." in t for t in said_to(boxes, "gil@example.org"))
     campaign = site.campaign("g1")
     assert campaign.settings["no_observers"] is True and campaign.settings["observers"] == []
     assert any(
         "has closed it to observers, so you no longer get its reports" in t
-        for t in said_to("olga@example.org")
+        for t in said_to(boxes, "olga@example.org")
     )
-    mail(olga, site.identity.address, "observe g1")
-    assert any("does not take observers" in t for t in said_to("olga@example.org"))
-    mail("Gil <gil@example.org>", gil, "observers on")
-    assert any("Observers may watch this game again." in t for t in said_to("gil@example.org"))
-    observe()
-    assert any("You now observe g1" in t for t in said_to("olga@example.org"))
+    delivered(site, boxes, olga, site.identity.address, "observe g1")
+    assert any("does not take observers" in t for t in said_to(boxes, "olga@example.org"))
+    delivered(site, boxes, "Gil <gil@example.org>", gil, "observers on")
+    assert any(
+        "Observers may watch this game again." in t for t in said_to(boxes, "gil@example.org")
+    )
+    observing(site, boxes, olga, "g1")
+    assert any("You now observe g1" in t for t in said_to(boxes, "olga@example.org"))
     # and the players' history has both on record
     history = " ".join(r.actions[0].told()[0] for r in site.campaign("g1").records() if r.actions)
     assert "closes the game to observers" in history and "opens the game to observers" in history
@@ -288,22 +294,17 @@ def test_the_game_master_closes_a_game_to_observers_and_opens_it_again(tmp_path)
 def test_an_observer_stops_observing_and_a_stranger_stops_nobody(tmp_path):
     site, boxes = game(tmp_path)
     olga, pia = "Olga <olga@example.org>", "Pia <pia@example.org>"
-    boxes.deliver(person_mail(olga, site.identity.address, "hello", "observe g1"))
-    assert not tick(site, T0).errors
-    boxes.deliver(confirmation_reply(boxes.new("olga@example.org"), olga))
-    assert not tick(site, T0).errors
+    observing(site, boxes, olga, "g1")
     boxes.new()
     assert site.campaign("g1").config.observers == ("olga@example.org",)
     settings = (site.campaign("g1").root / "campaign.yaml").read_bytes()
-    boxes.deliver(person_mail(pia, site.identity.address, "hello", "unobserve g1"))
-    assert not tick(site, T0).errors
-    [told] = boxes.new("pia@example.org")
-    assert "You do not observe g1: there was nothing to stop." in " ".join(text_of(told).split())
+    delivered(site, boxes, pia, site.identity.address, "unobserve g1")
+    [told] = said_to(boxes, "pia@example.org")
+    assert "You do not observe g1: there was nothing to stop." in told
     assert (site.campaign("g1").root / "campaign.yaml").read_bytes() == settings  # untouched
-    boxes.deliver(person_mail(olga, site.identity.address, "hello", "unobserve g1"))
-    assert not tick(site, T0).errors
-    [told] = boxes.new("olga@example.org")
-    assert "You no longer observe g1." in " ".join(text_of(told).split())
+    delivered(site, boxes, olga, site.identity.address, "unobserve g1")
+    [told] = said_to(boxes, "olga@example.org")
+    assert "You no longer observe g1." in told
     assert site.campaign("g1").config.observers == ()
 
 
@@ -312,18 +313,13 @@ def test_a_player_leaves_a_game_before_it_starts_and_not_after(tmp_path):
     site.new_campaign("bus", "open1", [], seed=1, seats=3)
     boxes = Mailboxes(site)
 
-    def mail(sender, to, text):
-        boxes.deliver(person_mail(sender, to, "hello", text))
-        assert not tick(site, T0).errors
-
-    def said_to(address):
-        return [" ".join(text_of(m).split()) for m in boxes.new(address)]
-
-    mail(PLAYERS[0], site.identity.address, "join open1 as Ann")
-    mail(PLAYERS[1], site.identity.address, "join open1 as Bob")
+    delivered(site, boxes, PLAYERS[0], site.identity.address, "join open1 as Ann")
+    delivered(site, boxes, PLAYERS[1], site.identity.address, "join open1 as Bob")
     ann, bob = (p.token for p in site.campaign("open1").players)
-    said_to(ADDRESSES[0])
-    mail(PLAYERS[0], site.identity.plus("open1", ann), "leave\ntimezone Asia/Tokyo")
+    boxes.new(ADDRESSES[0])
+    delivered(
+        site, boxes, PLAYERS[0], site.identity.plus("open1", ann), "leave\ntimezone Asia/Tokyo"
+    )
     [left] = boxes.new(ADDRESSES[0])
     said = " ".join(text_of(left).split())
     assert "You have left open1." in said
@@ -333,14 +329,15 @@ def test_a_player_leaves_a_game_before_it_starts_and_not_after(tmp_path):
     # Bob has Ann's seat number now: his token is in no mail to Ann
     assert bob not in left.as_string() and "open1" not in str(left["Reply-To"] or "")
     assert [p.address for p in site.campaign("open1").players] == [ADDRESSES[1]]
-    mail(PLAYERS[2], site.identity.address, "join open1 as Cid")
-    mail(PLAYERS[0], site.identity.address, "join open1 as Ann")  # the last seat: it starts
+    delivered(site, boxes, PLAYERS[2], site.identity.address, "join open1 as Cid")
+    # the last seat: it starts
+    delivered(site, boxes, PLAYERS[0], site.identity.address, "join open1 as Ann")
     campaign = site.campaign("open1")
     assert [p.address for p in campaign.players] == [ADDRESSES[1], ADDRESSES[2], ADDRESSES[0]]
-    said_to(ADDRESSES[2])
+    boxes.new(ADDRESSES[2])
     cid = site.identity.plus("open1", campaign.players[1].token)
-    mail(PLAYERS[2], cid, "leave")
-    [answer] = said_to(ADDRESSES[2])
+    delivered(site, boxes, PLAYERS[2], cid, "leave")
+    [answer] = said_to(boxes, ADDRESSES[2])
     assert "the game has started: ask the game master to replace you" in answer
     assert [p.address for p in site.campaign("open1").players][1] == ADDRESSES[2]
 
@@ -348,9 +345,7 @@ def test_a_player_leaves_a_game_before_it_starts_and_not_after(tmp_path):
 def gm_says(site, boxes, text, now=T0):
     """The game master's mail to g1, and the answer to it (flattened)."""
     gil = site.identity.plus("g1", site.campaign("g1").gm.token)
-    boxes.deliver(person_mail("Gil <gil@example.org>", gil, "cmd", text))
-    report = tick(site, now)
-    assert not report.errors, report.errors
+    delivered(site, boxes, "Gil <gil@example.org>", gil, text, "cmd", now)
     [answer] = [m for m in boxes.new("gil@example.org") if "commands" in str(m["Subject"])]
     return " ".join(text_of(answer).split())
 
@@ -440,20 +435,23 @@ def open_game(tmp_path):
     boxes = Mailboxes(site)
     for player in PLAYERS:
         name = player.partition(" ")[0]
-        boxes.deliver(person_mail(player, site.identity.address, "hi", f"join open1 as {name}"))
-        assert not tick(site, T0).errors
+        delivered(site, boxes, player, site.identity.address, f"join open1 as {name}", "hi")
     boxes.new()
     return site, boxes
 
 
 def to_open_game(site, boxes, sender, token, text):
     """A mail to open1 with ``token``, and the answer to its sender (flattened)."""
-    boxes.deliver(person_mail(sender, site.identity.plus("open1", token), "cmd", text))
-    report = tick(site, T0)
-    assert not report.errors, report.errors
+    delivered(site, boxes, sender, site.identity.plus("open1", token), text, "cmd")
     address = sender.partition("<")[2].rstrip(">")
     [answer] = [m for m in boxes.new(address) if "Your mail" in str(m["Subject"])]
     return " ".join(text_of(answer).split())
+
+
+def gm_to_open_game(site, boxes, text):
+    """The game master's mail to open1, and the answer to it (flattened)."""
+    gil = site.campaign("open1").gm.token
+    return to_open_game(site, boxes, "Gil <gil@example.org>", gil, text)
 
 
 def test_help_history_choices_and_messages_before_the_game_starts(tmp_path):
@@ -470,8 +468,7 @@ def test_help_history_choices_and_messages_before_the_game_starts(tmp_path):
     # the message was said to go to Bob and Cid, and went to nobody
     said = to_open_game(site, boxes, PLAYERS[0], ann, "message all Hello, see you soon")
     assert "open1 has not started yet: messages are relayed once it has" in said
-    gil = site.campaign("open1").gm.token
-    said = to_open_game(site, boxes, "Gil <gil@example.org>", gil, "help\nmessage all Hi")
+    said = gm_to_open_game(site, boxes, "help\nmessage all Hi")
     assert "Game master's commands" in said and "open1 has not started yet: messages" in said
     assert not boxes.new()
     assert (site.campaign("open1").root / "campaign.yaml").read_bytes() == settings
@@ -479,10 +476,7 @@ def test_help_history_choices_and_messages_before_the_game_starts(tmp_path):
 
 def test_the_game_master_replaces_a_player_before_the_game_starts(tmp_path):
     site, boxes = open_game(tmp_path)
-    gil = site.campaign("open1").gm.token
-    said = to_open_game(
-        site, boxes, "Gil <gil@example.org>", gil, "replace Bob with Dan <dan@example.org>"
-    )
+    said = gm_to_open_game(site, boxes, "replace Bob with Dan <dan@example.org>")
     assert "Dan takes Bob's seat" in said
     campaign = site.campaign("open1")
     dan = campaign.players[1]
@@ -530,20 +524,16 @@ def test_an_extension_under_an_hour_or_before_the_game_starts_is_refused(tmp_pat
     assert "an extension is between 1 hour and 14 days" in said
     assert (site.campaign("g1").root / "deadlines.json").read_bytes() == book
     site, boxes = open_game(tmp_path / "open")
-    gil = site.campaign("open1").gm.token
     # 'every deadline now running moves on', it said, of a game with none running
-    said = to_open_game(site, boxes, "Gil <gil@example.org>", gil, "extend 24")
+    said = gm_to_open_game(site, boxes, "extend 24")
     assert "extend 24: open1 has not started yet" in said
 
 
 def test_start_comes_after_the_other_commands_of_its_mail(tmp_path):
     site, boxes = open_game(tmp_path)
-    gil = site.campaign("open1").gm.token
     # after start, the deadlines changed under the welcomes that told the due times, and
     # pause stopped a game whose players were told it was their turn, with no log record
-    said = to_open_game(
-        site, boxes, "Gil <gil@example.org>", gil, "start\ndeadlines hours=12\npause"
-    )
+    said = gm_to_open_game(site, boxes, "start\ndeadlines hours=12\npause")
     assert "start: The game starts now" in said
     assert "pause: the campaign is open, not running" in said
     campaign = site.campaign("open1")
@@ -588,8 +578,7 @@ def test_deadlines_of_no_end_or_of_ages_are_refused(tmp_path):
 
 def test_deadlines_set_before_the_game_starts_are_told_with_the_welcomes(tmp_path):
     site, boxes = open_game(tmp_path)
-    gil = site.campaign("open1").gm.token
-    said = to_open_game(site, boxes, "Gil <gil@example.org>", gil, "deadlines hours=12")
+    said = gm_to_open_game(site, boxes, "deadlines hours=12")
     # 'Every player is told', it said, and nobody was: an open game tells nothing until it starts
     assert "The deadlines are now: hours=12. The players' welcomes will tell them." in said
     assert not boxes.new()
@@ -598,21 +587,16 @@ def test_deadlines_set_before_the_game_starts_are_told_with_the_welcomes(tmp_pat
 def test_a_player_does_not_observe_their_own_game_and_unobserve_needs_a_game(tmp_path):
     site, boxes = game(tmp_path)
     # a player was asked to confirm, and then got every round's report twice
-    boxes.deliver(person_mail(PLAYERS[0], site.identity.address, "hello", "observe g1"))
-    assert not tick(site, T0).errors
-    [told] = boxes.new(ADDRESSES[0])
-    assert "You play in g1: its reports come to you already." in " ".join(text_of(told).split())
+    delivered(site, boxes, PLAYERS[0], site.identity.address, "observe g1")
+    [told] = said_to(boxes, ADDRESSES[0])
+    assert "You play in g1: its reports come to you already." in told
     # the game master gets no round's report but by observing
-    boxes.deliver(person_mail("Gil <gil@example.org>", site.identity.address, "hi", "observe g1"))
-    assert not tick(site, T0).errors
-    boxes.deliver(confirmation_reply(boxes.new("gil@example.org"), "Gil <gil@example.org>"))
-    assert not tick(site, T0).errors
+    observing(site, boxes, "Gil <gil@example.org>", "g1")
     assert site.campaign("g1").config.observers == ("gil@example.org",)
     # 'there is no game that you named', it said, of a line that named none
-    boxes.deliver(person_mail("Pia <pia@example.org>", site.identity.address, "hi", "unobserve"))
-    assert not tick(site, T0).errors
-    [told] = boxes.new("pia@example.org")
-    assert "Write 'observe <game>' or 'unobserve <game>'" in " ".join(text_of(told).split())
+    delivered(site, boxes, "Pia <pia@example.org>", site.identity.address, "unobserve", "hi")
+    [told] = said_to(boxes, "pia@example.org")
+    assert "Write 'observe <game>' or 'unobserve <game>'" in told
 
 
 def test_replacing_a_name_that_plays_in_no_seat_says_so(tmp_path):
@@ -627,8 +611,7 @@ def test_a_player_changes_their_sign_up_choices_by_replying_to_the_join_answer(t
     site = make_site(tmp_path)
     site.new_campaign("busboss", "open1", [], seed=1, seats=4)
     boxes = Mailboxes(site)
-    boxes.deliver(person_mail(PLAYERS[0], site.identity.address, "hi", "join open1 as Ann"))
-    assert not tick(site, T0).errors
+    delivered(site, boxes, PLAYERS[0], site.identity.address, "join open1 as Ann", "hi")
     [joined] = boxes.new(ADDRESSES[0])
     assert "you may send 'join open1' again with" in " ".join(text_of(joined).split())
     # the reply went to the game, with Ann's token, where 'join' was read as an order:
@@ -654,10 +637,7 @@ def test_no_player_is_named_all_or_gm_whom_no_message_could_reach_alone(tmp_path
     assert not tick(site, T0).errors
     [told] = boxes.new("gem@example.org")
     assert "the name GM is how a message is addressed to" in " ".join(text_of(told).split())
-    gil = site.campaign("open1").gm.token
-    said = to_open_game(
-        site, boxes, "Gil <gil@example.org>", gil, "replace Bob with All <al@example.org>"
-    )
+    said = gm_to_open_game(site, boxes, "replace Bob with All <al@example.org>")
     assert "the name All is how a message is addressed to" in said
     assert [p.name for p in site.campaign("open1").players] == ["Ann", "Bob", "Cid"]
 
@@ -699,8 +679,7 @@ def test_a_game_option_written_with_a_superscript_is_refused_saying_what_it_take
     site = with_game_master(make_site(tmp_path), "gil@example.org", "REFEREE_TEST_GM_TOKEN")
     boxes = Mailboxes(site)
     text = "token opensesame\nopen busboss spring 4 map_version=²"
-    boxes.deliver(person_mail("Gil <gil@example.org>", site.identity.address, "new", text))
-    assert not tick(site, T0).errors
+    delivered(site, boxes, "Gil <gil@example.org>", site.identity.address, text, "new")
     [refused] = boxes.new("gil@example.org")
     # '²' passed str.isdigit but not int(), whose error was the answer: "invalid literal for
     # int() with base 10: '²'"
@@ -710,22 +689,15 @@ def test_a_game_option_written_with_a_superscript_is_refused_saying_what_it_take
 
 def test_an_observer_who_takes_a_seat_observes_no_more(tmp_path):
     olga = "Olga <olga@example.org>"
-
-    def observe(site, boxes, campaign_id):
-        boxes.deliver(person_mail(olga, site.identity.address, "hi", f"observe {campaign_id}"))
-        assert not tick(site, T0).errors
-        boxes.deliver(confirmation_reply(boxes.new("olga@example.org"), olga))
-        assert not tick(site, T0).errors
-        assert site.campaign(campaign_id).config.observers == ("olga@example.org",)
-
     # she got each round's report as an observer beside her own as a player
     site, boxes = open_game(tmp_path / "open")
-    observe(site, boxes, "open1")
-    boxes.deliver(person_mail(olga, site.identity.address, "hi", "join open1 as Olga"))
-    assert not tick(site, T0).errors
+    observing(site, boxes, olga, "open1")
+    assert site.campaign("open1").config.observers == ("olga@example.org",)
+    delivered(site, boxes, olga, site.identity.address, "join open1 as Olga", "hi")
     assert site.campaign("open1").config.observers == ()
     site, boxes = game(tmp_path / "running")
-    observe(site, boxes, "g1")
+    observing(site, boxes, olga, "g1")
+    assert site.campaign("g1").config.observers == ("olga@example.org",)
     gm_says(site, boxes, "replace Bob with Olga <olga@example.org>")
     assert site.campaign("g1").config.observers == ()
 
