@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import traceback
 from collections import Counter
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from functools import cached_property
@@ -66,6 +67,12 @@ class Counts:
     by_campaign: Counter[str] = field(default_factory=Counter)  # mails applied, per campaign
 
 
+def among(mail: Incoming, keys: AbstractSet[tuple[str | None, str]]) -> bool:
+    """Whether ``keys`` (sender, Message-ID) name the mail: a line written before senders
+    were kept stands for its Message-ID from anyone."""
+    return mail.key in keys or (None, mail.message_id) in keys
+
+
 class Intake:
     """Takes the mails of one tick, one at a time."""
 
@@ -89,13 +96,12 @@ class Intake:
         return {k for k in self.site.received_ids() if k not in self.retrying}
 
     def taken_before(self, mail: Incoming) -> bool:
-        # a line written before senders were kept stands for its Message-ID from anyone
-        return mail.key in self.received or (None, mail.message_id) in self.received
+        return among(mail, self.received)
 
     def retried(self, mail: Incoming) -> bool:
         """A quarantined mail taken again (`referee retry`): its sender heard of it when it
         failed."""
-        return mail.key in self.retrying or (None, mail.message_id) in self.retrying
+        return among(mail, self.retrying)
 
     def take(self, mail: InMail, held: bool = False) -> bool:
         """Handle one mail to exactly one recorded outcome; True when it may be marked
