@@ -492,7 +492,7 @@ def replay(ctx, campaign_id) -> None:
     result = table.rules.result(table.state)
     click.echo(
         f"{campaign_id}: {len(table.steps)} log records, "
-        f"{table.orders_logged - undone} orders replayed"
+        f"{table.orders_replayed} orders replayed"
         + (f" ({undone} undone by rollbacks, not replayed)" if undone else "")
         + f", round {table.round}, "
         + (f"finished: {result.reason}" if result else "in play")

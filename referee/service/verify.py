@@ -215,7 +215,7 @@ def replay(campaign: Campaign, records: list[dict], result: Verification) -> Tab
     undone = len(table.undone)
     ended = table.rules.result(table.state)
     result.passed.append(
-        f"the log replays: {table.orders_logged - undone} orders, all legal"
+        f"the log replays: {table.orders_replayed} orders, all legal"
         + (f" ({undone} undone by rollbacks, not replayed)" if undone else "")
         + f", to round {table.round}"
         + (f", the end ({ended.reason})" if ended else "")

@@ -576,10 +576,10 @@ class Table:
         return self.held
 
     @property
-    def orders_logged(self) -> int:
-        """The orders of every record of the log, those a rollback undid among them (the
-        log keeps them; ``undone`` says which a replay passes over)."""
-        return sum(len(s.record.orders) for s in self.steps)
+    def orders_replayed(self) -> int:
+        """The orders of the log that its replay applied: the log keeps those a rollback
+        undid too, and a replay passes over them (``undone``)."""
+        return sum(len(s.record.orders) for s in self.steps) - len(self.undone)
 
     @property
     def count(self) -> int:
