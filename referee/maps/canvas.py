@@ -534,9 +534,9 @@ class Picture:
     def text(self, at: Point, text: str, size: int, fill: Colour, anchor: str) -> None:
         self.texts.append((at, text, size, fill, anchor, None))
 
-    def png(self, palette: Image.Image, compress_level: int = 6) -> bytes:
+    def png(self, palette: Image.Image, compress_level: int) -> bytes:
         """The picture as PNG bytes in `palette` (see `fixed_palette`), compressed by zlib at
-        ``compress_level``."""
+        ``compress_level``: each game's map its own, as fast as its mail's weight allows."""
         for at, text, size, fill, anchor, halo in self.texts:
             for colour, grown in ((halo, True), (fill, False)):
                 if colour is not None:
@@ -546,8 +546,6 @@ class Picture:
         # named, not given a format: Pillow then loads its PNG writer alone, not the five
         # it loads for any format named (4 ms of a process's first map)
         out.name = "map.png"
-        # zlib's default level: a quarter smaller than its fastest (80 KB against 110 for a
-        # Bus map) for 7 ms more; a map goes by mail as it is drawn, encoded once
         picture = self.image.quantize(palette=palette, dither=Image.Dither.NONE)
         picture.save(out, compress_level=compress_level)
         return out.getvalue()
