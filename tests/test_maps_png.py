@@ -204,7 +204,7 @@ def test_shapes_drawn_over_the_ground_band_by_band_are_drawn_as_on_one_canvas(sh
     drawn.shapes = list(shapes)
     picture.over_ground(drawn)
 
-    whole = Image.frombytes("RGB", ground.big_size, bytes(ground.big))
+    whole = Image.frombytes("RGB", ground.big_size, bytes(ground.big), "raw", "RGBX")
     canvas.draw(shapes, whole, (0, 0))
     expected = ground.picture()
     expected.paste(whole.reduce(canvas.SUPERSAMPLE), (0, 0))

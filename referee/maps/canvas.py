@@ -226,10 +226,12 @@ def _read(path: Path) -> Any:
 def _mapped(path: Path, size: tuple[int, int]) -> mmap.mmap | None:
     """The pixels of an RGB image kept raw in a cache file, mapped rather than read (read
     as they are used, not copied first: a process's first map touches 12 MB less memory),
-    or None when there is none of that size."""
+    or None when there is none of that size. Four bytes a pixel (RGBX), as Pillow keeps an
+    RGB image: reading them in is a copy, where three bytes a pixel were spread out one by
+    one (10 M instructions a map)."""
     try:
         with open(path, "rb") as f:
-            if os.fstat(f.fileno()).st_size != size[0] * size[1] * 3:
+            if os.fstat(f.fileno()).st_size != size[0] * size[1] * 4:
                 return None
             return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
     except (OSError, ValueError):
@@ -368,13 +370,13 @@ class Ground:
         draw(self.shapes, big, (0, 0))
         image = Image.new("RGB", self.size, self.background)
         image.paste(big.reduce(SUPERSAMPLE), (0, 0))
-        return big.tobytes(), image.tobytes()
+        return big.tobytes("raw", "RGBX"), image.tobytes("raw", "RGBX")
 
     def picture(self) -> Image.Image:
         """A new image of the ground at output size, to draw a map on."""
         # not cleared first (as Image.frombytes would): every pixel is filled just below
         image = Image.new("RGB", self.size, None)
-        image.frombytes(memoryview(self._whole(self.pixels)))
+        image.frombytes(memoryview(self._whole(self.pixels)), "raw", "RGBX")
         return image
 
     @cached_property
@@ -385,12 +387,13 @@ class Ground:
     def band(self, top: int) -> Image.Image:
         """The big ground of the BAND output rows from ``top`` on (within the picture), the
         whole drawn width, in the one image that every band is copied into."""
-        row = self.big_size[0] * 3
+        row = self.big_size[0] * 4
         size = (self.big_size[0], BAND * SUPERSAMPLE)
         if self.canvas is None:
             self.canvas = Image.new("RGB", size, None)  # not cleared: filled just below
         start = top * SUPERSAMPLE * row
-        self.canvas.frombytes(memoryview(self._whole(self.big))[start : start + size[1] * row])
+        band = memoryview(self._whole(self.big))[start : start + size[1] * row]
+        self.canvas.frombytes(band, "raw", "RGBX")
         return self.canvas
 
     def _whole(self, pixels: mmap.mmap | bytes) -> mmap.mmap | bytes:
