@@ -225,7 +225,7 @@ def _read(path: Path) -> Any:
 
 def _mapped(path: Path, size: tuple[int, int]) -> mmap.mmap | None:
     """The pixels of an RGB image kept raw in a cache file, mapped rather than read (read
-    as they are used, not copied first: a process's first map touches 12 MB less memory),
+    as they are used, not copied first: a process's first map touches 16 MB less memory),
     or None when there is none of that size. Four bytes a pixel (RGBX), as Pillow keeps an
     RGB image: reading them in is a copy, where three bytes a pixel were spread out one by
     one (10 M instructions a map)."""
