@@ -33,7 +33,9 @@ print(json.dumps({"status": status, "modules": sorted(sys.modules)}))
 """
 # a tick with nothing to do needs none of these
 HEAVY = ("jinja2", "PIL", "imapclient", "click", "email", "smtplib", "ssl")
-GAMES = ("referee.bus", "referee.busboss")
+# nor the games, their registry and contract, or a campaign's settings (time zones, ids)
+GAMES = ("referee.bus", "referee.busboss", "referee.registry", "referee.contract")
+CAMPAIGNS = "referee.settings.campaign"
 
 
 def referee(site_root: Path, *args: str) -> tuple[int, list[str], str]:
@@ -72,6 +74,7 @@ def test_an_idle_tick_imports_no_template_engine_drawing_library_game_or_click(t
     loaded = {name.split(".")[0] for name in modules}
     assert loaded.isdisjoint(HEAVY), sorted(loaded & set(HEAVY))
     assert not [name for name in modules if name.startswith(GAMES)]
+    assert CAMPAIGNS not in modules
     # the same with the options cron's wrapper may give, in any order
     config = str(site.config.path)
     status, modules, printed = referee(tmp_path.parent, "-v", "--config", config, "-q", "tick")

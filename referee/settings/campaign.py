@@ -5,25 +5,13 @@ tick accepts, and a command never writes a file the next tick would refuse."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from .. import registry
 from ..schema import at_least, setting
-from .checks import mail_address, player_name
+from .checks import campaign_id, mail_address, player_name
 from .deadlines import Deadlines, parse_day, time_zone
-
-ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")
-
-
-def campaign_id(text: str) -> str:
-    if not ID_PATTERN.match(text):
-        raise ValueError(
-            f"{text!r} is not a campaign id: use 1 to 32 lowercase letters, digits and "
-            "dashes, starting with a letter or digit"
-        )
-    return text
 
 
 def known_game(name: str) -> str:

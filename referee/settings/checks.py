@@ -23,6 +23,19 @@ def mail_address(example: str) -> Callable[[str], str]:
     return check
 
 
+# a campaign's id, also the name of its folder (the store tells campaigns by it)
+ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")
+
+
+def campaign_id(text: str) -> str:
+    if not ID_PATTERN.match(text):
+        raise ValueError(
+            f"{text!r} is not a campaign id: use 1 to 32 lowercase letters, digits and "
+            "dashes, starting with a letter or digit"
+        )
+    return text
+
+
 NAME_MOST = 64  # characters of a player's (or a game master's) name
 
 

@@ -46,8 +46,8 @@ from ..contract import (
 from ..files import CorruptRecord, append_record, atomic_write, read_records
 from ..records import Record, RecordError, Rollback
 from ..schema import SettingsError, load_file, read
-from ..settings.campaign import CampaignFile, CampaignSettings, PlayerEntry, campaign_id
-from ..settings.checks import player_name
+from ..settings.campaign import CampaignFile, CampaignSettings, PlayerEntry
+from ..settings.checks import campaign_id, player_name
 from .book import Book
 from .marks import Watermarks
 
