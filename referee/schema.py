@@ -18,7 +18,6 @@ its own data files with it.
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import math
 import types
 import typing
@@ -191,6 +190,8 @@ class _Reader:
             if refused:
                 self.problem(_join(path, key), refused)
             elif key not in fields:
+                import difflib  # here, not above: only a file with a mistake needs it
+
                 near = difflib.get_close_matches(str(key), sorted(fields), n=1)
                 hint = (
                     f"did you mean `{near[0]}`?"

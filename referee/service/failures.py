@@ -17,7 +17,6 @@ the rotated files written since the last summary.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import os
@@ -131,6 +130,9 @@ class Found:
 
 def failure_files(state_dir: Path) -> list[Found]:
     """Every file of failures, rotated by the referee or by hand, oldest first."""
+    import hashlib  # here, not above: a site at rest has no failures, and OpenSSL's start
+    # was a tenth of its idle tick's imports
+
     found = []
     for path in state_dir.glob("failures*.jsonl*"):
         if path.name.endswith(NOT_READ):

@@ -19,7 +19,6 @@ state/last-tick.json   when the last tick ran, what came of it, and when the las
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import os
@@ -28,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..files import append_lines, append_record, atomic_write, fsync_dir, read_records
-from ..settings.campaign import ID_PATTERN
+from ..settings.checks import ID_PATTERN
 
 if TYPE_CHECKING:
     from .campaign import Campaign
@@ -153,8 +152,7 @@ class SiteFiles:
         folder = self.held_dir / campaign_id
         folder.mkdir(parents=True, exist_ok=True)
         numbers = [int(p.name.partition("-")[0]) for p in folder.glob("*.eml")]
-        name = hashlib.sha256(message_id.encode()).hexdigest()[:20]
-        path = folder / f"{max(numbers, default=0) + 1:06d}-{name}.eml"
+        path = folder / f"{max(numbers, default=0) + 1:06d}-{raw_name(message_id)}"
         atomic_write(path, raw)
         return path
 
@@ -269,5 +267,7 @@ class SiteFiles:
 
 
 def raw_name(message_id: str) -> str:
-    """The file name of a raw mail kept (``keep_raw``)."""
+    """The file name of a raw mail kept (``keep_raw``, ``hold``)."""
+    import hashlib  # here, not above: OpenSSL's start was a tenth of an idle tick's imports
+
     return hashlib.sha256(message_id.encode()).hexdigest()[:20] + ".eml"
