@@ -485,7 +485,8 @@ def show(ctx, campaign_id, player, png) -> None:
 @click.argument("campaign_id", metavar="ID")
 @click.pass_context
 def replay(ctx, campaign_id) -> None:
-    """Rebuild a campaign's game from its log alone and check it."""
+    """Rebuild a campaign's game from its log alone, each order applied as the rules allow
+    (`referee verify` checks the log's hash chain and turn reports as well)."""
     site = open_site(ctx)
     table = started_table(site, campaign_id)
     undone = len(table.undone)
