@@ -440,6 +440,16 @@ def open_game(tmp_path):
     return site, boxes
 
 
+def test_a_player_whose_address_ends_its_local_part_with_a_dot_joins_and_is_answered(tmp_path):
+    # taro.@docomo.ne.jp, as a Japanese carrier gave them out: the answer to the join could
+    # not be written, the mail was quarantined, and telling the sender failed in turn, so
+    # the mail stayed in the inbox and failed again at every tick
+    site, boxes = open_game(tmp_path)
+    delivered(site, boxes, "Taro <taro.@docomo.ne.jp>", site.identity.address, "join open1", "hi")
+    assert [p.address for p in site.campaign("open1").players][-1] == "taro.@docomo.ne.jp"
+    assert boxes.new("taro.@docomo.ne.jp")  # welcomed, the game starting with four
+
+
 def to_open_game(site, boxes, sender, token, text):
     """A mail to open1 with ``token``, and the answer to its sender (flattened)."""
     delivered(site, boxes, sender, site.identity.plus("open1", token), text, "cmd")

@@ -231,3 +231,21 @@ def test_a_recipient_the_referee_cannot_write_to_is_left_out_or_refused():
     assert back.get("Bcc") is None
     with pytest.raises(ValueError, match="not an address the referee writes to"):
         mail(["=?utf-8?q?a=0D=0ABcc=3A_x?=@example.org"])
+
+
+def test_an_address_its_owner_writes_with_a_dot_at_the_end_of_its_local_part_is_written_so():
+    """Some mobile carriers gave out addresses such as taro.@docomo.ne.jp, which RFC 5322's
+    dot-atom does not allow and which their owners write, and are written to, as they are:
+    the referee writes them so too (they broke every answer to such a player), and leaves
+    out a domain with an empty label, which no mail can reach."""
+
+    def mail(to):
+        return compose(from_address=REFEREE, from_name="R", to=to, subject="s", text="x\n")
+
+    for address in ("taro.@docomo.ne.jp", ".hana@ezweb.ne.jp", "a.b.@example.org"):
+        back = parsed(mail([("Taro", address)]))
+        assert [(a.display_name, a.addr_spec) for a in back["To"].addresses] == [("Taro", address)]
+    for address in ("ann@.example.org", "ann@example.org.", "ann@example..org"):
+        assert not plain_address(address)
+    back = parsed(mail(["gm@example.org", "ann@example..org", "bob@.example.org"]))
+    assert [a.addr_spec for a in back["To"].addresses] == ["gm@example.org"]

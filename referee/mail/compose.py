@@ -171,10 +171,14 @@ def _parts(recipient: Recipient) -> tuple[str, str]:
 
 
 def _address(recipient: Recipient) -> Address:
+    """The recipient as written into a header: built from its parts, which
+    ``plain_address`` vouches for, not parsed from the whole (as ``addr_spec=`` does), which
+    refuses a local part that ends with a dot (taro.@docomo.ne.jp) though mail reaches it."""
     name, address = _parts(recipient)
     if not plain_address(address):
         raise ValueError(f"{address!r} is not an address the referee writes to")
-    return Address(header_text(name), addr_spec=address)
+    local, _, domain = address.rpartition("@")
+    return Address(header_text(name), local, domain)
 
 
 def _text_cte(text: str) -> str | None:

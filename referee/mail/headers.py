@@ -74,11 +74,15 @@ def message_id_or_none(text: str | None) -> str | None:
     return None
 
 
-ADDRESS = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]{1,64}@[A-Za-z0-9.-]{1,253}")
+# the local part as people write it (a dot may end it, as in the addresses some mobile
+# carriers gave out: taro.@docomo.ne.jp), the domain as labels between single dots
+ADDRESS = re.compile(
+    r"(?=[^@]{1,64}@.{1,253}$)[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*"
+)
 
 
 def plain_address(address: str) -> bool:
     """Whether ``address`` is one the referee writes into a header: an ASCII local part of
-    the usual characters (no quotes, no encoded word) and an ASCII domain name (an
-    international one in its xn-- form)."""
+    the usual characters (no quotes, no encoded word, no two dots together) and an ASCII
+    domain name (an international one in its xn-- form)."""
     return bool(ADDRESS.fullmatch(address)) and "=?" not in address and ".." not in address
