@@ -7,6 +7,7 @@ import pytest
 from sites import ADDRESSES, PLAYERS, Mailboxes, make_site, person_mail, run_tick, text_of
 
 from referee.records import RefusedCommand
+from referee.service import intake
 from referee.service.tick import tick
 from referee.service.work import run_as_gm
 
@@ -145,3 +146,27 @@ def test_status_of_all_campaigns_names_a_damaged_one_and_shows_the_others(site):
     assert lines[1].startswith("g2 ") and "unreadable" in lines[1]
     assert "1 campaign(s) could not be read (g2)" in result.output
     assert "referee verify" in result.output
+
+
+def test_a_failed_mail_whose_sender_cannot_be_told_is_recorded_once_and_not_taken_again(
+    site, monkeypatch
+):
+    """The notice to the sender of a mail that failed is a mail too. When it could not be
+    written (as for an address the referee could not write, taro.@docomo.ne.jp), the failed
+    mail's outcome went unrecorded: the mail stayed in the inbox, failed again at every
+    tick and added a failure each minute."""
+
+    def fault(*args, **kwargs):
+        raise RuntimeError("a fault")
+
+    order(site, "g1", 0, "build house 15")
+    monkeypatch.setattr(intake.Intake, "apply", fault)
+    monkeypatch.setattr(intake, "tell_sender", fault)
+    first = tick(site, T0)
+    assert first.fetched == 1 and any("a fault" in e for e in first.errors)
+    again = tick(site, T0)
+    assert (again.fetched, again.errors) == (0, [])
+    assert len(list((site.state_dir / "quarantine").glob("*.eml"))) == 1
+    failures = (site.state_dir / "failures.jsonl").read_text().splitlines()
+    assert len(failures) == 2  # the mail's, and the notice to its sender's
+    assert "answer to mail" in failures[1] and "a fault" in failures[1]

@@ -158,7 +158,16 @@ class Intake:
             # again and is still failing): no second answer, and its outcome stands
             return
         if not mail.automatic:
-            self.send_notice(mail, *(notice or (say("subject_not_read"), say("not_read"))))
+            try:
+                self.send_notice(mail, *(notice or (say("subject_not_read"), say("not_read"))))
+            except Exception as err:  # the notice is lost, not the mail's outcome (below):
+                # unrecorded, the mail would be taken, and fail, again at every tick
+                log.error("mail %s: its sender could not be told: %s", mail.message_id, err)
+                note_failure(
+                    site,
+                    f"answer to mail {mail.message_id}",
+                    f"{FAILED}: {type(err).__name__}: {err}",
+                )
         self.noted(mail, "-", outcome)
 
     def handle(self, mail: Incoming, raw: bytes, held: bool = False) -> bool:
