@@ -38,35 +38,42 @@ def purchase_problem(s: BusBossState, seat: int, purchase: Purchase) -> str | No
     """What is wrong with a purchase whatever the other players do, or None (rules 8, 12, 34);
     K10: such an alternative is skipped. Whether a route is still free, connects and is
     affordable is judged at the player's turn."""
-    return checked_purchase(s, seat, purchase)[1]
+    return checked_purchase(s, seat, purchase)[2]
 
 
 def checked_purchase(
     s: BusBossState, seat: int, purchase: Purchase
-) -> tuple[list[Route], str | None]:
-    """The routes a purchase names, and what is wrong with it (``purchase_problem``)."""
+) -> tuple[list[Route], int, str | None]:
+    """The routes a purchase names, what they cost together (rule 9), and what is wrong with
+    it (``purchase_problem``)."""
     try:
         routes = routes_of_purchase(s.map, purchase)
     except ValueError as e:
-        return [], str(e)
-    names = [r.name for r in routes]
-    if len(set(names)) < len(names):
-        twice = sorted({n for n in names if names.count(n) > 1})
-        return routes, f"{twice[0]} is named twice (rule 8)"
+        return [], 0, str(e)
     total = cost_of(routes)
-    if len(routes) > MAX_ROUTES:
-        return routes, f"at most {MAX_ROUTES} routes can be bought in one build (rule 8)"
-    if len(routes) > 1 and total > SHARED_BUDGET:
-        return routes, (
-            f"two to four routes may cost at most {SHARED_BUDGET} together; "
-            f"{' '.join(names)} cost {total} (rule 8)"
-        )
+    if len(routes) > 1:
+        names = [r.name for r in routes]
+        if len(set(names)) < len(names):
+            twice = sorted({n for n in names if names.count(n) > 1})
+            return routes, total, f"{twice[0]} is named twice (rule 8)"
+        if len(routes) > MAX_ROUTES:
+            return routes, total, f"at most {MAX_ROUTES} routes can be bought in one build (rule 8)"
+        if total > SHARED_BUDGET:
+            return (
+                routes,
+                total,
+                (
+                    f"two to four routes may cost at most {SHARED_BUDGET} together; "
+                    f"{' '.join(names)} cost {total} (rule 8)"
+                ),
+            )
     if purchase.cost is not None and purchase.cost != total:
-        return routes, f"{' '.join(names)} cost {total}, not {purchase.cost} (rule 34)"
+        names = [r.name for r in routes]
+        return routes, total, f"{' '.join(names)} cost {total}, not {purchase.cost} (rule 34)"
     for r in routes:
         if seat in s.owners[r.index]:
-            return routes, owned_already(r)
-    return routes, None
+            return routes, total, owned_already(r)
+    return routes, total, None
 
 
 def owned_already(route: Route) -> str:
@@ -92,15 +99,12 @@ def available(owners: tuple[int, ...], route: Route) -> bool:
     return len(owners) < route.copies or BANK_SEAT in owners
 
 
-def buy(s: BusBossState, seat: int, routes: Sequence[Route]) -> str | None:
-    """Buys the routes of a purchase for the seat if it is legal now and says why not
-    otherwise. Mutates ``s``."""
-    total = cost_of(routes)
+def buy(s: BusBossState, seat: int, routes: Sequence[Route], total: int) -> str | None:
+    """Buys for the seat the routes of a purchase ``checked_purchase`` passed, costing
+    ``total``, if they can be bought now, and says why not otherwise. Mutates ``s``."""
     if total > s.cash[seat]:
         return f"it costs {total} and only {s.cash[seat]} is left (K2)"
     for r in routes:
-        if seat in s.owners[r.index]:
-            return owned_already(r)
         if not available(s.owners[r.index], r):
             return f"{r.name} is taken (rule 35)"
     before = ownership(s)
@@ -165,11 +169,11 @@ def execute_build(
         if not purchase.routes:
             events.append(f"{s.label(seat)} buys nothing.")
             return
-        routes, problem = checked_purchase(s, seat, purchase)
+        routes, cost, problem = checked_purchase(s, seat, purchase)
         if problem is None:
-            problem = buy(s, seat, routes)
+            problem = buy(s, seat, routes, cost)
             if problem is None:
-                cost, names = cost_of(routes), [r.name for r in routes]
+                names = [r.name for r in routes]
                 events.append(
                     f"{s.label(seat)} buys {' '.join(names)} for {cost} (cash {s.cash[seat]})."
                 )
