@@ -657,8 +657,11 @@ def _split(s: BusBossState, company: tuple[int, ...], amounts: dict[int, int]) -
     return ", ".join(f"{s.names[x]} {amounts[x]}" for x in company)
 
 
+ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
+
+
 def _ordinal(n: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+    return ORDINALS.get(n, f"{n}th")
 
 
 # the end -----------------------------------------------------------------------------------------

@@ -91,10 +91,14 @@ class Plan:
         pick the same one (``owners``: each route's owners, by route index; ``colours``:
         the players' colours by seat)."""
         company = self.company
-        named = []
+        named: list[str | None] = []
         for route, owner, _ in self.legs:
-            default = default_owner(owners[route.index], company)
-            named.append(None if default == owner else owner_name(owner, colours))
+            route_owners = owners[route.index]
+            # (most routes have one owner, whose copy the leg uses and the rules pick)
+            if len(route_owners) == 1 or default_owner(route_owners, company) == owner:
+                named.append(None)
+            else:
+                named.append(owner_name(owner, colours))
         return Journey(self.places, tuple(named))
 
 
