@@ -255,12 +255,16 @@ def resolve(
                 "where it changes route (K4, rule 29)"
             )
         route, spaces = found
-        passed += route.between(a, b)[1:]
+        if len(route.places) == 2:  # (most routes: two towns, no junction between)
+            passed.append(b)
+        else:
+            passed += route.between(a, b)[1:]
         owners = net.owners[route.index]
         if not owners:
             raise JourneyError(f"nobody owns {route.name} yet (K4)")
         if named is None:
-            owner = default_owner(owners, company)
+            # (most routes have one owner, whose copy it is whoever runs)
+            owner = owners[0] if len(owners) == 1 else default_owner(owners, company)
             if owner is None and rulings >= RULINGS:
                 owner = cheapest_owner(owners, play_order)
             if owner is None:
@@ -319,7 +323,7 @@ def check(
     """Rules 22, 24 and 25 for a resolved plan; in a joint run rule 22 holds for each
     partner, and the cap of rule 24 for the company's payments together (K12); a partner
     owning either copy of a doubled route the company travels owns its spaces (K14)."""
-    if not plan.own_spaces():
+    if plan.paid == plan.spaces:  # (what it does not pay for is on the company's routes)
         raise JourneyError("the journey uses none of your own routes (rule 22)")
     if len(plan.company) > 1:
         for seat in plan.company:
