@@ -112,42 +112,55 @@ def run_name(cards: tuple[str, str]) -> str:
 
 
 def format_purchase(p: Purchase) -> str:
-    if not p.routes:
+    routes, cost = p
+    if not routes:
         return "nothing"
-    text = " ".join(map("-".join, p.routes))  # each route as its two places: "a-b"
-    return text if p.cost is None else f"{text} cost {p.cost}"
+    # each route as its two places, "a-b" (most purchases are of one route)
+    text = "-".join(routes[0]) if len(routes) == 1 else " ".join(map("-".join, routes))
+    return text if cost is None else f"{text} cost {cost}"
 
 
 def format_journey(j: Journey) -> str:
+    places, owners = j
+    if owners.count(None) == len(owners):  # (most journeys name no owner)
+        return "-".join(places)
     # (loops, not comprehensions, here and in format_order: each comprehension is a call of
     # its own, and an order has a few lines, a journey a few places)
-    parts = [j.places[0]]
-    for place, owner in zip(j.places[1:], j.owners):
+    parts = [places[0]]
+    for place, owner in zip(places[1:], owners):
         parts.append(place if owner is None else f"{place}({owner})")
     return "-".join(parts)
 
 
 def format_entry(e: RunEntry) -> str:
-    text = f"run {e.run}"
-    if e.partners:
-        text += " with " + " ".join(e.partners)
-    if e.journey is not None:
-        text += ": " + format_journey(e.journey)
+    cards, partners, journey = e
+    text = f"run {run_name(cards)}"
+    if partners:
+        text += " with " + " ".join(partners)
+    if journey is not None:
+        text += ": " + format_journey(journey)
     return text
 
 
 def format_order(o: Order) -> str:
-    lines = []
-    if o.round is not None:
-        lines.append(f"round {o.round}")
-    if o.missed:
+    # the fields at once: read by name, a named tuple's fields are looked up one by one
+    part, runs, builds, round_no, missed = o
+    lines = [] if round_no is None else [f"round {round_no}"]
+    if missed:
         lines.append("missed")
-    for entry in o.runs:
+    for entry in runs:
         lines.append(format_entry(entry))
-    if o.part == "operate" and not o.runs:
+    if part == "operate" and not runs:
         lines.append("no runs")
-    for build in o.builds:
-        lines.append("build " + " | ".join(map(format_purchase, build.choices)))
+    for (choices,) in builds:  # (most build lines have one alternative)
+        lines.append(
+            "build "
+            + (
+                format_purchase(choices[0])
+                if len(choices) == 1
+                else " | ".join(map(format_purchase, choices))
+            )
+        )
     return "\n".join(lines)
 
 
