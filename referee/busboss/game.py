@@ -81,15 +81,14 @@ def entry_limit(s: BusBossState) -> int:
 def awaiting(s: BusBossState) -> list[Decision]:
     if s.over:
         return []
-    text, pending, extra_build = prompt(s), s.pending, s.extra_build
-    # Decision(...) made as the tuple it is, without its __new__ in Python (as Bus's are)
-    return [
-        _make_tuple(
-            Decision, (seat, ORDERS, text + EXTRA_BUILD if seat in extra_build else text, s.round)
-        )
-        for seat in s.order
-        if seat not in pending
-    ]
+    text, pending, extra_build, stage = prompt(s), s.pending, s.extra_build, s.round
+    due = []  # (a loop: a comprehension is a call of its own)
+    for seat in s.order:
+        if seat not in pending:
+            # Decision(...) made as the tuple it is, without its __new__ in Python (as Bus's are)
+            prompted = text + EXTRA_BUILD if seat in extra_build else text
+            due.append(_make_tuple(Decision, (seat, ORDERS, prompted, stage)))
+    return due
 
 
 _make_tuple = tuple.__new__
