@@ -135,6 +135,9 @@ def unconnected(m: Map, mine: int, near: int, routes: Sequence[Route]) -> Route 
     along it (rule 10, K9). The routes of one purchase may be listed in any order. ``mine``:
     the player's routes, ``near``: the routes meeting them (``Ownership``). Returns a route
     that cannot join."""
+    if len(routes) == 1:  # (most purchases)
+        route = routes[0]
+        return route if mine and not near & m.bit[route.index] else None
     todo = list(routes)
     joined: set[str] = set()  # the places of the purchase's routes that have joined
     while todo:
