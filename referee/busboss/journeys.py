@@ -13,7 +13,6 @@ from __future__ import annotations
 import heapq
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import NamedTuple
 
 from .map import Map, Route
@@ -168,9 +167,23 @@ class Network:
         return self._shortest[cards]
 
 
-@lru_cache(maxsize=8)
+NETWORKS_KEPT = 8
+_networks: dict[int, Network] = {}  # the last networks made, by the id of their owners
+
+
 def network(m: Map, owners: tuple[tuple[int, ...], ...]) -> Network:
-    return Network(m, owners)
+    """The network of these owners, kept for the few owners a game is at (every bot of a
+    round and the round's resolution ask for it). Looked up by the owners tuple itself, which
+    a state and its copies share, not by its value: hashing the tuple of every route's
+    owners at each look-up cost a random game 0.7% of its instructions. A kept network holds
+    its owners, so no other tuple can take their id while it is kept."""
+    found = _networks.get(id(owners))
+    if found is None or found.owners is not owners or found.map is not m:
+        found = Network(m, owners)
+        if len(_networks) >= NETWORKS_KEPT:
+            del _networks[next(iter(_networks))]  # the oldest
+        _networks[id(owners)] = found
+    return found
 
 
 UNREACHED = PAYMENT_CAP + 1  # what a place or card beyond the cap of rule 24 counts as paying
