@@ -289,3 +289,13 @@ def test_building_rounds_follow_the_order_of_play_not_cash():
     s = at_round(new(), 2, cash={ANN: 90, BOB: 20})
     s, _ = play(s, {ANN: "build york-malton", BOB: "build york-malton", CAT: NOTHING, DAN: NOTHING})
     assert route_owners(s, "malton-york") == (ANN,)
+
+
+def test_the_nth_route_of_a_set_is_that_of_its_list_cheapest_first():
+    # the random bot picks one route of those it may buy without listing them all
+    m = RULES.new_game({}, ["Ann", "Bob", "Cid"], 1).map
+    every = (1 << len(m.routes)) - 1
+    for bits in (every, every & ~0b1011 << 20, 1 << (len(m.routes) - 1), 0b1001):
+        listed = m.routes_of(bits)
+        assert [m.nth_route(bits, n) for n in range(len(listed))] == listed
+        assert len(listed) == bits.bit_count()

@@ -8,7 +8,7 @@ import random
 from collections.abc import Callable
 from itertools import islice
 
-from .building import MAX_ROUTES, SHARED_BUDGET, buyable, meets
+from .building import MAX_ROUTES, SHARED_BUDGET, buyable, buyable_bits, meets
 from .game import entry_limit
 from .journeys import network
 from .map import Map, Route
@@ -27,11 +27,14 @@ JOINT_CHANCE = 0.1
 
 
 def random_bot(s: BusBossState, seat: int, rng: random.Random) -> Order:
-    routes = buyable(s, seat)
+    routes = buyable_bits(s, seat)  # (one is picked: they are not listed)
+    count = routes.bit_count()
 
     def pick() -> Build:
-        choice = rng.randrange(len(routes) + 1)
-        return NOTHING if choice == len(routes) else Build((purchase_of(routes[choice]),))
+        choice = rng.randrange(count + 1)
+        return (
+            NOTHING if choice == count else Build((purchase_of(s.map.nth_route(routes, choice)),))
+        )
 
     builds = each_build(s, seat, pick)
     if s.kind == "build":

@@ -191,13 +191,18 @@ def execute_build(
 def buyable(s: BusBossState, seat: int) -> list[Route]:
     """Routes the seat could buy alone now, cheapest first: not its own already, a copy
     free or the bank's (rule 40), meeting its routes (rule 10) and within its cash."""
+    return s.map.routes_of(buyable_bits(s, seat))
+
+
+def buyable_bits(s: BusBossState, seat: int) -> int:
+    """``buyable`` as a set of routes (``Map.bit``)."""
     m = s.map
     _, free, owned, near = ownership(s)
     mine = owned.get(seat, 0)
     wanted = free & ~mine & ((1 << bisect_right(m.costs, s.cash[seat])) - 1)
     if mine:  # the first route may go anywhere (K2)
         wanted &= near[seat]
-    return m.routes_of(wanted)
+    return wanted
 
 
 def ownership(s: BusBossState) -> Ownership:

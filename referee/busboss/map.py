@@ -241,6 +241,15 @@ class Map:
                 found += self.routes_in_byte[at][value]
         return found
 
+    def nth_route(self, bits: int, n: int) -> Route:
+        """The route ``routes_of(bits)[n]``, without listing those after it."""
+        for at, value in enumerate(bits.to_bytes(len(self.routes_in_byte), "little")):
+            routes = self.routes_in_byte[at][value]
+            if n < len(routes):
+                return routes[n]
+            n -= len(routes)
+        raise IndexError(n)
+
     def places_of_card(self, card: str) -> tuple[str, ...]:
         return self.card_places[card]
 
