@@ -6,7 +6,7 @@ import pytest
 
 from referee.busboss.engine import RULES
 from referee.busboss.game import review
-from referee.busboss.state import BANK_SEAT, BusBossState, Offer
+from referee.busboss.state import BANK_SEAT, BusBossState, new_offer
 from referee.contract import IllegalOrder
 
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")
@@ -45,7 +45,7 @@ def at_round(
     """A copy in the given round with the runs named on offer, e.g. "AS-QH KH-JC"."""
     s = s.copy()
     s.round = round_no
-    s.offers = tuple(Offer(tuple(r.split("-")), since or round_no) for r in runs.split())
+    s.offers = tuple(new_offer(tuple(r.split("-")), since or round_no) for r in runs.split())
     for seat, amount in (cash or {}).items():
         s.cash[seat] = amount
     return s

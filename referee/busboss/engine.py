@@ -211,7 +211,7 @@ class BusBossRules:
             "bank_routes": [m.routes[i].name for i in s.routes_of(BANK_SEAT)],
             "runs": [
                 {
-                    "name": f"{o.cards[0]}-{o.cards[1]}",
+                    "name": o.name,
                     "cards": list(o.cards),
                     "destinations": [m.card_destination[c] for c in o.cards],
                     "places": [list(m.places_of_card(c)) for c in o.cards],

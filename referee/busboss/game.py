@@ -27,10 +27,9 @@ from .orders import (
     RunEntry,
     format_journey,
     format_purchase,
-    run_name,
 )
 from .runs import RUNS_PER_ROUND, SHUFFLE_ROUNDS, award, deal_runs, race, share
-from .state import BANK_SEAT, LAST_ROUND, RULINGS, BusBossState, Offer
+from .state import BANK_SEAT, LAST_ROUND, RULINGS, BusBossState, Offer, new_offer
 
 ENTRY_LIMIT = 5  # rule 20; one more ...
 SMALL_GAME_ENTRY_LIMIT = 6  # ... with only two or three players left (K11)
@@ -201,7 +200,7 @@ def counted_entries(
         # an entry names its run by the two cards in either order
         offer = offered.get(entry.cards) or offered.get(entry.cards[::-1])
         if offer is None:
-            on_offer = ", ".join(f"{o.cards[0]}-{o.cards[1]}" for o in s.offers) or "none"
+            on_offer = ", ".join(o.name for o in s.offers) or "none"
             voids.append(
                 Void(
                     piece,
@@ -409,7 +408,7 @@ def resolve_round(s: BusBossState) -> list[str]:
         net = network(s.map, s.owners)  # (the runs come before the building: rule 33)
         run_records = record["runs"]
         for offer in s.offers:
-            name = run_name(offer.cards)
+            name = offer.name
             run_record: dict[str, Any] = {
                 "run": name,
                 "since": offer.since,
@@ -487,7 +486,7 @@ def advance(s: BusBossState, carried: tuple[Offer, ...]) -> None:
         s.deal = deal_runs(s.map, s.rng, [o.cards for o in carried])
     if s.round in RUNS_PER_ROUND:
         n = RUNS_PER_ROUND[s.round]
-        s.offers = carried + tuple(Offer(pair, s.round) for pair in s.deal[:n])
+        s.offers = carried + tuple(new_offer(pair, s.round) for pair in s.deal[:n])
         s.deal = s.deal[n:]
 
 
@@ -500,7 +499,7 @@ def run_title(s: BusBossState, offer: Offer) -> str:
 
 
 def describe(s: BusBossState, offer: Offer) -> str:
-    return f"{offer.cards[0]}-{offer.cards[1]} ({run_title(s, offer)})"
+    return f"{offer.name} ({run_title(s, offer)})"
 
 
 def entrants(

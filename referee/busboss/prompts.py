@@ -106,8 +106,7 @@ def prompt_lines(s: BusBossState, seat: int) -> list[str]:
         cannot = [o for o in s.offers if o not in {opt[0] for opt in options}]
         for offer in cannot:
             lines.append(
-                f"# run {offer.cards[0]}-{offer.cards[1]} ({run_title(s, offer)}): "
-                "no journey you can make alone"
+                f"# run {offer.name} ({run_title(s, offer)}): no journey you can make alone"
             )
         lines.append(
             "# Routes you can buy after the runs (one of any length, or two to four "

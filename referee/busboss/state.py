@@ -11,7 +11,7 @@ from itertools import compress
 from typing import Any, NamedTuple
 
 from .map import FIRST_VERSION, Map, Route, load_map
-from .orders import BANK, COLOURS, Order, format_order, parse_order
+from .orders import BANK, COLOURS, Order, format_order, parse_order, run_name
 
 BANK_SEAT = -1  # the owner of a dropped player's routes (rule 40)
 START_CASH = 100  # rule 5
@@ -23,10 +23,17 @@ RULINGS = 2  # K13-K15: a journey is its routes; rule 20 counts the runs on offe
 
 
 class Offer(NamedTuple):
-    """A run on offer: its two cards and the round it was first offered (rule 21)."""
+    """A run on offer: its two cards, the round it was first offered (rule 21), and its name
+    as orders and reports write it, '7H-QS' (made by ``new_offer``)."""
 
     cards: tuple[str, str]
     since: int
+    name: str
+
+
+def new_offer(cards: tuple[str, str], since: int) -> Offer:
+    """The run of the two cards, on offer since the round."""
+    return Offer(cards, since, run_name(cards))
 
 
 class Ownership(NamedTuple):
@@ -257,7 +264,7 @@ class BusBossState:
         }
         s.missed = list(data["missed"])
         s.extra_build = tuple(data["extra_build"])
-        s.offers = tuple(Offer(tuple(cards), since) for cards, since in data["offers"])
+        s.offers = tuple(new_offer(tuple(cards), since) for cards, since in data["offers"])
         s.deal = tuple(tuple(pair) for pair in data["deal"])
         s.last = data["last"]
         s.end_reason = data["end_reason"]
