@@ -41,7 +41,7 @@ def random_bot(s: BusBossState, seat: int, rng: random.Random) -> Order:
         return Order("build", builds=builds, round=s.round)
     # as many runs as it wants, drawn from the offers in random order: a journey is sought
     # only for the offers looked at, not for all of them
-    wanted = rng.randint(0, entry_limit(s))
+    wanted = rng.randrange(entry_limit(s) + 1)  # (randint(0, limit)'s draw, one call less)
     entries: list[RunEntry] = []
     if wanted:
         shuffled = rng.sample(s.offers, len(s.offers))
