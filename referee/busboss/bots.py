@@ -10,7 +10,7 @@ from itertools import islice
 
 from .building import MAX_ROUTES, SHARED_BUDGET, buyable, buyable_bits, meets
 from .game import entry_limit
-from .journeys import network
+from .journeys import network, seat_places
 from .map import Map, Route
 from .orders import Build, Order, Purchase, RunEntry
 from .prompts import NOTHING, entry_of, purchase_of, quickest, quickest_journeys, run_options
@@ -97,8 +97,8 @@ def _purchase_preferences(s: BusBossState, seat: int, rng: random.Random) -> tup
         return (Purchase(()),)
     threshold = 1.2 / rounds_left
     m = s.map
-    reached = {m.places[p].destination for p in s.network(seat)}
-    rivals = {p for x in s.order if x != seat for p in s.network(x)}
+    reached = {m.places[p].destination for p in seat_places(s, seat)}
+    rivals = {p for x in s.order if x != seat for p in seat_places(s, x)}
     candidates = [r for r in buyable(s, seat) if r.cost <= spend]
     worth = {r: _gain(m, r, reached, rivals) / r.cost for r in candidates}
     ranked = sorted(candidates, key=lambda r: (-worth[r], r.name))
@@ -130,7 +130,7 @@ def _greedy_group(
     """Up to four routes within the budget, each the best value joining the network so far;
     the first is the best ranked that fits."""
     m = s.map
-    network_now = set(s.network(seat))
+    network_now = set(seat_places(s, seat))
     reached = set(reached)
     group: list[Route] = []
     total = 0

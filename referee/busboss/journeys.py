@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from .map import Map, Route
 from .orders import BANK, Journey
-from .state import RULINGS, owned_places, owned_routes, owner_name, owner_seat
+from .state import RULINGS, BusBossState, owned_routes, owner_name, owner_seat
 
 PAYMENT_CAP = 10  # rule 24
 DETOUR_FACTOR = 2  # rule 25
@@ -106,19 +106,26 @@ class Network:
 
     ``adjacent[p]``: from place p, each next place along each owned route through p (a town
     or a junction, K9), as (place, route, spaces): the map's own steps, the route's owners
-    looked up by the search that needs them."""
+    looked up by the search that needs them. ``places[seat]``: the places along the seat's
+    routes (``seat_places``), found in the same pass over the owned routes."""
 
     def __init__(self, m: Map, owners: tuple[tuple[int, ...], ...]):
         self.map = m
         self.owners = owners
         adjacent: dict[str, list[tuple[str, Route, int]]] = {p: [] for p in m.places}
+        places: dict[int, set[str]] = {}
         # the owned routes' steps, in the order of Map.steps_at (the map's order of routes):
         # a search meets them in that order, whatever the owners
-        for route, _ in owned_routes(m, owners):
+        for route, who in owned_routes(m, owners):
             for here, step in m.route_steps[route.index]:
                 adjacent[here].append(step)
+            for seat in who:
+                if seat in places:
+                    places[seat].update(route.places)
+                else:
+                    places[seat] = set(route.places)
         self.adjacent = adjacent
-        self.places = owned_places(m, owners)  # by seat, the places along its routes
+        self.places = {seat: frozenset(found) for seat, found in places.items()}
         # what searches found, remembered with the network they searched (every bot of a
         # round asks, for itself and for its rivals): let go with it
         self._shortest: dict[tuple[str, str], int | None] = {}
@@ -184,6 +191,11 @@ def network(m: Map, owners: tuple[tuple[int, ...], ...]) -> Network:
             del _networks[next(iter(_networks))]  # the oldest
         _networks[id(owners)] = found
     return found
+
+
+def seat_places(s: BusBossState, seat: int) -> frozenset[str]:
+    """The places along the seat's routes, junctions too (rule 10, K9)."""
+    return network(s.map, s.owners).places.get(seat, frozenset())
 
 
 UNREACHED = PAYMENT_CAP + 1  # what a place or card beyond the cap of rule 24 counts as paying

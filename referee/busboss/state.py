@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
-from functools import lru_cache
 from itertools import compress
 from typing import Any, NamedTuple
 
@@ -192,10 +191,6 @@ class BusBossState:
     def routes_of(self, seat: int) -> list[int]:
         return [i for i, owners in enumerate(self.owners) if seat in owners]
 
-    def network(self, seat: int) -> frozenset[str]:
-        """The places along the seat's routes, junctions too (rule 10, K9)."""
-        return network_places(self.map, self.owners, seat)
-
     def players_left(self) -> int:
         return sum(self.active)
 
@@ -271,31 +266,12 @@ class BusBossState:
         return s
 
 
-def network_places(m: Map, owners: tuple[tuple[int, ...], ...], seat: int) -> frozenset[str]:
-    """The places along the seat's routes among ``owners``."""
-    return owned_places(m, owners).get(seat, frozenset())
-
-
 def owned_routes(
     m: Map, owners: tuple[tuple[int, ...], ...]
 ) -> Iterator[tuple[Route, tuple[int, ...]]]:
     """The routes somebody owns among ``owners``, each with its owners, in the map's order:
     few, most of a game, so the routes nobody owns are passed over in C."""
     return compress(zip(m.routes, owners), owners)
-
-
-@lru_cache(maxsize=16)
-def owned_places(m: Map, owners: tuple[tuple[int, ...], ...]) -> dict[int, frozenset[str]]:
-    """The places along each owner's routes among ``owners``, by seat, found in one pass
-    and remembered: every seat's bot and every order of a round asks for the same few."""
-    places: dict[int, set[str]] = {}
-    for route, who in owned_routes(m, owners):
-        for seat in who:
-            if seat in places:
-                places[seat].update(route.places)
-            else:
-                places[seat] = set(route.places)
-    return {seat: frozenset(found) for seat, found in places.items()}
 
 
 def owner_name(seat: int, colours: Sequence[str]) -> str:

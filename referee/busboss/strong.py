@@ -17,7 +17,7 @@ from itertools import combinations
 from .bots import default_runs, each_build
 from .building import MAX_ROUTES, SHARED_BUDGET, available, buyable
 from .game import entry_limit
-from .journeys import network
+from .journeys import network, seat_places
 from .map import Map, Route
 from .orders import Build, Order, Purchase, RunEntry
 from .prompts import entry_of, quickest, run_options
@@ -195,9 +195,9 @@ def purchase_preferences(s: BusBossState, seat: int) -> tuple[Purchase, ...]:
     spend = s.cash[seat] - RESERVE
     if halves <= 0 or spend <= 0:
         return (Purchase(()),)
-    mine = reached(m, s.network(seat))
-    rivals = [reached(m, s.network(x)) for x in s.order if x != seat]
-    network_now = s.network(seat)
+    mine = reached(m, seat_places(s, seat))
+    rivals = [reached(m, seat_places(s, x)) for x in s.order if x != seat]
+    network_now = seat_places(s, seat)
     candidates = [r for r in buyable(s, seat) if r.cost <= spend]
     # the routes a group may grow by: those free to buy (rule 12, 40), joined within it
     free = [
