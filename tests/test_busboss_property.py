@@ -264,3 +264,43 @@ def test_the_runs_a_seat_is_offered_are_exactly_those_a_search_finds_a_journey_f
             for d in RULES.awaiting(s):
                 s, _ = RULES.apply(s, d.seat, bot(s, d.seat, rng))
     assert checked > 1000
+
+
+def test_the_journey_of_a_plan_found_resolves_to_that_plan_under_either_rulings():
+    """A journey a network found for a run (a bot's or a prompt's) is resolved to the plan
+    found, without working its legs out again: written out and resolved afresh on a network
+    that found nothing, as a player's journey is, it gives the same plan, under the rulings
+    of now and those of K1-K12, and keeps rules 22, 24 and 25."""
+    from referee.busboss.journeys import Network
+    from referee.busboss.state import RULINGS, RULINGS_K1_K12
+
+    checked = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        s = RULES.new_game({}, [f"P{i}" for i in range(3 + seed % 3)], seed)
+        bot = RULES.bot("random" if seed % 2 else "default")
+        while not s.over:
+            if s.kind == "operate":
+                net = network(s.map, s.owners)
+                for seat in s.order:
+                    for offer in s.offers:
+                        plan = net.best_plan((seat,), offer.cards)
+                        if plan is None:
+                            continue
+                        journey = plan.journey(s.owners, s.colours)
+                        for rulings in (RULINGS, RULINGS_K1_K12):
+                            fresh = Network(s.map, s.owners)
+                            found = resolve(
+                                fresh, (seat,), offer.cards, journey, s.colours, rulings, s.order
+                            )
+                            assert found == plan
+                            assert (
+                                resolve(
+                                    net, (seat,), offer.cards, journey, s.colours, rulings, s.order
+                                )
+                                is plan
+                            )
+                        checked += 1
+            for d in RULES.awaiting(s):
+                s, _ = RULES.apply(s, d.seat, bot(s, d.seat, rng))
+    assert checked > 300

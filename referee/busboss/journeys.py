@@ -146,6 +146,11 @@ class Network:
             self._plans[key] = best_plan(self, company, cards)
         return self._plans[key]
 
+    def planned(self, company: tuple[int, ...], cards: tuple[str, str]) -> Plan | None:
+        """The company's quickest journey for the run if it was sought on this network (by a
+        bot or a prompt), without seeking it."""
+        return self._plans.get((company, cards))
+
     def shortest(self, cards: tuple[str, str]) -> int | None:
         """The shortest journey for a run over all owned routes, whoever owns them (rule 25),
         changing routes at towns and junctions (rule 29). Searched toward the end: the
@@ -260,6 +265,12 @@ def resolve(
     """The plan of a journey written by a player; raises JourneyError saying what is wrong.
     ``colours``: the players' colours by seat, as journeys name owners; ``play_order``: the
     round's, which settles whose copy an unnamed leg uses where nothing else does (K14)."""
+    planned = net.planned(company, cards)
+    if planned is not None and planned.journey(net.owners, colours) == journey:
+        # the journey of a plan this network found (a bot's, or one copied from a prompt):
+        # that plan is what the journey resolves to, its places and legs already worked out
+        check(net, planned, cards, colours, rulings)
+        return planned
     m = net.map
     ends_a, ends_b = m.places_of_card(cards[0]), m.places_of_card(cards[1])
     first, last = journey.places[0], journey.places[-1]
