@@ -249,3 +249,28 @@ def test_an_address_its_owner_writes_with_a_dot_at_the_end_of_its_local_part_is_
         assert not plain_address(address)
     back = parsed(mail(["gm@example.org", "ann@example..org", "bob@.example.org"]))
     assert [a.addr_spec for a in back["To"].addresses] == ["gm@example.org"]
+
+
+@FUZZ
+@given(
+    address=st.from_regex(
+        r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]{1,12}@[A-Za-z0-9-]{1,8}(\.[A-Za-z0-9-]{1,8}){0,2}",
+        fullmatch=True,
+    ),
+    name=person_texts(),
+)
+def test_every_address_the_referee_writes_to_comes_back_as_it_was_written(address, name):
+    """An address ``plain_address`` takes (built from its parts, not parsed) is written into
+    a header so that a mail program reads that address back, alone, under any name the
+    referee takes (``checked_name``)."""
+    if not plain_address(address):
+        return
+    try:
+        shown = checked_name(name)
+    except CampaignError:
+        shown = "Ann"
+    back = parsed(
+        compose(from_address=REFEREE, from_name="R", to=[(shown, address)], subject="s", text="x\n")
+    )
+    assert [a.addr_spec for a in back["To"].addresses] == [address]
+    assert back.get("Cc") is None and back.get("Bcc") is None
