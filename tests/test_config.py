@@ -187,6 +187,17 @@ def test_a_plus_in_the_referee_address_is_refused(tmp_path):
     assert "contains '+'" in problems(tmp_path, "referee: {address: ref+games@example.org}\n")
 
 
+def test_the_referees_name_is_held_to_what_a_players_name_may_be(tmp_path):
+    # it is the display name on every mail the referee sends: an encoded word or a line
+    # break in it would reach every header it goes into
+    said = problems(tmp_path, "referee: {address: r@example.org, name: '=?utf-8?q?Ref?='}\n")
+    assert "referee.name" in said and "write the name itself" in said
+    said = problems(tmp_path, 'referee: {address: r@example.org, name: "Ref\\nBcc: x"}\n')
+    assert "referee.name" in said and "line break" in said
+    config = load_config(write(tmp_path, "referee: {address: r@example.org, name: Bus (North)}\n"))
+    assert config.referee_name == "Bus (North)"
+
+
 def test_not_yaml_says_where(tmp_path):
     assert re.search(
         r"is not valid YAML at line 3, column \d+",

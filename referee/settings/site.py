@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Literal
 from ..files import atomic_write, crashpoint, fsync_dir
 from ..mail.inbox import MaildirInbox, create_maildir
 from ..schema import SettingsError, at_least, load_file, read, setting
-from .checks import mail_address
+from .checks import mail_address, player_name
 
 if TYPE_CHECKING:
     import ssl
@@ -188,7 +188,8 @@ class GameMaster:
 @dataclass(frozen=True)
 class RefereeSection:
     address: str = setting(check=_referee_address)
-    name: str = "Referee"  # the display name on the referee's mail
+    # the display name on the referee's mail, held to what a player's name may be
+    name: str = setting("Referee", check=player_name)
     game_masters: tuple[GameMaster, ...] = ()
 
 
