@@ -246,24 +246,28 @@ def test_the_runs_a_seat_is_offered_are_exactly_those_a_search_finds_a_journey_f
     from referee.busboss.prompts import run_options
 
     checked = 0
+    for s, net in operating_rounds():
+        for seat in s.order:
+            searched = {
+                o.cards: p for o in s.offers if (p := best_plan(net, (seat,), o.cards)) is not None
+            }
+            assert {o.cards: p for o, p in run_options(s, seat)} == searched
+            checked += len(s.offers)
+    assert checked > 1000
+
+
+def operating_rounds():
+    """Each operating round of twelve seeded games of 3 to 5 players (random and default
+    bots in turn), with its network: (state, network)."""
     for seed in range(12):
         rng = random.Random(seed)
         s = RULES.new_game({}, [f"P{i}" for i in range(3 + seed % 3)], seed)
         bot = RULES.bot("random" if seed % 2 else "default")
         while not s.over:
             if s.kind == "operate":
-                net = network(s.map, s.owners)
-                for seat in s.order:
-                    searched = {
-                        o.cards: p
-                        for o in s.offers
-                        if (p := best_plan(net, (seat,), o.cards)) is not None
-                    }
-                    assert {o.cards: p for o, p in run_options(s, seat)} == searched
-                    checked += len(s.offers)
+                yield s, network(s.map, s.owners)
             for d in RULES.awaiting(s):
                 s, _ = RULES.apply(s, d.seat, bot(s, d.seat, rng))
-    assert checked > 1000
 
 
 def test_the_journey_of_a_plan_found_resolves_to_that_plan_under_either_rulings():
@@ -275,32 +279,20 @@ def test_the_journey_of_a_plan_found_resolves_to_that_plan_under_either_rulings(
     from referee.busboss.state import RULINGS, RULINGS_K1_K12
 
     checked = 0
-    for seed in range(12):
-        rng = random.Random(seed)
-        s = RULES.new_game({}, [f"P{i}" for i in range(3 + seed % 3)], seed)
-        bot = RULES.bot("random" if seed % 2 else "default")
-        while not s.over:
-            if s.kind == "operate":
-                net = network(s.map, s.owners)
-                for seat in s.order:
-                    for offer in s.offers:
-                        plan = net.best_plan((seat,), offer.cards)
-                        if plan is None:
-                            continue
-                        journey = plan.journey(s.owners, s.colours)
-                        for rulings in (RULINGS, RULINGS_K1_K12):
-                            fresh = Network(s.map, s.owners)
-                            found = resolve(
-                                fresh, (seat,), offer.cards, journey, s.colours, rulings, s.order
-                            )
-                            assert found == plan
-                            assert (
-                                resolve(
-                                    net, (seat,), offer.cards, journey, s.colours, rulings, s.order
-                                )
-                                is plan
-                            )
-                        checked += 1
-            for d in RULES.awaiting(s):
-                s, _ = RULES.apply(s, d.seat, bot(s, d.seat, rng))
+    for s, net in operating_rounds():
+        for seat in s.order:
+            for offer in s.offers:
+                plan = net.best_plan((seat,), offer.cards)
+                if plan is None:
+                    continue
+                journey = plan.journey(s.owners, s.colours)
+                for rulings in (RULINGS, RULINGS_K1_K12):
+                    fresh = Network(s.map, s.owners)
+                    found = resolve(
+                        fresh, (seat,), offer.cards, journey, s.colours, rulings, s.order
+                    )
+                    assert found == plan
+                    again = resolve(net, (seat,), offer.cards, journey, s.colours, rulings, s.order)
+                    assert again is plan
+                checked += 1
     assert checked > 300
