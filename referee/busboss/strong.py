@@ -195,9 +195,9 @@ def purchase_preferences(s: BusBossState, seat: int) -> tuple[Purchase, ...]:
     spend = s.cash[seat] - RESERVE
     if halves <= 0 or spend <= 0:
         return (Purchase(()),)
-    mine = reached(m, seat_places(s, seat))
-    rivals = [reached(m, seat_places(s, x)) for x in s.order if x != seat]
     network_now = seat_places(s, seat)
+    mine = reached(m, network_now)
+    rivals = [reached(m, seat_places(s, x)) for x in s.order if x != seat]
     candidates = [r for r in buyable(s, seat) if r.cost <= spend]
     # the routes a group may grow by: those free to buy (rule 12, 40), joined within it
     free = [
