@@ -53,8 +53,9 @@ def open_site(ctx: click.Context):
         raise Failure(str(err)) from None
 
 
-def unwritable(directory: Path, err: OSError) -> Failure:
-    return Failure(f"cannot write the site in {directory}: {err.strerror} ({err.filename})")
+def unwritable(what: str, err: OSError) -> Failure:
+    """A command's files that could not be written (``what``: where), and why."""
+    return Failure(f"cannot write {what}: {err.strerror} ({err.filename})")
 
 
 def send_queued(site) -> int:
@@ -131,7 +132,7 @@ def init(directory: Path) -> None:
     except ConfigError as err:
         raise Failure(str(err)) from None
     except OSError as err:
-        raise unwritable(directory, err) from None
+        raise unwritable(f"the site in {directory}", err) from None
     click.echo(
         f"wrote {path}; incoming mail goes to {directory / 'mail/inbox'}, "
         f"outgoing mail to {directory / 'mail/outbox'}"
@@ -602,7 +603,7 @@ def demo(directory: Path, seed: int, game: str) -> None:
     except ConfigError as err:
         raise Failure(str(err)) from None
     except OSError as err:
-        raise unwritable(directory, err) from None
+        raise unwritable(f"the site in {directory}", err) from None
     campaign = result.campaign
     table = campaign.table()
     click.echo(
@@ -752,9 +753,7 @@ def archive(ctx, campaign_id, out) -> None:
     try:
         files = write_archive(table, out)
     except OSError as err:
-        raise Failure(
-            f"cannot write the archive to {out}: {err.strerror} ({err.filename})"
-        ) from None
+        raise unwritable(f"the archive to {out}", err) from None
     click.echo(f"wrote {len(files)} files to {out}; open {out / 'index.html'} in a browser")
 
 
