@@ -94,9 +94,10 @@ def seated(campaign: Campaign, address: str) -> None:
 ADDRESSEES = ("all", "gm")  # what 'message' is addressed to beside the players' names
 
 
-def player_name(name: str) -> str:
-    """A player's name, ``checked_name``, and none of ADDRESSEES: a player so named could
-    never be written to alone."""
+def newcomer_name(name: str) -> str:
+    """The name a player joins or replaces another under: ``checked_name``, and none of
+    ADDRESSEES, as a player so named could never be written to alone. (Not
+    ``settings.checks.player_name``, which holds a name in a file to what a header takes.)"""
     name = checked_name(name)
     if name.lower() in ADDRESSEES:
         raise CampaignError(say("name_addressee", name=name))

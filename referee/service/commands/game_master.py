@@ -15,7 +15,7 @@ from ...store.campaign import Player, Status, new_token, parse_player
 from ...words.render import say
 from .. import timekeeping
 from ..play import adjudicate, decide_by_bot, dropped_by
-from .base import DECIDES, CampaignCommand, CommandError, Commands, Who, player_name, seated
+from .base import DECIDES, CampaignCommand, CommandError, Commands, Who, newcomer_name, seated
 
 
 def switch_status(ctx: Commands, wanted: Status, new: Status) -> None:
@@ -157,7 +157,7 @@ class ReplaceCommand(CampaignCommand):
         if seat is None:
             raise CommandError(say("no_such_player", name=name, campaign_id=ctx.campaign.id))
         new_name, address = parse_player(new)
-        new_name = player_name(decoded_once(new_name))
+        new_name = newcomer_name(decoded_once(new_name))
         old = ctx.campaign.players[seat]
         rule = dropped_by(ctx.table, seat) if ctx.table is not None else None
         if rule:  # the game's own rule took the seat out of play (Bus Boss's rule 40)

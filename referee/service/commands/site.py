@@ -16,7 +16,7 @@ from ...settings.deadlines import DeadlineError
 from ...store.campaign import Campaign, CampaignError, Player, Status
 from ...words.mails import notice
 from ...words.render import say
-from .base import Outside, Site, SiteCommand, checked_name, player_name, seated
+from .base import Outside, Site, SiteCommand, checked_name, newcomer_name, seated
 from .everyone import status_text
 from .game_master import deadline_settings
 
@@ -119,7 +119,7 @@ class JoinCommand(SiteCommand):
                 campaign.players[existing]
                 if existing is not None
                 else campaign.add_player(
-                    player_name(
+                    newcomer_name(
                         decoded_once(name)
                         if name
                         else ctx.sender_name or ctx.sender_address.partition("@")[0]
