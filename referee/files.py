@@ -75,6 +75,16 @@ def whole(value: Any, least: int = 0, what: str = "a count") -> int:
     return value
 
 
+def instant(value: Any, what: str = "a time") -> datetime:
+    """A time kept in a JSON file, which must be written there as the referee writes one:
+    ISO 8601 with its offset. One without (a hand edit) cannot be compared with the clock,
+    and would stop whatever compared it, so it is refused here with the rest."""
+    moment = datetime.fromisoformat(value) if isinstance(value, str) else None
+    if moment is None or moment.utcoffset() is None:
+        raise ValueError(f"{what} {value!r} where an ISO time with its offset belongs")
+    return moment
+
+
 class LockBusy(Exception):
     """Another process holds the tick lock."""
 

@@ -8,20 +8,26 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import shutil
 import string
 import tempfile
 from datetime import UTC, datetime, timedelta
+from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, given, settings
+from click.testing import CliRunner
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from sites import PLAYERS, Mailboxes, make_site, person_mail, run_tick, text_of
 
 from referee.busboss.engine import RULES as BUS_BOSS
 from referee.busboss.map import MapError
+from referee.cli import main
+from referee.mail.outbox import OutMail, SendError
+from referee.mail.queue import RESTING
 from referee.records import Record, RecordError
 from referee.service.commands import CAMPAIGN_VERBS, SITE_VERBS
 from referee.service.site import Site
@@ -320,7 +326,30 @@ STATE_FILES = [
     "state/waits.json",
     "state/received.jsonl",
     "state/failures-told.json",
+    "state/last-tick.json",
+    "state/answers.json",
 ]
+STRANGER = "Zed <zed@example.org>"
+
+# a time as the referee writes one into its files, and how a hand edit may spoil it: the
+# file kept as it was written but for its times (a time without an offset cannot be
+# compared with the clock; one that is no time at all)
+TIME = re.compile(rb"(\d{4}-\d\d-\d\dT[\d:.]+)(?:[+-]\d\d:\d\d|Z)")
+SPOILT_TIMES = {"no offset": rb"\1", "no time": b"yesterday"}
+
+
+def spoilt(junk: bytes | str, path: Path) -> bytes:
+    """``junk``, or (named by a key of SPOILT_TIMES) the file at ``path`` with its times
+    spoilt so."""
+    return junk if isinstance(junk, bytes) else TIME.sub(SPOILT_TIMES[junk], path.read_bytes())
+
+
+DAMAGE = st.one_of(
+    st.binary(max_size=200),
+    JSON.map(lambda v: json.dumps(v).encode()),
+    st.sampled_from([b"[]", b"null", b'{"seats": {"0": {"stage": "x"}}}', b"{}\n{bad\n{}\n"]),
+    st.sampled_from(sorted(SPOILT_TIMES)),
+)
 
 
 @pytest.fixture(scope="module")
@@ -344,6 +373,7 @@ def timed_template():
     )
     tick(site, T0)
     mail_to(site, PLAYERS[0], site.campaign("g1").players[0].token, ["build house 15"])
+    mail_to(site, STRANGER, None, ["help"])  # answered within the limits: answers.json
     tick(site, T0)
     campaign = site.campaign("g1")
     snapshots.save(campaign.table(), campaign.marks.floor())  # as a tick does when a round ends
@@ -357,20 +387,22 @@ def sent_ids(site: Site) -> list[str]:
 
 
 @FUZZ
-@given(
-    name=st.sampled_from(STATE_FILES),
-    junk=st.one_of(
-        st.binary(max_size=200),
-        JSON.map(lambda v: json.dumps(v).encode()),
-        st.sampled_from([b"[]", b"null", b'{"seats": {"0": {"stage": "x"}}}', b"{}\n{bad\n{}\n"]),
-    ),
-)
+@given(name=st.sampled_from(STATE_FILES), damage=DAMAGE)
+@example(name="games/g1/mailed.json", damage="no time")  # each file's times spoilt, always
+@example(name="games/g1/mailed.json", damage="no offset")
+@example(name="games/g1/deadlines.json", damage="no offset")
+@example(name="state/waits.json", damage="no offset")
+@example(name="state/last-tick.json", damage="no offset")
+@example(name="state/answers.json", damage="no offset")
 def test_a_damaged_state_file_is_set_aside_and_the_campaign_goes_on(
-    timed_template, tmp_path_factory, name, junk
+    timed_template, tmp_path_factory, name, damage
 ):
     site = copy_of(timed_template, tmp_path_factory)
+    junk = spoilt(damage, site.root / name)
     (site.root / name).write_bytes(junk)
+    assert status_json(site)["health"]["mails_waiting"] == 0  # what a monitoring system sees
     mail_to(site, PLAYERS[1], site.campaign("g1").players[1].token, ["build office 21"])
+    mail_to(site, STRANGER, None, ["help"])  # counted against the answer limits
     first = tick(site, T0 + timedelta(hours=30))  # Ann's deadline has passed
     assert all(name in error for error in first.errors), first.errors
     if first.errors:  # the file that could not be read is kept for the game master
@@ -386,3 +418,91 @@ def test_a_damaged_state_file_is_set_aside_and_the_campaign_goes_on(
     if first.errors:  # the game master's summary of failures names it
         summaries = [m for m in Mailboxes(site).sent() if "gil@example.org" in str(m["To"])]
         assert any(name in " ".join(text_of(m).split()) for m in summaries)
+
+
+def status_json(site: Site) -> dict:
+    shown = CliRunner().invoke(main, ["--config", str(site.config.path), "status", "--json"])
+    assert shown.exit_code == 0, (shown.output, shown.exception)
+    return json.loads(shown.stdout)  # (a warning of a damaged file goes to stderr)
+
+
+class FailingFor:
+    """A stand-in for an SMTP server that refuses ``down`` for now (451), as the mail rig's
+    does in test_undelivered.py, fast enough for hundreds of examples; takes the rest."""
+
+    def __init__(self, down: set[str]):
+        self.down, self.took = down, []
+
+    def __enter__(self) -> FailingFor:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        pass
+
+    def send(self, mail: OutMail) -> dict[str, str]:
+        refused = [a for a in mail.recipients if a in self.down]
+        if refused:
+            raise SendError("451 4.2.0 try again later", addresses=tuple(refused))
+        self.took.append(mail.message_id)
+        return {}
+
+
+@pytest.fixture(scope="module")
+def queue_template():
+    """A site whose queue keeps every note of its own: Bob's address fails (451), so his
+    mail waits with its envelope, its note of attempts, his address's note and the note
+    of the mail resting; Ann's went."""
+    root = Path(tempfile.mkdtemp(prefix="fuzz-queue-"))
+    site = make_site(root)
+    for n, person in enumerate(PLAYERS[:2]):
+        msg = EmailMessage()
+        msg["From"], msg["To"], msg["Subject"] = site.identity.address, person, f"mail {n}"
+        msg["Message-ID"] = f"<m{n}@example.org>"
+        msg.set_content("A mail the referee queued.")
+        site.outbox.queue(msg, name=f"m{n}", since=T0)
+    site.outbox.flush(FailingFor({"bob@example.org"}), T0)
+    site.note_tick({"at": T0.isoformat(), "outcome": "ok", "skipped": []})
+    yield root
+    shutil.rmtree(root)
+
+
+def queue_files(site: Site) -> dict[str, Path]:
+    queue = site.config.queue_dir
+    [waiting] = site.outbox.pending()
+    return {
+        "addresses": queue / "addresses.json",
+        "resting": queue / RESTING,
+        "envelope": queue / "names" / "m1",
+        "attempts": queue / f"{waiting}.error",
+        "last tick": site.state_dir / "last-tick.json",
+    }
+
+
+@FUZZ
+@given(
+    name=st.sampled_from(["addresses", "resting", "envelope", "attempts", "last tick"]),
+    damage=DAMAGE,
+)
+@example(name="addresses", damage="no offset")
+@example(name="addresses", damage=b'{"bob@example.org": {"next": "2026-11-23T09:02:00+00:00"}}')
+@example(name="envelope", damage=b'{"from": "r@x", "to": [5], "message_id": "m", "subject": "s"}')
+@example(name="envelope", damage=b'{"from": "r@x", "to": "x@y", "message_id": "m", "subject": "s"}')
+@example(name="attempts", damage=b"")
+@example(name="attempts", damage=b'{"attempts": "3", "last_attempt": 5, "error": null}')
+@example(name="last tick", damage="no time")
+def test_a_damaged_note_of_the_queue_stops_nothing_and_no_mail_is_lost_or_sent_twice(
+    queue_template, tmp_path_factory, name, damage
+):
+    site = copy_of(queue_template, tmp_path_factory)
+    path = queue_files(site)[name]
+    path.write_bytes(spoilt(damage, path))
+    health = status_json(site)["health"]
+    assert (health["mails_waiting"], health["mails_failing"]) == (1, 1)
+    server = FailingFor({"bob@example.org"})
+    report = site.outbox.flush(server, T0 + timedelta(minutes=3))  # Bob's still refused
+    assert (report.sent, len(report.waiting), report.failed) == ([], 1, [])
+    assert status_json(site)["health"]["mails_failing"] == 1
+    assert not tick(site, T0 + timedelta(minutes=30)).errors  # his server takes mail again
+    assert site.outbox.pending() == []
+    assert server.took + sent_ids(site) == ["<m1@example.org>"]  # Bob's, once (Ann's went)
+    assert len(list((site.config.queue_dir / "sent").glob("*.eml"))) == 2

@@ -43,7 +43,7 @@ from email.utils import getaddresses, parseaddr
 from pathlib import Path
 from typing import Protocol
 
-from ..files import atomic_write, crashpoint, fsync_dir, second_name
+from ..files import atomic_write, crashpoint, fsync_dir, instant, second_name, whole
 from .email_policy import POLICY
 from .queue import RESTING, given_up_untold, queued
 
@@ -305,8 +305,9 @@ class Patience:
 
 class FailingAddresses:
     """``addresses.json`` in the queue: each address the server refused for now, since when,
-    how many tries in a row, the last answer, and when it is tried next. Derived: one that
-    cannot be read starts afresh (an address is then only tried sooner)."""
+    how many tries in a row, the last answer, and when it is tried next. Derived: a file or
+    an address's note that cannot be read starts afresh (the address is then only tried
+    sooner)."""
 
     def __init__(self, path: Path, patience: Patience):
         self.path, self.patience = path, patience
@@ -314,13 +315,17 @@ class FailingAddresses:
         self.known: dict[str, dict] = {}
         try:
             data = json.loads(path.read_bytes())
-            for address, note in data.items():
-                datetime.fromisoformat(note["next"])
-                self.known[address] = {**note, "failures": int(note["failures"])}
+            notes = data.items()
         except FileNotFoundError:
-            pass
-        except (ValueError, TypeError, KeyError, AttributeError):
+            return
+        except (ValueError, AttributeError):
             log.warning("%s is unreadable; failing addresses are tried afresh", path)
+            return
+        for address, note in notes:
+            try:
+                self.known[address.lower()] = _failing_note(note)
+            except (ValueError, TypeError, KeyError, AttributeError):
+                log.warning("%s: the note of %r is unreadable; it is tried afresh", path, address)
 
     def resting(self, recipients: Iterable[str], now: datetime) -> bool:
         """Whether every recipient is failing and none is due for its next try."""
@@ -372,6 +377,19 @@ class FailingAddresses:
         if self.changed:
             atomic_write(self.path, json.dumps(self.known, indent=1) + "\n", durable=False)
             self.changed = False
+
+
+def _failing_note(note: dict) -> dict:
+    """A failing address's note as ``FailingAddresses.failed`` writes it, checked."""
+    for key in ("since", "last", "next"):
+        instant(note[key])
+    return {
+        "since": note["since"],
+        "failures": whole(note["failures"], 1, "a number of tries"),
+        "last": note["last"],
+        "next": note["next"],
+        "error": str(note["error"]),
+    }
 
 
 @dataclass
@@ -469,11 +487,16 @@ class Outbox:
         name = _name_of(file_name)
         try:
             kept = json.loads((self.names_dir / name).read_bytes())
-            mail = OutMail(
-                data, kept["from"], tuple(kept["to"]), kept["message_id"], kept["subject"]
-            )
+            sender, to = kept["from"], kept["to"]
+            message_id, subject = kept["message_id"], kept["subject"]
+            if not isinstance(to, list) or not to:
+                raise TypeError(f"recipients {to!r} where a list of addresses belongs")
+            if not all(isinstance(text, str) for text in (sender, *to, message_id, subject)):
+                raise TypeError(f"{kept!r} where an envelope of texts belongs")
+            mail = OutMail(data, sender, tuple(to), message_id, subject)
             return mail, str(kept.get("about") or "")
-        except (FileNotFoundError, ValueError, KeyError, TypeError):  # queued by an older referee
+        except (FileNotFoundError, ValueError, KeyError, TypeError):
+            # queued by an older referee, or its envelope damaged: the mail's headers tell
             headers = BytesHeaderParser(policy=POLICY).parsebytes(data)
             return OutMail.from_headers(data, headers), ""
 
@@ -487,7 +510,8 @@ class Outbox:
         for path in given_up_untold(self.dir):
             mail, about = self._kept(path.name, self.failed_dir)
             try:
-                reason = (self.failed_dir / f"{path.name}.reason").read_text().strip()
+                reason = (self.failed_dir / f"{path.name}.reason").read_text(errors="replace")
+                reason = reason.strip()
             except FileNotFoundError:
                 reason = "(no reason kept)"
             found.append(Undelivered(path.name, mail, about, _queued_at(path.name), reason))
@@ -498,11 +522,21 @@ class Outbox:
 
     def error_note(self, name: str) -> dict | None:
         """Why a queued message is still waiting: ``attempts`` (flushes that did not send
-        it), ``last_attempt`` (time) and ``error``; None if no flush has failed on it."""
+        it), ``last_attempt`` (time) and ``error``; None if no flush has failed on it. A
+        note that cannot be read still tells that one did, and counts afresh."""
+        path = self.dir / f"{name}.error"
         try:
-            return json.loads((self.dir / f"{name}.error").read_text())
+            note = json.loads(path.read_bytes())
+            return {
+                "attempts": whole(note["attempts"], 1, "a number of attempts"),
+                "last_attempt": instant(note["last_attempt"]).isoformat(timespec="seconds"),
+                "error": str(note["error"]),
+            }
         except FileNotFoundError:
             return None
+        except (ValueError, TypeError, KeyError):
+            log.warning("%s is unreadable; its attempts are counted afresh", path)
+            return {"attempts": 0, "last_attempt": None, "error": f"{path.name} is unreadable"}
 
     def flush(self, sender: Sender, now: datetime | None = None) -> FlushReport:
         """Send every queued message in order, but those to addresses that rest after

@@ -24,7 +24,7 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from ..files import append_record, whole
+from ..files import append_record, instant, whole
 from ..store.site import SiteFiles
 
 log = logging.getLogger(__name__)
@@ -103,7 +103,7 @@ class Told:
 def told_of(data: dict) -> Told:
     """failures-told.json read (as an older referee wrote it too: a count of failures)."""
     if data["at"] is not None:
-        datetime.fromisoformat(data["at"])
+        instant(data["at"])
     if "count" in data:
         return Told(at=data["at"], older=whole(data["count"]))
     inode = data["inode"]

@@ -27,7 +27,7 @@ import secrets
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from ..files import atomic_write
+from ..files import atomic_write, instant
 from ..settings.site import AnswerLimits, Audience
 
 log = logging.getLogger(__name__)
@@ -47,7 +47,7 @@ class AnswerBook:
         if path.exists():
             try:
                 data = json.loads(path.read_text())
-                self.times = {k: [datetime.fromisoformat(t) for t in v] for k, v in data.items()}
+                self.times = {str(k): [instant(t) for t in v] for k, v in data.items()}
             except (ValueError, TypeError, AttributeError):  # derived: start afresh
                 log.warning("%s is unreadable; answer counts start afresh", path)
 

@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..files import atomic_write, read_state, whole
+from ..files import atomic_write, instant, read_state, whole
 
 MARKS = "mailed.json"
 
@@ -50,7 +50,7 @@ class Watermarks:
             {str(k): [whole(n) for n in v] for k, v in data.get("held", {}).items()},
             None if data.get("observed") is None else whole(data["observed"], -1),  # -1: none yet
             {str(k): whole(v) for k, v in data.get("pictured", {}).items()},
-            {str(k): str(v) for k, v in data.get("mailed", {}).items()},
+            {str(k): instant(v).isoformat() for k, v in data.get("mailed", {}).items()},
         )
 
     def floor(self) -> int:

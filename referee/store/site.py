@@ -26,7 +26,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..files import append_lines, append_record, atomic_write, fsync_dir, read_records
+from ..files import append_lines, append_record, atomic_write, fsync_dir, instant, read_records
 from ..settings.checks import ID_PATTERN
 
 if TYPE_CHECKING:
@@ -231,12 +231,19 @@ class SiteFiles:
 
     def last_tick(self) -> dict | None:
         """What ``note_tick`` kept of the last tick (None before the first, or when the file
-        cannot be read: it is only told, and the next tick writes it afresh)."""
+        cannot be read or does not hold what a tick writes: it is only told, and the next
+        tick writes it afresh)."""
         try:
             data = json.loads((self.state_dir / "last-tick.json").read_bytes())
-        except (OSError, ValueError):
+            instant(data["at"])
+            if data.get("last_ok") is not None:
+                instant(data["last_ok"])
+            skipped = data.get("skipped", [])
+            if not isinstance(data["outcome"], str) or not isinstance(skipped, list):
+                raise TypeError("an outcome and a list of campaigns skipped belong here")
+        except (OSError, ValueError, KeyError, TypeError):
             return None
-        return data if isinstance(data, dict) else None
+        return data
 
     def note_tick(self, record: dict) -> None:
         """Keep ``record`` (``at``, ``outcome``, ...) as the last tick, with ``last_ok``: the

@@ -8,7 +8,7 @@ import json
 from datetime import datetime
 from pathlib import Path
 
-from ..files import atomic_write
+from ..files import atomic_write, instant
 
 WATCHED = ("campaign.yaml", "log.jsonl", "mailed.json", "deadlines.json")
 
@@ -36,7 +36,7 @@ class Waits:
             self.entries: dict[str, dict] = {
                 str(name): {"files": list(entry["files"]), "wake": entry["wake"]}
                 for name, entry in json.loads(path.read_bytes()).items()
-                if entry["wake"] is None or datetime.fromisoformat(entry["wake"])
+                if entry["wake"] is None or instant(entry["wake"])
             }
         except (FileNotFoundError, ValueError, KeyError, TypeError, AttributeError):
             self.entries = {}
