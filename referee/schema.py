@@ -146,9 +146,9 @@ def at_least(least: float, what: str = "a number") -> Callable[[Any], Any]:
     return check
 
 
-def within(least: int, most: int, what: str = "a whole number") -> Callable[[Any], Any]:
+def within(least: float, most: float, what: str = "a whole number") -> Callable[[Any], Any]:
     """A check: a number from ``least`` to ``most``."""
-    allowed = f"{what} from {least} to {most}"
+    allowed = f"{what} from {least:g} to {most:g}"
 
     def check(value: Any) -> Any:
         if not least <= value <= most:

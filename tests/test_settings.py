@@ -176,10 +176,23 @@ def test_check_names_a_wrong_value_and_a_misspelt_key_in_two_campaigns(tmp_path)
     done = referee(site, "check")
     assert done.exit_code == 1
     assert "one/campaign.yaml has 1 problem(s)" in done.output
-    assert "gather_minutes: expected a number of at least 0, found 'ten'" in done.output
+    assert "gather_minutes: expected a number of minutes from 0 to 1440, found 'ten'" in done.output
     assert "gather_minuts: unknown setting; did you mean `gather_minutes`?" in done.output
     assert "campaign fine: ok" in done.output
     assert "2 problem(s) found" in done.output
+
+
+def test_a_gather_time_beyond_a_day_is_refused_with_its_bounds(tmp_path):
+    """A day at most: a gather time beyond the dates a tick reckons in (1.0e+300) skipped
+    the campaign at every tick with 'OverflowError: Python int too large to convert to C
+    int', which told its game master nothing of the setting."""
+    site = make_site(tmp_path)
+    site.new_campaign("bus", "one", PLAYERS, seed=1, gm="Gil <gil@example.org>")
+    break_settings(site, "one", "gather_minutes: 1.0e+300")
+    done = referee(site, "check")
+    assert done.exit_code == 1
+    assert "gather_minutes must be a number of minutes from 0 to 1440, not 1e+300" in done.output
+    assert "Overflow" not in tick(site, T0).errors[0]
 
 
 def test_the_tick_plays_on_with_the_others_and_tells_each_game_master_once(tmp_path):
@@ -227,7 +240,9 @@ def test_a_command_never_writes_a_setting_the_next_tick_would_refuse(tmp_path):
     site = make_site(tmp_path)
     campaign = site.new_campaign("bus", "g1", PLAYERS, seed=1)
     campaign.settings["gather_minutes"] = -1
-    with pytest.raises(Exception, match="gather_minutes: expected a number of at least 0"):
+    with pytest.raises(
+        Exception, match="gather_minutes must be a number of minutes from 0 to 1440, not -1.0"
+    ):
         campaign.save()
     assert "gather_minutes" not in (site.data_root / "g1" / "campaign.yaml").read_text()
 

@@ -147,6 +147,11 @@ def test_the_patience_is_set_in_referee_yaml_and_checked(tmp_path, mailrig):
     with pytest.raises(ValueError) as err:
         load_config(config)
     assert "outbox.give_up_dayz: unknown setting; did you mean `give_up_days`?" in str(err.value)
+    # bounded above too: beyond the dates the queue reckons in, every flush stopped
+    config.write_text(config.read_text().replace("give_up_dayz: 0", "give_up_days: 1.0e+300"))
+    with pytest.raises(ValueError) as err:
+        load_config(config)
+    assert "give_up_days must be a number of days from 0.05 to 3650, not 1e+300" in str(err.value)
 
 
 def test_mail_that_rests_is_no_work_for_an_idle_tick_till_its_next_try(mailrig, tmp_path):

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from .. import registry
-from ..schema import at_least, setting
+from ..schema import at_least, setting, within
 from .checks import campaign_id, mail_address, player_name
 from .deadlines import Deadlines, parse_day, time_zone
 
@@ -67,7 +67,7 @@ class CampaignSettings:
     # when decisions are due, the reminder, and what happens when one is missed
     deadlines: Deadlines = Deadlines()
     # an answer with nothing to decide in it waits this long for the player's next mail
-    gather_minutes: float = setting(0.0, check=at_least(0))
+    gather_minutes: float = setting(0.0, check=within(0, 24 * 60, "a number of minutes"))
     # the bot for dropped seats and missed deadlines: a name, or {name, rollouts}; the game
     # says which it has (checked with the campaign's game, by `referee check` too)
     bot: Any = "default"

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Literal
 
 from ..files import atomic_write, crashpoint, fsync_dir
 from ..mail.inbox import MaildirInbox, create_maildir
-from ..schema import SettingsError, at_least, load_file, read, setting
+from ..schema import SettingsError, at_least, load_file, read, setting, within
 from .checks import mail_address, player_name
 
 if TYPE_CHECKING:
@@ -73,8 +73,8 @@ outbox:
   # an address the server refuses for now is tried again after 2 minutes, 4, 8 ... at most
   # every retry_at_most_hours; a mail still not taken give_up_days after it was queued goes
   # to <queue>/failed/, and the game master is told which mails, and why
-  # retry_at_most_hours: 4
-  # give_up_days: 7
+  # retry_at_most_hours: 4   # at most 8760 (a year)
+  # give_up_days: 7          # at most 3650
 
 # outbox:
 #   type: smtp
@@ -225,8 +225,9 @@ class ImapSettings:
 class Delivery:
     """Both outboxes' patience with a failing address (``Patience``)."""
 
-    retry_at_most_hours: float = setting(4.0, check=at_least(0.05, "a number of hours"))
-    give_up_days: float = setting(7.0, check=at_least(0.05, "a number of days"))
+    # bounded above too: a time beyond the dates the queue reckons in would stop every flush
+    retry_at_most_hours: float = setting(4.0, check=within(0.05, 24 * 365, "a number of hours"))
+    give_up_days: float = setting(7.0, check=within(0.05, 3650, "a number of days"))
 
     @property
     def patience(self) -> Patience:
