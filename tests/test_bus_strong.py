@@ -54,9 +54,12 @@ def test_a_forced_order_needs_no_search():
     assert RULES.bot("strong", 1)(s, seat, random.Random(1)) == RULES.legal_orders(s, seat)[0]
 
 
-def test_a_budget_below_one_rollout_is_refused():
+def test_a_budget_below_one_rollout_or_above_the_most_is_refused():
     with pytest.raises(ValueError, match="at least 1 rollout"):
         RULES.bot("strong", 0)
+    with pytest.raises(ValueError, match="at most 2000, not 1000000000"):
+        RULES.bot("strong", 10**9)  # days a decision: the tick would hold its lock that long
+    assert RULES.bot("strong", 2000)
     with pytest.raises(ValueError, match="the bots are default, random, strong"):
         RULES.bot("genius")
 
@@ -122,6 +125,7 @@ def test_the_game_master_chooses_the_bot_and_a_replay_never_asks_it(tmp_path):
         ("genius", "no Bus bot 'genius'"),
         ({"name": "strong", "rollouts": "many"}, "rollouts must be a whole number"),
         ({"name": "strong", "rollouts": 0}, "at least 1 rollout"),
+        ({"name": "strong", "rollouts": 10**9}, "at most 2000"),
     ],
 )
 def test_a_bot_setting_the_game_cannot_use_is_the_game_masters_to_fix(tmp_path, setting, error):

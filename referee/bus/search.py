@@ -57,6 +57,9 @@ from .state import BUS_CAP, BusState
 # of 200 games against three default seats, the base had 95% of 20 at 200, in twice the time
 # (bench/bus_strong_bench.py)
 ROLLOUTS = 100
+# the most: about a second a decision (4 players); a billion, a slip of the keyboard in
+# campaign.yaml, held the tick (and its lock) for days at the first missed deadline
+MOST_ROLLOUTS = 2000
 WIDTH = 8  # the candidates searched: the default bot's favourites among the legal orders
 HORIZON = 1  # rounds a rollout plays after the one in play, unless the game ends first
 MARKER_VALUE = 0.3  # what an action marker still in hand is worth where a rollout stops early
@@ -64,9 +67,12 @@ MARGIN = 0.02  # reward per point of lead (or lag) at the end, besides the share
 
 
 def strong_bot(rollouts: int = ROLLOUTS) -> Bot:
-    """The strong bot with a budget of ``rollouts`` per decision (at least 1)."""
-    if rollouts < 1:
-        raise ValueError(f"the strong bot needs at least 1 rollout a decision, not {rollouts}")
+    """The strong bot with a budget of ``rollouts`` per decision (1 to MOST_ROLLOUTS)."""
+    if not 1 <= rollouts <= MOST_ROLLOUTS:
+        raise ValueError(
+            f"the strong bot takes at least 1 rollout a decision and at most {MOST_ROLLOUTS},"
+            f" not {rollouts}"
+        )
 
     def strong(s: BusState, seat: int, rng: random.Random) -> Order:
         return search(s, seat, rng, rollouts)
