@@ -197,6 +197,36 @@ def test_imap_without_move_or_uidplus_never_expunges_other_deleted_mail(
     ]
 
 
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda state: b"[]",
+        lambda state: b"\xff\xfe not JSON",
+        lambda state: json.dumps({**state, "last_uid": "3"}).encode(),
+        lambda state: json.dumps({**state, "last_uid": -1}).encode(),
+        lambda state: json.dumps({**state, "last_uid": None}).encode(),
+    ],
+    ids=["a list", "not JSON", "a UID in quotes", "a negative UID", "no UID"],
+)
+def test_a_damaged_imap_state_reads_the_folder_again_and_stops_nothing(mailrig, tmp_path, damage):
+    """The state is the referee's own, but a hand or a disk may spoil it: every tick of an
+    IMAP site stopped on it (AttributeError, ValueError) and no mail was read. It now counts
+    as no state: the mails left in the folder are read again (the processed ones are moved
+    out of it, and a campaign's log knows a mail it took)."""
+    account = mailrig.new_account("referee")
+    mailrig.deliver(account.address, sample(1))
+    with imap_inbox(mailrig, account, tmp_path) as inbox:
+        inbox.mark_processed([m.key for m in inbox.fetch()])
+    path = tmp_path / "imap-state.json"
+    path.write_bytes(damage(json.loads(path.read_text())))
+    mailrig.deliver(account.address, sample(2))
+    with imap_inbox(mailrig, account, tmp_path) as inbox:
+        mails = inbox.fetch()
+        assert subjects(mails) == ["[bus1] orders 2"]
+        inbox.mark_processed([m.key for m in mails])
+    assert json.loads(path.read_text())["last_uid"] == 2  # written whole again
+
+
 def test_imap_uidvalidity_change_resyncs_from_scratch(mailrig, tmp_path):
     account = mailrig.new_account("referee")
     with mailrig.imap(account.address) as client:

@@ -16,7 +16,7 @@ from pathlib import Path
 from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientError, LoginError
 
-from ..files import atomic_write
+from ..files import atomic_write, whole
 from .inbox import Closing, InboxError, InMail, log_fetched
 
 log = logging.getLogger(__name__)
@@ -126,16 +126,21 @@ class ImapInbox(Closing):
         return {"host": self.host, "port": self.port, "user": self.username, "folder": self.folder}
 
     def _last_uid(self) -> int:
-        """The last UID processed in this folder, 0 when the state is missing or void."""
+        """The last UID processed in this folder, 0 when the state is missing, void or
+        damaged (every mail left in the folder is then read again: the campaigns' logs and
+        received.jsonl know those taken before)."""
         try:
-            state = json.loads(self.state_path.read_text())
-        except (FileNotFoundError, ValueError):
+            state = json.loads(self.state_path.read_bytes())
+            same = (
+                state.get("mailbox") == self._identity()
+                and state.get("uidvalidity") == self._uidvalidity
+            )
+            return whole(state.get("last_uid", 0), what="a UID") if same else 0
+        except FileNotFoundError:
             return 0
-        same = (
-            state.get("mailbox") == self._identity()
-            and state.get("uidvalidity") == self._uidvalidity
-        )
-        return int(state.get("last_uid", 0)) if same else 0
+        except (ValueError, AttributeError) as err:
+            log.warning("%s cannot be read (%s)", self.state_path, err)
+            return 0
 
     def _save_last_uid(self, last_uid: int) -> None:
         state = {
