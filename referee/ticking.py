@@ -32,7 +32,7 @@ class SiteUnusable(Exception):
 
 def site_at(path: Path) -> Site:
     try:
-        return Site(load_config(path))
+        config = load_config(path)
     except FileNotFoundError:
         raise SiteUnusable(
             f"no site configuration at {path}: run `referee init` in the site's "
@@ -40,6 +40,13 @@ def site_at(path: Path) -> Site:
         ) from None
     except ConfigError as err:
         raise SiteUnusable(str(err)) from None
+    try:
+        return Site(config)
+    except OSError as err:  # a folder the site keeps that cannot be made (a file there)
+        raise SiteUnusable(
+            f"cannot use {err.filename} as a folder of the site ({err.strerror}): "
+            f"mend the paths in {path}, or move what is in the way"
+        ) from None
 
 
 def run_tick(config: Path) -> int:

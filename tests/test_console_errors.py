@@ -186,6 +186,19 @@ def test_a_site_folder_that_cannot_be_made_says_so(tmp_path, command):
     assert said.startswith(f"cannot write the site in {folder}:"), said
 
 
+@pytest.mark.parametrize("command", [["tick"], ["check"], ["status"]], ids=" ".join)
+def test_a_data_root_where_a_file_lies_is_named_not_a_traceback(tmp_path, command):
+    site = make_site(tmp_path)
+    path = site.config.path
+    path.write_text(path.read_text().replace("data_root: games", "data_root: games.txt"))
+    (tmp_path / "games.txt").write_text("a file where the campaigns' folder belongs")
+    said = refused(referee(site, *command))
+    assert said == (
+        f"cannot use {tmp_path / 'games.txt'} as a folder of the site (File exists): "
+        f"mend the paths in {path}, or move what is in the way"
+    )
+
+
 def test_a_demo_in_a_site_with_mail_servers_or_a_broken_referee_yaml_says_so(tmp_path):
     site = make_site(tmp_path / "servers")
     path = site.config.path
