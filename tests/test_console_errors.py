@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -186,15 +188,31 @@ def test_a_site_folder_that_cannot_be_made_says_so(tmp_path, command):
     assert said.startswith(f"cannot write the site in {folder}:"), said
 
 
-@pytest.mark.parametrize("command", [["tick"], ["check"], ["status"]], ids=" ".join)
-def test_a_data_root_where_a_file_lies_is_named_not_a_traceback(tmp_path, command):
+@pytest.mark.parametrize(
+    "setting, in_the_way",
+    [
+        ("data_root: games.txt", "games.txt"),
+        ("  queue: queue.txt", "queue.txt"),
+        ("  queue: mail/queue", "mail/queue/sent"),  # a folder of the queue's own
+    ],
+    ids=["data_root", "queue", "queue's sent"],
+)
+@pytest.mark.parametrize("command", [["tick"], ["check"], ["status", "--json"]], ids=" ".join)
+def test_a_site_folder_where_a_file_lies_is_named_not_a_traceback(
+    tmp_path, command, setting, in_the_way
+):
+    """It was a FileExistsError's traceback (the queue's, only once there was mail to queue
+    or a monitoring system asked for the status)."""
     site = make_site(tmp_path)
     path = site.config.path
-    path.write_text(path.read_text().replace("data_root: games", "data_root: games.txt"))
-    (tmp_path / "games.txt").write_text("a file where the campaigns' folder belongs")
+    key = setting.strip().partition(":")[0]
+    text = path.read_text()
+    path.write_text(re.sub(rf"^\s*{key}: .*$", setting, text, count=1, flags=re.M))
+    shutil.rmtree(tmp_path / in_the_way, ignore_errors=True)
+    (tmp_path / in_the_way).write_text("a file where a folder of the site belongs")
     said = refused(referee(site, *command))
     assert said == (
-        f"cannot use {tmp_path / 'games.txt'} as a folder of the site (File exists): "
+        f"cannot use {tmp_path / in_the_way} as a folder of the site (File exists): "
         f"mend the paths in {path}, or move what is in the way"
     )
 

@@ -126,6 +126,20 @@ def test_maildir_sender_delivers_the_queue_in_order(tmp_path):
     assert not list((tmp_path / "outbox" / "tmp").iterdir())
 
 
+def test_a_maildir_outbox_where_a_file_lies_holds_the_queue_as_a_server_down_would(tmp_path):
+    """It was a NotADirectoryError out of the flush: the tick that had queued the mail
+    could not run, at every minute."""
+    outbox = Outbox(tmp_path / "queue")
+    names = [outbox.queue(report(["alice@example.test"], subject=f"[bus1] R{n}")) for n in (1, 2)]
+    (tmp_path / "outbox").write_text("a file where the outbox Maildir belongs")
+    held = outbox.flush(MaildirSender(tmp_path / "outbox"))
+    assert held.sent == [] and [name for name, _ in held.waiting] == names
+    assert held.error.startswith(f"cannot write to the outbox Maildir {tmp_path / 'outbox'}:")
+    assert "Not a directory" in outbox.error_note(names[0])["error"]
+    (tmp_path / "outbox").unlink()  # mended
+    assert outbox.flush(MaildirSender(tmp_path / "outbox")).sent == names
+
+
 def test_queued_mail_is_on_disk_before_anything_is_sent(tmp_path):
     outbox = Outbox(tmp_path / "queue")
     name = outbox.queue(report(["alice@example.test"]))

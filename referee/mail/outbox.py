@@ -45,7 +45,7 @@ from typing import Protocol
 
 from ..files import atomic_write, crashpoint, fsync_dir, instant, second_name, whole
 from .email_policy import POLICY
-from .queue import RESTING, given_up_untold, queued
+from .queue import RESTING, given_up_untold, make_folders, queued
 
 log = logging.getLogger(__name__)
 
@@ -134,8 +134,11 @@ class MaildirSender:
         self.path = Path(path)
 
     def __enter__(self) -> MaildirSender:
-        for sub in ("tmp", "new", "cur"):
-            (self.path / sub).mkdir(parents=True, exist_ok=True)
+        try:
+            for sub in ("tmp", "new", "cur"):
+                (self.path / sub).mkdir(parents=True, exist_ok=True)
+        except OSError as e:  # as a server that cannot be reached: all of it waits
+            raise SendError(self._cannot_write(e), stop=True) from e
         return self
 
     def __exit__(self, *exc) -> None:
@@ -145,10 +148,11 @@ class MaildirSender:
         try:
             atomic_write(self.path / "new" / unique_name(), mail.data, temp_dir=self.path / "tmp")
         except OSError as e:
-            raise SendError(
-                f"cannot write to the outbox Maildir {self.path}: {e}", stop=True
-            ) from e
+            raise SendError(self._cannot_write(e), stop=True) from e
         return {}
+
+    def _cannot_write(self, err: OSError) -> str:
+        return f"cannot write to the outbox Maildir {self.path}: {err}"
 
 
 class SmtpSender:
@@ -427,8 +431,7 @@ class Outbox:
         self.failed_dir = self.dir / "failed"
         self.names_dir = self.dir / "names"
         self.patience = patience
-        for d in (self.dir, self.sent_dir, self.failed_dir, self.names_dir):
-            d.mkdir(parents=True, exist_ok=True)
+        make_folders(self.dir)
 
     def queue(
         self,

@@ -14,6 +14,13 @@ RESTING = "resting.json"
 none due for its next try) and until when: ``{"mails": [names], "until": ISO time}``."""
 
 
+def make_folders(queue_dir: str | os.PathLike) -> None:
+    """The queue's folder and its own (sent/, failed/, names/), made where missing; OSError
+    when one cannot be (a file in the way)."""
+    for folder in ("", "sent", "failed", "names"):
+        (Path(queue_dir) / folder).mkdir(parents=True, exist_ok=True)
+
+
 def queued(queue_dir: str | os.PathLike) -> list[str]:
     """Names of the messages queued in ``queue_dir`` (``<name>.eml``), oldest first."""
     return sorted(p.name for p in Path(queue_dir).glob("*.eml"))

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..mail.inbox import InMail, read_file
+from ..mail.queue import make_folders
 from ..settings.site import Config
 from ..store.site import SiteFiles
 
@@ -28,7 +29,9 @@ log = logging.getLogger(__name__)
 
 class Site(SiteFiles):
     def __init__(self, config: Config):
+        """OSError when a folder of the site cannot be made (a file in the way)."""
         super().__init__(Path(config.path).parent, Path(config.data_root))
+        make_folders(config.queue_dir)  # here, so that a site that opens can queue mail
         self.config = config
 
     @cached_property
