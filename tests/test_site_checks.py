@@ -6,7 +6,7 @@ import time
 from datetime import UTC, datetime, timedelta
 
 from click.testing import CliRunner
-from sites import PLAYERS, Mailboxes, make_site, run_tick, text_of, with_game_master
+from sites import PLAYERS, Mailboxes, make_site, person_mail, run_tick, text_of, with_game_master
 
 from referee.cli import main
 from referee.files import TickLock
@@ -65,6 +65,27 @@ def test_check_names_an_unset_game_master_token_and_limits_at_odds(tmp_path, mon
     done = referee(site, "check", "--no-servers")
     assert done.exit_code == 0, done.output
     assert "site game master gil@example.org: ok" in done.output and "limits: ok" in done.output
+
+
+def test_a_game_master_token_beyond_ascii_is_named_by_check_and_stops_no_mail(
+    tmp_path, monkeypatch
+):
+    """A mail's token is read as ASCII, so such a token never matches; comparing it raised
+    TypeError (compare_digest takes ASCII strs only), and the game master's 'open' mail
+    failed and was quarantined instead of being answered."""
+    monkeypatch.setenv("REFEREE_TEST_GIL_TOKEN", "Bußgeld")
+    site = with_game_master(make_site(tmp_path), "gil@example.org", "REFEREE_TEST_GIL_TOKEN")
+    done = referee(site, "check", "--no-servers")
+    assert done.exit_code == 1
+    assert "REFEREE_TEST_GIL_TOKEN (token_env in referee.yaml) holds characters beyond ASCII" in (
+        " ".join(done.output.split())
+    )
+    boxes = Mailboxes(site)
+    body = "token Bußgeld\nopen bus spring 3"
+    boxes.deliver(person_mail("Gil <gil@example.org>", "referee@example.org", "new", body))
+    assert not tick(site).errors
+    [refused] = boxes.new("gil@example.org")
+    assert "Only a game master of this referee" in text_of(refused)
 
 
 def test_check_tells_a_refused_mail_server_login(tmp_path):

@@ -67,13 +67,17 @@ def game_master_tokens(config: Config) -> list[tuple[str, str | None]]:
     (which the cron wrapper exports): unset, their mail with `open` is refused."""
     env_file = Path(config.path).parent / ENV_FILE
     kept = env_names(env_file)
+
+    def problem(name: str) -> str | None:
+        token = os.environ.get(name)
+        if not token and name not in kept:
+            return say("token_env_unset", name=name, env_file=env_file)
+        if token and not token.isascii():  # a mail's token is read as ASCII: none matches
+            return say("token_env_not_ascii", name=name)
+        return None
+
     return [
-        (
-            say("check_game_master", address=address),
-            None
-            if os.environ.get(name) or name in kept
-            else say("token_env_unset", name=name, env_file=env_file),
-        )
+        (say("check_game_master", address=address), problem(name))
         for address, name in config.game_masters
     ]
 

@@ -47,7 +47,9 @@ class OpenCommand(SiteCommand):
 
     def run(self, ctx: Outside, rest: str, line: str) -> None:
         expected = ctx.site.config.game_master_token(ctx.sender_address)
-        if not (expected and ctx.token and secrets.compare_digest(expected, ctx.token)):
+        # as bytes: compare_digest raises on a str beyond ASCII (a token the GM set so)
+        given = (ctx.token or "").encode()
+        if not (expected and given and secrets.compare_digest(expected.encode(), given)):
             ctx.answer(say("subject_not_opened"), say("open_gm_only"))
             return
         words = rest.split()
