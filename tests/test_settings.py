@@ -195,6 +195,32 @@ def test_a_gather_time_beyond_a_day_is_refused_with_its_bounds(tmp_path):
     assert "Overflow" not in tick(site, T0).errors[0]
 
 
+def test_a_token_no_mail_can_carry_is_named_and_the_others_mail_is_held_not_failed(tmp_path):
+    """A token edited by hand to one with a letter beyond ASCII made every mail to the
+    campaign fail (compare_digest raised TypeError at the first seat it compared), and one
+    with a capital matched no mail (a mail's token is read lowercase)."""
+    site = make_site(tmp_path)
+    site.new_campaign("bus", "one", PLAYERS, seed=1, gm="Gil <gil@example.org>")
+    tick(site, T0)
+    path = site.data_root / "one" / "campaign.yaml"
+    ann, bob = site.campaign("one").players[:2]
+    for spoilt in ("bußgeld", "Ann2026"):
+        path.write_text(path.read_text().replace(f"token: {ann.token}", f"token: {spoilt}"))
+        done = referee(site, "check")
+        assert done.exit_code == 1
+        assert f"players[0].token: '{spoilt}' is not a token: use 1 to 64 lowercase" in done.output
+        path.write_text(path.read_text().replace(f"token: {spoilt}", f"token: {ann.token}"))
+    path.write_text(path.read_text().replace(f"token: {ann.token}", "token: bußgeld"))
+    boxes = Mailboxes(site)
+    to_bob = site.identity.plus("one", bob.token)
+    boxes.deliver(person_mail(f"Bob <{bob.address}>", to_bob, "my turn", "status"))
+    [error] = tick(site, T0).errors
+    assert error.startswith("campaign one:") and "skipped this tick" in error
+    assert site.held()  # Bob's mail waits for the campaign to be mended
+    path.write_text(path.read_text().replace("token: bußgeld", f"token: {ann.token}"))
+    assert not tick(site, T0).errors and not site.held()  # mended: his mail is taken
+
+
 def test_the_tick_plays_on_with_the_others_and_tells_each_game_master_once(tmp_path):
     site = make_site(tmp_path)
     for campaign_id in ("one", "two", "fine"):

@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from .. import registry
 from ..schema import at_least, setting, within
-from .checks import campaign_id, mail_address, player_name
+from .checks import campaign_id, mail_address, player_name, player_token
 from .deadlines import Deadlines, parse_day, time_zone
 
 
@@ -53,7 +53,7 @@ class PlayerEntry:
 
     name: str = setting(check=player_name)
     address: str = setting(check=mail_address("ann@example.org"))
-    token: str = setting()
+    token: str = setting(check=player_token)
     timezone: str | None = setting(None, check=_zone_name)  # the `timezone` command
     absence: tuple[tuple[str, ...], ...] = setting((), check=_absences)  # `absence`
     signup: dict[str, Any] = setting(factory=dict)  # what they chose when joining
