@@ -231,6 +231,7 @@ def test_any_campaign_settings_load_or_are_refused_and_the_tick_goes_on(
     site.new_campaign("bus", "g2", PLAYERS, seed=2)
     path = site.data_root / "g2" / "campaign.yaml"
     document = yaml.safe_load(path.read_text())
+    bob = site.campaign("g2").players[1]
     keys = ["deadlines", "hours", "policy", "timezone", "observers", "no_observers", "bot"]
     text = data.draw(
         st.one_of(
@@ -242,9 +243,50 @@ def test_any_campaign_settings_load_or_are_refused_and_the_tick_goes_on(
         Campaign.load(path.parent)
     except CampaignError as err:
         assert str(err)
-    report = tick(site, T0)  # g2 at most is skipped; g1 plays on
-    assert all("g2" in error for error in report.errors), report.errors
+    bobs_mail_is_taken_or_held(site, bob)
     assert verify(site.data_root / "g1").ok
+
+
+def bobs_mail_is_taken_or_held(site: Site, bob) -> None:
+    """Bob's mail to g2 with his token as it was: taken, or held with the campaign when its
+    files need mending (the tick's one error then), never failed; g1 plays on."""
+    Mailboxes(site).deliver(
+        person_mail(f"Bob <{bob.address}>", site.identity.plus("g2", bob.token), "s", "status")
+    )
+    report = tick(site, T0)
+    assert all(error.startswith("campaign g2:") for error in report.errors), report.errors
+
+
+PLAYER_FIELDS = ["name", "address", "token", "timezone", "absence", "signup", "mail"]
+# what a hand may write into a player's entry: beyond ASCII, capitals, a dot, nothing, a
+# whole address where a name belongs, an international address
+HAND_WRITTEN = ["bußgeld", "Ann2026", "a.b", "", " ", "Zoë <zoe@example.org>", "zoë@exämple.org"]
+
+
+@FUZZ
+@given(
+    seat=st.integers(0, 3),  # 3: the game master
+    field=st.sampled_from(PLAYER_FIELDS),
+    value=st.one_of(yaml_values(PLAYER_FIELDS), st.sampled_from(HAND_WRITTEN)),
+)
+@example(seat=0, field="token", value="bußgeld")  # every mail to the campaign failed
+@example(seat=1, field="token", value="Ann2026")  # Bob's mail matched no seat
+@example(seat=3, field="token", value="bußgeld")  # the notice to the GM stopped every tick
+def test_any_players_entry_in_campaign_yaml_loads_or_is_refused_and_no_mail_fails(
+    template, tmp_path_factory, seat, field, value
+):
+    site = copy_of(template, tmp_path_factory)
+    site.new_campaign("bus", "g2", PLAYERS, seed=2, gm="Gil <gil@example.org>")
+    path = site.data_root / "g2" / "campaign.yaml"
+    document = yaml.safe_load(path.read_text())
+    bob = site.campaign("g2").players[1]
+    (document["players"] + [document["gm"]])[seat][field] = value
+    path.write_text(yaml.safe_dump(document), encoding="utf-8")
+    try:
+        Campaign.load(path.parent)
+    except CampaignError as err:
+        assert "campaign.yaml has" in str(err)
+    bobs_mail_is_taken_or_held(site, bob)
 
 
 SHIPPED_MAP = Path(__file__).parents[1] / "referee" / "busboss" / "maps" / "yorkshire.yaml"

@@ -45,6 +45,7 @@ from ..records import (
     Rollback,
 )
 from ..schema import SettingsError, load_file
+from ..settings.checks import TOKEN_PATTERN
 from ..settings.deadlines import show, stamp
 from ..settings.site import Audience
 from ..store import snapshots
@@ -523,7 +524,9 @@ def tell_stopped(
     try:
         entry = (load_file(root / "campaign.yaml") or {}).get("gm") or {}
         if isinstance(entry, dict) and plain_address(str(entry.get("address"))):
-            gm = (str(entry["address"]), str(entry.get("token") or ""))
+            token = str(entry.get("token") or "")
+            # a token no mail can carry (it may be what is wrong) leaves out the Reply-To
+            gm = (str(entry["address"]), token if TOKEN_PATTERN.match(token) else "")
     except (OSError, SettingsError, AttributeError):
         pass  # the site's game masters are told all the same
     marks = [error]
