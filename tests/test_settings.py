@@ -221,6 +221,31 @@ def test_a_token_no_mail_can_carry_is_named_and_the_others_mail_is_held_not_fail
     assert not tick(site, T0).errors and not site.held()  # mended: his mail is taken
 
 
+def test_a_stopped_campaigns_notice_that_cannot_be_made_stops_no_other_campaign(
+    tmp_path, monkeypatch
+):
+    """The notice is made in the handler of the campaign's own failure: anything it raised
+    (as the game master's token once did, see test_fuzz_inputs) ended the whole tick."""
+    site = make_site(tmp_path)
+    for campaign_id in ("one", "fine"):
+        site.new_campaign("bus", campaign_id, PLAYERS, seed=1, gm="Gil <gil@example.org>")
+    tick(site, T0)
+    break_settings(site, "one", "gather_minutes: ten")
+    ann = site.campaign("fine").players[0]
+    boxes = Mailboxes(site)
+    to_fine = site.identity.plus("fine", ann.token)
+    boxes.deliver(person_mail(f"{ann.name} <{ann.address}>", to_fine, "my turn", "status"))
+
+    def fails(*args, **kwargs):
+        raise RuntimeError("no notice today")
+
+    monkeypatch.setattr("referee.service.work.tell_stopped", fails)  # (the one stand-in)
+    report = tick(site, T0)
+    assert report.applied == 1 and report.skipped == ["one"]
+    failures = (site.state_dir / "failures.jsonl").read_text()
+    assert "campaign one: the notice" in failures and "no notice today" in failures
+
+
 def test_the_tick_plays_on_with_the_others_and_tells_each_game_master_once(tmp_path):
     site = make_site(tmp_path)
     for campaign_id in ("one", "two", "fine"):

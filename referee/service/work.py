@@ -148,7 +148,11 @@ def resolve_all(
                 exc_info=not told,
             )
             note_failure(site, what, text, now)
-            tell_stopped(site.post, site, site.config.game_master_addresses, campaign_id, text)
+            try:
+                tell_stopped(site.post, site, site.config.game_master_addresses, campaign_id, text)
+            except Exception as lost:  # the notice lost, not the tick: recorded for the GMs
+                log.exception("%s: its game masters could not be told", what)
+                note_failure(site, f"{what}: the notice", f"{type(lost).__name__}: {lost}", now)
             sessions.forget(campaign_id)
     return queued
 
