@@ -210,11 +210,16 @@ class _Reader:
                     self.problem(where, f"missing; add `{name}: ...` to the {section} section")
                     wrong = True
                     continue
-                if name not in _paths_of(described):
+                if dataclasses.is_dataclass(field.default):
+                    # a section left out is read as an empty one, so that its default paths
+                    # are the file's folder's too (not the folder the referee runs in)
+                    given = {}
+                elif name not in _paths_of(described):
                     continue  # its default, as the description gives it
-                given = field.default
-                if given is None or given is MISSING:
-                    continue
+                else:
+                    given = field.default
+                    if given is None or given is MISSING:
+                        continue
             check = field.metadata.get("check")
             try:
                 value = self.value(hints[name], given, where, getattr(check, "allowed", None))

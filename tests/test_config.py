@@ -227,6 +227,40 @@ def test_paths_are_relative_to_the_config_file(tmp_path):
     assert config.queue_dir == tmp_path / "q"
 
 
+def test_a_section_left_out_keeps_its_default_folders_beside_the_config(tmp_path, monkeypatch):
+    """Without an inbox or outbox section, their default folders were relative to wherever
+    the referee ran: `referee --config /srv/site/referee.yaml tick` from another folder
+    queued and delivered mail there, and looked for the inbox there."""
+    monkeypatch.chdir(tmp_path.parent)  # not the site's folder
+    config = load_config(write(tmp_path, ""))
+    assert config.inbox.path == tmp_path / "mail" / "inbox"
+    assert config.outbox.path == tmp_path / "mail" / "outbox"
+    assert config.queue_dir == tmp_path / "mail" / "queue"
+    assert config.data_root == tmp_path / "games"
+
+
+@pytest.mark.parametrize(
+    "settings, said",
+    [
+        ("outbox: {path: mail/inbox}\n", "outbox.path must not be the same folder as inbox.path"),
+        (
+            "outbox: {queue: mail/outbox}\n",
+            "outbox.path must not be the same folder as outbox.queue",
+        ),
+        ("data_root: state\n", "state must not be the same folder as data_root"),
+        ("data_root: mail/inbox\n", "inbox.path must not be the same folder as data_root"),
+    ],
+)
+def test_two_folders_of_the_site_that_are_one_are_refused(tmp_path, settings, said):
+    """With the outbox Maildir the inbox's, the referee took its own mail as come in, and
+    moved it to the processed folder: the players never got any (a local mail program reads
+    the outbox). The other pairs mixed what each keeps. 'referee check' said ok to all."""
+    text = problems(tmp_path, settings)
+    assert said in text and "give each its own" in text
+    folders = "data_root: games\ninbox: {path: mail/inbox}\noutbox: {path: mail/outbox}\n"
+    assert load_config(write(tmp_path, folders)).queue_dir == tmp_path / "mail" / "queue"
+
+
 def test_a_missing_secret_is_named_when_the_mailbox_is_opened(tmp_path, monkeypatch):
     monkeypatch.delenv("REFEREE_TEST_PW", raising=False)
     config = load_config(

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Literal
 
 from ..files import atomic_write, crashpoint, fsync_dir
 from ..mail.inbox import MaildirInbox, create_maildir
-from ..schema import SettingsError, at_least, load_file, read, setting, within
+from ..schema import Problem, SettingsError, at_least, load_file, read, setting, within
 from .checks import mail_address, player_name
 
 if TYPE_CHECKING:
@@ -412,6 +412,26 @@ def write_default_config(directory: str | os.PathLike) -> Path:
     return path
 
 
+def _shared_folders(site: SiteFile, state_dir: Path) -> list[Problem]:
+    """Each folder the site keeps, named twice: an outbox Maildir that is the inbox's would
+    have the referee take the mail it sends (and its players never get it), and the others
+    would mix what they keep."""
+    folders = {"data_root": site.data_root, "outbox.queue": site.outbox.queue}
+    folders["state"] = state_dir  # beside referee.yaml, always
+    for key, settings in (("inbox.path", site.inbox), ("outbox.path", site.outbox)):
+        if isinstance(settings, (MaildirInboxSettings, MaildirOutboxSettings)):
+            folders[key] = settings.path
+    first: dict[str, str] = {}
+    problems = []
+    for key, folder in folders.items():
+        where = os.path.normpath(os.path.abspath(folder))
+        if where in first:
+            message = f"must not be the same folder as {first[where]} ({where}): give each its own"
+            problems.append(Problem(key, message))
+        first.setdefault(where, key)
+    return problems
+
+
 def load_config(path: str | os.PathLike) -> Config:
     """referee.yaml read as ``SiteFile`` describes it, or ConfigError with every problem."""
     path = Path(path)
@@ -423,6 +443,9 @@ def load_config(path: str | os.PathLike) -> Config:
         ) from None
     except SettingsError as err:
         raise ConfigError(path, err.problems if err.problems[0].path else str(err)) from None
+    shared = _shared_folders(site, path.parent / "state")
+    if shared:
+        raise ConfigError(path, shared)
     return Config(
         path=path,
         data_root=site.data_root,
