@@ -62,6 +62,27 @@ def test_a_name_that_decodes_to_a_line_break_is_refused_and_never_reaches_a_head
     assert any("a name may not hold a line break" in text for text in told), told
 
 
+def test_a_name_that_turns_the_direction_of_the_text_is_refused(tmp_path):
+    """A right-to-left override in a name (from the From header: a command line loses it
+    as it is read) turned the rest of each report line that named the player around
+    ("Eve\u202eboB" reads as "EveBob"), and could pass one player for another; an isolate
+    or an embedding does the same. campaign.yaml is held to it too."""
+    site, boxes = open_game(tmp_path)
+    for control in ("\u202e", "\u2067", "\u202b"):
+        sender = f"Eve{control}boB <eve@example.org>"
+        boxes.deliver(person_mail(sender, REFEREE, "join", "join open1"))
+    run_tick(site)
+    assert site.campaign("open1").seat_of_address("eve@example.org") is None
+    told = [" ".join(text_of(m).split()) for m in boxes.new("eve@example.org")]
+    assert len(told) == 3 and all("a direction override" in text for text in told), told
+    with pytest.raises(CampaignError, match="a direction override"):
+        checked_name("Eve\u202eboB")
+    path = site.data_root / "open1" / "campaign.yaml"
+    path.write_text(path.read_text().replace("name: ann", 'name: "ann\\u202e"'))
+    with pytest.raises(CampaignError, match=r"players\[0\]\.name: .* a direction override"):
+        site.campaign("open1")
+
+
 def test_a_name_in_encoded_words_is_decoded_once_and_relayed_as_written(tmp_path):
     site, boxes = open_game(tmp_path)
     name = "=?utf-8?q?J=C3=BCrgen_=3D=3Futf-8=3Fq=3FX=3F=3D?="  # decodes to an encoded word

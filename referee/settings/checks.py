@@ -58,16 +58,20 @@ def _matched(pattern: re.Pattern, text: str, what: str) -> str:
 
 
 NAME_MOST = 64  # characters of a player's (or a game master's) name
+# the characters that turn the direction of what follows them: a name that held one could
+# turn the rest of a report's line around, or pass for another player's name
+DIRECTION_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 def name_problem(name: str) -> str | None:
     """Why ``name`` (decoded, ``mail.headers.decoded_once``) cannot be a player's name, as
     the key of the reason told (``empty``, ``unprintable``, ``encoded``, ``too_long``), or
     None: a name goes into the headers of every mail to the campaign's players, so it holds
-    no control character or line break, no encoded word, and at most NAME_MOST characters."""
+    no control character or line break, no encoded word, and at most NAME_MOST characters;
+    and into every report, so no control of the text's direction either."""
     if not name.strip():
         return "empty"
-    if unprintable(name):
+    if unprintable(name) or not DIRECTION_CONTROLS.isdisjoint(name):
         return "unprintable"
     if has_encoded_word(name):
         return "encoded"
@@ -80,7 +84,9 @@ def player_name(name: str) -> str:
     """A check: a name as campaign.yaml keeps it (see ``name_problem``)."""
     problem = name_problem(name) if name else None
     if problem == "unprintable":
-        raise ValueError(f"{name!r} holds a control character or a line break")
+        raise ValueError(
+            f"{name!r} holds a control character, a line break or a direction override"
+        )
     if problem == "encoded":
         raise ValueError(f"{name!r} holds an encoded word (=?...?=): write the name itself")
     if problem == "too_long":
