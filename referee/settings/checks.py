@@ -27,34 +27,31 @@ def mail_address(example: str) -> Callable[[str], str]:
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")
 
 
-def campaign_id(text: str) -> str:
-    return _matched(
-        ID_PATTERN,
-        text,
-        "a campaign id: use 1 to 32 lowercase letters, digits and dashes, starting with a "
-        "letter or digit",
-    )
+def matching(pattern: re.Pattern, what: str) -> Callable[[str], str]:
+    """A check: a text ``pattern`` matches, told as not being ``what`` when it does not."""
 
+    def check(text: str) -> str:
+        if not pattern.match(text):
+            raise ValueError(f"{text!r} is not {what}")
+        return text
+
+    return check
+
+
+campaign_id = matching(
+    ID_PATTERN,
+    "a campaign id: use 1 to 32 lowercase letters, digits and dashes, starting with a letter "
+    "or digit",
+)
 
 # a player's (or the game master's) token, as a mail carries it (its plus-address, read
 # lowercase, and split from the campaign's id at the dot)
 TOKEN_PATTERN = re.compile(r"^[a-z0-9_-]{1,64}$")
-
-
-def player_token(text: str) -> str:
-    return _matched(
-        TOKEN_PATTERN,
-        text,
-        "a token: use 1 to 64 lowercase letters, digits, '-' and '_' (a mail carries it in "
-        "its address)",
-    )
-
-
-def _matched(pattern: re.Pattern, text: str, what: str) -> str:
-    """``text`` when ``pattern`` matches it, else ValueError: it is not ``what``."""
-    if not pattern.match(text):
-        raise ValueError(f"{text!r} is not {what}")
-    return text
+player_token = matching(
+    TOKEN_PATTERN,
+    "a token: use 1 to 64 lowercase letters, digits, '-' and '_' (a mail carries it in its "
+    "address)",
+)
 
 
 NAME_MOST = 64  # characters of a player's (or a game master's) name
