@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import mailbox
 from email import policy
 from email.message import EmailMessage
@@ -9,7 +10,10 @@ from email.parser import BytesParser
 from email.utils import formatdate, make_msgid
 from pathlib import Path
 
+from click.testing import CliRunner
+
 from referee import mailbot
+from referee.cli import main
 from referee.service.site import Site
 from referee.service.tick import tick
 from referee.settings.site import load_config, write_default_config
@@ -110,6 +114,14 @@ def confirmation_reply(asked: list[EmailMessage], sender: str) -> EmailMessage:
     the referee's mail among ``asked`` that asks for it."""
     [ask] = [m for m in asked if "Reply to observe" in str(m["Subject"])]
     return person_mail(sender, str(ask["Reply-To"]), f"Re: {ask['Subject']}", "Yes, please.")
+
+
+def status_health(site: Site) -> dict:
+    """The health `referee status --json` shows a monitoring system, which must say it
+    (exit status 0) whatever the site's files hold (a warning goes to stderr)."""
+    shown = CliRunner().invoke(main, ["--config", str(site.config.path), "status", "--json"])
+    assert shown.exit_code == 0, (shown.output, shown.exception)
+    return json.loads(shown.stdout)["health"]
 
 
 def run_tick(site: Site):

@@ -18,14 +18,12 @@ from pathlib import Path
 
 import pytest
 import yaml
-from click.testing import CliRunner
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from sites import PLAYERS, Mailboxes, make_site, person_mail, run_tick, text_of
+from sites import PLAYERS, Mailboxes, make_site, person_mail, run_tick, status_health, text_of
 
 from referee.busboss.engine import RULES as BUS_BOSS
 from referee.busboss.map import MapError
-from referee.cli import main
 from referee.mail.outbox import OutMail, SendError
 from referee.mail.queue import RESTING
 from referee.records import Record, RecordError
@@ -442,7 +440,7 @@ def test_a_damaged_state_file_is_set_aside_and_the_campaign_goes_on(
     site = copy_of(timed_template, tmp_path_factory)
     junk = spoilt(damage, site.root / name)
     (site.root / name).write_bytes(junk)
-    assert status_json(site)["health"]["mails_waiting"] == 0  # what a monitoring system sees
+    assert status_health(site)["mails_waiting"] == 0  # what a monitoring system sees
     mail_to(site, PLAYERS[1], site.campaign("g1").players[1].token, ["build office 21"])
     mail_to(site, STRANGER, None, ["help"])  # counted against the answer limits
     first = tick(site, T0 + timedelta(hours=30))  # Ann's deadline has passed
@@ -460,12 +458,6 @@ def test_a_damaged_state_file_is_set_aside_and_the_campaign_goes_on(
     if first.errors:  # the game master's summary of failures names it
         summaries = [m for m in Mailboxes(site).sent() if "gil@example.org" in str(m["To"])]
         assert any(name in " ".join(text_of(m).split()) for m in summaries)
-
-
-def status_json(site: Site) -> dict:
-    shown = CliRunner().invoke(main, ["--config", str(site.config.path), "status", "--json"])
-    assert shown.exit_code == 0, (shown.output, shown.exception)
-    return json.loads(shown.stdout)  # (a warning of a damaged file goes to stderr)
 
 
 class FailingFor:
@@ -538,12 +530,12 @@ def test_a_damaged_note_of_the_queue_stops_nothing_and_no_mail_is_lost_or_sent_t
     site = copy_of(queue_template, tmp_path_factory)
     path = queue_files(site)[name]
     path.write_bytes(spoilt(damage, path))
-    health = status_json(site)["health"]
+    health = status_health(site)
     assert (health["mails_waiting"], health["mails_failing"]) == (1, 1)
     server = FailingFor({"bob@example.org"})
     report = site.outbox.flush(server, T0 + timedelta(minutes=3))  # Bob's still refused
     assert (report.sent, len(report.waiting), report.failed) == ([], 1, [])
-    assert status_json(site)["health"]["mails_failing"] == 1
+    assert status_health(site)["mails_failing"] == 1
     assert not tick(site, T0 + timedelta(minutes=30)).errors  # his server takes mail again
     assert site.outbox.pending() == []
     assert server.took + sent_ids(site) == ["<m1@example.org>"]  # Bob's, once (Ann's went)

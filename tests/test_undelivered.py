@@ -7,10 +7,9 @@ import json
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from click.testing import CliRunner
+from sites import status_health
 
 from referee import mailbot
-from referee.cli import main
 from referee.mail.inbox import create_maildir
 from referee.service.site import Site
 from referee.service.tick import tick
@@ -46,12 +45,6 @@ outbox:
 
 def subjects(rig, address):
     return [str(mailbot.parse(raw)["Subject"]) for raw in rig.read_mails(address)]
-
-
-def status_health(site):
-    shown = CliRunner().invoke(main, ["--config", str(site.config.path), "status", "--json"])
-    assert shown.exit_code == 0, shown.output
-    return json.loads(shown.output)["health"]
 
 
 def notices(rig, account):
