@@ -17,7 +17,6 @@ from . import registry
 from .contract import MissedOrderRule, PlayFigures
 from .files import LockBusy, StateDamaged, TickLock
 from .mail.inbox import InboxError
-from .records import RefusedCommand
 from .settings.deadlines import POLICIES, DeadlineError, Deadlines
 from .settings.site import CONFIG_NAME, ConfigError, write_default_config
 from .simulate import simulate as run_simulation
@@ -309,11 +308,11 @@ def gm(ctx, campaign_id, command) -> None:
         sent = send_queued(site)
     failed = False
     for action in actions:
-        if isinstance(action, RefusedCommand):
+        if action.refused:
             failed = True
-            click.echo(f"refused: {action.reason}")
+            click.echo(f"refused: {action.answer('')}")
             continue
-        click.echo(action.said)
+        click.echo(action.answer(""))
         try:
             click.echo(asked_text(site, campaign_id, action), nl=False)
         except NoSuchTurn as err:
@@ -327,13 +326,12 @@ def gm(ctx, campaign_id, command) -> None:
 def asked_text(site, campaign_id: str, action) -> str:
     """What `help` and `history` say is below (a mail's answer carries it; the command
     line's game master reads it here); nothing for any other command."""
-    from .records import Help, History
     from .words.history import history_text
     from .words.render import help_text
 
-    if isinstance(action, Help):
+    if action.wants == "help":
         return help_text(site.campaign(campaign_id).game) + "\n"
-    if isinstance(action, History):
+    if action.wants == "history":
         return history_text(started_table(site, campaign_id), action.turn)
     return ""
 

@@ -125,6 +125,7 @@ class HeldOrder:
 
     kind: str
     notes: tuple[str, ...] = ()
+    text: str = ""  # the held order written back in the game's notation (what it holds)
 
 
 @dataclass(frozen=True)

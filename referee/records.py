@@ -111,6 +111,11 @@ class MissedDeadline:
     due: str  # when it was due, UTC
     done: str  # what the campaign's policy did, for the reports
 
+    def letters(self, record: Record) -> list[Letter]:
+        """The game master learns of it (with what was done for the seat), in one mail for
+        all of a tick's (``service.answers`` gathers them)."""
+        return [Letter("missed", GAME_MASTER, (record.n, self.seat), record.n)]
+
     def to_json(self) -> dict:
         return {"seat": self.seat, "due": self.due, "done": self.done}
 
@@ -133,6 +138,36 @@ class BadLine:
         return cls(str(line), str(reason))
 
 
+# who hears of a record, and in which words ---------------------------------------------------
+
+
+GAME_MASTER = None
+"""A letter's ``to`` for the campaign's game master."""
+
+
+@dataclass(frozen=True)
+class Letter:
+    """One mail to send, as plain values: its ``kind`` names the words that write it
+    (``service.answers``), ``to`` the seat it goes to (``GAME_MASTER``: the campaign's game
+    master), or ``address`` someone outside the seats (an observer, a replaced player); ``key``
+    makes it one of its kind (its Message-ID); ``record`` and ``index`` are the record and
+    the action it tells of. A report or an answer to a player also says which of the
+    player's mails it answers (``reads``), from which record on it tells what happened
+    (``since``), whether the picture of the map goes along, and whether a short notice asks
+    for the player's decision again."""
+
+    kind: str
+    to: int | None = GAME_MASTER
+    key: tuple = ()
+    record: int = 0
+    index: int = 0
+    address: str = ""
+    reads: tuple[int, ...] = ()
+    since: int = 0
+    pictured: bool = False
+    asks: bool = False
+
+
 # the referee's commands, as the log keeps them ------------------------------------------------
 
 
@@ -150,8 +185,30 @@ class Command:
     Each kind adds what replay, the reports and the history need of it."""
 
     verb: ClassVar[str] = ""
+    # how it is told (``service.answers``), declared here with the command:
+    tells_everyone: ClassVar[bool] = False  # every player gets a report of it at once
+    brief: ClassVar[bool] = False  # when it is all that happened: a short mail, no map
+    asks_again: ClassVar[bool] = False  # the awaited players are asked for their decision anew
+    wants: ClassVar[str] = ""  # what its sender's answer shows besides: help, history, choices
+    refused: ClassVar[bool] = False  # it ran (a ``RefusedCommand`` did not)
+    ends_mail: ClassVar[bool] = False  # nothing after it in its mail is done (leave)
+    rolls_back: ClassVar[bool] = False  # it undoes orders (see ``undoing``)
     line: str
     said: str
+
+    def letters(self, record: Record, index: int) -> list[Letter]:
+        """The mails of their own it calls for, beside its sender's answer (the record's
+        ``index``-th action)."""
+        return []
+
+    def answer(self, status: str) -> str:
+        """What its sender is told of it: ``said``, or for a command answered from the game
+        as told (``status``), that."""
+        return self.said
+
+    def undoing(self) -> tuple[tuple[int, int], ...]:
+        """The orders it undid: (record number, index in its orders)."""
+        return ()
 
     def told(self) -> list[str]:
         """What it puts on the record of the game, as the history tells it."""
@@ -210,11 +267,13 @@ def _typed(annotation: Any, value: Any) -> Any:
 @dataclass(frozen=True)
 class Help(Command):
     verb = "help"
+    wants = "help"
 
 
 @dataclass(frozen=True)
 class History(Command):
     verb = "history"
+    wants = "history"
     turn: int | None = None
 
 
@@ -232,6 +291,15 @@ class Message(Command):
     # to the game master (the seats in ``to`` are then none)
     to_gm: bool = field(default=False, metadata={"added": True})
 
+    def letters(self, record: Record, index: int) -> list[Letter]:
+        to: list[int | None] = [GAME_MASTER] if self.to_gm else []
+        return [
+            Letter(
+                "press", seat, (record.n, index, "gm" if seat is None else seat), record.n, index
+            )
+            for seat in [*to, *self.to]
+        ]
+
     def told(self) -> list[str]:
         # names as they were when it was sent; a private message keeps its words private
         who = self.sender_name or "The game master"
@@ -243,9 +311,14 @@ class Message(Command):
 
 @dataclass(frozen=True)
 class StatusAsked(Command):
-    """A player asked for the games they play (the answer is in ``said``)."""
+    """A player asked for the games they play: answered as the mail is told, after every
+    line of the tick (``said`` keeps what it was when the mail was read)."""
 
     verb = "status"
+    wants = "status"
+
+    def answer(self, status: str) -> str:
+        return status or self.said
 
 
 @dataclass(frozen=True)
@@ -253,6 +326,7 @@ class ChoicesAsked(Command):
     """A player asked for every choice of their decision, ungrouped."""
 
     verb = "choices"
+    wants = "choices"
 
 
 @dataclass(frozen=True)
@@ -275,11 +349,13 @@ class MailSet(Command):
 @dataclass(frozen=True)
 class Leave(Command):
     verb = "leave"
+    ends_mail = True
 
 
 @dataclass(frozen=True)
 class Pause(Command):
     verb = "pause"
+    tells_everyone = brief = True
     at: str = ""
 
     def told(self) -> list[str]:
@@ -289,6 +365,7 @@ class Pause(Command):
 @dataclass(frozen=True)
 class Resume(Command):
     verb = "resume"
+    tells_everyone = brief = asks_again = True
     at: str = ""
 
     def told(self) -> list[str]:
@@ -298,6 +375,7 @@ class Resume(Command):
 @dataclass(frozen=True)
 class Extend(Command):
     verb = "extend"
+    tells_everyone = brief = True
     hours: float = 0.0
 
     def told(self) -> list[str]:
@@ -309,6 +387,7 @@ class DeadlinesSet(Command):
     """The game master changed the campaign's deadline settings (kept in campaign.yaml)."""
 
     verb = "deadlines"
+    tells_everyone = brief = True
     settings: str = ""  # as written: "hours=24 policy=bot"
 
     def told(self) -> list[str]:
@@ -321,8 +400,15 @@ class ObserversSet(Command):
     campaign.yaml); a closing drops those watching, who are told."""
 
     verb = "observers"
+    tells_everyone = brief = True
     allowed: bool = True
     dropped: tuple[str, ...] = ()  # the observers' addresses
+
+    def letters(self, record: Record, index: int) -> list[Letter]:
+        return [
+            Letter("observing_ended", key=(record.n, number), record=record.n, address=address)
+            for number, address in enumerate(self.dropped)
+        ]
 
     def told(self) -> list[str]:
         return [f"The game master {'opens' if self.allowed else 'closes'} the game to observers."]
@@ -331,10 +417,20 @@ class ObserversSet(Command):
 @dataclass(frozen=True)
 class Replace(Command):
     verb = "replace"
+    tells_everyone = brief = True
     seat: int = 0
     old: str = ""
     new: str = ""
     old_address: str = field(default="", metadata={"added": True})  # to tell them
+
+    def letters(self, record: Record, index: int) -> list[Letter]:
+        """The newcomer's welcome, and the player replaced told at the address they played
+        from."""
+        welcome = Letter("welcome", self.seat, (str(record.n),), record.n, index)
+        if not self.old_address:
+            return [welcome]
+        told = Letter("replaced", None, (record.n, self.seat), record.n, index, self.old_address)
+        return [welcome, told]
 
     def told(self) -> list[str]:
         return [f"{self.new} takes {self.old}'s seat."]
@@ -346,9 +442,14 @@ class Drop(Command):
     it again), or the bot plays the seat from then on."""
 
     verb = "drop"
+    tells_everyone = brief = True
     seat: int = 0
     name: str = ""
     events: tuple[str, ...] | None = None
+
+    def letters(self, record: Record, index: int) -> list[Letter]:
+        """The player dropped is told, in words of their own, what becomes of their seat."""
+        return [Letter("dropped", self.seat, (record.n, self.seat), record.n, index)]
 
     def told(self) -> list[str]:
         return [f"The game master drops {self.name}."]
@@ -381,7 +482,11 @@ class Rollback(Command):
     """Earlier orders undone: (record number, index in its orders). They stay in the log."""
 
     verb = "rollback"
+    tells_everyone = asks_again = rolls_back = True
     undone: tuple[tuple[int, int], ...] = ()
+
+    def undoing(self) -> tuple[tuple[int, int], ...]:
+        return self.undone
 
     def told(self) -> list[str]:
         count = len(self.undone)
@@ -397,6 +502,7 @@ class Rollback(Command):
 @dataclass(frozen=True)
 class Adjudicate(Command):
     verb = "adjudicate"
+    tells_everyone = True
 
     def told(self) -> list[str]:
         return ["The game master decides now for the players awaited."]
@@ -441,6 +547,11 @@ class RefusedCommand:
     verb: str
     line: str
     reason: str
+    refused: ClassVar[bool] = True
+
+    def answer(self, status: str) -> str:
+        """What its sender is told: why it was refused."""
+        return self.reason
 
     def told(self) -> list[str]:
         return []
@@ -497,10 +608,31 @@ class Record:
         """The commands that ran (refused ones left out)."""
         return [a for a in self.actions if isinstance(a, Command)]
 
+    def letters(self) -> list[Letter]:
+        """The mails of their own its commands and missed deadlines call for."""
+        found = [
+            letter
+            for index, action in enumerate(self.actions)
+            if isinstance(action, Command)
+            for letter in action.letters(self, index)
+        ]
+        return found + [letter for m in self.missed for letter in m.letters(self)]
+
+    def asks_for(self, what: str) -> bool:
+        """Whether a command of it asks for ``what`` in its sender's answer (help ...)."""
+        return any(c.wants == what for c in self.commands)
+
     def changes_anything(self) -> bool:
-        """Worth a line in the log: it applied, kept, refused or said something, or it
-        marks a mail as read (a missed deadline alone is in the deadline book)."""
-        return bool(self.orders or self.queues or self.refused or self.message_id or self.actions)
+        """Worth a line in the log: it applied, kept, refused or said something, it marks a
+        mail as read, or a deadline passed (whoever is told of it learns it from the log)."""
+        return bool(
+            self.orders
+            or self.queues
+            or self.refused
+            or self.message_id
+            or self.actions
+            or self.missed
+        )
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {}

@@ -19,7 +19,7 @@ def test_a_three_player_game_of_bus_boss_played_to_its_end_by_email(mailrig, tmp
         prompts = [
             m
             for m in player.received
-            if "YOUR DECISION" in mailbot.body(m) and "Orders received" not in str(m["Subject"])
+            if "YOUR DECISION" in mailbot.body(m) and "Your mail:" not in str(m["Subject"])
         ]
         assert len(prompts) == 12
         [final] = [m for m in player.received if "The game is over" in str(m["Subject"])]

@@ -34,7 +34,7 @@ def test_chatter_above_and_between_the_orders_is_passed_over_and_reported(tmp_pa
     text = text_of(
         say(site, boxes, 0, "Let's go!\nround 1\nGood luck everyone\nbuild leeds-york | nothing")
     )
-    assert "Accepted:\n  + round 1\nbuild leeds-york | nothing" in text
+    assert "Accepted:\n  + round 1\n    build leeds-york | nothing" in text  # indented as one order
     assert "Passed over (not orders):\n    Let's go!\n    Good luck everyone\n" in text
     assert "Not understood" not in text
     [record] = [r for r in logged(site.campaign("g1")) if r.get("seat") == 0]

@@ -65,7 +65,7 @@ def observing(site, boxes, person, campaign_id) -> None:
 def say(site, boxes, seat, text, now=T0):
     token = site.campaign("g1").players[seat].token
     delivered(site, boxes, PLAYERS[seat], site.identity.plus("g1", token), text, "cmd", now)
-    return [m for m in boxes.new(ADDRESSES[seat]) if "received" in str(m["Subject"])][-1]
+    return [m for m in boxes.new(ADDRESSES[seat]) if "Your mail:" in str(m["Subject"])][-1]
 
 
 def test_help_by_mail_answers_with_the_orders_and_commands_of_that_game(tmp_path):
@@ -259,7 +259,7 @@ def test_a_message_to_a_player_whose_name_has_spaces(tmp_path):
     assert not tick(site, T0).errors
     [press] = [m for m in boxes.new("ann@example.org") if "Message from Bob" in str(m["Subject"])]
     assert "see you at 21" in mailbot.body(press)
-    [answer] = [m for m in boxes.new("bob@example.org") if "received" in str(m["Subject"])]
+    [answer] = [m for m in boxes.new("bob@example.org") if "Your mail:" in str(m["Subject"])]
     assert "the players are Ann Lee, Bob, Cid" in " ".join(text_of(answer).split())
 
 

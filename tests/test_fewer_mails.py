@@ -48,7 +48,7 @@ def test_a_plain_confirmation_waits_for_the_next_mail_then_stands_alone(game):
     assert boxes.new("ann@example.org") == []
     assert not tick(site, now + timedelta(minutes=11)).errors
     [answer] = boxes.new("ann@example.org")
-    assert str(answer["Subject"]) == "[bus1] Orders received"
+    assert str(answer["Subject"]) == "[bus1] Your mail: orders used"
     text = text_of(answer)
     assert "+ build house 15" in text and "+ build pub 16" in text
     assert "Nothing is awaited from you now." in text

@@ -80,7 +80,7 @@ def test_every_prompt_leads_with_its_decision_and_says_what_it_asks(demos, game_
         assert first < 15, (subject, lines[:20])
         assert any(line.startswith("Due by ") for line in lines[first : first + 4]), subject
         assert mailbot.choices_in(text_of(msg)), subject  # what to reply with, below it
-        if "Orders received" not in subject:  # the answer to a mail that asks again
+        if "Your mail:" not in subject:  # the answer to a mail that asks again
             assert ASKED.match(subject), subject
         html = html_of(msg)
         if html is not None:
@@ -98,7 +98,7 @@ def test_a_mail_with_no_decision_says_so_in_its_first_line(demos, game_name):
         if "YOUR DECISION: " in text:
             continue
         first = text.splitlines()[0]
-        if "Orders received" in subject:
+        if "Your mail:" in subject:
             assert first == "Nothing is awaited from you now.", subject
         else:
             assert first.startswith(NOTHING), (subject, first)

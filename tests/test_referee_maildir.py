@@ -63,7 +63,7 @@ def test_a_reply_with_the_report_quoted_and_a_signature_is_applied_and_confirmed
     records = log(site)
     assert records[-1]["orders"] == [[0, "build house 15", "mail"], [0, "build pub 16", "mail"]]
     ann = boxes.new("ann@example.org")
-    assert [str(m["Subject"]) for m in ann] == ["[bus1] Orders received"]
+    assert [str(m["Subject"]) for m in ann] == ["[bus1] Your mail: orders used"]
     confirmation = text_of(ann[0])
     assert "+ build house 15" in confirmation and "Ann builds a pub at 16 (zone A)." in confirmation
     assert "Nothing is awaited from you now." in confirmation
@@ -225,7 +225,7 @@ def test_the_token_from_a_token_line_and_the_game_from_the_subject(game):
     boxes.deliver(mail)
     run_tick(site)
     assert log(site)[-1]["orders"] == [[0, "build pub 16", "mail"]]
-    confirmation = [m for m in boxes.new() if "Orders received" in str(m["Subject"])][-1]
+    confirmation = [m for m in boxes.new() if "Your mail:" in str(m["Subject"])][-1]
     assert "ann@example.org" in str(confirmation["To"])
     assert "ann@work.example" in str(confirmation["Cc"])
 

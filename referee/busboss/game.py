@@ -26,6 +26,7 @@ from .orders import (
     Order,
     RunEntry,
     format_journey,
+    format_order,
     format_purchase,
 )
 from .runs import RUNS_PER_ROUND, SHUFFLE_ROUNDS, award, deal_runs, race, share
@@ -308,7 +309,7 @@ def held(s: BusBossState, seat: int) -> HeldOrder | None:
             if order.builds and any(p.routes for b in order.builds for p in b.choices)
             else "Every piece of them is valid now."
         )
-    return HeldOrder(ORDERS, tuple(notes))
+    return HeldOrder(ORDERS, tuple(notes), format_order(order))
 
 
 def apply(s: BusBossState, seat: int, order: Order) -> tuple[BusBossState, list[str]]:

@@ -1,19 +1,20 @@
-"""The one stage that decides every mail the referee sends, and why: a game master looks
+"""The one stage that queues every mail the referee sends, and why: a game master looks
 here to learn why any mail went out. Each is composed by ``words`` and queued by
 ``post.queue``, under a Message-ID derived from what it answers.
 
-- ``answer``: what a campaign's log and this tick's deadline notices call for: reminders and
-  missed deadlines (``tell_deadlines``), relayed messages, observers' reports, welcomes of
-  replacement players, digests and confirmations; and the files of turns/;
+- ``answer``: what a campaign calls for, as ``telling.tell`` decides it from its log, its
+  deadline notices and the clock (reminders, missed deadlines, relayed messages, observers'
+  reports, welcomes of replacement players, reports and answers, the end of the game),
+  written by ``Letters``; and the files of turns/;
 - ``welcome_game_master``, ``welcome_players``: a campaign made, a game begun;
 - ``tell_sender``: a short answer to a mail outside a player's game, within the answer limits;
 - ``tell_failures``, ``tell_stopped``: the site's game masters told what failed;
 - ``tell_undelivered``: a campaign's game master and the site's told which mails the
   outbox gave up on, and why.
 
-Nothing here decides anything about the game. What was answered is kept as watermarks
-(mailed.json); they are derived data: after a crash the answers are derived again, and the
-outbox recognises a mail it queued before by its Message-ID, so none goes out twice.
+What was answered is kept as watermarks (mailed.json); they are derived data: after a crash
+the answers are derived again, and the outbox recognises a mail it queued before by its
+Message-ID, so none goes out twice.
 """
 
 from __future__ import annotations
@@ -22,31 +23,21 @@ import hashlib
 import json
 import logging
 import time
-from datetime import UTC, datetime, timedelta
+from collections.abc import Callable
+from datetime import UTC, datetime
+from email.message import EmailMessage
+from functools import cached_property
+from typing import Any
 
 from .. import maps
 from ..files import StateDamaged, atomic_write, read_state
 from ..mail.compose import compose
 from ..mail.headers import plain_address
 from ..mail.read import Incoming
-from ..records import (
-    Command,
-    DeadlinesSet,
-    Drop,
-    Extend,
-    History,
-    Kind,
-    Message,
-    ObserversSet,
-    Pause,
-    Record,
-    Replace,
-    Resume,
-    Rollback,
-)
+from ..records import Kind, Letter, Record, Replace
 from ..schema import SettingsError, load_file
 from ..settings.checks import TOKEN_PATTERN
-from ..settings.deadlines import show, stamp
+from ..settings.deadlines import show
 from ..settings.site import Audience
 from ..store import snapshots
 from ..store.campaign import Campaign, Step, Table
@@ -55,11 +46,14 @@ from ..store.site import SiteFiles
 from ..words.history import NoSuchTurn, history_text, over, turn_files
 from ..words.mails import (
     confirmation,
-    decision_of,
     digest,
+    dropped_notice,
+    game_master,
+    game_over_notice,
     gm_notice,
     gm_welcome,
     message_id,
+    missed_notice,
     notice,
     observer_report,
     observing_ended,
@@ -67,194 +61,211 @@ from ..words.mails import (
     read_of,
     reminder,
     replaced_notice,
+    started_notice,
     told,
     turn_report,
     welcome,
 )
 from ..words.render import render, say
 from . import timekeeping
-from .commands import TELLS_EVERYONE, help_lines
+from .commands import help_lines
 from .failures import EVERY, SHOWN, Told, failures_since, told_of
 from .post import Post
+from .telling import tell, told_briefly
 from .timekeeping import Notices
 
 log = logging.getLogger(__name__)
 
 
 def answer(
-    post: Post, table: Table, now: datetime | None = None, notices: Notices | None = None
+    post: Post,
+    table: Table,
+    now: datetime | None = None,
+    notices: Notices | None = None,
+    status: Callable[[str], str] | None = None,
 ) -> tuple[int, Watermarks]:
-    """Queue the mails the campaign calls for: the reminders and missed deadlines of this
-    tick's ``notices`` (``timekeeping``), then what its log calls for: relayed messages,
-    welcomes of replacement players, then one mail per player for what concerns them: a
-    digest (with the answers to their mails read since) when they have a new decision, a new
-    round or the result, else a confirmation of their mail. A mail that needs no answer of
-    its own (its orders accepted, nothing else in it) and a report with no decision in it
-    wait up to the campaign's ``gather_minutes`` for the player's next mail to go along with
-    it. Then write the turn reports. Returns how many mails were queued, and the watermarks
-    as saved."""
+    """Queue every mail the campaign calls for (``telling.tell`` decides them; ``Letters``
+    words them), then write the turn reports; returns how many mails were queued, and the
+    watermarks as saved. ``status`` writes the games of an address, for a `status` answered
+    now, after every line of the tick."""
     campaign = table.campaign
-    now = now or datetime.now(UTC)
-    gather = timedelta(minutes=campaign.config.gather_minutes)
-    marks = campaign.marks
-    last = table.count
-    due_at = timekeeping.dues(table)
-    queued = tell_deadlines(post, table, notices) if notices else 0
-    if table.set_aside:
-        queued += tell_set_aside(post, table, table.set_aside)
-    held: dict[int | None, list[Record]] = {}
-    told_everyone = False  # a game master's action: everyone gets a report
-    welcomed: set[int] = set()  # seats taken over: their newcomer gets a welcome
-    png = None
-    kept = [n for numbers in marks.held.values() for n in numbers]
-    records = {
-        s.record.n: s.record for s in table.steps_after(min([marks.confirmed + 1, *kept]) - 1)
-    }
-    for key, numbers in marks.held.items():
-        held[int(key)] = [records[n] for n in numbers if n in records]
-    for step in table.steps_after(marks.confirmed):
-        record = step.record
-        for index, action in enumerate(record.actions):
-            if isinstance(action, Message):
-                if action.to_gm and campaign.gm is not None:
-                    post.queue(campaign, press(post.identity, table, record, action, index, None))
-                    queued += 1
-                for seat in action.to:
-                    post.queue(campaign, press(post.identity, table, record, action, index, seat))
-                    queued += 1
-            elif isinstance(action, ObserversSet):
-                for number, address in enumerate(action.dropped):
-                    ended = observing_ended(post.identity, campaign, address, record, number)
-                    post.queue(campaign, ended)
-                    queued += 1
-            elif isinstance(action, Replace):
-                seat = action.seat
-                asks = bool(decision_of(table, seat)[1])  # a first decision: with the map
-                if asks:
-                    png = png or maps.png_map(table.view())
-                    marks.pictured[str(seat)] = table.round
-                welcomed.add(seat)
-                welcomed_mail = welcome(
-                    post.identity,
-                    table,
-                    seat,
-                    key=str(record.n),
-                    png=png if asks else None,
-                    due=due_at.get(seat),
-                )
-                post.queue(campaign, welcomed_mail)
-                if action.old_address:
-                    post.queue(campaign, replaced_notice(post.identity, campaign, action, record))
-                queued += 1 + bool(action.old_address)
-            if isinstance(action, TELLS_EVERYONE):
-                told_everyone = True
-            if isinstance(action, Rollback):
-                marks.stages.clear()  # the awaited players are prompted again
-        if record.missed and campaign.config.lateness_notice:
-            told_everyone = True
-        if record.kind == Kind.MAIL:
-            held.setdefault(record.seat, []).append(record)
-    marks.confirmed = last
-    awaiting = {d.seat: d for d in table.awaiting}
-    for seat in range(len(campaign.players)):
-        key = str(seat)
-        reads = held.pop(seat, [])
-        since = marks.digests.get(key, 0)
-        news = [
-            s
-            for s in table.steps_after(since)
-            if not (s.record.kind == Kind.MAIL and s.record.seat == seat)
-        ]
-        due = awaiting.get(seat)
-        final = table.over and marks.stages.get(key) != "over"  # everyone gets it once
-        if not news and not reads and not final:
-            marks.digests[key] = last
-            continue
-        new_decision = due is not None and marks.stages.get(key) != due.stage
-        brief = told_briefly(news)
-        if brief and not (reads or final or new_decision):
-            # the game master's actions that did not move the game: a short mail, no map
-            if seat not in welcomed:
-                ask = any(isinstance(a, Resume) for a in brief)  # asked again after a pause
-                steps = [s for s in news if s.events]
-                post.queue(
-                    campaign,
-                    told(post.identity, table, seat, steps, brief, due_at.get(seat), ask),
-                )
-                queued += 1
-            marks.digests[key] = last
-            continue
-        new_round = bool(news) and (told_everyone or marks.digest_rounds.get(key) != table.round)
-        waiting = [s.record for s in news[:1]] + reads
-        if (
-            new_round
-            and not (new_decision or final or told_everyone)
-            and _may_wait(waiting, now, gather)
-        ):
-            new_round = False  # a report with nothing to decide waits for the next mail
-        choice = campaign.players[seat].mail
-        if choice == "brief" and not (new_decision or final or told_everyone):
-            new_round = False  # the player asked for decisions and results only
-            if all(_plain(r) for r in reads):
-                held[seat] = reads  # accepted orders: told with the next decision
-                continue
-        if choice == "digest" and not final and _later(marks, key, now):
-            held[seat] = reads  # one mail a day: everything since goes in the next one
-            continue
-        if new_decision or new_round or final:
-            # the picture once a round (and with the result); the text map in every mail
-            pictured = final or marks.pictured.get(key) != table.round
-            if pictured:
-                marks.pictured[key] = table.round
-                png = png or maps.png_map(table.view())
-            post.queue(
-                campaign,
-                digest(
-                    post.identity,
-                    table,
-                    seat,
-                    since,
-                    png if pictured else None,
-                    due_at.get(seat),
-                    reads=[read_of(table, r) for r in reads],
-                ),
-            )
-            marks.digests[key] = last
-            marks.digest_rounds[key] = table.round
-            marks.stages[key] = "over" if table.over else due.stage if due else None
-            marks.mailed[key] = now.isoformat()
+    told = tell(table, campaign.marks, now or datetime.now(UTC), notices)
+    words = Letters(post, table, status)
+    queued = 0
+    for letter in told.letters:
+        for mail in words.write(letter):
+            post.queue(campaign, mail)
             queued += 1
-        elif reads and (due is not None or not _may_wait(reads, now, gather)):
-            if confirmed_within_limits(post, reads):
-                post.queue(
-                    campaign,
-                    confirmation(
-                        post.identity,
-                        table,
-                        reads,
-                        due_at.get(seat),
-                        history_for(table, reads[-1]),
-                        help_lines(gm=False),
-                    ),
-                )
-                marks.mailed[key] = now.isoformat()
-                queued += 1
-        elif reads:
-            held[seat] = reads  # answered with the player's next mail
-    for record in held.pop(None, []):  # the game master's mails: answered at once
-        post.queue(
-            campaign, confirmation(post.identity, table, [record], commands=help_lines(gm=True))
-        )
-        queued += 1
-    marks.held = {str(seat): [r.n for r in reads] for seat, reads in held.items() if reads}
-    queued += tell_observers(post, table, marks)
+    marks = told.marks
     renamed = any(
         isinstance(a, Replace) for s in table.steps_after(marks.turns) for a in s.record.actions
     )  # a seat's new name shows in every round's report, as the replay shows it
     write_turns(campaign.table() if renamed else table, 0 if renamed else marks.turns)
-    marks.turns = last
+    marks.turns = table.count
+    campaign.marks = marks
     marks.save(campaign.root)
     return queued, marks
+
+
+class Letters:
+    """The words of a campaign's letters (``records.Letter``): one method a kind, each
+    giving the mails it makes (none: held back by the answer limits)."""
+
+    def __init__(self, post: Post, table: Table, status: Callable[[str], str] | None):
+        self.post, self.identity, self.table = post, post.identity, table
+        self.campaign = table.campaign
+        self.status = status
+        self.due_at = timekeeping.dues(table)  # after every line of the tick
+
+    def write(self, letter: Letter) -> list[EmailMessage]:
+        return getattr(self, letter.kind)(letter)
+
+    @cached_property
+    def png(self) -> bytes | None:
+        """The picture of the map (none for a game drawn in text only), drawn once for all
+        the letters that show it, and only if one does."""
+        return maps.png_map(self.table.view())
+
+    def record(self, n: int) -> Record:
+        return self.table.steps_after(n - 1)[0].record
+
+    def action(self, letter: Letter) -> Any:
+        """The command the letter tells of (of the kind its record said)."""
+        return self.record(letter.record).actions[letter.index]
+
+    def reads(self, letter: Letter) -> list[dict]:
+        """What was done with each mail the letter answers (its `status` answered now)."""
+        records = [self.record(n) for n in letter.reads]
+        return [read_of(self.table, r, self._status_of(r)) for r in records]
+
+    def _status_of(self, record: Record) -> str:
+        if self.status is None or not record.asks_for("status"):
+            return ""
+        player = game_master(self.campaign) if record.seat is None else self.player(record.seat)
+        return self.status(player.address)
+
+    def player(self, seat: int):
+        return self.campaign.players[seat]
+
+    # letters to a player
+
+    def digest(self, letter: Letter) -> list[EmailMessage]:
+        seat = int(letter.to or 0)
+        reads = [self.record(n) for n in letter.reads]
+        mail = digest(
+            self.identity,
+            self.table,
+            seat,
+            letter.since,
+            self.png if letter.pictured else None,
+            self.due_at.get(seat),
+            reads=self.reads(letter),
+            history=history_for(self.table, reads),
+        )
+        return [mail]
+
+    def confirmation(self, letter: Letter) -> list[EmailMessage]:
+        reads = [self.record(n) for n in letter.reads]
+        gm = letter.to is None
+        if not gm and not confirmed_within_limits(self.post, reads):
+            return []
+        mail = confirmation(
+            self.identity,
+            self.table,
+            reads,
+            self.reads(letter),
+            None if gm else self.due_at.get(int(letter.to or 0)),
+            history_for(self.table, reads),
+            help_lines(gm=gm),
+        )
+        return [mail]
+
+    def told(self, letter: Letter) -> list[EmailMessage]:
+        seat = int(letter.to or 0)
+        news = self.table.steps_after(letter.since)
+        steps = [s for s in news if s.record.n in letter.reads]
+        brief = told_briefly([s for s in news if not _own_mail(s, seat)])
+        due = self.due_at.get(seat)
+        return [told(self.identity, self.table, seat, steps, brief, due, letter.asks)]
+
+    def reminder(self, letter: Letter) -> list[EmailMessage]:
+        seat, stage = letter.key
+        due = self.due_at.get(seat)
+        if due is None:
+            return []  # its decision was taken meanwhile
+        return [reminder(self.identity, self.table, seat, stage, due)]
+
+    def welcome(self, letter: Letter) -> list[EmailMessage]:
+        """A player who takes over a seat: their welcome, with the game under way and the
+        map, asked for their decision if one is owed."""
+        seat = int(letter.to or 0)
+        due = self.due_at.get(seat)
+        return [welcome(self.identity, self.table, seat, key=letter.key[0], png=self.png, due=due)]
+
+    def dropped(self, letter: Letter) -> list[EmailMessage]:
+        return [dropped_notice(self.identity, self.table, self.action(letter), letter.record)]
+
+    def press(self, letter: Letter) -> list[EmailMessage]:
+        record, message = self.record(letter.record), self.action(letter)
+        return [press(self.identity, self.table, record, message, letter.index, letter.to)]
+
+    # letters to someone outside the seats
+
+    def replaced(self, letter: Letter) -> list[EmailMessage]:
+        record, replace = self.record(letter.record), self.action(letter)
+        return [replaced_notice(self.identity, self.campaign, replace, record)]
+
+    def observing_ended(self, letter: Letter) -> list[EmailMessage]:
+        record = self.record(letter.record)
+        number = letter.key[1]
+        return [observing_ended(self.identity, self.campaign, letter.address, record, number)]
+
+    def observed(self, letter: Letter) -> list[EmailMessage]:
+        round_ = letter.index
+        report = turn_report(self.table, round_, self.table.view_after_round(round_))
+        return [observer_report(self.identity, self.campaign, letter.address, round_, report)]
+
+    # letters to the game master
+
+    def missed(self, letter: Letter) -> list[EmailMessage]:
+        """Every deadline missed this tick, and what was done for each seat, in one mail."""
+        if self.campaign.gm is None:
+            return []
+        pairs = sorted(zip(letter.key[::2], letter.key[1::2]), key=lambda pair: pair[1])
+        missed = []
+        for n, seat in pairs:
+            record = self.record(n)
+            [miss] = [m for m in record.missed if m.seat == seat]
+            chosen = [o.text for o in record.orders if o.seat == seat]
+            missed.append((self.player(seat).name, miss, chosen))
+        key = "missed." + ".".join(str(part) for part in letter.key)
+        return [missed_notice(self.identity, self.campaign, missed, key)]
+
+    def game_over(self, letter: Letter) -> list[EmailMessage]:
+        return [game_over_notice(self.identity, self.table)]
+
+    def set_aside(self, letter: Letter) -> list[EmailMessage]:
+        return set_aside_notices(self.post, self.table, self.table.set_aside or "")
+
+
+def _own_mail(step: Step, seat: int) -> bool:
+    return step.record.kind == Kind.MAIL and step.record.seat == seat
+
+
+def set_aside_notices(post: Post, table: Table, why: str) -> list[EmailMessage]:
+    """The game master (or, for a campaign without one, the site's game masters) told that
+    the campaign's damaged snapshot was set aside and its log replayed: once, as the table
+    that found it is answered once."""
+    campaign = table.campaign
+    subject = say("subject_snapshot_set_aside", campaign_id=campaign.id)
+    text = say("snapshot_set_aside", campaign_id=campaign.id, aside=snapshots.DAMAGED, why=why)
+    key = "snapshot." + hashlib.sha256(f"{table.count}\n{why}".encode()).hexdigest()[:12]
+    if campaign.gm is not None:
+        return [gm_notice(post.identity, campaign, subject, text, key)]
+    return [
+        notice(post.identity, address, subject, text, None, key=f"{key}.{address}")
+        for address in post.config.game_master_addresses
+    ]
 
 
 def welcome_game_master(post: Post, campaign: Campaign) -> None:
@@ -262,11 +273,14 @@ def welcome_game_master(post: Post, campaign: Campaign) -> None:
     post.queue(campaign, gm_welcome(post.identity, campaign, help_lines(gm=True)))
 
 
-def welcome_players(post: Post, table: Table, now: datetime | None = None) -> None:
+def welcome_players(
+    post: Post, table: Table, now: datetime | None = None, tell_gm: bool = False
+) -> None:
     """A game that begins welcomes every player with their token, the seed's fingerprint
     and, for whoever acts first, their first decision with the map and its due time (as if
     asked ``now``: the next tick enters it in the book); the others are told when theirs
-    will come. The watermarks start from there."""
+    will come; the game master, with ``tell_gm``, that it began. The watermarks start from
+    there."""
     campaign = table.campaign
     seats = range(len(campaign.players))
     first = {d.seat for d in table.awaiting}
@@ -287,6 +301,8 @@ def welcome_players(post: Post, table: Table, now: datetime | None = None) -> No
                 waits_due=show(waits, timezone, zone) if waits and not own else None,
             ),
         )
+    if tell_gm and campaign.gm is not None:
+        post.queue(campaign, started_notice(post.identity, table))
     campaign.marks = Watermarks(
         digests={str(s): table.count for s in seats},
         digest_rounds={str(s): table.round for s in seats},
@@ -322,48 +338,6 @@ def tell_sender(
     return True
 
 
-def tell_deadlines(post: Post, table: Table, notices: Notices) -> int:
-    """A reminder to each player whose deadline nears, and a notice to the game master of
-    each deadline missed and what the campaign's policy did; returns how many were queued."""
-    campaign = table.campaign
-    zone = campaign.config.deadlines.zone
-    queued = 0
-    for seat, due in notices.reminders:
-        stage = campaign.book.seats[str(seat)].stage
-        shown = show(due, campaign.players[seat].timezone, zone)
-        post.queue(campaign, reminder(post.identity, table, seat, stage, shown))
-        queued += 1
-    for seat, due, done in notices.missed:
-        if campaign.gm is None:
-            continue
-        name = campaign.players[seat].name
-        stage = campaign.book.seats[str(seat)].stage
-        text = say("missed", name=name, campaign_id=campaign.id, due=stamp(due), done=done)
-        subject = say("subject_missed", name=name)
-        post.queue(
-            campaign, gm_notice(post.identity, campaign, subject, text, f"missed.{seat}.{stage}")
-        )
-        queued += 1
-    return queued
-
-
-def tell_set_aside(post: Post, table: Table, why: str) -> int:
-    """The game master (or, for a campaign without one, the site's game masters) told that
-    the campaign's damaged snapshot was set aside and its log replayed: once, as the table
-    that found it is answered once; returns how many mails were queued."""
-    campaign = table.campaign
-    subject = say("subject_snapshot_set_aside", campaign_id=campaign.id)
-    text = say("snapshot_set_aside", campaign_id=campaign.id, aside=snapshots.DAMAGED, why=why)
-    key = "snapshot." + hashlib.sha256(f"{table.count}\n{why}".encode()).hexdigest()[:12]
-    if campaign.gm is not None:
-        post.queue(campaign, gm_notice(post.identity, campaign, subject, text, key))
-        return 1
-    for address in post.config.game_master_addresses:
-        told = notice(post.identity, address, subject, text, None, key=f"{key}.{address}")
-        post.queue(campaign, told)
-    return len(post.config.game_master_addresses)
-
-
 def confirmed_within_limits(post: Post, reads: list[Record]) -> bool:
     """A confirmation of mails whose orders moved the game on is always sent (the game's
     length bounds those); any other counts against the sender's limit, so that an
@@ -376,90 +350,14 @@ def confirmed_within_limits(post: Post, reads: list[Record]) -> bool:
     )
 
 
-def tell_observers(post: Post, table: Table, marks: Watermarks) -> int:
-    """The report of each round that ended since the last one, and the result, to the
-    campaign's observers (what every player can read: no token, no private press)."""
-    campaign = table.campaign
-    observers = campaign.config.observers
-    done = table.round + 1 if table.over else table.round  # the rounds that are over
-    if marks.observed is None:
-        marks.observed = done - 1  # observers join from the round in play
-    queued = 0
-    for round_ in range(marks.observed + 1, done):
-        report = turn_report(table, round_, table.view_after_round(round_))
-        for address in observers:
-            post.queue(campaign, observer_report(post.identity, campaign, address, round_, report))
-            queued += 1
-    marks.observed = max(marks.observed, done - 1)
-    return queued
-
-
-BRIEF = (Pause, Resume, Extend, DeadlinesSet, ObserversSet, Replace, Drop)
-"""The game master's actions told in a short mail of their own when nothing else happened:
-they change the campaign, not the position (a drop by a game's own rule is not one)."""
-
-
-def told_briefly(news: list[Step]) -> list[Command]:
-    """The game master's actions of ``news`` to tell briefly, when they are all that
-    happened in it (every other step told nothing); else none."""
-    actions: list[Command] = []
-    for step in news:
-        record = step.record
-        quiet = [a for a in record.actions if isinstance(a, BRIEF) and not a.effects()]
-        if quiet and not record.orders and not record.missed:
-            actions += quiet
-        elif step.events:
-            return []
-    return actions
-
-
-DAY = timedelta(days=1)
-
-
-def _later(marks: Watermarks, key: str, now: datetime) -> bool:
-    """Whether a player who asked for one mail a day (``mail digest``) had theirs today."""
-    last = marks.mailed.get(key)
-    return last is not None and now < datetime.fromisoformat(last) + DAY
-
-
-def next_mail(table: Table, marks: Watermarks, now: datetime) -> datetime | None:
-    """When the campaign's answers next need a tick of their own: at once when an answer
-    waits for the player's next mail (or the gather time), else when a player who gets one
-    mail a day has theirs held; None when nothing waits."""
-    players = table.campaign.players
-    daily = {k for k in marks.mailed if players[int(k)].mail == "digest" and _later(marks, k, now)}
-    times = [now for key, reads in marks.held.items() if reads and key not in daily]
-    for key in daily:
-        if marks.held.get(key) or table.steps_after(marks.digests.get(key, 0)):
-            times.append(datetime.fromisoformat(marks.mailed[key]) + DAY)
-    return min(times, default=None)
-
-
-def _may_wait(records: list[Record], now: datetime, gather: timedelta) -> bool:
-    """Whether answers about these records may wait for a later mail: each record is only
-    accepted orders (or news), and the first is younger than the campaign's gather time."""
-    if not records or not gather:
-        return False
-    if any(r.kind == Kind.MAIL and not _plain(r) for r in records):
-        return False
-    first = datetime.fromisoformat(records[0].at.replace("Z", "+00:00"))
-    return now - first < gather
-
-
-def _plain(record: Record) -> bool:
-    """A mail whose answer would only say that its orders were accepted."""
-    return bool(record.orders) and not (
-        record.bad_lines or record.refused or record.actions or any(record.queues.values())
-    )
-
-
-def history_for(table: Table, record: Record) -> str:
-    """The history a mail asked for with `history` (the whole game, or one turn)."""
-    asked = [c for c in record.commands if isinstance(c, History)]
+def history_for(table: Table, records: list[Record]) -> str:
+    """The history the last of these mails that asked for one asked for with `history` (the
+    whole game, or one turn), as the game is now."""
+    asked = [c for r in records for c in r.commands if c.wants == "history"]
     if not asked:
         return ""
     try:
-        return history_text(table, asked[-1].turn)
+        return history_text(table, getattr(asked[-1], "turn", None))
     except NoSuchTurn as err:
         return str(err)
 

@@ -77,9 +77,13 @@ class Site(SiteFiles):
             self.start_campaign(campaign)
         return campaign
 
-    def start_campaign(self, campaign: Campaign, now: datetime | None = None) -> Table:
+    def start_campaign(
+        self, campaign: Campaign, now: datetime | None = None, filled: bool = False
+    ) -> Table:
         """The game begins (``now``, or at once): a welcome to every player with their
-        token and the seed's fingerprint, and the first prompt to whoever acts first."""
+        token and the seed's fingerprint, and the first prompt to whoever acts first; the
+        game master is told when it began as its last seat ``filled`` by mail (they gave no
+        command for it)."""
         from ..records import Kind, Record
         from ..store.campaign import Status
         from .answers import welcome_players
@@ -91,7 +95,7 @@ class Site(SiteFiles):
         campaign.save()
         table = campaign.table()
         commit(table, advance(table, set(campaign.robots)), Record(Kind.REFEREE))
-        welcome_players(self.post, table, now)
+        welcome_players(self.post, table, now, tell_gm=filled)
         log.info(
             "campaign %s started: %s", campaign.id, ", ".join(p.name for p in campaign.players)
         )

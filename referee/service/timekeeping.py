@@ -116,6 +116,15 @@ def catch_up(book: Book, table: Table, now: datetime) -> dict:
     return owed
 
 
+def catch_up_book(table: Table, now: datetime) -> None:
+    """Enter in the book the decisions owed after every line of the tick (a bot's move or a
+    kept order may have made new ones), asked for ``now``: the mails that ask for them show
+    their due time. The caller saves the book with the tick's notices."""
+    campaign = table.campaign
+    if campaign.status == Status.RUNNING and campaign.config.deadlines.active:
+        catch_up(campaign.book, table, now)
+
+
 def due_if_asked(table: Table, now: datetime) -> dict[int, datetime]:
     """When each decision owed now is due if asked for ``now`` (none without deadlines), for
     the mail that asks for it before the book enters it (a welcome: the next tick does)."""
@@ -195,6 +204,23 @@ def wake(table: Table, now: datetime) -> datetime | None:
         if not entry.reminded:
             times.append(settings.reminder(parse_when(entry.asked), due))
     return min(times, default=None)
+
+
+def first_due(table: Table, seat: int) -> Shown | None:
+    """When the first of the decisions the game waits for is due, as ``seat`` reads times:
+    for a player whose own answer is in, when the round can resolve at the latest."""
+    campaign = table.campaign
+    settings = campaign.config.deadlines
+    if not settings.active or campaign.status != Status.RUNNING:
+        return None
+    book = campaign.book
+    times = [
+        due_of(settings, campaign, int(key), entry)
+        for key, entry in book.seats.items()
+        if not entry.missed
+    ]
+    first = min((t for t in times if t is not None), default=None)
+    return show(first, campaign.players[seat].timezone, settings.zone) if first else None
 
 
 def dues(table: Table) -> dict[int, Shown]:

@@ -12,20 +12,21 @@ from datetime import datetime
 
 from ..files import StateDamaged, crashpoint, grouped
 from ..mail.inbox import Inbox, InboxError, InMail
-from ..records import Action, Kind, Record, RefusedCommand
+from ..records import Action, Kind, Record
 from ..store import snapshots
 from ..store.campaign import CampaignError, Status
 from ..store.waits import Waits
 from ..words.render import say
 from . import timekeeping
-from .answers import answer, next_mail, tell_failures, tell_stopped, tell_undelivered
-from .commands import CAMPAIGN, CommandError, Commands, split, tell_replaced
+from .answers import answer, tell_failures, tell_stopped, tell_undelivered
+from .commands import CAMPAIGN, CommandError, Commands, split, status_text, tell_replaced
 from .failures import note_failure
 from .intake import Intake
 from .play import advance, campaign_bot, commit
 from .report import TickReport
 from .session import Sessions
 from .site import Site
+from .telling import next_mail
 from .timekeeping import keep_time, wake
 
 log = logging.getLogger(__name__)
@@ -179,8 +180,13 @@ def resolve_and_answer(
         notices = keep_time(table, now)
         if notices and notices.applied:  # a deadline's decision: go on from it
             commit(table, advance(table, robots), Record(Kind.REFEREE))
+        # the decisions owed after every line of the tick (a bot's move may have made a new
+        # one) are asked for now: every mail shows their due time
+        timekeeping.catch_up_book(table, now)
     # every mail the campaign calls for, then what was answered, as mailed.json keeps it
-    queued, marks = answer(site.post, table, now, notices)
+    queued, marks = answer(
+        site.post, table, now, notices, lambda address: status_text(site, address, table)
+    )
     if notices is not None:  # the reminders told are marked once they are queued
         campaign.book.save(campaign.root)
     if snapshots.due(table):
@@ -225,7 +231,7 @@ def run_as_gm(site: Site, campaign_id: str, line: str, now: datetime) -> list[Ac
     if table is None:  # open for sign-up: no log to answer from
         tell_replaced(site, campaign, done.actions)
     # a refusal is told where the command was typed: logged, it would only be mailed back
-    refused = all(isinstance(action, RefusedCommand) for action in done.actions)
+    refused = all(action.refused for action in done.actions)
     if table is not None and done.outcome is not None and not refused:
         commit(table, done.outcome, Record(Kind.GM, actions=tuple(done.actions)))
         if done.rebuild:
@@ -233,7 +239,9 @@ def run_as_gm(site: Site, campaign_id: str, line: str, now: datetime) -> list[Ac
         if table.campaign.status == Status.RUNNING:  # a dropped seat's bot plays now, as by mail
             commit(table, advance(table, set(table.campaign.robots)), Record(Kind.REFEREE))
         timekeeping.note_asked(table, now)  # a new prompt (after a rollback) has its due time
-        _, marks = answer(site.post, table)
+        _, marks = answer(
+            site.post, table, now, status=lambda address: status_text(site, address, table)
+        )
         snapshots.save(table, marks.floor())  # the next tick starts from here, not the log
     site.post.save()
     return done.actions

@@ -44,7 +44,7 @@ from ..contract import (
     View,
 )
 from ..files import CorruptRecord, append_record, atomic_write, read_records
-from ..records import Record, RecordError, Rollback
+from ..records import Record, RecordError
 from ..schema import SettingsError, load_file, read
 from ..settings.campaign import CampaignFile, CampaignSettings, PlayerEntry
 from ..settings.checks import campaign_id, player_name
@@ -483,9 +483,7 @@ class Step:
 def undone_orders(records: list[Record]) -> set[tuple[int, int]]:
     """(record, order index) of every order a rollback undid: they stay in the log, and a
     replay passes over them."""
-    return {
-        (n, i) for r in records for c in r.commands if isinstance(c, Rollback) for n, i in c.undone
-    }
+    return {(n, i) for r in records for c in r.commands for n, i in c.undoing()}
 
 
 class Table:

@@ -10,13 +10,14 @@ import hashlib
 import re
 from collections.abc import Sequence
 from email.message import EmailMessage
+from typing import Any
 
 from .. import maps
 from ..contract import HeldOrders, View
 from ..mail.compose import Attachment, compose
 from ..mail.routing import Identity
-from ..records import ChoicesAsked, Command, Help, Message, Record, Replace
-from ..settings.deadlines import Shown
+from ..records import Command, Drop, Message, MissedDeadline, Record, Replace
+from ..settings.deadlines import Shown, parse_when, show
 from ..store.campaign import Campaign, Player, Status, Step, Table
 from .render import fitted, help_text, render, say
 
@@ -51,16 +52,21 @@ def waiting_for(table: Table) -> str:
 
 
 def result_context(view: View, names: list[str]) -> dict | None:
+    """The result for a report: why the game ended, its places (players tied share one),
+    and whether equal scores need the game's tie rules told (``ties``)."""
     result = view.get("result")
     if result is None:
         return None
-    places, rank = [], 1
+    places: list[dict[str, Any]] = []
+    rank = 1
     for place in result["ranking"]:
         places.append(
             {"rank": rank, "names": [names[s] for s in place], "score": result["scores"][place[0]]}
         )
         rank += len(place)
-    return {"reason": result["reason"], "places": places}
+    scores = [p["score"] for p in places]
+    ties = any(len(p["names"]) > 1 for p in places) or len(set(scores)) < len(scores)
+    return {"reason": result["reason"], "places": places, "ties": ties, "game": view["game"]}
 
 
 def base_context(table: Table, seat: int | None = None, view: View | None = None) -> dict:
@@ -197,6 +203,32 @@ def replaced_notice(
     )
 
 
+def dropped_notice(identity: Identity, table: Table, drop: Drop, n: int) -> EmailMessage:
+    """The player the game master dropped is told what becomes of their seat: a bot plays it
+    from now on, or the game's own rule took it out of the game (what it did)."""
+    campaign = table.campaign
+    player = campaign.players[drop.seat]
+    text = render(
+        "notice.txt",
+        text=say(
+            "dropped_you",
+            name=player.name,
+            campaign_id=campaign.id,
+            events=drop.effects(),
+            bot=drop.events is None,
+        ),
+        referee=identity.address,
+    )
+    return _mail(
+        identity,
+        campaign,
+        player,
+        say("subject_dropped_you", bot=drop.events is None),
+        text,
+        message_id(identity, incarnate(campaign), "dropped", n, drop.seat),
+    )
+
+
 def observing_ended(
     identity: Identity, campaign: Campaign, address: str, record: Record, number: int
 ) -> EmailMessage:
@@ -260,50 +292,77 @@ def gm_welcome(
     )
 
 
-def read_of(table: Table, record: Record) -> dict:
-    """What was done with every order and command of a mail, for the answer to it."""
+def read_of(table: Table, record: Record, status: str = "") -> dict:
+    """What was done with every order and command of a mail, for the answer to it: its
+    orders, then what they did together (``effects``: one order's effects may come of
+    another's, as a round resolves), the commands with what each said (a `status` answered
+    with ``status``, the games as they are now)."""
     seat = record.seat
     step = table.steps_after(record.n - 1)[0]
-    applied = [{"text": order.text, "events": []} for order in record.orders]
-    if applied:  # the events of a mail's orders, under its last order
-        applied[-1]["events"] = list(step.events)
+    of_commands = sum(len(c.effects()) + len(c.told()) for c in record.commands)
     return {
         "subject": record.subject or "",
-        "applied": applied,
+        "applied": [order.text for order in record.orders],
+        "effects": step.events[of_commands:] if record.orders else [],
         "bad_lines": record.bad_lines,
         "ignored": record.ignored,
-        "actions": record.actions,
+        "actions": [
+            {"line": a.line, "reason" if a.refused else "said": a.answer(status)}
+            for a in record.actions
+        ],
         "refusals": [r for r in record.refused if r.seat == seat],
         "queue": record.queues.get(seat, ()) if seat is not None else (),
         "message_id": record.message_id,
     }
 
 
+def verdict(reads: Sequence[dict]) -> str:
+    """What became of a player's mails, in a word, for the subject of the mail that answers
+    them: used, partly used, refused, not used now (a paused game, a dropped seat), only
+    commands answered, or nothing in them to use."""
+    whole = [b for r in reads for b in r["bad_lines"] if b.line == "(all)"]
+    if whole:
+        return "not_now"
+    done = any(r["applied"] or r["queue"] for r in reads)
+    commanded = any("said" in a for r in reads for a in r["actions"])
+    wrong = any(
+        r["bad_lines"] or r["refusals"] or any("reason" in a for a in r["actions"]) for r in reads
+    )
+    if wrong:
+        return "partly" if done or commanded else "refused"
+    if done:
+        return "used"
+    return "answered" if commanded else "empty"
+
+
 def confirmation(
     identity: Identity,
     table: Table,
     records: Sequence[Record],
-    due: str | None = None,
+    reads: Sequence[dict],
+    due: Shown | None = None,
     history: str = "",
     commands: Sequence[tuple[str, str]] = (),
 ) -> EmailMessage:
     """The answer to one player's mails (or the game master's): what was done with every
-    order and command in them, and what is awaited from them now; the help, with the
-    ``commands`` the sender may give (usage, summary), when they asked for it."""
+    order and command in them (``reads``: ``read_of`` each of ``records``), and what is
+    awaited from them now; the history and the help, with the ``commands`` the sender may
+    give (usage, summary), when they asked for them. Its subject says what became of them."""
     campaign = table.campaign
     record = records[-1]
     seat = record.seat
     player = game_master(campaign) if seat is None else campaign.players[seat]
     prompt, choices = decision_of(table, seat) if seat is not None else (None, [])
-    wants_help = any(isinstance(c, Help) for r in records for c in r.commands)
-    full = any(isinstance(c, ChoicesAsked) for r in records for c in r.commands)
+    wants_help = any(r.asks_for("help") for r in records)
+    full = any(r.asks_for("choices") for r in records)
     holds = table.descriptor.offers(HeldOrders)  # an answer held until everyone's is in
     kept = holds.held(table.state, seat) if holds and seat is not None else None
     text = render(
         "confirmation.txt",
         campaign=campaign,
-        reads=[read_of(table, r) for r in records],
-        held=kept.notes if kept else (),
+        reads=reads,
+        # a `status` in the mails shows them already, with the order held
+        held=kept.notes if kept and not any(r.asks_for("status") for r in records) else (),
         kept=say("kept_orders", entries=table.queues[seat])
         if seat is not None and table.queues.get(seat)
         else None,
@@ -322,7 +381,13 @@ def confirmation(
         identity,
         campaign,
         player,
-        say("subject_confirmation", gm=seat is None),
+        say(
+            "subject_confirmation",
+            gm=seat is None,
+            verdict=verdict(reads),
+            decision=asked(prompt) if choices and prompt else None,
+            due=due.short if due else None,
+        ),
         text,
         message_id(identity, incarnate(campaign), "confirm", record.n),
         cc=cc,
@@ -384,6 +449,61 @@ def gm_notice(
     )
 
 
+def missed_notice(
+    identity: Identity,
+    campaign: Campaign,
+    missed: Sequence[tuple[str, MissedDeadline, Sequence[str]]],
+    key: str,
+) -> EmailMessage:
+    """The game master told of the deadlines missed at one tick, in one mail: whose, when
+    it was due (in their own time), what the campaign's policy did and what it chose."""
+    gm = game_master(campaign)
+    zone = campaign.config.deadlines.zone
+    rows = [
+        {
+            "name": name,
+            "due": show(parse_when(m.due), gm.timezone, zone),
+            "done": m.done,
+            "chosen": chosen,
+        }
+        for name, m, chosen in missed
+    ]
+    text = render("missed.txt", campaign=campaign, missed=rows)
+    subject = say("subject_missed", names=[row["name"] for row in rows])
+    return gm_notice(identity, campaign, subject, text, key)
+
+
+def started_notice(identity: Identity, table: Table) -> EmailMessage:
+    """The game master told that the game began: its players, whom it waits for first, and
+    the seed's fingerprint the players were sent."""
+    campaign = table.campaign
+    text = say(
+        "started_gm",
+        campaign_id=campaign.id,
+        title=table.rules.title,
+        names=[p.name for p in campaign.players],
+        waiting_for=waiting_for(table),
+        seed_hash=campaign.config.seed_hash,
+    )
+    subject = say("subject_started_gm", title=table.rules.title)
+    return gm_notice(identity, campaign, subject, text, "started")
+
+
+def game_over_notice(identity: Identity, table: Table) -> EmailMessage:
+    """The game master told that the game ended: why, the ranking, and the seed now
+    published."""
+    campaign = table.campaign
+    context = base_context(table)
+    text = render(
+        "game-over.txt",
+        seed=campaign.seed,
+        seed_hash=campaign.config.seed_hash,
+        **context,
+    )
+    subject = say("subject_game_over", campaign_id=campaign.id, result=context["result"])
+    return gm_notice(identity, campaign, subject, text, f"over.{table.count}")
+
+
 def digest(
     identity: Identity,
     table: Table,
@@ -392,10 +512,11 @@ def digest(
     png: bytes | None = None,
     due: Shown | None = None,
     reads: Sequence[dict] = (),
+    history: str = "",
 ) -> EmailMessage:
     """The report for one player: the answers to their mails read since the last one
-    (``read_of``), everything since record ``since``, the map, the scores and their
-    decision."""
+    (``read_of``: what their orders did is told once, with everything since record
+    ``since``), the map, the scores, their decision, and the history they asked for."""
     campaign = table.campaign
     player = campaign.players[seat]
     events, notes = [], []
@@ -426,7 +547,12 @@ def digest(
         decision=asked(prompt) if choices and prompt else None,
         due=due.short if isinstance(due, Shown) else due,
         paused=paused,
+        # a report leads with the decision: what became of the mail only when it went wrong
+        verdict=next(
+            (v for v in [verdict(reads)] if reads and v not in ("used", "answered")), None
+        ),
     )
+    reads = [{**read, "effects": []} for read in reads]  # they are among the events
     last = table.count
     mid = message_id(identity, incarnate(campaign), "digest", last, seat)
     parts = dict(
@@ -439,6 +565,7 @@ def digest(
         paused=paused,
         seed=campaign.seed if context["result"] else None,
         seed_hash=campaign.config.seed_hash,
+        history=history,
         **context,
     )
     text = render("digest.txt", **parts)
@@ -521,6 +648,7 @@ def position_text(table: Table, seat: int | None = None) -> str:
         paused=table.campaign.status == Status.PAUSED,
         seed=None,
         seed_hash=None,
+        history="",
         **context,
     )
 

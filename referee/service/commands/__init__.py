@@ -72,7 +72,6 @@ __all__ = [
     "SITE_VERBS",
     "CampaignCommand",
     "CommandError",
-    "TELLS_EVERYONE",
     "Commands",
     "Outside",
     "Site",
@@ -128,8 +127,6 @@ CAMPAIGN_VERBS: dict[str, CampaignCommand] = {
 SITE_VERBS: dict[str, SiteCommand] = {
     word: command for command in SITE for word in (command.name, *command.aliases)
 }
-TELLS_EVERYONE = tuple(c.record for c in CAMPAIGN if c.tells_everyone)
-"""The log records of the commands that every player is told of at once."""
 
 
 def help_lines(gm: bool) -> list[tuple[str, str]]:

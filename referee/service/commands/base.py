@@ -65,7 +65,9 @@ class Site(Protocol):
         settings: dict | None = None,
     ) -> Campaign: ...
 
-    def start_campaign(self, campaign: Campaign, now: datetime | None = None) -> Table: ...
+    def start_campaign(
+        self, campaign: Campaign, now: datetime | None = None, filled: bool = False
+    ) -> Table: ...
 
 
 class CommandError(Exception):
@@ -127,7 +129,6 @@ class CampaignCommand:
     summary: ClassVar[str]  # what it does, in a line
     who: ClassVar[Who] = Who.EVERYONE
     record: ClassVar[type[records.Command]]  # what the log keeps of it
-    tells_everyone: ClassVar[bool] = False  # every player gets a report of it at once
     runs_first: ClassVar[bool] = False  # before the other commands and orders of its mail
     runs_last: ClassVar[bool] = False  # after the other commands of its mail
     wraps: ClassVar[bool] = False  # its text goes on over the lines after it (``split``)
@@ -199,8 +200,8 @@ class Commands:
                 self.done.actions.append(records.RefusedCommand(line.word, line.line, str(err)))
                 continue
             self.done.actions.append(done)
-            left = left or isinstance(done, records.Leave)
-            rolled_back = rolled_back or isinstance(done, records.Rollback)
+            left = left or done.ends_mail
+            rolled_back = rolled_back or done.rolls_back
         return self.done
 
     def started(self) -> Table:

@@ -8,9 +8,10 @@ from ... import records
 from ...contract import HeldOrders
 from ...settings.deadlines import show
 from ...store import snapshots
-from ...store.campaign import Campaign, Status
+from ...store.campaign import Campaign, Status, Table
+from ...words.mails import waiting_for
 from ...words.render import say
-from ..timekeeping import dues
+from ..timekeeping import dues, first_due
 from .base import ADDRESSEES, CampaignCommand, CommandError, Commands, Site, Who
 
 log = logging.getLogger(__name__)
@@ -129,14 +130,16 @@ class ChoicesCommand(CampaignCommand):
         return records.ChoicesAsked(line, say("choices_below"))
 
 
-def status_text(site: Site, address: str) -> str:
+def status_text(site: Site, address: str, table: Table | None = None) -> str:
     """Every campaign ``address`` plays in (or runs): its state, its round, what it awaits
     from them and by when; one that cannot be read is named as such. Only those campaigns
-    are read."""
+    are read; ``table``, a campaign as this tick has it, is shown as it is now."""
     games = []
     for campaign_id, campaign in site.campaigns_of(address):
+        if table is not None and campaign_id == table.campaign.id:
+            campaign = table.campaign
         try:
-            game = game_status(campaign, address) if campaign is not None else None
+            game = game_status(campaign, address, table) if campaign is not None else None
         except Exception as err:  # its log cannot be replayed: the game master is told
             log.warning("status: campaign %s cannot be read: %s", campaign_id, err)
             game = None
@@ -144,14 +147,18 @@ def status_text(site: Site, address: str) -> str:
     return say("status", games=games)
 
 
-def game_status(campaign: Campaign, address: str) -> dict:
-    """One campaign's part of the status, for ``address``, its player or game master."""
+def game_status(campaign: Campaign, address: str, now: Table | None = None) -> dict:
+    """One campaign's part of the status, for ``address``, its player or game master (from
+    ``now``, its table as this tick has it, when it is that campaign's)."""
     seat = campaign.seat_of_address(address)
     game: dict = {"id": campaign.id, "title": campaign.rules.title, "unavailable": False}
     game.update(status=str(campaign.status), round=None, awaited=None, due=None, held=())
     game["gm"] = seat is None
     if campaign.status != Status.OPEN:
-        table = snapshots.load(campaign)  # its snapshot, not its whole log
+        if now is not None and now.campaign.id == campaign.id:
+            table = now
+        else:
+            table = snapshots.load(campaign)  # its snapshot, not its whole log
         game["round"] = table.round
         if seat is not None:
             prompt = next((d.prompt for d in table.awaiting if d.seat == seat), None)
@@ -159,4 +166,7 @@ def game_status(campaign: Campaign, address: str) -> dict:
             holds = table.descriptor.offers(HeldOrders)  # an answer in, till the round resolves
             kept = holds.held(table.state, seat) if holds and prompt is None else None
             game["held"] = kept.notes if kept else ()
+            game["holding"] = kept.text if kept else ""
+            game["waiting_for"] = waiting_for(table) if kept else ""
+            game["round_due"] = first_due(table, seat) if kept else None
     return game

@@ -33,7 +33,6 @@ class PauseCommand(CampaignCommand):
     summary = "stop the game and its deadlines"
     who = Who.GAME_MASTER
     record = records.Pause
-    tells_everyone = True
 
     def run(self, ctx: Commands, rest: str, line: str) -> records.Command:
         switch_status(ctx, Status.RUNNING, Status.PAUSED)
@@ -47,7 +46,6 @@ class ResumeCommand(CampaignCommand):
     summary = "go on again after a pause"
     who = Who.GAME_MASTER
     record = records.Resume
-    tells_everyone = True
 
     def run(self, ctx: Commands, rest: str, line: str) -> records.Command:
         switch_status(ctx, Status.PAUSED, Status.RUNNING)
@@ -61,7 +59,6 @@ class ExtendCommand(CampaignCommand):
     summary = "every running deadline moves on 24 hours"
     who = Who.GAME_MASTER
     record = records.Extend
-    tells_everyone = True
 
     def run(self, ctx: Commands, rest: str, line: str) -> records.Command:
         ctx.game_master()
@@ -84,7 +81,6 @@ class DeadlinesCommand(CampaignCommand):
     summary = "change the deadline settings (hours, times, policy, ...)"
     who = Who.GAME_MASTER
     record = records.DeadlinesSet
-    tells_everyone = True
 
     def run(self, ctx: Commands, rest: str, line: str) -> records.Command:
         ctx.game_master()
@@ -111,7 +107,6 @@ class ObserversCommand(CampaignCommand):
     summary = "keep observers out (those watching are dropped and told), or 'observers on'"
     who = Who.GAME_MASTER
     record = records.ObserversSet
-    tells_everyone = True
 
     def run(self, ctx: Commands, rest: str, line: str) -> records.Command:
         ctx.game_master()
@@ -141,7 +136,6 @@ class ReplaceCommand(CampaignCommand):
     summary = "a new player takes the seat"
     who = Who.GAME_MASTER
     record = records.Replace
-    tells_everyone = True
 
     def run(self, ctx: Commands, rest: str, line: str) -> records.Command:
         ctx.game_master()
@@ -187,7 +181,6 @@ class DropCommand(CampaignCommand):
     summary = "the game's rule for it, or a bot plays on"
     who = Who.GAME_MASTER
     record = records.Drop
-    tells_everyone = True
     runs_first = True  # it changes the game before the mail's orders apply
 
     def run(self, ctx: Commands, rest: str, line: str) -> records.Command:
@@ -217,7 +210,6 @@ class RollbackCommand(CampaignCommand):
     summary = "undo the last 3 orders (the log keeps them)"
     who = Who.GAME_MASTER
     record = records.Rollback
-    tells_everyone = True
 
     def run(self, ctx: Commands, rest: str, line: str) -> records.Command:
         ctx.game_master()
@@ -252,7 +244,6 @@ class AdjudicateCommand(CampaignCommand):
     summary = "decide now for everyone awaited"
     who = Who.GAME_MASTER
     record = records.Adjudicate
-    tells_everyone = True
 
     def run(self, ctx: Commands, rest: str, line: str) -> records.Command:
         ctx.game_master()

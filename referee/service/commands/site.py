@@ -138,7 +138,7 @@ class JoinCommand(SiteCommand):
         subject, text, address = seat_taken(ctx.site, campaign, player)
         ctx.answer(subject, text, reply_to=address)
         if len(campaign.players) == campaign.seats:
-            ctx.site.start_campaign(campaign)
+            ctx.site.start_campaign(campaign, filled=True)
 
 
 def seat_taken(site: Site, campaign: Campaign, player: Player) -> tuple[str, str, str]:

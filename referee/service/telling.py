@@ -1,0 +1,278 @@
+"""What each person of a campaign is told at a tick, as plain values: a pure function of the
+log and the clock, with no mail server, no file and no words in it (``tell``).
+
+Its inputs: the records nobody was told of yet (past the watermarks of ``mailed.json``), the
+table after every line of the tick (mails, kept orders, bots, deadlines), each player's
+settings (mail volume), this tick's deadline notices and the clock. Its output: the
+``Letter`` of each mail to send, and the watermarks moved on. ``answers`` writes the letters
+in words and queues them.
+
+Who hears of a record is said by the record (``Record.letters``: a message, a replacement, a
+drop, observers sent away, a missed deadline); what every player is told of the game (a
+report, an answer to their mail, a short notice of the game master's actions) is decided
+here, one seat at a time, for every kind of record alike.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from ..records import GAME_MASTER, Kind, Letter, Record
+from ..store.campaign import Step, Table
+from ..store.marks import Watermarks
+from .timekeeping import Notices
+
+DAY = timedelta(days=1)
+GATHERED = ("missed",)
+"""Letters of these kinds go to their reader as one mail a tick, however many records call
+for them (a game master told of five missed deadlines gets one mail)."""
+
+
+@dataclass
+class Telling:
+    """The mails a tick sends for one campaign, and how far its people have been told."""
+
+    letters: list[Letter] = field(default_factory=list)
+    marks: Watermarks = field(default_factory=Watermarks)
+
+
+def tell(table: Table, marks: Watermarks, now: datetime, notices: Notices | None = None) -> Telling:
+    """Every mail the campaign calls for now (see the module's docstring); ``marks`` is left
+    as it was: the telling returns the watermarks moved on."""
+    campaign = table.campaign
+    marks = copy.deepcopy(marks)
+    told = Telling(marks=marks)
+    letters = told.letters
+    last = table.count
+    if notices:
+        book = campaign.book.seats
+        letters += [
+            Letter("reminder", seat, (seat, book[str(seat)].stage)) for seat, _ in notices.reminders
+        ]
+    if table.set_aside:
+        letters.append(Letter("set_aside", GAME_MASTER, (last,)))
+    held = _held(table, marks)
+    told_everyone = False  # a game master's action: everyone gets a report
+    told_alone: set[int] = set()  # seats told in a mail of their own (a welcome, a drop)
+    for step in table.steps_after(marks.confirmed):
+        record = step.record
+        for letter in record.letters():
+            letters.append(letter)
+            if letter.to is not None and letter.kind in ("welcome", "dropped"):
+                told_alone.add(letter.to)
+            if letter.kind == "welcome":  # a newcomer comes into a game under way: the map
+                marks.pictured[str(letter.to)] = table.round
+        commands = record.commands
+        told_everyone |= any(c.tells_everyone for c in commands)
+        if any(c.asks_again for c in commands):
+            marks.stages.clear()  # the awaited players are asked again
+        if record.missed and campaign.config.lateness_notice:
+            told_everyone = True
+        if record.kind == Kind.MAIL:
+            held.setdefault(record.seat, []).append(record)
+    marks.confirmed = last
+    for seat in range(len(campaign.players)):
+        letters += _tell_seat(table, marks, seat, held, told_everyone, told_alone, now)
+    letters += [
+        Letter("confirmation", GAME_MASTER, (r.n,), reads=(r.n,))
+        for r in held.pop(GAME_MASTER, [])  # the game master's mails: answered at once
+    ]
+    marks.held = {str(seat): [r.n for r in reads] for seat, reads in held.items() if reads}
+    letters += _tell_game_master(table, marks)
+    letters += _tell_observers(table, marks)
+    told.letters = _gathered(letters)
+    return told
+
+
+def _held(table: Table, marks: Watermarks) -> dict[int | None, list[Record]]:
+    """The mails whose answers wait (for the player's next mail, or their daily mail)."""
+    kept = [n for numbers in marks.held.values() for n in numbers]
+    records = {
+        s.record.n: s.record for s in table.steps_after(min([marks.confirmed + 1, *kept]) - 1)
+    }
+    return {
+        int(key): [records[n] for n in numbers if n in records]
+        for key, numbers in marks.held.items()
+    }
+
+
+def _tell_seat(
+    table: Table,
+    marks: Watermarks,
+    seat: int,
+    held: dict[int | None, list[Record]],
+    told_everyone: bool,
+    told_alone: set[int],
+    now: datetime,
+) -> list[Letter]:
+    """One player's mail, if anything concerns them: a report (with the answers to their
+    mails read since) when they have a new decision, a new round or the result, a short
+    notice of the game master's actions when that is all that happened, else an answer to
+    their mail; or nothing yet, while their answer may wait."""
+    campaign = table.campaign
+    last = table.count
+    key = str(seat)
+    reads = held.pop(seat, [])
+    since = marks.digests.get(key, 0)
+    news = [
+        s
+        for s in table.steps_after(since)
+        if not (s.record.kind == Kind.MAIL and s.record.seat == seat)
+    ]
+    due = next((d for d in table.awaiting if d.seat == seat), None)
+    final = table.over and marks.stages.get(key) != "over"  # everyone gets it once
+    if not news and not reads and not final:
+        marks.digests[key] = last
+        return []
+    new_decision = due is not None and marks.stages.get(key) != due.stage
+    brief = told_briefly(news)
+    if brief and not (reads or final or new_decision):
+        # the game master's actions that did not move the game: a short mail, no map
+        marks.digests[key] = last
+        if seat in told_alone:
+            return []
+        ask = any(a.asks_again for a in brief)  # asked again after a pause
+        steps = [s.record.n for s in news if s.events]
+        return [
+            Letter(
+                "told", seat, (news[-1].record.n, seat), reads=tuple(steps), since=since, asks=ask
+            )
+        ]
+    gather = timedelta(minutes=campaign.config.gather_minutes)
+    new_round = bool(news) and (told_everyone or marks.digest_rounds.get(key) != table.round)
+    waiting = [s.record for s in news[:1]] + reads
+    if (
+        new_round
+        and not (new_decision or final or told_everyone)
+        and _may_wait(waiting, now, gather)
+    ):
+        new_round = False  # a report with nothing to decide waits for the next mail
+    choice = campaign.players[seat].mail
+    if choice == "brief" and not (new_decision or final or told_everyone):
+        new_round = False  # the player asked for decisions and results only
+        if all(_plain(r) for r in reads):
+            held[seat] = reads  # accepted orders: told with the next decision
+            return []
+    if choice == "digest" and not final and _later(marks, key, now):
+        held[seat] = reads  # one mail a day: everything since goes in the next one
+        return []
+    if new_decision or new_round or final:
+        # the picture once a round (and with the result); the text map in every mail
+        pictured = final or marks.pictured.get(key) != table.round
+        if pictured:
+            marks.pictured[key] = table.round
+        marks.digests[key] = last
+        marks.digest_rounds[key] = table.round
+        marks.stages[key] = "over" if table.over else due.stage if due else None
+        marks.mailed[key] = now.isoformat()
+        return [
+            Letter(
+                "digest", seat, (last, seat), reads=_numbers(reads), since=since, pictured=pictured
+            )
+        ]
+    if reads and (due is not None or not _may_wait(reads, now, gather)):
+        marks.mailed[key] = now.isoformat()
+        return [Letter("confirmation", seat, (reads[-1].n,), reads=_numbers(reads))]
+    if reads:
+        held[seat] = reads  # answered with the player's next mail
+    return []
+
+
+def _numbers(records: list[Record]) -> tuple[int, ...]:
+    return tuple(r.n for r in records)
+
+
+def _tell_game_master(table: Table, marks: Watermarks) -> list[Letter]:
+    """The game master learns of the end of the game (the result and the seed), once."""
+    if table.campaign.gm is None or not table.over or marks.stages.get("gm") == "over":
+        return []
+    marks.stages["gm"] = "over"
+    return [Letter("game_over", GAME_MASTER, (table.count,))]
+
+
+def _tell_observers(table: Table, marks: Watermarks) -> list[Letter]:
+    """The report of each round that ended since the last one, and the result, to the
+    campaign's observers (what every player can read: no token, no private press)."""
+    done = table.round + 1 if table.over else table.round  # the rounds that are over
+    if marks.observed is None:
+        marks.observed = done - 1  # observers join from the round in play
+    letters = [
+        Letter("observed", GAME_MASTER, (round_, address), index=round_, address=address)
+        for round_ in range(marks.observed + 1, done)
+        for address in table.campaign.config.observers
+    ]
+    marks.observed = max(marks.observed, done - 1)
+    return letters
+
+
+def _gathered(letters: list[Letter]) -> list[Letter]:
+    """The letters of each kind of ``GATHERED`` to one reader made one, whose key holds
+    theirs one after the other (it tells of them all)."""
+    kept: list[Letter] = []
+    first: dict[tuple, int] = {}
+    for letter in letters:
+        if letter.kind not in GATHERED:
+            kept.append(letter)
+            continue
+        reader = (letter.kind, letter.to, letter.address)
+        if reader not in first:
+            first[reader] = len(kept)
+            kept.append(letter)
+            continue
+        earlier = kept[first[reader]]
+        kept[first[reader]] = dataclasses.replace(earlier, key=earlier.key + letter.key)
+    return kept
+
+
+def told_briefly(news: list[Step]) -> list:
+    """The game master's actions of ``news`` to tell briefly, when they are all that
+    happened in it (every other step told nothing); else none."""
+    actions = []
+    for step in news:
+        record = step.record
+        quiet = [c for c in record.commands if c.brief and not c.effects()]
+        if quiet and not record.orders and not record.missed:
+            actions += quiet
+        elif step.events:
+            return []
+    return actions
+
+
+def _later(marks: Watermarks, key: str, now: datetime) -> bool:
+    """Whether a player who asked for one mail a day (``mail digest``) had theirs today."""
+    last = marks.mailed.get(key)
+    return last is not None and now < datetime.fromisoformat(last) + DAY
+
+
+def next_mail(table: Table, marks: Watermarks, now: datetime) -> datetime | None:
+    """When the campaign's answers next need a tick of their own: at once when an answer
+    waits for the player's next mail (or the gather time), else when a player who gets one
+    mail a day has theirs held; None when nothing waits."""
+    players = table.campaign.players
+    daily = {k for k in marks.mailed if players[int(k)].mail == "digest" and _later(marks, k, now)}
+    times = [now for key, reads in marks.held.items() if reads and key not in daily]
+    for key in daily:
+        if marks.held.get(key) or table.steps_after(marks.digests.get(key, 0)):
+            times.append(datetime.fromisoformat(marks.mailed[key]) + DAY)
+    return min(times, default=None)
+
+
+def _may_wait(records: list[Record], now: datetime, gather: timedelta) -> bool:
+    """Whether answers about these records may wait for a later mail: each record is only
+    accepted orders (or news), and the first is younger than the campaign's gather time."""
+    if not records or not gather:
+        return False
+    if any(r.kind == Kind.MAIL and not _plain(r) for r in records):
+        return False
+    first = datetime.fromisoformat(records[0].at.replace("Z", "+00:00"))
+    return now - first < gather
+
+
+def _plain(record: Record) -> bool:
+    """A mail whose answer would only say that its orders were accepted."""
+    return bool(record.orders) and not (
+        record.bad_lines or record.refused or record.actions or any(record.queues.values())
+    )
