@@ -52,8 +52,10 @@ def play(
         )
         commit(table, advance(table), Record(Kind.REFEREE))
         if answer and table.round != round_:
+            answers.write_turns(table)
             answers.answer(site.post, table)
     if answer:
+        answers.write_turns(table)
         answers.answer(site.post, table)
     return table
 

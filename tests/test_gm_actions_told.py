@@ -49,7 +49,8 @@ def test_drop_and_adjudicate_are_told(mailrig, tmp_path):
     assert any("The game master decides now for the players awaited." in t for t in texts(bob))
     gm_does(site, mailrig, gm, "drop Cid", hours=2)
     assert any("The game master drops Cid." in t for t in texts(ann))
-    assert any("The game master drops Cid." in t for t in texts(cid))
+    # Cid is told in words of his own (issue "What each person is told")
+    assert any("the game master has dropped you from" in t for t in texts(cid))
 
 
 def test_rollback_prompts_the_awaited_player_again(mailrig, tmp_path):

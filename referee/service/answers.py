@@ -34,13 +34,13 @@ from ..files import StateDamaged, atomic_write, read_state
 from ..mail.compose import compose
 from ..mail.headers import plain_address
 from ..mail.read import Incoming
-from ..records import Kind, Letter, Record, Replace
+from ..records import Letter, Record, Replace
 from ..schema import SettingsError, load_file
 from ..settings.checks import TOKEN_PATTERN
 from ..settings.deadlines import show
 from ..settings.site import Audience
 from ..store import snapshots
-from ..store.campaign import Campaign, Step, Table
+from ..store.campaign import Campaign, Table
 from ..store.marks import Watermarks
 from ..store.site import SiteFiles
 from ..words.history import NoSuchTurn, history_text, over, turn_files
@@ -71,7 +71,7 @@ from . import timekeeping
 from .commands import help_lines
 from .failures import EVERY, SHOWN, Told, failures_since, told_of
 from .post import Post
-from .telling import tell, told_briefly
+from .telling import own_mail, tell, told_briefly
 from .timekeeping import Notices
 
 log = logging.getLogger(__name__)
@@ -85,9 +85,9 @@ def answer(
     status: Callable[[str], str] | None = None,
 ) -> tuple[int, Watermarks]:
     """Queue every mail the campaign calls for (``telling.tell`` decides them; ``Letters``
-    words them), then write the turn reports; returns how many mails were queued, and the
-    watermarks as saved. ``status`` writes the games of an address, for a `status` answered
-    now, after every line of the tick."""
+    words them); returns how many mails were queued, and the watermarks as saved.
+    ``status`` writes the games of an address, for a `status` answered now, after every
+    line of the tick."""
     campaign = table.campaign
     told = tell(table, campaign.marks, now or datetime.now(UTC), notices)
     words = Letters(post, table, status)
@@ -97,11 +97,6 @@ def answer(
             post.queue(campaign, mail)
             queued += 1
     marks = told.marks
-    renamed = any(
-        isinstance(a, Replace) for s in table.steps_after(marks.turns) for a in s.record.actions
-    )  # a seat's new name shows in every round's report, as the replay shows it
-    write_turns(campaign.table() if renamed else table, 0 if renamed else marks.turns)
-    marks.turns = table.count
     campaign.marks = marks
     marks.save(campaign.root)
     return queued, marks
@@ -184,7 +179,7 @@ class Letters:
         seat = int(letter.to or 0)
         news = self.table.steps_after(letter.since)
         steps = [s for s in news if s.record.n in letter.reads]
-        brief = told_briefly([s for s in news if not _own_mail(s, seat)])
+        brief = told_briefly([s for s in news if not own_mail(s, seat)])
         due = self.due_at.get(seat)
         return [told(self.identity, self.table, seat, steps, brief, due, letter.asks)]
 
@@ -246,10 +241,6 @@ class Letters:
 
     def set_aside(self, letter: Letter) -> list[EmailMessage]:
         return set_aside_notices(self.post, self.table, self.table.set_aside or "")
-
-
-def _own_mail(step: Step, seat: int) -> bool:
-    return step.record.kind == Kind.MAIL and step.record.seat == seat
 
 
 def set_aside_notices(post: Post, table: Table, why: str) -> list[EmailMessage]:
@@ -362,16 +353,23 @@ def history_for(table: Table, records: list[Record]) -> str:
         return str(err)
 
 
-def write_turns(table: Table, since: int) -> None:
-    """The report, text map and PNG map of every round that ended since record ``since``
-    (the record that ends a round is one of its own): a round in play is written once, when
-    it ends, not again at every order."""
+def write_turns(table: Table) -> None:
+    """The report, text map and PNG map of every round that ended since the turn files were
+    last written (the watermark ``turns``, moved on here and saved with the answers): a
+    round in play is written once, when it ends, not again at every order."""
+    marks = table.campaign.marks
+    renamed = any(
+        isinstance(a, Replace) for s in table.steps_after(marks.turns) for a in s.record.actions
+    )  # a seat's new name shows in every round's report, as the replay shows it
+    since = 0 if renamed else marks.turns
+    table = table.campaign.table() if renamed else table
     rounds = sorted({s.round for s in table.steps_after(since)})
     folder = table.campaign.dir("turns")
     for round_ in (r for r in rounds if over(table, r)):
         for name, content in turn_files(table, round_).items():
             # derived from the log, so written again if a crash loses them
             atomic_write(folder / name, content, durable=False)
+    marks.turns = table.count
 
 
 # the site's own mail to its game masters ------------------------------------------------------

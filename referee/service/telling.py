@@ -54,10 +54,13 @@ def tell(table: Table, marks: Watermarks, now: datetime, notices: Notices | None
         ]
     if table.set_aside:
         letters.append(Letter("set_aside", GAME_MASTER, (last,)))
-    held = _held(table, marks)
+    # what happened since the earliest watermark, read once for everyone
+    kept = [n - 1 for numbers in marks.held.values() for n in numbers]
+    steps = table.steps_after(min([marks.confirmed, *marks.digests.values(), *kept]))
+    held = _held(steps, marks)
     told_everyone = False  # a game master's action: everyone gets a report
     told_alone: set[int] = set()  # seats told in a mail of their own (a welcome, a drop)
-    for step in table.steps_after(marks.confirmed):
+    for step in _after(steps, marks.confirmed):
         record = step.record
         for letter in record.letters():
             letters.append(letter)
@@ -75,7 +78,7 @@ def tell(table: Table, marks: Watermarks, now: datetime, notices: Notices | None
             held.setdefault(record.seat, []).append(record)
     marks.confirmed = last
     for seat in range(len(campaign.players)):
-        letters += _tell_seat(table, marks, seat, held, told_everyone, told_alone, now)
+        letters += _tell_seat(table, steps, marks, seat, held, told_everyone, told_alone, now)
     letters += [
         Letter("confirmation", GAME_MASTER, (r.n,), reads=(r.n,))
         for r in held.pop(GAME_MASTER, [])  # the game master's mails: answered at once
@@ -87,12 +90,14 @@ def tell(table: Table, marks: Watermarks, now: datetime, notices: Notices | None
     return told
 
 
-def _held(table: Table, marks: Watermarks) -> dict[int | None, list[Record]]:
+def _after(steps: list[Step], n: int) -> list[Step]:
+    """What the records after record ``n`` did, of the ``steps`` read."""
+    return [s for s in steps if s.record.n > n]
+
+
+def _held(steps: list[Step], marks: Watermarks) -> dict[int | None, list[Record]]:
     """The mails whose answers wait (for the player's next mail, or their daily mail)."""
-    kept = [n for numbers in marks.held.values() for n in numbers]
-    records = {
-        s.record.n: s.record for s in table.steps_after(min([marks.confirmed + 1, *kept]) - 1)
-    }
+    records = {s.record.n: s.record for s in steps}
     return {
         int(key): [records[n] for n in numbers if n in records]
         for key, numbers in marks.held.items()
@@ -101,6 +106,7 @@ def _held(table: Table, marks: Watermarks) -> dict[int | None, list[Record]]:
 
 def _tell_seat(
     table: Table,
+    steps: list[Step],
     marks: Watermarks,
     seat: int,
     held: dict[int | None, list[Record]],
@@ -117,11 +123,7 @@ def _tell_seat(
     key = str(seat)
     reads = held.pop(seat, [])
     since = marks.digests.get(key, 0)
-    news = [
-        s
-        for s in table.steps_after(since)
-        if not (s.record.kind == Kind.MAIL and s.record.seat == seat)
-    ]
+    news = [s for s in _after(steps, since) if not own_mail(s, seat)]
     due = next((d for d in table.awaiting if d.seat == seat), None)
     final = table.over and marks.stages.get(key) != "over"  # everyone gets it once
     if not news and not reads and not final:
@@ -135,12 +137,8 @@ def _tell_seat(
         if seat in told_alone:
             return []
         ask = any(a.asks_again for a in brief)  # asked again after a pause
-        steps = [s.record.n for s in news if s.events]
-        return [
-            Letter(
-                "told", seat, (news[-1].record.n, seat), reads=tuple(steps), since=since, asks=ask
-            )
-        ]
+        told = tuple(s.record.n for s in news if s.events)
+        return [Letter("told", seat, (news[-1].record.n, seat), reads=told, since=since, asks=ask)]
     gather = timedelta(minutes=campaign.config.gather_minutes)
     new_round = bool(news) and (told_everyone or marks.digest_rounds.get(key) != table.round)
     waiting = [s.record for s in news[:1]] + reads
@@ -179,6 +177,10 @@ def _tell_seat(
     if reads:
         held[seat] = reads  # answered with the player's next mail
     return []
+
+
+def own_mail(step: Step, seat: int) -> bool:
+    return step.record.kind == Kind.MAIL and step.record.seat == seat
 
 
 def _numbers(records: list[Record]) -> tuple[int, ...]:

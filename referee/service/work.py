@@ -18,7 +18,7 @@ from ..store.campaign import CampaignError, Status
 from ..store.waits import Waits
 from ..words.render import say
 from . import timekeeping
-from .answers import answer, tell_failures, tell_stopped, tell_undelivered
+from .answers import answer, tell_failures, tell_stopped, tell_undelivered, write_turns
 from .commands import CAMPAIGN, CommandError, Commands, split, status_text, tell_replaced
 from .failures import note_failure
 from .intake import Intake
@@ -183,6 +183,7 @@ def resolve_and_answer(
         # the decisions owed after every line of the tick (a bot's move may have made a new
         # one) are asked for now: every mail shows their due time
         timekeeping.catch_up_book(table, now)
+    write_turns(table)  # the rounds that ended: their reports in turns/
     # every mail the campaign calls for, then what was answered, as mailed.json keeps it
     queued, marks = answer(
         site.post, table, now, notices, lambda address: status_text(site, address, table)
@@ -239,6 +240,7 @@ def run_as_gm(site: Site, campaign_id: str, line: str, now: datetime) -> list[Ac
         if table.campaign.status == Status.RUNNING:  # a dropped seat's bot plays now, as by mail
             commit(table, advance(table, set(table.campaign.robots)), Record(Kind.REFEREE))
         timekeeping.note_asked(table, now)  # a new prompt (after a rollback) has its due time
+        write_turns(table)
         _, marks = answer(
             site.post, table, now, status=lambda address: status_text(site, address, table)
         )
