@@ -9,7 +9,7 @@ import pytest
 from played import play
 from sites import PLAYERS, Mailboxes, make_site, person_mail, text_of
 
-from referee.service import answers
+from referee.service import answers, telling
 from referee.service.tick import tick
 
 pytestmark = pytest.mark.slow  # whole games by mail: left out of --fast
@@ -85,7 +85,7 @@ def test_digest_is_one_mail_a_day_with_everything_since(tmp_path):
     assert len(sent(site, boxes, "ann@example.org")) > 3
     marks = table.campaign.marks
     now = datetime.now(UTC)
-    goes = answers.next_mail(table, marks, now)
+    goes = telling.next_mail(table, marks, now)
     assert goes is not None and now + timedelta(hours=23) < goes <= now + timedelta(days=1)
     answers.answer(site.post, table, now + timedelta(days=1, minutes=1))
     [daily] = sent(site, boxes, BOB)
