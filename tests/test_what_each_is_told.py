@@ -82,8 +82,9 @@ def test_history_beside_an_order_is_in_the_report_that_answers_it(tmp_path):
 
 def test_status_beside_an_order_shows_the_game_after_it(tmp_path):
     text = answered_beside_an_order(tmp_path, "status")
-    status = " ".join(text.partition("+ status")[2].split())
-    assert "zone A (1 left to place)" in status  # not the 2 left before the order
+    status = " ".join(text.partition("+ status")[2].partition("What happened")[0].split())
+    assert "Awaited from you: First buildings: place a building in zone A (1 left" in status
+    assert "2 left" not in status  # as it was before the order
 
 
 # subjects tell the truth ---------------------------------------------------------------------
@@ -348,10 +349,24 @@ def test_a_ticks_missed_deadlines_make_one_letter_to_the_game_master(tmp_path):
     assert missed == [Letter("missed", None, (one.n, 0, two.n, 1), one.n)]
 
 
-def test_a_records_letters_are_its_own(tmp_path):
-    """A record's letters are its own: replayed, it asks for the same letters again."""
-    site, table = told_now(tmp_path)
-    records = list(table.campaign.records())
-    assert [r.letters() for r in records] == [
-        Record.from_json(r.to_json()).letters() for r in records
-    ]
+def test_a_stopped_campaigns_notice_names_the_site_folder_and_fits_the_screen(
+    tmp_path, monkeypatch
+):
+    """A site opened as `referee --config referee.yaml` from its folder names that folder
+    in full (not 'the referee in .'), and no line of the notice runs past 78 columns, a long
+    error included."""
+    from referee.service.site import Site
+    from referee.settings.site import load_config
+
+    site, boxes = game(tmp_path)
+    boxes.new()
+    monkeypatch.chdir(tmp_path)
+    site = Site(load_config("referee.yaml"))
+    path = site.data_root / "g1" / "campaign.yaml"
+    path.write_text(path.read_text() + "gather_minutes: " + "ten " * 30 + "\n")
+    tick(site, T0)
+    [notice] = [m for m in Mailboxes(site).new(GIL) if "stopped" in str(m["Subject"])]
+    text = text_of(notice)
+    assert f"on the referee in {tmp_path}" in " ".join(text.split())
+    assert "referee in ." not in text
+    assert all(len(line) <= 78 for line in text.splitlines()), text

@@ -66,7 +66,7 @@ from ..words.mails import (
     turn_report,
     welcome,
 )
-from ..words.render import render, say
+from ..words.render import fitted, render, say
 from . import timekeeping
 from .commands import help_lines
 from .failures import EVERY, SHOWN, Told, failures_since, told_of
@@ -397,7 +397,7 @@ def tell_failures(post: Post, site: SiteFiles, game_masters: list[str], now: dat
         from_name=post.identity.name,
         to=game_masters,
         subject=f"referee: {len(new)} failure(s) since {told.at or 'the start'}",
-        text=text,
+        text=fitted(text),
         message_id=message_id(post.identity, "failures", place.inode, place.head, place.offset),
     )
     post.queue(None, msg)
@@ -474,7 +474,7 @@ def to_game_masters(
             to=to,
             reply_to=reply_to,
             subject=subject,
-            text=text,
+            text=fitted(text),
             message_id=message_id(post.identity, campaign_id or "site", kind, key),
         )
         post.queue(None, msg, about=about)

@@ -30,7 +30,8 @@ log = logging.getLogger(__name__)
 class Site(SiteFiles):
     def __init__(self, config: Config):
         """OSError when a folder of the site cannot be made (a file in the way)."""
-        super().__init__(Path(config.path).parent, Path(config.data_root))
+        # absolute: the site's folder is named in the game masters' notices
+        super().__init__(Path(config.path).absolute().parent, Path(config.data_root))
         make_folders(config.queue_dir)  # here, so that a site that opens can queue mail
         self.config = config
 
