@@ -653,7 +653,8 @@ def demo(directory: Path, seed: int, game: str) -> None:
 @click.option(
     "--seats",
     help="one bot a seat, e.g. strong,default,default,default: the seats rotate from game "
-    "to game, so every seat plays each bot, and the figures are given by bot",
+    "to game, so every seat plays each bot, and the figures are given by bot as well as "
+    "by seat",
 )
 @click.option(
     "--rollouts",
@@ -718,21 +719,46 @@ def simulate(
     for reason, n in report["end_reasons"].items():
         click.echo(f"  {n:5d}  {reason}")
     for name, figures in report.get("bots", {}).items():
-        low, high = figures["wilson95"]
-        others = "".join(
-            f", {figure.replace('_', ' ')} {n}"
-            for figure, n in figures.items()
-            if figure not in BOT_FIGURES
-        )
         click.echo(
-            f"{name}: {figures['games']} seat-games, wins {figures['win_share']:.1%} "
-            f"(95% {low:.1%}-{high:.1%}), mean score {figures['mean_score']}, "
-            f"{figures['cpu_ms_per_decision']} ms CPU a decision{others}"
+            f"{name}: {figures['games']} seat-games, {played_figures(figures)}, "
+            f"{figures['cpu_ms_per_decision']} ms CPU a decision{own_figures(figures)}"
+        )
+    for figures in report["seats"]:
+        click.echo(
+            f"seat {figures['seat'] + 1} ({figures['bot']}): {figures['games']} games, "
+            f"{played_figures(figures)}{own_figures(figures)}"
         )
 
 
-# the figures simulate gives every bot; a game's own (PlayFigures) follow them
-BOT_FIGURES = ("games", "win_share", "wilson95", "mean_score", "cpu_ms_per_decision", "decisions")
+def played_figures(figures: dict) -> str:
+    """A bot's or a seat's wins and mean score, as simulate prints them."""
+    low, high = figures["wilson95"]
+    return (
+        f"wins {figures['win_share']:.1%} (95% {low:.1%}-{high:.1%}), "
+        f"mean score {figures['mean_score']}"
+    )
+
+
+def own_figures(figures: dict) -> str:
+    """The game's own figures (PlayFigures) of a bot or a seat, after those of every game."""
+    return "".join(
+        f", {figure.replace('_', ' ')} {n}"
+        for figure, n in figures.items()
+        if figure not in COMMON_FIGURES
+    )
+
+
+# the figures simulate gives every bot and seat; a game's own (PlayFigures) follow them
+COMMON_FIGURES = (
+    "seat",
+    "bot",
+    "games",
+    "win_share",
+    "wilson95",
+    "mean_score",
+    "cpu_ms_per_decision",
+    "decisions",
+)
 
 
 @main.command()

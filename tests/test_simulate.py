@@ -80,7 +80,7 @@ def test_seats_report_each_bot_by_its_seat_games():
     result = run("simulate", "busboss", "-g", "4", "--seats", "default,random,random", "--json")
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
-    assert report["players"] == 3 and report["seats"] == ["default", "random", "random"]
+    assert report["players"] == 3 and report["lineup"] == ["default", "random", "random"]
     default, random_ = report["bots"]["default"], report["bots"]["random"]
     assert (default["games"], random_["games"]) == (4, 8)
     # a first place tied is shared: the shares of one game add up to one
@@ -89,6 +89,16 @@ def test_seats_report_each_bot_by_its_seat_games():
     assert low <= default["win_share"] <= high
     assert default["decisions"] + random_["decisions"] == report["decisions"]
     assert default["cpu_ms_per_decision"] > 0 and default["mean_score"] > random_["mean_score"]
+    # and by seat, each with the bot that played it there, and the game's own figures
+    seats = report["seats"]
+    assert [(s["seat"], s["bot"], s["games"]) for s in seats] == [
+        (0, "default", 2), (0, "random", 2), (1, "default", 1), (1, "random", 3),
+        (2, "default", 1), (2, "random", 3),
+    ]  # fmt: skip
+    for seat in seats:
+        low, high = seat["wilson95"]
+        assert low <= seat["win_share"] <= high and seat["routes_owned_mean"] > 0
+    assert sum(s["win_share"] * s["games"] for s in seats) == pytest.approx(4)
 
 
 def test_a_games_own_figures_are_summed_per_bot():

@@ -14,6 +14,7 @@ from ..contract import (
     MissedOrderRule,
     OwnDrop,
     PinnedOptions,
+    PlayFigures,
     ShortChoices,
     SignUp,
     SignupChoice,
@@ -65,6 +66,12 @@ def pin_options(options: Mapping[str, Any]) -> dict[str, Any]:
     return pinned
 
 
+def play_figures(start: Any, steps: Any) -> dict[int, dict[str, int]]:
+    """Each seat's routes at the end (a seat that never bought ends with none)."""
+    last = steps[-1][2] if steps else start
+    return {seat: {"routes_owned": len(last.routes_of(seat))} for seat in range(len(last.names))}
+
+
 # the player's cash decides the game; rule 40 hands a dropped player's routes to the bank;
 # rules 37-39 decide for a player who missed a round; a round's orders are held until the
 # round resolves (replaced by a new one); rule 6: a company name and colours at sign-up; a
@@ -97,5 +104,6 @@ GAME = GameDescriptor(
         PinnedOptions(
             pin_options, unpinned={"map_version": FIRST_VERSION, "rulings": RULINGS_K1_K12}
         ),
+        PlayFigures(play_figures),
     ),
 )
