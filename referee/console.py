@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from . import registry
-from .contract import MissedOrderRule, PlayFigures
+from .contract import MapFiles, MissedOrderRule, PlayFigures
 from .files import LockBusy, StateDamaged, TickLock
 from .mail.inbox import InboxError
 from .records import RefusedCommand
@@ -759,6 +759,51 @@ COMMON_FIGURES = (
     "cpu_ms_per_decision",
     "decisions",
 )
+
+
+@main.group(name="map")
+def map_file() -> None:
+    """A map of your own for a game that plays on map files (Bus Boss: a campaign plays it
+    with --option map=FILE): check it and see it before the players do. README shows how
+    to write one."""
+
+
+def map_files():
+    """What the game that plays on map files does with them."""
+    [files] = [found for name in registry.names() if (found := registry.get(name).offers(MapFiles))]
+    return files
+
+
+@map_file.command(name="check")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+def map_check(file: Path) -> None:
+    """Check FILE: every problem at once, each with its line (exit 1), or a summary."""
+    try:
+        click.echo(map_files().check(file))
+    except ValueError as err:
+        raise Failure(str(err)) from None
+
+
+@map_file.command(name="preview")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--png",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="also draw the map in this PNG file",
+)
+def map_preview(file: Path, png: Path | None) -> None:
+    """Print FILE's map as the players' text map shows it (and draw it with --png)."""
+    try:
+        text, picture = map_files().preview(file)
+    except ValueError as err:
+        raise Failure(str(err)) from None
+    click.echo(text, nl=False)
+    if png:
+        try:
+            png.write_bytes(picture)
+        except OSError as err:
+            raise unwritable(str(png), err) from None
+        click.echo(f"wrote {png}")
 
 
 @main.command()
