@@ -763,9 +763,9 @@ COMMON_FIGURES = (
 
 @main.group(name="map")
 def map_file() -> None:
-    """A map of your own for a game that plays on map files (Bus Boss: a campaign plays it
-    with --option map=FILE): check it and see it before the players do. README shows how
-    to write one."""
+    """A map of your own, for the game that plays on map files (a campaign plays it with
+    --option map=FILE): check it and see it before the players do. README shows how to
+    write one."""
 
 
 def map_files():
