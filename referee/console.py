@@ -725,9 +725,14 @@ def simulate(
         )
     for figures in report["seats"]:
         click.echo(
-            f"seat {figures['seat'] + 1} ({figures['bot']}): {figures['games']} games, "
+            f"{ordinal(figures['seat'] + 1)} to play ({figures['bot']}): {figures['games']} games, "
             f"{played_figures(figures)}{own_figures(figures)}"
         )
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th ... (a place in the order of play: six at most)."""
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
 
 
 def played_figures(figures: dict) -> str:

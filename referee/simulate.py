@@ -134,9 +134,11 @@ def simulate(
     figures: Figures | None = None,
 ) -> dict:
     """``games`` games of ``players`` seats, each played by ``bot``, or by the bots of
-    ``seats`` (one a seat, rotating), with figures in all, by bot and by seat with the bot
-    that played it (``figures``: the game's own, summed per bot, a mean per seat): a bot
-    that plays well from one seat and badly from another shows by seat."""
+    ``seats`` (one a seat, rotating), with figures in all, by bot, and by seat with the bot
+    that played it (``figures``: the game's own, summed per bot, a mean per seat). A seat
+    is counted by its place in the game's first order of play (0: the first asked to
+    decide): a bot that plays well first and badly last shows there, whatever seat the
+    game's own draw put first."""
     bots = list(seats) if seats else [bot] * players
     started = time.perf_counter()
     finished = decisions = illegal = 0
@@ -159,10 +161,12 @@ def simulate(
             reasons[result.ending.name.lower()] += 1
             scores.extend(result.scores)
         rounds.append(rules.round(game.state))
+        first = first_order(game.log, len(seated))
         for seat, name in enumerate(seated):
             played = (
                 by_seat.setdefault(
-                    (seat, name), {"games": 0, "won": 0.0, "scores": [], "figures": {}}
+                    (first.index(seat), name),
+                    {"games": 0, "won": 0.0, "scores": [], "figures": {}},
                 ),
                 by_bot[name],
             )
@@ -199,6 +203,11 @@ def simulate(
             for seat, name in sorted(by_seat)
         ],
     }
+
+
+def first_order(log: Sequence[tuple[int, str]], players: int) -> list[int]:
+    """The seats in the order they were first asked to decide (a seat never asked, last)."""
+    return list(dict.fromkeys([seat for seat, _ in log] + list(range(players))))
 
 
 def seat_figures(played: dict[str, Any]) -> dict[str, Any]:
