@@ -386,9 +386,9 @@ def parse_map(text: str, key: str = "map", source: str = "map", version: int | N
         )
     # (the key path it is at, or its line, and the problem)
     problems: list[tuple[str | int, str]] = [
-        (line, f"{key!r} is written twice (first on line {first}), and only the last counts: "
-         "give each key once")
-        for key, line, first in repeated
+        (line, f"{written!r} is written twice (first on line {first}), and only the last "
+         "counts: give each key once")
+        for written, line, first in repeated
     ]  # fmt: skip
     place_at: dict[str, str] = {}  # by place key, the key path of its entry
 
