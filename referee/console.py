@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from . import registry
-from .contract import MissedOrderRule, PlayFigures
+from .contract import MapFiles, MissedOrderRule, PlayFigures
 from .files import LockBusy, StateDamaged, TickLock
 from .mail.inbox import InboxError
 from .settings.deadlines import POLICIES, DeadlineError, Deadlines
@@ -651,7 +651,8 @@ def demo(directory: Path, seed: int, game: str) -> None:
 @click.option(
     "--seats",
     help="one bot a seat, e.g. strong,default,default,default: the seats rotate from game "
-    "to game, so every seat plays each bot, and the figures are given by bot",
+    "to game, so every seat plays each bot, and the figures are given by bot as well as "
+    "by seat",
 )
 @click.option(
     "--rollouts",
@@ -716,21 +717,96 @@ def simulate(
     for reason, n in report["end_reasons"].items():
         click.echo(f"  {n:5d}  {reason}")
     for name, figures in report.get("bots", {}).items():
-        low, high = figures["wilson95"]
-        others = "".join(
-            f", {figure.replace('_', ' ')} {n}"
-            for figure, n in figures.items()
-            if figure not in BOT_FIGURES
-        )
         click.echo(
-            f"{name}: {figures['games']} seat-games, wins {figures['win_share']:.1%} "
-            f"(95% {low:.1%}-{high:.1%}), mean score {figures['mean_score']}, "
-            f"{figures['cpu_ms_per_decision']} ms CPU a decision{others}"
+            f"{name}: {figures['games']} seat-games, {played_figures(figures)}, "
+            f"{figures['cpu_ms_per_decision']} ms CPU a decision{own_figures(figures)}"
+        )
+    for figures in report["seats"]:
+        click.echo(
+            f"{ordinal(figures['seat'] + 1)} to play ({figures['bot']}): {figures['games']} games, "
+            f"{played_figures(figures)}{own_figures(figures)}"
         )
 
 
-# the figures simulate gives every bot; a game's own (PlayFigures) follow them
-BOT_FIGURES = ("games", "win_share", "wilson95", "mean_score", "cpu_ms_per_decision", "decisions")
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th ... (a place in the order of play: six at most)."""
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+
+
+def played_figures(figures: dict) -> str:
+    """A bot's or a seat's wins and mean score, as simulate prints them."""
+    low, high = figures["wilson95"]
+    return (
+        f"wins {figures['win_share']:.1%} (95% {low:.1%}-{high:.1%}), "
+        f"mean score {figures['mean_score']}"
+    )
+
+
+def own_figures(figures: dict) -> str:
+    """The game's own figures (PlayFigures) of a bot or a seat, after those of every game."""
+    return "".join(
+        f", {figure.replace('_', ' ')} {n}"
+        for figure, n in figures.items()
+        if figure not in COMMON_FIGURES
+    )
+
+
+# the figures simulate gives every bot and seat; a game's own (PlayFigures) follow them
+COMMON_FIGURES = (
+    "seat",
+    "bot",
+    "games",
+    "win_share",
+    "wilson95",
+    "mean_score",
+    "cpu_ms_per_decision",
+    "decisions",
+)
+
+
+@main.group(name="map")
+def map_file() -> None:
+    """A map of your own, for the game that plays on map files (a campaign plays it with
+    --option map=FILE): check it and see it before the players do. README shows how to
+    write one."""
+
+
+def map_files():
+    """What the game that plays on map files does with them."""
+    [files] = [found for name in registry.names() if (found := registry.get(name).offers(MapFiles))]
+    return files
+
+
+@map_file.command(name="check")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+def map_check(file: Path) -> None:
+    """Check FILE: every problem at once, each with its line (exit 1), or a summary."""
+    try:
+        click.echo(map_files().check(file))
+    except ValueError as err:
+        raise Failure(str(err)) from None
+
+
+@map_file.command(name="preview")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--png",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="also draw the map in this PNG file",
+)
+def map_preview(file: Path, png: Path | None) -> None:
+    """Print FILE's map as the players' text map shows it (and draw it with --png)."""
+    try:
+        text, picture = map_files().preview(file)
+    except ValueError as err:
+        raise Failure(str(err)) from None
+    click.echo(text, nl=False)
+    if png:
+        try:
+            png.write_bytes(picture)
+        except OSError as err:
+            raise unwritable(str(png), err) from None
+        click.echo(f"wrote {png}")
 
 
 @main.command()

@@ -20,6 +20,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from pathlib import Path
 from typing import Any, NamedTuple, Protocol, TypedDict, TypeVar
 
 from . import schema
@@ -369,6 +370,16 @@ class PlayFigures(Capability):
     (Bus: "wasted_markers")."""
 
     figures: Callable[[Any, Sequence[tuple[int, Any, Any]]], dict[int, dict[str, int]]]
+
+
+@dataclass(frozen=True)
+class MapFiles(Capability):
+    """Maps a game master writes as files (Bus Boss's ``map`` option): ``check(path)`` ->
+    a short summary of the map, ``preview(path)`` -> (the text map, the PNG map) as players
+    will see it; each raises ValueError naming every problem of the file, with its line."""
+
+    check: Callable[[Path], str]
+    preview: Callable[[Path], tuple[str, bytes]]
 
 
 C = TypeVar("C", bound=Capability)

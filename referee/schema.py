@@ -39,6 +39,33 @@ def load_yaml(text: str) -> Any:
     return yaml.load(text, Loader=SAFE_LOADER)
 
 
+class _KeysOnce(SAFE_LOADER):  # type: ignore[misc,valid-type]
+    """A safe loader that notes each key written twice in one section, where YAML keeps
+    the last without a word: (the key, its line, the line it was first written on)."""
+
+    def __init__(self, stream: str):
+        super().__init__(stream)
+        self.repeated: list[tuple[str, int, int]] = []
+
+    def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+        first: dict[Any, int] = {}
+        for key, _ in node.value:
+            if isinstance(key, yaml.ScalarNode):
+                line = key.start_mark.line + 1
+                if first.setdefault(key.value, line) != line:
+                    self.repeated.append((key.value, line, first[key.value]))
+        return super().construct_mapping(node, deep)
+
+
+def load_yaml_once(text: str) -> tuple[Any, list[tuple[str, int, int]]]:
+    """``load_yaml``, and each key written twice in one section (``_KeysOnce``)."""
+    loader = _KeysOnce(text)
+    try:
+        return loader.get_single_data(), loader.repeated
+    finally:
+        loader.dispose()
+
+
 def load_file(path: Path) -> Any:
     """A YAML file's plain data; FileNotFoundError when there is none, SettingsError naming
     the file (and, for YAML that does not parse, the line and column) when it cannot be
@@ -54,6 +81,30 @@ def load_file(path: Path) -> Any:
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
         problem = getattr(err, "problem", None) or err
         raise SettingsError(path, f"{path} is not valid YAML{where}: {problem}") from None
+
+
+def key_lines(text: str) -> dict[str, int]:
+    """The line (from 1) of each key and list item of a YAML text, by its key path as
+    problems name them ('destinations.Leeds.cards', 'routes[3]'); empty for a text that
+    is no YAML. Read again only for a file with problems, to say where they are."""
+    try:
+        root = yaml.compose(text, Loader=SAFE_LOADER)
+    except yaml.YAMLError:
+        return {}
+    lines: dict[str, int] = {}
+    todo = [(root, "")] if root is not None else []
+    while todo:
+        node, path = todo.pop()
+        if isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                here = _join(path, key.value)
+                lines.setdefault(here, key.start_mark.line + 1)
+                todo.append((value, here))
+        elif isinstance(node, yaml.SequenceNode):
+            for i, item in enumerate(node.value):
+                lines[f"{path}[{i}]"] = item.start_mark.line + 1
+                todo.append((item, f"{path}[{i}]"))
+    return lines
 
 
 class Problem(NamedTuple):

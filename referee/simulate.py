@@ -134,8 +134,11 @@ def simulate(
     figures: Figures | None = None,
 ) -> dict:
     """``games`` games of ``players`` seats, each played by ``bot``, or by the bots of
-    ``seats`` (one a seat, rotating), with figures in all and by bot (``figures``: the
-    game's own, summed per bot)."""
+    ``seats`` (one a seat, rotating), with figures in all, by bot, and by seat with the bot
+    that played it (``figures``: the game's own, summed per bot, a mean per seat). A seat
+    is counted by its place in the game's first order of play (0: the first asked to
+    decide): a bot that plays well first and badly last shows there, whatever seat the
+    game's own draw put first."""
     bots = list(seats) if seats else [bot] * players
     started = time.perf_counter()
     finished = decisions = illegal = 0
@@ -146,6 +149,7 @@ def simulate(
         name: {"games": 0, "won": 0.0, "scores": [], "cpu": 0.0, "decisions": 0, "figures": {}}
         for name in bots
     }
+    by_seat: dict[tuple[int, str], dict[str, Any]] = {}
     for i in range(games):
         seated = seating(bots, i)
         game = play_seated(rules, seated, seed * 100_003 + i, budget, figures)
@@ -157,23 +161,31 @@ def simulate(
             reasons[result.ending.name.lower()] += 1
             scores.extend(result.scores)
         rounds.append(rules.round(game.state))
+        first = first_order(game.log, len(seated))
         for seat, name in enumerate(seated):
-            mine = by_bot[name]
-            mine["games"] += 1
-            mine["cpu"] += game.cpu[seat]
-            mine["decisions"] += game.decisions[seat]
-            if result is not None:
-                if result.outcome(seat) is not Outcome.LOST:
-                    mine["won"] += 1 / len(result.ranking[0])  # ties shared
-                mine["scores"].append(result.scores[seat])
-            for figure, n in game.figures.get(seat, {}).items():
-                mine["figures"][figure] = mine["figures"].get(figure, 0) + n
+            played = (
+                by_seat.setdefault(
+                    (first.index(seat), name),
+                    {"games": 0, "won": 0.0, "scores": [], "figures": {}},
+                ),
+                by_bot[name],
+            )
+            for mine in played:
+                mine["games"] += 1
+                if result is not None:
+                    if result.outcome(seat) is not Outcome.LOST:
+                        mine["won"] += 1 / len(result.ranking[0])  # ties shared
+                    mine["scores"].append(result.scores[seat])
+                for figure, n in game.figures.get(seat, {}).items():
+                    mine["figures"][figure] = mine["figures"].get(figure, 0) + n
+            by_bot[name]["cpu"] += game.cpu[seat]
+            by_bot[name]["decisions"] += game.decisions[seat]
         if progress:
             progress(1)
     return {
         "game": rules.name,
         "players": len(bots),
-        **({"seats": bots} if seats else {"bot": bot}),
+        **({"lineup": bots} if seats else {"bot": bot}),
         **({"rollouts": budget} if budget is not None else {}),
         "seed": seed,
         "games": games,
@@ -186,21 +198,51 @@ def simulate(
         "illegal": illegal,
         # by bot, for a comparison of seated bots (the CPU figures make two runs differ)
         **({"bots": {name: bot_figures(f) for name, f in by_bot.items()}} if seats else {}),
+        "seats": [
+            {"seat": seat, "bot": name, **seat_figures(by_seat[seat, name])}
+            for seat, name in sorted(by_seat)
+        ],
+    }
+
+
+def first_order(log: Sequence[tuple[int, str]], players: int) -> list[int]:
+    """The seats in the order they were first asked to decide (a seat never asked, last)."""
+    return list(dict.fromkeys([seat for seat, _ in log] + list(range(players))))
+
+
+def seat_figures(played: dict[str, Any]) -> dict[str, Any]:
+    """One seat's figures with one bot: its share of the wins with a 95% Wilson interval,
+    its mean score, and the mean of each of the game's own figures."""
+    games = played["games"]
+    return {
+        "games": games,
+        **win_figures(played),
+        **{
+            f"{figure}_mean": round(n / games, 3) for figure, n in sorted(played["figures"].items())
+        },
+    }
+
+
+def win_figures(played: dict[str, Any]) -> dict[str, Any]:
+    """A share of the wins (a tie for first shared) with its 95% Wilson interval, and the
+    mean score, of seat-games played."""
+    games = played["games"]
+    share = played["won"] / games if games else 0.0
+    low, high = wilson(share, games)
+    return {
+        "win_share": round(share, 4),
+        "wilson95": [round(low, 4), round(high, 4)],
+        "mean_score": round(statistics.fmean(played["scores"]), 3) if played["scores"] else 0,
     }
 
 
 def bot_figures(played: dict[str, Any]) -> dict[str, Any]:
     """One bot's figures over the seats it played: its share of the wins (a tie for first
     shared) with a 95% Wilson interval, its mean score, and its CPU a decision."""
-    games = played["games"]
-    share = played["won"] / games if games else 0.0
-    low, high = wilson(share, games)
     decisions = played["decisions"]
     return {
-        "games": games,
-        "win_share": round(share, 4),
-        "wilson95": [round(low, 4), round(high, 4)],
-        "mean_score": round(statistics.fmean(played["scores"]), 3) if played["scores"] else 0,
+        "games": played["games"],
+        **win_figures(played),
         "cpu_ms_per_decision": round(played["cpu"] / decisions * 1e3, 3) if decisions else 0,
         "decisions": decisions,
         **dict(sorted(played["figures"].items())),

@@ -66,7 +66,7 @@ def test_map_option_by_name_and_by_path(tmp_path):
 def test_an_unknown_map_names_the_maps_there_are():
     with pytest.raises(MapError) as caught:
         load_map("atlantis")
-    assert "the maps shipped are yorkshire" in str(caught.value)
+    assert "the maps shipped are example, yorkshire" in str(caught.value)
     with pytest.raises(ValueError):
         RULES.new_game({"map": "atlantis"}, ["a", "b", "c"], 1)
 

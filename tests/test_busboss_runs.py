@@ -439,7 +439,12 @@ def test_k6_a_partner_who_does_not_join_voids_the_entry():
     )
     [run] = s.last["runs"]
     assert run["void"] == [
-        {"seats": [ANN], "reason": "Bob (blue) did not enter the joint run (rule 26)"}
+        {
+            "seats": [ANN],
+            "reason": "Bob (blue) did not enter it (rule 26); a joint run is void for all its "
+            "partners (rule 26), and the entry still takes its place in Ann's limit of runs "
+            "(rule 20, K16)",
+        }
     ]
 
 

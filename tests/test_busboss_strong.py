@@ -7,6 +7,7 @@ import random
 import pytest
 from busboss_positions import ANN, BOB, CAT, at_round, new, owning
 
+from referee.busboss import GAME
 from referee.busboss.engine import RULES
 from referee.busboss.game import review
 from referee.busboss.strong import (
@@ -17,6 +18,7 @@ from referee.busboss.strong import (
     purchase_preferences,
     strong_bot,
 )
+from referee.contract import PlayFigures
 from referee.simulate import seating, simulate
 
 
@@ -64,6 +66,58 @@ def test_the_first_purchase_reaches_towns_with_many_cards():
     assert sum(len(cards[d]) for d in reached if d) >= 5
 
 
+def test_strong_seats_that_lose_their_first_choice_buy_their_next_best():
+    """Rule 35: every strong seat orders the same first choice; one later in the play
+    order that finds it taken buys the next of its preference list, and a seat left with
+    none by the second round buys one then."""
+    s = new()
+    rng = random.Random(1)
+    for seat in s.order:
+        s, _ = RULES.apply(s, seat, strong_bot(s, seat, rng))
+    first, second = s.last["purchases"][:2]
+    assert first["seat"] == ANN and second["seat"] == BOB and first["routes"] != second["routes"]
+    assert any(e["seat"] == BOB for e in s.last["skipped"])  # Ann's took Bob's first choice
+    for seat in s.order:
+        s, _ = RULES.apply(s, seat, strong_bot(s, seat, rng))
+    assert all(s.routes_of(seat) for seat in range(4))
+
+
+def test_a_strong_seat_last_in_the_first_play_order_still_wins_against_defaults():
+    """Last to build in round 1, it finds the best routes taken and buys its next best:
+    it wins at least half its games (bench/busboss_strong_bench.py: 200 games)."""
+    wins = 0.0
+    for seed in range(6):
+        s = RULES.new_game({}, [f"Bot {i + 1}" for i in range(4)], seed)
+        last = s.order[-1]
+        rng = random.Random(seed)
+        while due := RULES.awaiting(s):
+            seat = due[0].seat
+            bot = RULES.bot("strong" if seat == last else "default")
+            s, _ = RULES.apply(s, seat, bot(s, seat, rng))
+        result = RULES.result(s)
+        wins += 1 / len(result.ranking[0]) if last in result.ranking[0] else 0
+    assert wins >= 3
+
+
+def test_a_seat_with_no_route_after_others_built_buys_one():
+    """A company with no route yet values what a route beside its rivals' opens (runs it
+    can make over their routes, rules 22-24): it orders a purchase before nothing."""
+    s = owning(
+        at_round(new(), 3),
+        {ANN: "leeds-york selby-york", BOB: "bradford-leeds leeds-wakefield"},
+    )
+    preferences = purchase_preferences(s, CAT)
+    assert preferences[0].routes and preferences[-1].routes == ()
+    assert len(preferences) > 3  # more than one choice, in case earlier players take some
+
+
+def test_the_preferences_are_ranked_and_name_no_purchase_twice():
+    s = new()
+    preferences = purchase_preferences(s, ANN)
+    assert len(set(preferences)) == len(preferences)
+    assert [p.routes == () for p in preferences].index(True) == len(preferences) - 1
+
+
 def strong_games(games: int, players: int = 4):
     """Games with the strong bot in one seat (rotating) and the default bot in the others,
     each order checked as the strong bot gives it."""
@@ -100,6 +154,16 @@ def test_it_is_the_same_for_a_seed_and_wins_more_than_the_default_bot():
     assert first == again and first["illegal"] == 0
     assert first["bots"]["strong"]["win_share"] > 0.5
     assert first["bots"]["strong"]["mean_score"] > first["bots"]["default"]["mean_score"]
+
+
+@pytest.mark.slow
+def test_strong_bots_from_every_seat_each_build_a_network():
+    """Four strong seats: each ends owning routes, whatever its place in the play order
+    (bench/busboss_strong_bench.py gives the figures over 30 games)."""
+    report = simulate(RULES, 4, 6, 3, bot="strong", figures=GAME.offers(PlayFigures).figures)
+    assert report["illegal"] == 0 and report["finished"] == 6
+    assert [s["seat"] for s in report["seats"]] == [0, 1, 2, 3]
+    assert all(seat["routes_owned_mean"] >= 5 for seat in report["seats"])
 
 
 def test_a_campaign_names_it_and_a_budget_changes_nothing():

@@ -76,13 +76,18 @@ class MailPlayer:
         return True
 
 
-def game_by_mail(rig, root, game, campaign_id, seed, ticks):
-    """Ann, Bob and Cid, with mailboxes on the rig, play a whole game by mail: they answer
-    their mail and the referee ticks until the game is over."""
+def game_by_mail(rig, root, game, campaign_id, seed, ticks, options=None):
+    """Ann, Bob and Cid, with mailboxes on the rig, play a whole game by mail (with the
+    game's ``options``): they answer their mail and the referee ticks until the game is
+    over."""
     site = mail_site(root, rig)
     players = [MailPlayer(rig, name, s) for s, name in enumerate(["Ann", "Bob", "Cid"])]
     site.new_campaign(
-        game, campaign_id, [f"{p.name} <{p.account.address}>" for p in players], seed=seed
+        game,
+        campaign_id,
+        [f"{p.name} <{p.account.address}>" for p in players],
+        seed=seed,
+        options=options,
     )
     site.outbox.flush(site.config.make_sender())
     for _ in range(ticks):
@@ -97,9 +102,9 @@ def game_by_mail(rig, root, game, campaign_id, seed, ticks):
     return campaign, players
 
 
-def replayed(rules, seed, records):
+def replayed(rules, seed, records, options=None):
     """The orders of a campaign's log applied straight to the engine."""
-    state = rules.new_game({}, ["Ann", "Bob", "Cid"], seed)
+    state = rules.new_game(options or {}, ["Ann", "Bob", "Cid"], seed)
     for record in records:
         for seat, text, _how in record.get("orders", ()):
             [entry] = rules.parse(text)

@@ -6,8 +6,17 @@ import pytest
 from click.testing import CliRunner
 
 from referee.bus.engine import RULES
+from referee.busboss.engine import RULES as BUSBOSS
 from referee.cli import main
-from referee.simulate import play_game, replay, seating, simulate, wilson
+from referee.simulate import (
+    first_order,
+    play_game,
+    play_seated,
+    replay,
+    seating,
+    simulate,
+    wilson,
+)
 
 
 def run(*args):
@@ -80,7 +89,7 @@ def test_seats_report_each_bot_by_its_seat_games():
     result = run("simulate", "busboss", "-g", "4", "--seats", "default,random,random", "--json")
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
-    assert report["players"] == 3 and report["seats"] == ["default", "random", "random"]
+    assert report["players"] == 3 and report["lineup"] == ["default", "random", "random"]
     default, random_ = report["bots"]["default"], report["bots"]["random"]
     assert (default["games"], random_["games"]) == (4, 8)
     # a first place tied is shared: the shares of one game add up to one
@@ -89,6 +98,28 @@ def test_seats_report_each_bot_by_its_seat_games():
     assert low <= default["win_share"] <= high
     assert default["decisions"] + random_["decisions"] == report["decisions"]
     assert default["cpu_ms_per_decision"] > 0 and default["mean_score"] > random_["mean_score"]
+    # and by seat, each with the bot that played it there, and the game's own figures: a
+    # seat counted by its place in the game's first order of play
+    seats = report["seats"]
+    assert sorted({s["seat"] for s in seats}) == [0, 1, 2]
+    for place in range(3):
+        assert sum(s["games"] for s in seats if s["seat"] == place) == 4
+    for name, figures in report["bots"].items():
+        assert sum(s["games"] for s in seats if s["bot"] == name) == figures["games"]
+    for seat in seats:
+        low, high = seat["wilson95"]
+        assert low <= seat["win_share"] <= high and seat["routes_owned_mean"] > 0
+    assert sum(s["win_share"] * s["games"] for s in seats) == pytest.approx(4)
+
+
+def test_a_seat_is_its_place_in_the_first_order_of_play():
+    """Whatever seat the game's own draw puts first (rule 4 in Bus Boss), the first to be
+    asked is counted as the first seat."""
+    assert first_order([(2, "a"), (0, "b"), (2, "c")], 4) == [2, 0, 1, 3]
+    for seed in range(3):
+        game = play_seated(BUSBOSS, ["default"] * 3, seed, timed=False)
+        start = BUSBOSS.new_game({}, ["Bot 1", "Bot 2", "Bot 3"], seed)
+        assert first_order(game.log, 3) == list(start.order)  # rule 4's draw
 
 
 def test_a_games_own_figures_are_summed_per_bot():

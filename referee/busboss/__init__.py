@@ -5,15 +5,19 @@ knows of it."""
 from __future__ import annotations
 
 import contextlib
+from collections import Counter
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any, cast
 
 from ..contract import (
     GameDescriptor,
     HeldOrders,
+    MapFiles,
     MissedOrderRule,
     OwnDrop,
     PinnedOptions,
+    PlayFigures,
     ShortChoices,
     SignUp,
     SignupChoice,
@@ -22,7 +26,7 @@ from ..contract import (
 from ..maps.styles import COLOUR_STYLES
 from . import game, prompts
 from .engine import RULES, BusBossView
-from .map import DEFAULT_MAP, FIRST_VERSION, MapError, load_map
+from .map import DEFAULT_MAP, FIRST_VERSION, MapError, load_map, read_map_file
 from .orders import COLOURS
 from .signup import BusBossSignup
 from .state import RULINGS, RULINGS_K1_K12
@@ -47,6 +51,31 @@ def _png_map(view: View) -> bytes:
     return draw(boss_view, view_map(boss_view))
 
 
+def map_summary(path: Path) -> str:
+    """A game master's map file in a line: its places, routes, cards and longest route;
+    MapError naming every problem with its line."""
+    m = read_map_file(path)
+    kinds = Counter(place.kind for place in m.places.values())
+    longest = max(m.routes, key=lambda r: (r.length, r.name))
+    doubled = sum(1 for r in m.routes if r.copies > 1)
+    return (
+        f"{path}: ok, {m.title!r} version {m.version}: {len(m.places)} places "
+        f"({kinds['destination']} with cards, {kinds['town']} without, "
+        f"{kinds['junction']} junction{'s' if kinds['junction'] != 1 else ''}), "
+        f"{len(m.routes)} routes ({doubled} doubled), {len(m.card_destination)} cards on "
+        f"{len(m.destinations)} destinations, the longest route {longest.name} "
+        f"({longest.length} spaces)"
+    )
+
+
+def map_preview(path: Path) -> tuple[str, bytes]:
+    """A game master's map file as players will see it before anyone buys a route: its
+    text map and its PNG; MapError naming every problem with its line."""
+    read_map_file(path)
+    view = RULES.view(game.new_game(str(path), [], 0))
+    return _text_map(view), _png_map(view)
+
+
 def player_colour(player: dict[str, Any]) -> str:
     return "#{:02x}{:02x}{:02x}".format(*COLOUR_STYLES[player["colour"]].colour)
 
@@ -63,6 +92,12 @@ def pin_options(options: Mapping[str, Any]) -> dict[str, Any]:
         with contextlib.suppress(MapError):
             pinned["map_version"] = load_map(str(options.get("map", DEFAULT_MAP))).version
     return pinned
+
+
+def play_figures(start: Any, steps: Any) -> dict[int, dict[str, int]]:
+    """Each seat's routes at the end (a seat that never bought ends with none)."""
+    last = steps[-1][2] if steps else start
+    return {seat: {"routes_owned": len(last.routes_of(seat))} for seat in range(len(last.names))}
 
 
 # the player's cash decides the game; rule 40 hands a dropped player's routes to the bank;
@@ -97,5 +132,7 @@ GAME = GameDescriptor(
         PinnedOptions(
             pin_options, unpinned={"map_version": FIRST_VERSION, "rulings": RULINGS_K1_K12}
         ),
+        PlayFigures(play_figures),
+        MapFiles(map_summary, map_preview),
     ),
 )

@@ -145,6 +145,7 @@ class Void:
 
     piece: str  # "run 7H-QS", "build leeds-york", "the second build line"
     reason: str
+    entry: RunEntry | None = None  # a run line's entry (K16 names it in a joint run's report)
 
 
 def builds_allowed(s: BusBossState, seat: int) -> int:
@@ -195,6 +196,7 @@ def counted_entries(
                     piece,
                     f"at most {limit} runs may be entered in a round, and this is "
                     f"run line {number} (rule 20)",
+                    entry,
                 )
             )
             continue
@@ -207,11 +209,12 @@ def counted_entries(
                     piece,
                     f"no such run is on offer this round (the runs on offer: {on_offer}) "
                     "(rules 16, 21)",
+                    entry,
                 )
             )
             continue
         if offer in entries:
-            voids.append(Void(piece, "the run is entered on an earlier line (rule 20)"))
+            voids.append(Void(piece, "the run is entered on an earlier line (rule 20)", entry))
             continue
         if len(entries) == limit:  # (K15; before it, counted above)
             voids.append(
@@ -219,12 +222,13 @@ def counted_entries(
                     piece,
                     f"at most {limit} runs may be entered in a round, and this would be "
                     f"run {limit + 1} (rule 20, K15)",
+                    entry,
                 )
             )
             continue
         problem = partner_problem(s, seat, entry)
         if problem:
-            voids.append(Void(piece, problem))
+            voids.append(Void(piece, problem, entry))
             continue
         entries[offer] = entry
     return entries, voids
@@ -386,12 +390,14 @@ def resolve_round(s: BusBossState) -> list[str]:
     }
     start_cash = list(s.cash)
     entries: dict[int, dict[Offer, RunEntry]] = {}
+    void_lines: dict[int, list[Void]] = {}  # each seat's void run lines (K16)
     builds: dict[int, tuple[Build, ...]] = {}
     offered = offers_by_cards(s)
     for seat in s.order:
         order = s.pending[seat]
         builds[seat], voids = counted_builds(s, seat, order)
         entries[seat], entry_voids = counted_entries(s, seat, order, offered)
+        void_lines[seat] = entry_voids
         for v in entry_voids + voids:
             events.append(f"{s.label(seat)}: {v.piece} is void, {v.reason}.")
             record["void"].append({"seats": [seat], "piece": v.piece, "reason": v.reason})
@@ -420,7 +426,9 @@ def resolve_round(s: BusBossState) -> list[str]:
             run_records.append(run_record)
             # most runs nobody entered: those not run are named together after the runs
             entered = by_offer.get(offer)
-            if not entered or not run_offer(s, net, offer, entered, poorness, events, run_record):
+            if not entered or not run_offer(
+                s, net, offer, entered, void_lines, poorness, events, run_record
+            ):
                 run_record["outcome"] = not_run_outcome
                 not_run.append(offer)
                 not_run_names.append(name)
@@ -508,12 +516,13 @@ def entrants(
     net: Network,
     offer: Offer,
     entries: dict[int, RunEntry],
+    void_lines: dict[int, list[Void]],
     events: list[str],
     record: dict[str, Any],
 ) -> list[Plan]:
     """The valid entrants of a run in play order: single players and joint companies (K6),
-    from the seats' counted ``entries`` of it. Entries that fail are reported and left out
-    (K4, K10, K12)."""
+    from the seats' counted ``entries`` of it (``void_lines``: each seat's void run lines,
+    which K16 names). Entries that fail are reported and left out (K4, K10, K12, K16)."""
     plans: list[Plan] = []
     done: set[int] = set()
 
@@ -539,8 +548,7 @@ def entrants(
             )
             done.update(agreeing)
             if len(agreeing) < len(company):
-                missing = [s.label(x) for x in company if x not in agreeing]
-                void(agreeing, f"{' and '.join(missing)} did not enter the joint run (rule 26)")
+                void(agreeing, joint_run_void(s, offer, company, agreeing, entries, void_lines))
                 continue
         try:
             found = [
@@ -561,6 +569,61 @@ def entrants(
     return plans
 
 
+def joint_run_void(
+    s: BusBossState,
+    offer: Offer,
+    company: tuple[int, ...],
+    agreeing: tuple[int, ...],
+    entries: dict[int, RunEntry],
+    void_lines: dict[int, list[Void]],
+) -> str:
+    """K16: why a joint run is void, naming each partner whose line for it is missing or
+    void and why, and that the others' lines still took their places in the limit."""
+    why = "; ".join(
+        missing_partner(s, offer, x, company, entries.get(x), void_lines.get(x, []))
+        for x in company
+        if x not in agreeing
+    )
+    names = " and ".join(s.names[x] for x in agreeing)
+    limits = f"{names}'s limit of runs" if len(agreeing) == 1 else f"the limits of runs of {names}"
+    return (
+        f"{why}; a joint run is void for all its partners (rule 26), and the entry still "
+        f"takes its place in {limits} (rule 20, K16)"
+    )
+
+
+def missing_partner(
+    s: BusBossState,
+    offer: Offer,
+    seat: int,
+    company: tuple[int, ...],
+    counted: RunEntry | None,
+    void_lines: list[Void],
+) -> str:
+    """K16: why the seat's order does not enter the joint run of ``company``: its line for
+    the run is void (rule 20: past the limit or entered already; rule 26: its partners), its
+    line proposing the run with these partners names no run on offer (rule 21), it entered
+    the run with other partners or alone (rule 26), or it has no line for the run (rule 26)."""
+    label = s.label(seat)
+    partners = {s.colours[x] for x in company if x != seat}
+    on_offer = {o.cards for o in s.offers}
+    for line in void_lines:
+        entry = line.entry
+        if entry is None:
+            continue
+        this_run = set(entry.cards) == set(offer.cards)
+        meant = entry.cards not in on_offer and entry.cards[::-1] not in on_offer
+        if this_run or (meant and partners & set(entry.partners)):
+            return f"{label}'s line {line.piece} is void: {line.reason}"
+    if counted is not None:
+        others = partner_seats(s, counted)
+        company_named = " and ".join(s.label(x) for x in others)
+        return (
+            f"{label} entered it " + (f"with {company_named}" if others else "alone") + " (rule 26)"
+        )
+    return f"{label} did not enter it (rule 26)"
+
+
 def _signature(plan: Plan) -> tuple:
     """A joint journey as the partners see it: places and, per leg, another owner's colour
     or the company's own route (K13: a resolved journey names a place only where it changes
@@ -576,6 +639,7 @@ def run_offer(
     net: Network,
     offer: Offer,
     entries: dict[int, RunEntry],
+    void_lines: dict[int, list[Void]],
     poorness: dict[int, tuple[int, int]],
     events: list[str],
     run_record: dict[str, Any],
@@ -583,7 +647,7 @@ def run_offer(
     """Races a run that seats entered if any entry is valid; False if it is not run (rule
     21). Its report goes to ``events`` and ``run_record``."""
     notes: list[str] = []
-    plans = entrants(s, net, offer, entries, notes, run_record)
+    plans = entrants(s, net, offer, entries, void_lines, notes, run_record)
     if not plans:
         events.append(f"Run {describe(s, offer)}: no valid entry.")
         events.extend(notes)

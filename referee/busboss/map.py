@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import heapq
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache, reduce
 from importlib import resources
@@ -23,7 +24,7 @@ from typing import Any
 
 import yaml
 
-from ..schema import SettingsError, at_least, load_yaml, read, setting
+from ..schema import SettingsError, at_least, key_lines, load_yaml_once, read, setting
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("S", "H", "D", "C")
@@ -69,13 +70,43 @@ class MapFile:
 
 
 class MapError(ValueError):
-    """A map file that cannot be played; ``problems`` lists everything wrong with it."""
+    """A map file that cannot be played; ``problems`` lists everything wrong with it, and
+    ``lines`` the line of the file each is on (None: the file as a whole)."""
 
-    def __init__(self, source: str, problems: list[str]):
-        lines = "\n".join(f"  - {p}" for p in problems)
-        super().__init__(f"map {source} cannot be used:\n{lines}")
+    def __init__(self, source: str, problems: list[str], lines: Sequence[int | None] = ()):
         self.source = source
         self.problems = problems
+        self.lines = list(lines) or [None] * len(problems)
+        super().__init__(f"map {source} cannot be used:\n" + "\n".join(self.told()))
+
+    @classmethod
+    def at(cls, source: str, text: str, found: Sequence[tuple[str | int, str]]) -> MapError:
+        """The problems ``found`` as (key path or line, problem), each with its line in the
+        map's ``text``: that of its key path, else of the nearest section holding it."""
+        lines = key_lines(text)
+        return cls(source, [problem for _, problem in found], [
+            where if isinstance(where, int)
+            else next((lines[p] for p in _and_above(where) if p in lines), None)
+            for where, _ in found
+        ])  # fmt: skip
+
+    def told(self) -> list[str]:
+        """Each problem as a line of a list, with its line in the file."""
+        return [
+            f"  - line {line}: {problem}" if line else f"  - {problem}"
+            for problem, line in zip(self.problems, self.lines)
+        ]
+
+
+def _and_above(path: str) -> list[str]:
+    """A key path and each that holds it: 'a.b[2]', 'a.b', 'a'."""
+    found = [path]
+    while path:
+        path = re.sub(r"(\[\d+\]|\.[^.\[]*)$", "", path)
+        if path == found[-1]:
+            break
+        found.append(path)
+    return [p for p in found if p]
 
 
 @dataclass(frozen=True)
@@ -312,19 +343,35 @@ def _load_map(name_or_path: str, version: int | None) -> Map:
                 "or give the path of a map file"
             ],
         )
-    return parse_map(path.read_text(encoding="utf-8"), name_or_path, str(path), version)
+    return read_map_file(path, name_or_path, version)
+
+
+def read_map_file(path: Path, key: str | None = None, version: int | None = None) -> Map:
+    """The map in a game master's file (``key``: what games name it by, its path if not
+    given), or MapError naming every problem with its line."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise MapError(str(path), ["there is no such file"]) from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise MapError(str(path), [f"the file cannot be read: {err}"]) from None
+    return parse_map(text, key or str(path), str(path), version)
 
 
 def parse_map(text: str, key: str = "map", source: str = "map", version: int | None = None) -> Map:
     """A map from the text of a map file, as it was in ``version`` (None: the file's own
     version; a junction marked ``since: N`` is left out of versions before N). Raises
-    MapError naming every problem."""
+    MapError naming every problem, each with its line in the file where it has one."""
     try:
-        file = read(MapFile, load_yaml(text), source)
+        data, repeated = load_yaml_once(text)
+        file = read(MapFile, data, source)
     except yaml.YAMLError as e:
-        raise MapError(source, [f"not readable as YAML: {e}"]) from None
+        mark = getattr(e, "problem_mark", None)
+        raise MapError(
+            source, [f"not readable as YAML: {e}"], [mark.line + 1 if mark else None]
+        ) from None
     except SettingsError as e:
-        raise MapError(source, [str(p) for p in e.problems]) from None
+        raise MapError.at(source, text, [(p.path, str(p)) for p in e.problems]) from None
     latest = file.version
     if version is None:
         version = latest
@@ -337,7 +384,13 @@ def parse_map(text: str, key: str = "map", source: str = "map", version: int | N
                 "what each added with 'since'"
             ],
         )
-    problems: list[str] = []
+    # (the key path it is at, or its line, and the problem)
+    problems: list[tuple[str | int, str]] = [
+        (line, f"{written!r} is written twice (first on line {first}), and only the last "
+         "counts: give each key once")
+        for written, line, first in repeated
+    ]  # fmt: skip
+    place_at: dict[str, str] = {}  # by place key, the key path of its entry
 
     places: dict[str, Place] = {}
     destinations: dict[str, tuple[str, ...]] = {}
@@ -349,152 +402,199 @@ def parse_map(text: str, key: str = "map", source: str = "map", version: int | N
         pos: Any,
         destination: str | None,
         where: str,
+        at: str,
         junction: bool = False,
     ) -> None:
         pkey = str(pkey)
         if not KEY.match(pkey):
             problems.append(
-                f"{where}: place key {pkey!r} must be lower-case letters and digits, "
-                "starting with a letter"
+                (
+                    at,
+                    f"{where}: place key {pkey!r} must be lower-case letters and digits, "
+                    "starting with a letter",
+                )
             )
         elif pkey in places:
-            problems.append(f"{where}: place key {pkey!r} is used twice")
+            problems.append((at, f"{where}: place key {pkey!r} is used twice"))
         if not (
             isinstance(pos, (list, tuple))
             and len(pos) == 2
             and all(isinstance(v, (int, float)) and 0 <= v <= 100 for v in pos)
         ):
             problems.append(
-                f"{where}: the position of {pkey!r} must be [x, y] with numbers "
-                f"from 0 to 100, not {pos!r}"
+                (
+                    at,
+                    f"{where}: the position of {pkey!r} must be [x, y] with numbers "
+                    f"from 0 to 100, not {pos!r}",
+                )
             )
             pos = (0, 0)
         places[pkey] = Place(pkey, name, (pos[0], pos[1]), destination, junction)
+        place_at.setdefault(pkey, at)
 
     for dname, d in file.destinations.items():
-        where = f"destination {dname}"
+        where, at = f"destination {dname}", f"destinations.{dname}"
         if not d.cards:
-            problems.append(f"{where}: it needs at least one card")
-        for card in d.cards:
+            problems.append((at, f"{where}: it needs at least one card"))
+        for i, card in enumerate(d.cards):
             card = card.upper()
             if card not in CARDS:
-                problems.append(f"{where}: {card!r} is not a playing card (write e.g. AS, 10H, QD)")
+                problems.append(
+                    (
+                        f"{at}.cards[{i}]",
+                        f"{where}: {card!r} is not a playing card (write e.g. AS, 10H, QD)",
+                    )
+                )
             elif card in card_owner:
-                problems.append(f"card {card} is keyed twice: to {card_owner[card]} and {dname}")
+                problems.append(
+                    (
+                        f"{at}.cards[{i}]",
+                        f"card {card} is keyed twice: to {card_owner[card]} and {dname}",
+                    )
+                )
             else:
                 card_owner[card] = dname
         if not d.places:
-            problems.append(f"{where}: it needs at least one place, as {{key: [x, y]}}")
+            problems.append((at, f"{where}: it needs at least one place, as {{key: [x, y]}}"))
         for pkey, pos in d.places.items():
             pname = dname if len(d.places) == 1 else f"{dname} ({pkey})"
-            add_place(pkey, pname, pos, dname, where)
+            add_place(pkey, pname, pos, dname, where, f"{at}.places.{pkey}")
         destinations[dname] = tuple(d.places)
     missing = [c for c in CARDS if c not in card_owner]
     if missing:
         problems.append(
-            f"card(s) {' '.join(missing)} are keyed to no destination; "
-            "each of the 52 cards must be keyed exactly once"
+            (
+                "destinations",
+                f"card(s) {' '.join(missing)} are keyed to no destination; "
+                "each of the 52 cards must be keyed exactly once",
+            )
         )
 
     for tkey, town in file.towns.items():
-        add_place(tkey, town.name, town.pos, None, f"town {tkey}")
+        add_place(tkey, town.name, town.pos, None, f"town {tkey}", f"towns.{tkey}")
 
     # K9: a junction lies along routes, a given number of spaces from one of their towns
-    along: list[tuple[str, str, str, int, str]] = []  # (junction, town, town, spaces, where)
+    # (junction, town, town, spaces, where, its key path)
+    along: list[tuple[str, str, str, int, str, str]] = []
     junctions = file.junctions
     towns_written_as_junctions = set()
     for jkey, j in junctions.items():
-        where = f"junction {jkey}"
+        where, at = f"junction {jkey}", f"junctions.{jkey}"
         if not j.along:
             towns_written_as_junctions.add(jkey)
             problems.append(
-                f"{where}: a junction is a point where routes cross between towns, so it "
-                "says which routes it lies along ('along: [a-b N, c-d M]', N spaces from a); a "
-                "place where routes end is a town: list it under towns (K9)"
+                (
+                    at,
+                    f"{where}: a junction is a point where routes cross between towns, so it "
+                    "says which routes it lies along ('along: [a-b N, c-d M]', N spaces from "
+                    "a); a place where routes end is a town: list it under towns (K9)",
+                )
             )
             continue
         if not FIRST_VERSION <= j.since <= latest:
             problems.append(
-                f"{where}: 'since' is the map version that added it, from {FIRST_VERSION} "
-                f"to {latest}, not {j.since!r}"
+                (
+                    f"{at}.since",
+                    f"{where}: 'since' is the map version that added it, from {FIRST_VERSION} "
+                    f"to {latest}, not {j.since!r}",
+                )
             )
             continue
         if j.since > version:
             continue  # not on the map yet in the version played
         if len(j.along) < 2:
-            problems.append(f"{where}: a junction lies on at least two routes (K9)")
-        add_place(jkey, j.name, j.pos, None, where, junction=True)
-        for item in j.along:
+            problems.append(
+                (f"{at}.along", f"{where}: a junction lies on at least two routes (K9)")
+            )
+        add_place(jkey, j.name, j.pos, None, where, at, junction=True)
+        for i, item in enumerate(j.along):
             found = ROUTE_LINE.match(item.strip().lower())
             if not found or found.group(4):
                 problems.append(
-                    f"{where}: write where it lies as 'a-b N': on the route a-b, N spaces "
-                    f"from a, not {item!r}"
+                    (
+                        f"{at}.along[{i}]",
+                        f"{where}: write where it lies as 'a-b N': on the route a-b, N spaces "
+                        f"from a, not {item!r}",
+                    )
                 )
                 continue
-            along.append((jkey, found.group(1), found.group(2), int(found.group(3)), where))
+            a, b, spaces = found.group(1), found.group(2), int(found.group(3))
+            along.append((jkey, a, b, spaces, where, f"{at}.along[{i}]"))
 
     routes: list[Route] = []
+    route_at: list[str] = []  # by route index, the key path of its line
     seen: dict[tuple[str, str], int] = {}
     if not file.routes:
-        problems.append("routes must be a list of lines like 'leeds-york 9'")
+        problems.append(("routes", "routes must be a list of lines like 'leeds-york 9'"))
     for number, line in enumerate(file.routes, 1):
-        where = f"route {number} ({line!r})"
+        where, at = f"route {number} ({line!r})", f"routes[{number - 1}]"
         match = ROUTE_LINE.match(str(line).strip().lower())
         if not match:
-            problems.append(f"{where}: write a route as 'a-b N' or 'a-b N twice'")
+            problems.append((at, f"{where}: write a route as 'a-b N' or 'a-b N twice'"))
             continue
         a, b, length, twice = match.group(1), match.group(2), int(match.group(3)), match.group(4)
         bad = [p for p in (a, b) if p not in places and p not in junctions]
         if bad:
-            problems.append(f"{where}: no place {' or '.join(map(repr, bad))} on the map")
+            problems.append((at, f"{where}: no place {' or '.join(map(repr, bad))} on the map"))
             continue
         if towns_written_as_junctions & {a, b}:
             continue  # named once, under its junction
         at_junction = [p for p in (a, b) if p in junctions]
         if at_junction:
             problems.append(
-                f"{where}: a route runs between towns, and {at_junction[0]} is a junction, "
-                "a point along routes (K9)"
+                (
+                    at,
+                    f"{where}: a route runs between towns, and {at_junction[0]} is a junction, "
+                    "a point along routes (K9)",
+                )
             )
             continue
         if a == b:
-            problems.append(f"{where}: a route must join two different places")
+            problems.append((at, f"{where}: a route must join two different places"))
             continue
         if length < 1:
-            problems.append(f"{where}: the length must be a whole number of spaces, at least 1")
+            problems.append(
+                (at, f"{where}: the length must be a whole number of spaces, at least 1")
+            )
             continue
         ends = (a, b) if a < b else (b, a)
         if ends in seen:
             problems.append(
-                f"{where}: {ends[0]}-{ends[1]} is already route {seen[ends]}; "
-                "write 'twice' on one line for a doubled route (rule 12)"
+                (
+                    at,
+                    f"{where}: {ends[0]}-{ends[1]} is already route {seen[ends]}; "
+                    "write 'twice' on one line for a doubled route (rule 12)",
+                )
             )
             continue
         seen[ends] = number
         routes.append(Route(len(routes), ends, length, 2 if twice else 1))
+        route_at.append(at)
 
     by_ends = {r.ends: r for r in routes}
     crossings: dict[int, list[tuple[str, int]]] = {}
-    for jkey, a, b, spaces, where in along:
+    for jkey, a, b, spaces, where, at in along:
         route = by_ends.get((a, b) if a < b else (b, a))
         if route is None:
-            problems.append(f"{where}: there is no route {a}-{b} for it to lie on")
+            problems.append((at, f"{where}: there is no route {a}-{b} for it to lie on"))
             continue
         if not 0 < spaces < route.length:
             problems.append(
-                f"{where}: on {route.name} ({route.length} spaces) it lies 1 to "
-                f"{route.length - 1} spaces from {a}, not {spaces}"
+                (
+                    at,
+                    f"{where}: on {route.name} ({route.length} spaces) it lies 1 to "
+                    f"{route.length - 1} spaces from {a}, not {spaces}",
+                )
             )
             continue
-        at = spaces if a == route.ends[0] else route.length - spaces
+        spot = spaces if a == route.ends[0] else route.length - spaces
         points = crossings.setdefault(route.index, [])
         if any(other == jkey for other, _ in points):
-            problems.append(f"{where}: it lies on {route.name} once")
-        elif any(where_ == at for _, where_ in points):
-            problems.append(f"{where}: another junction lies at that space of {route.name}")
+            problems.append((at, f"{where}: it lies on {route.name} once"))
+        elif any(other_spot == spot for _, other_spot in points):
+            problems.append((at, f"{where}: another junction lies at that space of {route.name}"))
         else:
-            points.append((jkey, at))
+            points.append((jkey, spot))
     routes = [
         Route(
             r.index,
@@ -505,36 +605,60 @@ def parse_map(text: str, key: str = "map", source: str = "map", version: int | N
         )
         for r in routes
     ]
+    # what the routes read so far tell of the whole: told beside the problems above, so a
+    # map maker sees everything at once
+    joined: dict[str, int] = {}
+    for r in routes:
+        for end in r.ends:
+            joined[end] = joined.get(end, 0) + 1
+    for pkey, place in places.items():
+        if place.kind == "town" and joined.get(pkey, 0) < 2:
+            problems.append(
+                (
+                    place_at[pkey],
+                    f"town {pkey}: a town without cards must join at least two routes",
+                )
+            )
+    if places:
+        start = next(iter(places))
+        reached = _reachable(places, routes, start)
+        cut_off = [p for p in places if p not in reached]
+        if cut_off:
+            problems.append(
+                (
+                    place_at[cut_off[0]],
+                    f"the map is not connected: no route leads from {start} "
+                    f"to {', '.join(cut_off)}",
+                )
+            )
     if problems:
-        raise MapError(source, problems)
+        raise MapError.at(source, text, problems)
 
     m = Map(key, file.name, places, destinations, card_owner, routes, version)
-    for pkey, place in places.items():
-        if place.kind == "town" and len(m.routes_at[pkey]) < 2:
-            problems.append(f"town {pkey}: a town without cards must join at least two routes")
     for (a, b), on in m.legs.items():
         if len(on) > 1:
             problems.append(
-                f"{' and '.join(r.name for r, _ in on)} both pass {a} and {b}: two routes "
-                "may meet at one junction or town, not run side by side between two"
+                (
+                    route_at[on[1][0].index],
+                    f"{' and '.join(r.name for r, _ in on)} both pass {a} and {b}: two routes "
+                    "may meet at one junction or town, not run side by side between two",
+                )
             )
-    reached = _reachable(m, next(iter(places)))
-    cut_off = [p for p in places if p not in reached]
-    if cut_off:
-        problems.append(
-            f"the map is not connected: no route leads from {next(iter(places))} "
-            f"to {', '.join(cut_off)}"
-        )
     if problems:
-        raise MapError(source, problems)
+        raise MapError.at(source, text, problems)
     return m
 
 
-def _reachable(m: Map, start: str) -> set[str]:
+def _reachable(places: Mapping[str, Place], routes: Sequence[Route], start: str) -> set[str]:
+    """The places a bus reaches from ``start`` along the routes (and the junctions on
+    them)."""
+    linked: dict[str, set[str]] = {p: set() for p in places}
+    for r in routes:
+        for p in r.places:
+            linked[p].update(r.places)
     seen, todo = {start}, [start]
     while todo:
-        p = todo.pop()
-        for q, _, _ in m.steps_at[p]:
+        for q in linked[todo.pop()]:
             if q not in seen:
                 seen.add(q)
                 todo.append(q)

@@ -10,23 +10,26 @@ entry), shared over the rivals, for the richest player wins (rule 3)."""
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from itertools import combinations
 
 from .bots import default_runs, each_build
-from .building import MAX_ROUTES, SHARED_BUDGET, available, buyable
+from .building import MAX_ROUTES, SHARED_BUDGET, buyable, ownership
 from .game import entry_limit
-from .journeys import network, seat_places
+from .journeys import network
 from .map import Map, Route
 from .orders import Build, Order, Purchase, RunEntry
 from .prompts import entry_of, quickest, run_options
 from .runs import DIE, MIN_RUN, POINTS, RUNS_PER_ROUND
-from .state import BANK_SEAT, BusBossState
+from .state import BANK_SEAT, BusBossState, owned_routes
 
 HALF = sum(RUNS_PER_ROUND[r] for r in (7, 8, 9))  # runs dealt from the 52 cards (rule 15)
 PARTNERS_OF_A_CARD = 51  # a card is dealt with one of the 51 others
 RESERVE = 6  # cash kept back from routes
+ACCESS = 0.5  # a run reached over others' routes: the share of its worth the bot counts
+ALTERNATIVES = 8  # purchases a preference list names at most (rule 35), before nothing
 
 
 def strong_bot(s: BusBossState, seat: int, rng: random.Random) -> Order:
@@ -164,84 +167,159 @@ def share_of(entrants: int) -> float:
     return sum(POINTS[entrants]) / entrants
 
 
-def coverage_value(
-    m: Map, mine: frozenset[str], rivals: Sequence[frozenset[str]], new: Iterable[str]
-) -> float:
-    """The points a half of the deal is expected to bring from the runs between the
-    destinations ``new`` adds to ``mine`` and those of ``mine`` (or each other), raced
-    against the rivals who reach both ends too."""
-    weights = pair_weights(m)
-    value = 0.0
-    # summed in the destinations' order, not a set's: a sum of floats in another order may
-    # differ in its last bit, and a set's order changes with the process (PYTHONHASHSEED),
-    # which made the bot's choice between two near-equal purchases differ from run to run
-    ends = sorted(mine)
-    for d in sorted(set(new) - mine):
-        for other in ends:
-            a, b = (d, other) if d < other else (other, d)
-            w = weights.get((a, b))
-            if w:
-                racing = 1 + sum(1 for r in rivals if a in r and b in r)
-                value += w * share_of(racing)
-        ends.append(d)
-    return value
+class Prospect:
+    """What purchases are worth to a seat at one decision: the points the runs to come are
+    expected to bring (each half of the deal, ``pair_weights``) between the destinations its
+    routes reach, raced against the rivals who reach both ends too, less what they cost.
+
+    A run between one of its own destinations and one it reaches only over other companies'
+    routes counts too, at ``ACCESS`` of the worth (it pays them, rules 22-24): so a company
+    with no route yet, or few, sees what a route beside its rivals' opens up, and does not
+    keep its money for want of a network of its own."""
+
+    def __init__(self, s: BusBossState, seat: int):
+        m = self.map = s.map
+        self.halves = runs_to_come(s)
+        net = network(m, s.owners)
+        self.places = net.places.get(seat, frozenset())
+        self.rivals = [reached(m, net.places.get(x, ())) for x in s.order if x != seat]
+        self.mine = reached(m, self.places)
+        self.beyond = reach_over_others(m, s.owners, seat)
+        # destinations reached over others' routes only
+        self.access = frozenset().union(*(self.beyond.get(p, ()) for p in self.places)) - self.mine
+        self.weights = pair_weights(m)
+        self._to_mine: dict[str, float] = {}
+        self._to_access: dict[str, float] = {}
+        self._gains: dict[frozenset[Route], float] = {}
+
+    def pair(self, a: str, b: str) -> float:
+        """The points a half of the deal is expected to bring from runs between a and b."""
+        w = self.weights.get((a, b) if a < b else (b, a))
+        if not w:
+            return 0.0
+        return w * share_of(1 + sum(1 for r in self.rivals if a in r and b in r))
+
+    def to_all(self, d: str, ends: frozenset[str], memo: dict[str, float]) -> float:
+        found = memo.get(d)
+        if found is None:
+            # summed in the destinations' order, not a set's: a sum of floats in another
+            # order may differ in its last bit, and a set's order changes with the process
+            # (PYTHONHASHSEED), which made the bot's choice between two near-equal purchases
+            # differ from run to run
+            found = memo[d] = sum(self.pair(d, o) for o in sorted(ends))
+        return found
+
+    def gain(self, routes: Sequence[Route]) -> float:
+        """What buying the routes adds to the points expected of the runs to come, less
+        their cost (rule 9)."""
+        key = frozenset(routes)
+        found = self._gains.get(key)
+        if found is None:
+            found = self._gains[key] = self.halves * self.added(routes) - sum(
+                r.cost for r in routes
+            )
+        return found
+
+    def added(self, routes: Sequence[Route]) -> float:
+        """The points a half of the deal is expected to bring more with the routes."""
+        m, mine, access = self.map, self.mine, self.access
+        places = {p for r in routes for p in r.places}
+        new = sorted(reached(m, places) - mine)
+        opened = sorted(
+            frozenset().union(*(self.beyond.get(p, ()) for p in places)) - mine - access - set(new)
+        )
+        upgraded = [d for d in new if d in access]  # reached over others' routes before
+        value = 0.0
+        for i, d in enumerate(new):
+            value += self.to_all(d, mine, self._to_mine)
+            value += sum(self.pair(d, o) for o in new[:i])
+            value += ACCESS * (
+                self.to_all(d, access, self._to_access)
+                - sum(self.pair(d, o) for o in upgraded)
+                + sum(self.pair(d, o) for o in opened)
+            )
+        value += ACCESS * sum(self.to_all(d, mine, self._to_mine) for d in opened)
+        value -= ACCESS * sum(self.to_all(d, mine, self._to_mine) for d in upgraded)
+        return value
+
+
+def reach_over_others(
+    m: Map, owners: tuple[tuple[int, ...], ...], seat: int
+) -> dict[str, frozenset[str]]:
+    """By place on another company's routes (or the bank's), the destinations a bus reaches
+    from it over others' routes alone."""
+    parent: dict[str, str] = {}
+
+    def root(p: str) -> str:
+        while parent[p] != p:
+            parent[p] = parent[parent[p]]
+            p = parent[p]
+        return p
+
+    for route, who in owned_routes(m, owners):
+        if any(x != seat for x in who):
+            for p in route.places:
+                parent.setdefault(p, p)
+            first = root(route.places[0])
+            for p in route.places[1:]:
+                parent[root(p)] = first
+    groups: dict[str, list[str]] = {}
+    for p in parent:
+        groups.setdefault(root(p), []).append(p)
+    found: dict[str, frozenset[str]] = {}
+    for places in groups.values():
+        destinations = reached(m, places)
+        found.update(dict.fromkeys(places, destinations))
+    return found
 
 
 def purchase_preferences(s: BusBossState, seat: int) -> tuple[Purchase, ...]:
-    """The purchase that adds most to what the runs to come are expected to bring, less its
-    cost; then the best single routes (others may buy first, rule 35); then nothing."""
-    m = s.map
-    halves = runs_to_come(s)
+    """Rule 35: every purchase worth more than its cost, best first, so that a seat whose
+    choice an earlier player took buys its next best: groups grown from the best single
+    routes, and those routes alone; nothing only after them all."""
     spend = s.cash[seat] - RESERVE
-    if halves <= 0 or spend <= 0:
+    prospect = Prospect(s, seat)
+    if prospect.halves <= 0 or spend <= 0:
         return (Purchase(()),)
-    network_now = seat_places(s, seat)
-    mine = reached(m, network_now)
-    rivals = [reached(m, seat_places(s, x)) for x in s.order if x != seat]
+    m, gain = s.map, prospect.gain
     candidates = [r for r in buyable(s, seat) if r.cost <= spend]
-    # the routes a group may grow by: those free to buy (rule 12, 40), joined within it
-    free = [
-        r
-        for r in m.routes
-        if r.cost <= spend and seat not in s.owners[r.index] and available(s.owners[r.index], r)
-    ]
-
-    def gain(routes: Sequence[Route]) -> float:
-        new = {p for r in routes for p in r.ends}
-        return halves * coverage_value(m, mine, rivals, reached(m, new)) - sum(
-            r.cost for r in routes
-        )
-
+    # the routes a group may grow by: those free to buy (rules 12, 40), joined within it
+    _, free, owned, near = ownership(s)
+    free &= ~owned.get(seat, 0)
     budget = min(spend, SHARED_BUDGET)
     singles = sorted(candidates, key=lambda r: (-gain([r]), r.name))
-    groups = [grown([r], free, network_now, budget, gain) for r in singles[:8] if r.cost <= budget]
-    best = max(groups + [[r] for r in singles[:3]], key=lambda g: (gain(g), -len(g)), default=[])
-    if not best or gain(best) <= 0:
-        return (Purchase(()),)
-    preferences = [Purchase(tuple(r.ends for r in best))]
-    for r in singles[:3]:
-        if gain([r]) > 0 and Purchase((r.ends,)) not in preferences:
-            preferences.append(Purchase((r.ends,)))
-    return tuple(preferences) + (Purchase(()),)
+    groups = [
+        grown(m, [r], free, near.get(seat, 0), budget, gain)
+        for r in singles[:8]
+        if r.cost <= budget
+    ]
+    ranked: dict[frozenset[Route], list[Route]] = {}  # (one group bought in any order)
+    for group in sorted(
+        groups + [[r] for r in singles], key=lambda g: (-gain(g), len(g), [r.name for r in g])
+    ):
+        if gain(group) <= 0 or len(ranked) == ALTERNATIVES:
+            break
+        ranked.setdefault(frozenset(group), group)
+    return tuple(Purchase(tuple(r.ends for r in g)) for g in ranked.values()) + (Purchase(()),)
 
 
 def grown(
+    m: Map,
     group: list[Route],
-    free: list[Route],
-    network_now: frozenset[str],
+    free: int,
+    near: int,
     budget: int,
     gain: Callable[[Sequence[Route]], float],
 ) -> list[Route]:
-    """The group grown by the free routes that join it (rules 8, 10), each the one that
-    adds most, while one adds anything."""
-    places = set(network_now).union(*(r.places for r in group))
+    """The group grown by the ``free`` routes (as ``Map.bit`` sets) that join it or the
+    network (``near``: the routes meeting the network; rules 8, 10), each the one that adds
+    most, while one adds anything."""
     total = sum(r.cost for r in group)
+    for r in group:
+        free &= ~m.bit[r.index]
+        near |= m.meeting[r.index]
     while len(group) < MAX_ROUTES:
-        fits = [
-            r
-            for r in free
-            if r not in group and total + r.cost <= budget and not places.isdisjoint(r.places)
-        ]
+        fits = m.routes_of(free & near & ((1 << bisect_right(m.costs, budget - total)) - 1))
         if not fits:
             break
         best = max(fits, key=lambda r: (gain(group + [r]), r.name))
@@ -249,5 +327,6 @@ def grown(
             break
         group = group + [best]
         total += best.cost
-        places.update(best.places)
+        free &= ~m.bit[best.index]
+        near |= m.meeting[best.index]
     return group
