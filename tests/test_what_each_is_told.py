@@ -63,25 +63,28 @@ def welcome_of(boxes, address):
 # history and status beside an order show the game after it --------------------------------
 
 
-def answered_beside_an_order(tmp_path, command: str) -> str:
-    """Ann replies to her welcome with an order and ``command``: the text of her report."""
+def answered_beside_an_order(tmp_path, command: str) -> tuple[str, str]:
+    """Ann replies to her welcome with an order and ``command``: her report's plain text and
+    its HTML."""
     site, boxes = game(tmp_path)
     welcome = welcome_of(boxes, ADDRESSES[0])
     boxes.deliver(reply_to(welcome, ADDRESSES[0], f"build house 10\n{command}"))
     assert not tick(site, T0).errors
     [report] = boxes.new(ADDRESSES[0])
-    return text_of(report)
+    html = report.get_body(("html",))
+    return text_of(report), html.get_content() if html is not None else ""
 
 
 def test_history_beside_an_order_is_in_the_report_that_answers_it(tmp_path):
-    text = answered_beside_an_order(tmp_path, "history")
+    text, html = answered_beside_an_order(tmp_path, "history")
     assert "The history you asked for is below." in text
-    history = text.partition("the history so far")[2]
-    assert "Ann builds a house at 10 (zone A)." in history  # the order of this very mail
+    for part in filter(None, (text, html)):  # a mail program shows one or the other
+        history = part.partition("the history so far")[2]
+        assert "Ann builds a house at 10 (zone A)." in history  # the order of this very mail
 
 
 def test_status_beside_an_order_shows_the_game_after_it(tmp_path):
-    text = answered_beside_an_order(tmp_path, "status")
+    text, _ = answered_beside_an_order(tmp_path, "status")
     status = " ".join(text.partition("+ status")[2].partition("What happened")[0].split())
     assert "Awaited from you: First buildings: place a building in zone A (1 left" in status
     assert "2 left" not in status  # as it was before the order
