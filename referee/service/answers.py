@@ -248,10 +248,7 @@ def answer(
         queued += 1
     marks.held = {str(seat): [r.n for r in reads] for seat, reads in held.items() if reads}
     queued += tell_observers(post, table, marks)
-    renamed = any(
-        isinstance(a, Replace) for s in table.steps_after(marks.turns) for a in s.record.actions
-    )  # a seat's new name shows in every round's report, as the replay shows it
-    write_turns(campaign.table() if renamed else table, 0 if renamed else marks.turns)
+    write_turns(table, marks.turns)
     marks.turns = last
     marks.save(campaign.root)
     return queued, marks

@@ -197,7 +197,6 @@ def last_answered(campaign: Campaign) -> int:
 
 
 def replay(campaign: Campaign, records: list[dict], result: Verification) -> Table | None:
-    table = Table(campaign)
     read: list[Record] = []
     for data in records:
         try:
@@ -205,6 +204,7 @@ def replay(campaign: Campaign, records: list[dict], result: Verification) -> Tab
         except RecordError as err:
             not_replayed(campaign, data, err, result)
             return None
+    table = Table.starting(campaign, read)
     table.undone = undone_orders(read)  # as the referee replays it: rollbacks hold
     for data, record in zip(records, read):
         try:

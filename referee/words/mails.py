@@ -50,14 +50,20 @@ def waiting_for(table: Table) -> str:
     return ", ".join(names) or "nobody"
 
 
-def result_context(view: View, names: list[str]) -> dict | None:
+def result_context(table: Table, view: View) -> dict | None:
+    """The ranking of an ended game in ``view``, each seat named by everyone who held it."""
     result = view.get("result")
     if result is None:
         return None
+    holders = table.holders
     places, rank = [], 1
     for place in result["ranking"]:
         places.append(
-            {"rank": rank, "names": [names[s] for s in place], "score": result["scores"][place[0]]}
+            {
+                "rank": rank,
+                "names": [holders.named(s) for s in place],
+                "score": result["scores"][place[0]],
+            }
         )
         rank += len(place)
     return {"reason": result["reason"], "places": places}
@@ -73,7 +79,7 @@ def base_context(table: Table, seat: int | None = None, view: View | None = None
         "title": table.rules.title,
         "view": view if seat is None else table.view(seat),
         "map": maps.text_map(view),
-        "result": result_context(view, [p.name for p in table.campaign.players]),
+        "result": result_context(table, view),
         "waiting_for": waiting_for(table),
     }
 
@@ -404,7 +410,7 @@ def digest(
         notes += [say("note_missed", done=m.done) for m in step.record.missed if m.seat == seat]
         if campaign.config.lateness_notice:  # njudge's late notice, to all
             notes += [
-                say("note_late", name=campaign.players[m.seat].name, done=m.done)
+                say("note_late", name=table.holders.at(m.seat, step.record.n).name, done=m.done)
                 for m in step.record.missed
                 if m.seat != seat
             ]

@@ -1,0 +1,112 @@
+"""People are named as they played: after `replace Bob with Eve`, the history, the turn
+files, the archive, the round reports and the result credit Bob's moves to Bob and Eve's to
+Eve. The log is never rewritten: the newcomer holds the seat from the replacement's record
+on (``records.Holders``), and the replay names each move as it was made."""
+
+import re
+from datetime import UTC, datetime
+
+import pytest
+from click.testing import CliRunner
+from played import play
+from sites import PLAYERS, make_site, run_tick
+
+from referee.cli import main
+from referee.service.archive import write_archive
+from referee.service.verify import verify
+from referee.service.work import run_as_gm
+from referee.store import snapshots
+from referee.words.history import history_text, turns
+
+T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
+REPLACED = "Eve takes Bob's seat."
+
+
+def replaced_mid_game(root, game: str, seed: int, until_round: int, more: int = 0):
+    """A campaign ``g`` of ``game`` played by the bots to the first order of
+    ``until_round`` and ``more`` orders, then Bob replaced by Eve from the command line and
+    the game played on to its end; the site and the table replayed from the log."""
+    site = make_site(root)
+    site.new_campaign(game, "g", PLAYERS, seed)
+    run_tick(site)
+    table = play(site, site.campaign("g").table(), until_round=until_round, seed=seed)
+    play(site, table, orders=more, seed=seed)
+    run_as_gm(site, "g", "replace Bob with Eve <eve@example.org>", T0)
+    # the table the command left behind, as the next tick loads it: the snapshot
+    live = snapshots.load(site.campaign("g"))
+    assert live.rules.view(live.state)["players"][1]["name"] == "Eve"
+    assert live.holders.named(1) == "Bob then Eve"
+    play(site, site.campaign("g").table(), seed=seed + 1)
+    table = site.campaign("g").table()
+    assert table.over
+    return site, table
+
+
+def by_round(text: str) -> dict[int, str]:
+    """A history's text by round: the setup is round 0."""
+    parts = re.split(r"^(Setup|Round \d+)\n", text, flags=re.M)
+    return {
+        0 if title == "Setup" else int(title.split()[1]): body
+        for title, body in zip(parts[1::2], parts[2::2])
+    }
+
+
+def credits_each_move_to_its_player(site, table, replaced_in: int, mark: str) -> None:
+    """Every file made from the log names Bob for what was done before the replacement in
+    round ``replaced_in`` and Eve after; ``mark`` is how the game names a move of Bob's."""
+    root = site.campaign("g").root
+    played = [t.round for t in turns(table)]
+    before = [r for r in played if r < replaced_in]
+    after = [r for r in played if r > replaced_in]
+    last = played[-1]
+    named = "Bob then Eve"
+    # the turn files: rounds before Bob's, after Eve's; the result names both
+    for round_ in before:
+        report = (root / "turns" / f"round-{round_:02d}.txt").read_text()
+        assert "Bob" in report and "Eve" not in report, round_
+    during = (root / "turns" / f"round-{replaced_in:02d}.txt").read_text()
+    assert during.index(mark) < during.index(REPLACED)
+    for round_ in after:
+        report = (root / "turns" / f"round-{round_:02d}.txt").read_text()
+        assert "Eve" in report and "Bob" not in report.replace(named, ""), round_
+    final = (root / "turns" / f"round-{last:02d}.txt").read_text()
+    assert "THE GAME IS OVER" in final and named in final
+    # the history by mail: the same, turn by turn, and the ranking names both
+    history = history_text(table)
+    rounds = by_round(history)
+    assert all("Bob" in rounds[r] and "Eve" not in rounds[r] for r in before)
+    assert all("Eve" in rounds[r] and "Bob" not in rounds[r].replace(named, "") for r in after)
+    assert re.search(rf"^  \d\. .*{named}", history, flags=re.M), history[-400:]
+    # the archive: its turn pages, its players' page and its chart
+    out = root / "archive"
+    write_archive(table, out)
+    first = (out / "round-01.html").read_text().replace(named, "")  # (the chart's seat)
+    assert "Bob" in first and "Eve" not in first
+    later = (out / f"round-{replaced_in + 1:02d}.html").read_text().replace(named, "")
+    assert "Eve" in later and "Bob" not in later
+    assert named in (out / "players.html").read_text()
+    assert named in (out / "index.html").read_text()
+    assert (out / "history.txt").read_text() == history
+    # the log is the record: it replays, and every turn file is what its replay writes
+    result = verify(root)
+    assert result.ok, result.summary()
+    replayed = CliRunner().invoke(main, ["--config", str(site.config.path), "replay", "g"])
+    assert replayed.exit_code == 0, replayed.output
+    told = replayed.output.index(REPLACED)
+    assert mark in replayed.output[:told]
+    assert mark not in replayed.output[told:] and "Eve" in replayed.output[told:]
+
+
+@pytest.mark.slow
+def test_a_bus_game_names_bob_for_bobs_moves_and_eve_for_eves(tmp_path):
+    # Ann's first order of round 3, then Bob's: Eve plays the rest of the round
+    site, table = replaced_mid_game(tmp_path, "bus", seed=3, until_round=3, more=1)
+    credits_each_move_to_its_player(site, table, replaced_in=3, mark="Bob ")
+
+
+@pytest.mark.slow
+def test_a_bus_boss_game_names_bob_for_bobs_moves_and_eve_for_eves(tmp_path):
+    # Bob hands in his order for round 3 first; it is his seat's order when the round
+    # resolves, which Eve now holds
+    site, table = replaced_mid_game(tmp_path, "busboss", seed=7, until_round=3)
+    credits_each_move_to_its_player(site, table, replaced_in=3, mark="Bob (")
