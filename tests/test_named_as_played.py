@@ -3,8 +3,11 @@ files, the archive, the round reports and the result credit Bob's moves to Bob a
 Eve. The log is never rewritten: the newcomer holds the seat from the replacement's record
 on (``records.Holders``), and the replay names each move as it was made."""
 
+import json
 import re
+import shutil
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -110,3 +113,33 @@ def test_a_bus_boss_game_names_bob_for_bobs_moves_and_eve_for_eves(tmp_path):
     # resolves, which Eve now holds
     site, table = replaced_mid_game(tmp_path, "busboss", seed=7, until_round=3)
     credits_each_move_to_its_player(site, table, replaced_in=3, mark="Bob (")
+
+
+OLD = Path(__file__).parent / "fixtures" / "old-logs" / "bus-replaced"
+
+
+def test_an_old_campaign_with_a_replacement_replays_verifies_and_plays_on(tmp_path):
+    """tests/fixtures/old-logs/bus-replaced: a Bus campaign the release before this one
+    played (Bob replaced by Eve in round 1), whose turn files it wrote again under Eve's
+    name. The log replays to the same game; its history now tells Bob's moves as his; the
+    files as written are kept (verify notes them, it does not fail on them); it plays on."""
+    site = make_site(tmp_path)
+    root = site.data_root / "g"
+    shutil.copytree(OLD, root, ignore=shutil.ignore_patterns("expected_state.json"))
+    written = {p.name: p.read_bytes() for p in (root / "turns").iterdir()}
+    table = site.campaign("g").table()
+    assert table.rules.to_data(table.state) == json.loads((OLD / "expected_state.json").read_text())
+    rounds = by_round(history_text(table))
+    assert "  - Bob takes buses (a).\n  - Eve takes Bob's seat.\n" in rounds[1]
+    assert "Eve" not in rounds[0]
+    result = verify(root)
+    assert result.ok, result.summary()
+    [note] = [n for n in result.notes if "turns/round-00.txt" in n]
+    assert "names the players have now" in note and "turns/round-01.txt" in note
+    play(site, table, until_round=3, seed=5)
+    assert {p.name: p.read_bytes() for p in (root / "turns").iterdir() if p.name in written} == (
+        written
+    )
+    later = (root / "turns" / "round-02.txt").read_text()
+    assert "Eve" in later and "Bob" not in later
+    assert verify(root).ok
