@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from played import play
-from sites import PLAYERS, make_site, run_tick
+from sites import ADDRESSES, PLAYERS, bus_game, make_site, person_mail, run_tick, text_of
 
 from referee.cli import main
 from referee.service.archive import write_archive
@@ -143,3 +143,30 @@ def test_an_old_campaign_with_a_replacement_replays_verifies_and_plays_on(tmp_pa
     later = (root / "turns" / "round-02.txt").read_text()
     assert "Eve" in later and "Bob" not in later
     assert verify(root).ok
+
+
+def test_a_replaced_player_who_writes_again_is_told_by_whom_and_when_and_how_to_follow(
+    tmp_path,
+):
+    """Bob writes from his address with his old token after the game master gave his seat
+    to Eve: he is told that (by whom, on which day, that his mail was not used) and how to
+    follow the game, not that his mail matches no player; a stranger still learns nothing."""
+    site, boxes = bus_game(tmp_path)
+    bob = site.campaign("bus1").players[1]
+    run_as_gm(site, "bus1", "replace Bob with Eve <eve@example.org>", T0)
+    run_tick(site)  # (the mails of the replacement go out)
+    boxes.new()
+    old_address = site.identity.plus("bus1", bob.token)
+    boxes.deliver(person_mail(PLAYERS[1], old_address, "my orders", "build house 15"))
+    run_tick(site)
+    [told] = boxes.new(ADDRESSES[1])
+    text = " ".join(text_of(told).split())
+    day = site.campaign("bus1").records()[-1].at[:10]
+    assert str(told["Subject"]) == "[bus1] You have left the game"
+    assert f"the game master gave your seat in bus1 to Eve on {day}" in text
+    assert "this mail was not used" in text and "write 'observe bus1'" in text
+    assert "could not match" not in text
+    boxes.deliver(person_mail("Zed <zed@example.org>", old_address, "hello", "build house 15"))
+    run_tick(site)
+    [stranger] = boxes.new("zed@example.org")
+    assert "could not match your mail to a player" in text_of(stranger)

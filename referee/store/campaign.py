@@ -44,7 +44,7 @@ from ..contract import (
     View,
 )
 from ..files import CorruptRecord, append_record, atomic_write, read_records
-from ..records import Handover, Holders, Record, RecordError, Rollback
+from ..records import Handover, Holders, Record, RecordError, Replace, Rollback
 from ..schema import SettingsError, load_file, read
 from ..settings.campaign import CampaignFile, CampaignSettings, PlayerEntry
 from ..settings.checks import campaign_id, player_name
@@ -434,6 +434,19 @@ class Campaign:
         for seat, p in enumerate(self.players):
             if p.address == address.lower():
                 return seat
+        return None
+
+    def replaced(self, address: str) -> tuple[Replace, str] | None:
+        """The replacement that gave away the seat of the player who played from
+        ``address``, with when it was made (UTC), from the log; None for an address that
+        plays in the campaign now or never did. It reads the whole log: only a mail without
+        a player's token asks."""
+        if self.seat_of_address(address) is not None:
+            return None
+        for record in reversed(self.records()):
+            for command in record.commands:
+                if isinstance(command, Replace) and command.old_address == address.lower():
+                    return command, record.at
         return None
 
     # the log -------------------------------------------------------------------------------
