@@ -12,7 +12,16 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from played import play
-from sites import ADDRESSES, PLAYERS, bus_game, make_site, person_mail, run_tick, text_of
+from sites import (
+    ADDRESSES,
+    PLAYERS,
+    Mailboxes,
+    bus_game,
+    make_site,
+    person_mail,
+    run_tick,
+    text_of,
+)
 
 from referee.cli import main
 from referee.service.archive import write_archive
@@ -170,3 +179,25 @@ def test_a_replaced_player_who_writes_again_is_told_by_whom_and_when_and_how_to_
     run_tick(site)
     [stranger] = boxes.new("zed@example.org")
     assert "could not match your mail to a player" in text_of(stranger)
+
+
+def test_a_message_is_relayed_under_the_name_its_sender_wrote_it_under(tmp_path):
+    """Bob's message and the game master's replacement of Bob read in one tick: Ann is told
+    the message is Bob's, not Eve's (who wrote nothing)."""
+    site = make_site(tmp_path)
+    site.new_campaign("bus", "bus1", PLAYERS, seed=1, gm="Gil <gil@example.org>")
+    run_tick(site)
+    boxes = Mailboxes(site)
+    campaign = site.campaign("bus1")
+    to_bob, to_gil = (
+        site.identity.plus("bus1", p.token) for p in (campaign.players[1], campaign.gm)
+    )
+    boxes.deliver(person_mail(PLAYERS[1], to_bob, "hi", "message all hello"))
+    boxes.deliver(
+        person_mail("Gil <gil@example.org>", to_gil, "gm", "replace Bob with Eve <eve@example.org>")
+    )
+    run_tick(site)
+    assert site.campaign("bus1").players[1].name == "Eve"
+    [press] = [m for m in boxes.new(ADDRESSES[0]) if "Message from" in str(m["Subject"])]
+    assert str(press["Subject"]) == "[bus1] Message from Bob"
+    assert text_of(press).startswith("Bob writes to you in campaign bus1:")

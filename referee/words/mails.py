@@ -347,7 +347,7 @@ def press(
     """A player's (or the game master's) message, the record's action ``index``, relayed to
     another player (or, seat None, to the game master)."""
     campaign = table.campaign
-    who = say("the_gm") if message.sender is None else campaign.players[message.sender].name
+    who = message.sender_name or say("the_gm")  # as the sender was named when they wrote
     text = render("press.txt", campaign=campaign, who=who, text=message.text)
     return _mail(
         identity,
