@@ -24,6 +24,7 @@ from sites import (
 )
 
 from referee.cli import main
+from referee.records import Drop, Holders, Kind, Record, Replace
 from referee.service.archive import write_archive
 from referee.service.verify import verify
 from referee.service.work import run_as_gm
@@ -201,3 +202,33 @@ def test_a_message_is_relayed_under_the_name_its_sender_wrote_it_under(tmp_path)
     [press] = [m for m in boxes.new(ADDRESSES[0]) if "Message from" in str(m["Subject"])]
     assert str(press["Subject"]) == "[bus1] Message from Bob"
     assert text_of(press).startswith("Bob writes to you in campaign bus1:")
+
+
+def gm_record(n: int, *actions) -> Record:
+    return Record(Kind.GM, actions=actions, n=n)
+
+
+def test_the_holders_of_each_seat_follow_the_log():
+    """Who held seat s at record n: a replacement's newcomer from its record on, the bot of
+    a dropped player from the drop on (it plays for them: the result names people only),
+    a seat dropped again keeps its bot; a drop by the game's own rule hands nothing over."""
+    log = [
+        Record(Kind.MAIL, n=1),
+        gm_record(2, Replace("replace Bob with Eve", "", 1, "Bob", "Eve", "bob@example.org")),
+        gm_record(3, Drop("drop Cid", "", 2, "Cid")),
+        gm_record(4, Drop("drop Cid", "", 2, "Cid")),
+        gm_record(5, Replace("replace Cid with Dee", "", 2, "Cid", "Dee", "cid@example.org")),
+        gm_record(6, Replace("replace Eve with Zoe", "", 1, "Eve", "Zoe", "eve@example.org")),
+        gm_record(7, Drop("drop Ann", "", 0, "Ann", events=("Ann leaves (rule 40).",))),
+    ]
+    holders = Holders(["Ann", "Zoe", "Dee"], log)
+    assert holders.first() == ["Ann", "Bob", "Cid"]
+    at = [holders.at(1, n).name for n in range(1, 8)]
+    assert at == ["Bob"] + ["Eve"] * 4 + ["Zoe"] * 2
+    assert [(h.name, h.since, h.bot) for h in holders.seats[2]] == [
+        ("Cid", 0, False),
+        ("Cid's bot", 3, True),
+        ("Dee", 5, False),
+    ]
+    assert [holders.named(s) for s in range(3)] == ["Ann", "Bob then Eve then Zoe", "Cid then Dee"]
+    assert Holders(["Ann", "Bob"], log[:1]).first() == ["Ann", "Bob"]
