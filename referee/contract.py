@@ -253,7 +253,7 @@ class Rules(Protocol):
 
     def rename(self, state: Any, seat: int, name: str) -> Any:
         """The state with ``seat`` played by ``name`` from now on (a newcomer who took the
-        seat, the bot of a dropped player); nothing else changes."""
+        seat): what it did before keeps the name it was done under; nothing else changes."""
 
     def view(self, state: Any, seat: int | None = None) -> View:
         """Plain data for reports and maps, as ``seat`` may see the game; with no seat (an

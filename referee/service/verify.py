@@ -234,12 +234,7 @@ def not_replayed(campaign: Campaign, data: dict, err: Exception, result: Verific
 def check_turns(campaign: Campaign, table: Table, result: Verification) -> None:
     folder = campaign.root / "turns"
     rounds = sorted({s.round for s in table.steps})
-    expected = {
-        name: content
-        for round_ in rounds
-        if over(table, round_)
-        for name, content in turn_files(table, round_).items()
-    }
+    expected = files_over(table)
     present = {p.name for p in folder.glob("round-*")} if folder.is_dir() else set()
     # the round in play: its files are written when it ends (an older referee wrote them at
     # every order, and a rollback may have reopened a round written): not checked till then
@@ -302,17 +297,19 @@ class NamedAsNow(Table):
 def written_renamed(campaign: Campaign, table: Table) -> dict[str, str | bytes]:
     """The files of every round over as a release before this one wrote them again after a
     replacement; none when no seat was replaced."""
-    if not any(c.handover() for s in table.steps for c in s.record.commands):
+    handovers = [c.handover() for s in table.steps for c in s.record.commands]
+    if not any(h and not h.bot for h in handovers):  # a dropped seat's bot kept its name
         return {}
-    renamed = NamedAsNow(campaign)
-    renamed.undone = table.undone
-    for step in table.steps:
-        renamed.follow(step.record)
+    return files_over(NamedAsNow(campaign).follow_all([s.record for s in table.steps]))
+
+
+def files_over(table: Table) -> dict[str, str | bytes]:
+    """The files of every round over, as the replay writes them."""
     return {
         name: content
-        for round_ in sorted({s.round for s in renamed.steps})
-        if over(renamed, round_)
-        for name, content in turn_files(renamed, round_).items()
+        for round_ in sorted({s.round for s in table.steps})
+        if over(table, round_)
+        for name, content in turn_files(table, round_).items()
     }
 
 
