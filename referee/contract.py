@@ -253,6 +253,10 @@ class Rules(Protocol):
     def apply(self, state: Any, seat: int, order: Any) -> tuple[Any, list[str]]:
         """The state after the order and what happened; raises IllegalOrder."""
 
+    def rename(self, state: Any, seat: int, name: str) -> Any:
+        """The state with ``seat`` played by ``name`` from now on (a newcomer who took the
+        seat): what it did before keeps the name it was done under; nothing else changes."""
+
     def view(self, state: Any, seat: int | None = None) -> View:
         """Plain data for reports and maps, as ``seat`` may see the game; with no seat (an
         observer, the archive, the turn files) as everyone may. A game that hides nothing

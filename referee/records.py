@@ -178,6 +178,26 @@ class Replaying(Protocol):
     state: Any
     queues: dict[int, list[str]]
 
+    def hand_over(self, handover: Handover) -> None:
+        """The seat's next holder plays on under their own name."""
+
+
+@dataclass(frozen=True)
+class Handover:
+    """A seat passing to its next holder: a newcomer who replaces a player, or the bot
+    that plays a dropped player's seat. What the seat did before stays its earlier
+    holder's."""
+
+    seat: int
+    before: str  # the name it was held under until then
+    after: str  # the next holder's name
+    bot: bool = False
+
+
+def bot_name(name: str) -> str:
+    """How the bot that plays a dropped player's seat is named in the game."""
+    return f"{name}'s bot"
+
 
 @dataclass(frozen=True)
 class Command:
@@ -218,9 +238,17 @@ class Command:
         """What it did to the game itself, as the game's events."""
         return []
 
+    def handover(self) -> Handover | None:
+        """The seat it hands to a next holder, if it does."""
+        return None
+
     def replay(self, table: Replaying) -> list[str]:
         """What it does to the game at the table, as it runs and again at each replay:
-        the game's events. Most commands leave the game as it is."""
+        the game's events. Most commands leave the game as it is; one that hands a seat
+        over has the next holder play under their name from here on."""
+        handover = self.handover()
+        if handover is not None:
+            table.hand_over(handover)
         return []
 
     def to_json(self) -> dict:
@@ -435,6 +463,9 @@ class Replace(Command):
     def told(self) -> list[str]:
         return [f"{self.new} takes {self.old}'s seat."]
 
+    def handover(self) -> Handover:
+        return Handover(self.seat, self.old, self.new)
+
 
 @dataclass(frozen=True)
 class Drop(Command):
@@ -457,9 +488,17 @@ class Drop(Command):
     def effects(self) -> list[str]:
         return list(self.events or ())
 
+    def handover(self) -> Handover | None:
+        """The bot takes the seat, unless the game's own rule took it out of play."""
+        if self.events is not None:
+            return None
+        return Handover(self.seat, self.name, bot_name(self.name), bot=True)
+
     def replay(self, table: Replaying) -> list[str]:
         """A drop by the game's own rule changes the state; otherwise the bot plays the seat
-        from now on, which is the campaign's business, not the game's."""
+        from now on, which is the campaign's business, not the game's: the game goes on
+        naming the seat as its player (each of the bot's moves is logged as the bot's,
+        ``How.BOT``), as it always has."""
         own = table.descriptor.offers(OwnDrop)
         if own is None:
             return []
@@ -702,3 +741,48 @@ class Record:
             raise RecordError(f"record {number} holds {err}") from None
         except (KeyError, TypeError, ValueError, AttributeError) as err:
             raise RecordError(f"record {number} is not a log record ({err!r})") from None
+
+
+# who held each seat ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Holder:
+    """One who held a seat: from record ``since`` on (0: from the start) until the next."""
+
+    name: str
+    since: int = 0
+    bot: bool = False
+
+
+class Holders:
+    """Who held each seat over the game, from the log: a replacement makes the newcomer the
+    seat's holder from its record on, a drop the bot (``Handover``). Old records are never
+    changed: each move stays with the one who made it. ``names`` are the seats' holders
+    now (the players as campaign.yaml keeps them), for the seats never handed over."""
+
+    def __init__(self, names: list[str], records: list[Record]):
+        handovers = [(r.n, h) for r in records for c in r.commands if (h := c.handover())]
+        self.seats: list[list[Holder]] = [[] for _ in names]
+        for n, handover in handovers:
+            held = self.seats[handover.seat]
+            if not held:  # its first holder, as the first handover names them
+                held.append(Holder(handover.before))
+            if held[-1].name != handover.after:  # (a seat dropped again keeps its bot)
+                held.append(Holder(handover.after, n, handover.bot))
+        for seat, name in enumerate(names):
+            if not self.seats[seat]:
+                self.seats[seat].append(Holder(name))
+
+    def first(self) -> list[str]:
+        """The names the game began with."""
+        return [held[0].name for held in self.seats]
+
+    def at(self, seat: int, n: int) -> Holder:
+        """Who held ``seat`` at record ``n`` (a record that hands it over: the next holder)."""
+        return [h for h in self.seats[seat] if h.since <= n][-1]
+
+    def named(self, seat: int) -> str:
+        """The players who held ``seat``, in turn: 'Bob', or 'Bob then Eve' (a bot that
+        played a dropped player's seat played it for them)."""
+        return " then ".join(h.name for h in self.seats[seat] if not h.bot)

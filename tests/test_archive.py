@@ -221,7 +221,7 @@ def test_bus_boss_follows_each_players_cash(tmp_path):
     site.new_campaign("busboss", "boss", PLAYERS, 7)
     table = site.campaign("boss").table()
     play(site, table, until_round=5, seed=7, answer=False)
-    chart = score_chart(turns(table))
+    chart = score_chart(turns(table), table.campaign.names())
     assert chart.measure == "cash"
     cash = [p["cash"] for p in table.view()["players"]]
     assert [line.final for line in chart.lines] == cash

@@ -83,7 +83,7 @@ def test_the_archive_opens_cleanly_and_shows_the_chart_and_the_map(browser, tmp_
     out = tmp_path / "archive"
     write_archive(table, out)
     played = turns(table)
-    colours = [line.colour for line in score_chart(played).lines]
+    colours = [line.colour for line in score_chart(played, table.campaign.names()).lines]
     last = played[-1]
     for name in ("index.html", f"{last.stem}.html", "players.html", "round-00.html"):
         page = browser.load((out / name).as_uri(), script=LAYOUT)

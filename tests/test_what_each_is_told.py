@@ -6,6 +6,7 @@ cases, a pure function of the log and the clock with no mail server (``telling.t
 from __future__ import annotations
 
 import re
+from types import SimpleNamespace
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -291,7 +292,9 @@ def test_a_result_with_equal_scores_says_how_the_rules_ranked_them():
         "result": {"reason": "the last clock stone was taken", "ranking": [[1], [0, 2]]},
     }
     view["result"]["scores"] = [4, 6, 4]
-    result = result_context(view, ["Ann", "Bob", "Cid"])
+    names = ["Ann", "Bob", "Cid"]
+    holders = SimpleNamespace(named=lambda seat: names[seat])  # the seats' players
+    result = result_context(SimpleNamespace(holders=holders), view)
     assert result is not None and result["ties"]
     macro = '{% import "_macros.txt" as m %}{{ m.ranking(result, "bus") }}'
     text = ENV.from_string(macro).render(result=result)

@@ -89,6 +89,11 @@ class BusRules:
                 f"no Bus bot {name!r}; the bots are {', '.join(BOTS)}, strong"
             ) from None
 
+    def rename(self, state: BusState, seat: int, name: str) -> BusState:
+        renamed = state.copy()
+        renamed.names = [name if x == seat else n for x, n in enumerate(state.names)]
+        return renamed
+
     def to_data(self, state: BusState) -> dict[str, Any]:
         return state.to_data()
 

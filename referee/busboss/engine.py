@@ -143,6 +143,9 @@ class BusBossRules:
                 f"no Bus Boss bot {name!r}; the bots are {', '.join(ALL_BOTS)}"
             ) from None
 
+    def rename(self, state: BusBossState, seat: int, name: str) -> BusBossState:
+        return state.renamed(seat, name)
+
     def to_data(self, state: BusBossState) -> dict[str, Any]:
         return state.to_data()
 

@@ -95,11 +95,7 @@ class BusBossState:
         self.names = tuple(names)
         self.colours = tuple(colours[: len(names)])  # rule 6: by seat, how orders name owners
         self.companies = tuple(companies) or (None,) * len(names)  # rule 6; None: unnamed
-        # rule 6: how reports name each company, 'Ann (red)' or 'Vale Motors (Ann, red)'
-        self.labels = tuple(
-            f"{name} ({colour})" if company is None else f"{company} ({name}, {colour})"
-            for name, colour, company in zip(self.names, self.colours, self.companies)
-        )
+        self.labels = self.labelled()
         self.seed = seed
         self._rng = random.Random(seed)  # K8: the game's one generator
         self._rng_shared = False
@@ -120,6 +116,20 @@ class BusBossState:
         self.deal: tuple[tuple[str, str], ...] = ()  # runs dealt for later rounds (K3)
         self.last: dict[str, Any] | None = None  # the record of the last round resolved
         self.end_reason: str | None = None
+
+    def labelled(self) -> tuple[str, ...]:
+        """Rule 6: how reports name each company, 'Ann (red)' or 'Vale Motors (Ann, red)'."""
+        return tuple(
+            f"{name} ({colour})" if company is None else f"{company} ({name}, {colour})"
+            for name, colour, company in zip(self.names, self.colours, self.companies)
+        )
+
+    def renamed(self, seat: int, name: str) -> BusBossState:
+        """The state with ``seat``'s company run by ``name`` from now on."""
+        new = self.copy()
+        new.names = tuple(name if x == seat else n for x, n in enumerate(self.names))
+        new.labels = new.labelled()
+        return new
 
     def copy(self) -> BusBossState:
         new = BusBossState.__new__(BusBossState)

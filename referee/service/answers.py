@@ -34,7 +34,7 @@ from ..files import StateDamaged, atomic_write, read_state
 from ..mail.compose import compose
 from ..mail.headers import plain_address
 from ..mail.read import Incoming
-from ..records import Letter, Record, Replace
+from ..records import Letter, Record
 from ..schema import SettingsError, load_file
 from ..settings.checks import TOKEN_PATTERN
 from ..settings.deadlines import show
@@ -358,12 +358,7 @@ def write_turns(table: Table) -> None:
     last written (the watermark ``turns``, moved on here and saved with the answers): a
     round in play is written once, when it ends, not again at every order."""
     marks = table.campaign.marks
-    renamed = any(
-        isinstance(a, Replace) for s in table.steps_after(marks.turns) for a in s.record.actions
-    )  # a seat's new name shows in every round's report, as the replay shows it
-    since = 0 if renamed else marks.turns
-    table = table.campaign.table() if renamed else table
-    rounds = sorted({s.round for s in table.steps_after(since)})
+    rounds = sorted({s.round for s in table.steps_after(marks.turns)})
     folder = table.campaign.dir("turns")
     for round_ in (r for r in rounds if over(table, r)):
         for name, content in turn_files(table, round_).items():

@@ -51,8 +51,9 @@ def pages(table: Table) -> dict[str, str | bytes]:
         "title": table.rules.title,
         "records": len(table.steps),
         "last_at": table.steps[-1].record.at if table.steps else None,
-        "result": result_context(view, [p.name for p in campaign.players]),
+        "result": result_context(table, view),
     }
+    named = [table.holders.named(seat) for seat in range(len(view["players"]))]
     files: dict[str, str | bytes] = {
         "style.css": resources.files("referee")
         .joinpath("templates", "archive", "style.css")
@@ -61,7 +62,7 @@ def pages(table: Table) -> dict[str, str | bytes]:
             "archive/index.html",
             state=state_line(table),
             turns=played,
-            chart=score_chart(played) if played else None,
+            chart=score_chart(played, named) if played else None,
             **common,
         ),
         "players.html": render("archive/players.html", **players_context(table), **common),
@@ -76,7 +77,7 @@ def pages(table: Table) -> dict[str, str | bytes]:
             turn=turn,
             previous=played[number - 1] if number else None,
             next=played[number + 1] if number + 1 < len(played) else None,
-            chart=score_chart(played, mark=turn.round),
+            chart=score_chart(played, named, mark=turn.round),
             report=turn_report(table, turn.round, turn.view),
             map_size=Image.open(BytesIO(png)).size if png else None,
             **common,
@@ -98,7 +99,7 @@ def state_line(table: Table) -> str:
 def players_context(table: Table) -> dict:
     campaign, view = table.campaign, table.view()
     over = table.over or campaign.status == Status.FINISHED
-    figures = dict(standings(view))
+    figures = [figure for _name, figure in standings(view)]
     played_with = campaign.game_options()  # as the game was created, a campaign's defaults too
     options = {
         name: played_with.get(name, default)
@@ -109,9 +110,9 @@ def players_context(table: Table) -> dict:
         "players": [
             {
                 "seat": p["seat"],
-                "name": p["name"],
+                "name": table.holders.named(p["seat"]),  # everyone who played the seat
                 "colour": player_colour(view, p),
-                "figure": figures[p["name"]],
+                "figure": figures[p["seat"]],
             }
             for p in view["players"]
         ],

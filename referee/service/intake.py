@@ -456,6 +456,8 @@ class Intake:
             player = campaign.players[registered]
         elif gm is not None and gm.address == mail.sender_address:
             player = gm  # told at their own address, with the address their token is in
+        elif self.answer_replaced(mail, campaign):
+            return
         else:
             # a stranger learns nothing about the game, not even that it exists
             self.send_notice(mail, say("subject_stranger"), say("stranger"))
@@ -470,6 +472,25 @@ class Intake:
             to=player.address,
             reply_to=address,
         )
+
+    def answer_replaced(self, mail: Incoming, campaign: Campaign) -> bool:
+        """A player the game master replaced who writes again is told so (by whom, when)
+        and how to follow the game; False for anyone else."""
+        replaced = campaign.replaced(mail.sender_address)
+        if replaced is None:
+            return False
+        action, at = replaced
+        text = say(
+            "replaced_writes",
+            name=action.old,
+            new=action.new,
+            campaign_id=campaign.id,
+            day=at[:10],
+            observe=not campaign.config.no_observers,
+            referee=self.site.identity.address,
+        )
+        self.send_notice(mail, f"[{campaign.id}] {say('subject_replaced_you')}", text)
+        return True
 
     def send_notice(
         self,

@@ -8,7 +8,9 @@ Four checks, each naming the place where it fails:
    hand breaks the chain at that record);
 3. the log replays: every order in it is legal where it stands;
 4. every round over has its files in turns/, each what the replay writes for that round,
-   byte for byte (the round in play has none yet: they are written when it ends).
+   byte for byte (the round in play has none yet: they are written when it ends); a file
+   that an older release wrote again under a replacement's name is kept as written, and
+   named in a note.
 
 Nothing is written: a campaign folder copied off the server can be verified as it is.
 """
@@ -20,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..files import CorruptRecord, read_records
-from ..records import Record, RecordError
+from ..records import Handover, Holders, Record, RecordError
 from ..store.campaign import (
     GENESIS,
     Campaign,
@@ -197,7 +199,6 @@ def last_answered(campaign: Campaign) -> int:
 
 
 def replay(campaign: Campaign, records: list[dict], result: Verification) -> Table | None:
-    table = Table(campaign)
     read: list[Record] = []
     for data in records:
         try:
@@ -205,6 +206,7 @@ def replay(campaign: Campaign, records: list[dict], result: Verification) -> Tab
         except RecordError as err:
             not_replayed(campaign, data, err, result)
             return None
+    table = Table.starting(campaign, read)
     table.undone = undone_orders(read)  # as the referee replays it: rollbacks hold
     for data, record in zip(records, read):
         try:
@@ -232,12 +234,7 @@ def not_replayed(campaign: Campaign, data: dict, err: Exception, result: Verific
 def check_turns(campaign: Campaign, table: Table, result: Verification) -> None:
     folder = campaign.root / "turns"
     rounds = sorted({s.round for s in table.steps})
-    expected = {
-        name: content
-        for round_ in rounds
-        if over(table, round_)
-        for name, content in turn_files(table, round_).items()
-    }
+    expected = files_over(table)
     present = {p.name for p in folder.glob("round-*")} if folder.is_dir() else set()
     # the round in play: its files are written when it ends (an older referee wrote them at
     # every order, and a rollback may have reopened a round written): not checked till then
@@ -251,19 +248,69 @@ def check_turns(campaign: Campaign, table: Table, result: Verification) -> None:
         )
     present -= in_play
     before = len(result.findings)
+    renamed: list[str] = []  # as an older release wrote them again after a replacement
+    older: dict[str, str | bytes] | None = None
     for name, content in expected.items():
         place = f"turns/{name}"
         if name not in present:
             result.findings.append(Finding(place, "is missing (the replay writes it)"))
             continue
         found = (folder / name).read_bytes()
-        wanted = content.encode("utf-8") if isinstance(content, str) else content
-        if found != wanted:
-            result.findings.append(Finding(place, difference(found, wanted)))
+        if found == as_bytes(content):
+            continue
+        if older is None:
+            older = written_renamed(campaign, table)
+        if name in older and found == as_bytes(older[name]):
+            renamed.append(place)
+        else:
+            result.findings.append(Finding(place, difference(found, as_bytes(content))))
+    if renamed:
+        result.notes.append(
+            "written again under the names the players have now by a release that did so "
+            "after a replacement (the log says who played each move): " + ", ".join(renamed)
+        )
     for name in sorted(present - expected.keys()):
         result.findings.append(Finding(f"turns/{name}", "is no file the log's replay writes"))
     if len(result.findings) == before:
-        result.passed.append(f"the {len(expected)} files in turns/ are what the replay writes")
+        result.passed.append(
+            f"the {len(expected)} files in turns/ are what the replay writes"
+            + (f" ({len(renamed)} of them under the names of now, see below)" if renamed else "")
+        )
+
+
+def as_bytes(content: str | bytes) -> bytes:
+    return content.encode("utf-8") if isinstance(content, str) else content
+
+
+class NamedAsNow(Table):
+    """The game as releases before this one replayed it once a seat had been replaced:
+    every seat under the name of its player now, from the start."""
+
+    def hand_over(self, handover: Handover) -> None:
+        """The newcomer's name was the seat's from the start."""
+
+    @property
+    def holders(self) -> Holders:
+        return Holders(self.campaign.names(), [])
+
+
+def written_renamed(campaign: Campaign, table: Table) -> dict[str, str | bytes]:
+    """The files of every round over as a release before this one wrote them again after a
+    replacement; none when no seat was replaced."""
+    handovers = [c.handover() for s in table.steps for c in s.record.commands]
+    if not any(h and not h.bot for h in handovers):  # a dropped seat's bot kept its name
+        return {}
+    return files_over(NamedAsNow(campaign).follow_all([s.record for s in table.steps]))
+
+
+def files_over(table: Table) -> dict[str, str | bytes]:
+    """The files of every round over, as the replay writes them."""
+    return {
+        name: content
+        for round_ in sorted({s.round for s in table.steps})
+        if over(table, round_)
+        for name, content in turn_files(table, round_).items()
+    }
 
 
 def difference(found: bytes, wanted: bytes) -> str:

@@ -44,7 +44,7 @@ from ..contract import (
     View,
 )
 from ..files import CorruptRecord, append_record, atomic_write, read_records
-from ..records import Record, RecordError
+from ..records import Handover, Holders, Record, RecordError, Replace
 from ..schema import SettingsError, load_file, read
 from ..settings.campaign import CampaignFile, CampaignSettings, PlayerEntry
 from ..settings.checks import campaign_id, player_name
@@ -409,6 +409,10 @@ class Campaign:
         return hashlib.sha256(made.encode()).hexdigest()[:8]
 
     # players -------------------------------------------------------------------------------
+    def names(self) -> list[str]:
+        """The players' names by seat: those who hold the seats now."""
+        return [p.name for p in self.players]
+
     def is_gm_token(self, token: str | None) -> bool:
         return bool(token and self.gm and secrets.compare_digest(self.gm.token, token.lower()))
 
@@ -430,6 +434,19 @@ class Campaign:
         for seat, p in enumerate(self.players):
             if p.address == address.lower():
                 return seat
+        return None
+
+    def replaced(self, address: str) -> tuple[Replace, str] | None:
+        """The replacement that gave away the seat of the player who played from
+        ``address``, with when it was made (UTC), from the log; None for an address that
+        plays in the campaign now or never did. It reads the whole log: only a mail without
+        a player's token asks."""
+        if self.seat_of_address(address) is not None:
+            return None
+        for record in reversed(self.records()):
+            for command in record.commands:
+                if isinstance(command, Replace) and command.old_address == address.lower():
+                    return command, record.at
         return None
 
     # the log -------------------------------------------------------------------------------
@@ -495,15 +512,18 @@ class Table:
     ``skipped`` records are not held (their rounds are ``skipped_rounds``), and asking for
     them (``steps``, or the steps of such a round) rebuilds them once by a full replay."""
 
-    def __init__(self, campaign: Campaign, state: Any = None):
-        """A table at the start of the game, or at ``state`` (a snapshot's)."""
+    def __init__(self, campaign: Campaign, state: Any = None, names: list[str] | None = None):
+        """A table at the start of the game, its seats held by ``names`` (by default the
+        players now: a log that hands no seat over), or at ``state`` (a snapshot's)."""
         self.campaign = campaign
         self.descriptor = campaign.descriptor
         self.rules = self.descriptor.rules
         if state is None:
             try:
                 state = self.rules.new_game(
-                    campaign.game_options(), [p.name for p in campaign.players], campaign.seed
+                    campaign.game_options(),
+                    names or campaign.names(),
+                    campaign.seed,
                 )
             except ValueError as err:  # e.g. the map it began on is no longer to be had
                 raise CampaignError(
@@ -523,6 +543,7 @@ class Table:
         self.last_hash = GENESIS
         self.snapshot_n: int | None = None  # the records its snapshot covered, if any
         self.set_aside: str | None = None  # why its damaged snapshot was set aside, if it was
+        self._holders: tuple[int, Holders] | None = None  # (records, who held the seats)
 
     # what follows from the state is worked out once for each state, when first asked for:
     # who is awaited and the view (reports, prompts, deadlines and answers all ask)
@@ -557,7 +578,28 @@ class Table:
 
     @classmethod
     def replay(cls, campaign: Campaign) -> Table:
-        return cls(campaign).follow_all(campaign.records())
+        records = campaign.records()
+        return cls.starting(campaign, records).follow_all(records)
+
+    @classmethod
+    def starting(cls, campaign: Campaign, records: list[Record]) -> Table:
+        """A table at the start of the game its ``records`` (the whole log) play: its seats
+        held by those who held them then."""
+        return cls(campaign, names=Holders(campaign.names(), records).first())
+
+    @property
+    def holders(self) -> Holders:
+        """Who held each seat over the game (``Holders``), from the log's records: the
+        one place that says who made a move of the past."""
+        if self._holders is None or self._holders[0] != self.count:
+            records = self.campaign.records() if self.skipped else [s.record for s in self.held]
+            self._holders = (self.count, Holders(self.campaign.names(), records))
+        return self._holders[1]
+
+    def hand_over(self, handover: Handover) -> None:
+        """The seat's next holder plays on under their own name; what was done before keeps
+        the name it was done under."""
+        self.state = self.rules.rename(self.state, handover.seat, handover.after)
 
     def follow_all(self, records: list[Record]) -> Table:
         """Follow ``records`` (the whole log, or the part after a snapshot)."""

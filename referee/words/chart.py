@@ -76,8 +76,9 @@ def nice_step(span: float, most: int = 6) -> int:
     return 10 * magnitude
 
 
-def score_chart(turns: list[Turn], mark: int | None = None) -> Chart:
-    """The chart of ``turns`` (at least one), with the turn ``mark`` picked out."""
+def score_chart(turns: list[Turn], names: list[str], mark: int | None = None) -> Chart:
+    """The chart of ``turns`` (at least one), a line a seat named ``names`` (by seat: who
+    played it, in turn), with the turn ``mark`` picked out."""
     rounds = [t.round for t in turns]
     figures = [[figure for _name, figure in standings(t.view)] for t in turns]
     players = turns[-1].view["players"]
@@ -97,7 +98,7 @@ def score_chart(turns: list[Turn], mark: int | None = None) -> Chart:
     middle = (len(players) - 1) / 2
     lines = tuple(
         Line(
-            p["name"],
+            names[seat],
             player_colour(turns[-1].view, p),
             tuple(f[seat] for f in figures),
             tuple((x(r), y(f[seat]) + DODGE * (seat - middle)) for r, f in zip(rounds, figures)),

@@ -108,5 +108,5 @@ def history_text(table: Table, turn: int | None = None) -> str:
         title=table.rules.title,
         turns=[(t, standings(t.view)) for t in played],
         measure=measure(view),
-        result=result_context(view, [p.name for p in table.campaign.players]),
+        result=result_context(table, view),
     )

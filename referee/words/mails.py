@@ -51,17 +51,23 @@ def waiting_for(table: Table) -> str:
     return ", ".join(names) or "nobody"
 
 
-def result_context(view: View, names: list[str]) -> dict | None:
+def result_context(table: Table, view: View) -> dict | None:
     """The result for a report: why the game ended, its places (players tied share one),
-    and whether equal scores need the game's tie rules told (``ties``)."""
+    each seat named by everyone who held it, and whether equal scores need the game's tie
+    rules told (``ties``)."""
     result = view.get("result")
     if result is None:
         return None
+    holders = table.holders
     places: list[dict[str, Any]] = []
     rank = 1
     for place in result["ranking"]:
         places.append(
-            {"rank": rank, "names": [names[s] for s in place], "score": result["scores"][place[0]]}
+            {
+                "rank": rank,
+                "names": [holders.named(s) for s in place],
+                "score": result["scores"][place[0]],
+            }
         )
         rank += len(place)
     scores = [p["score"] for p in places]
@@ -79,7 +85,7 @@ def base_context(table: Table, seat: int | None = None, view: View | None = None
         "title": table.rules.title,
         "view": view if seat is None else table.view(seat),
         "map": maps.text_map(view),
-        "result": result_context(view, [p.name for p in table.campaign.players]),
+        "result": result_context(table, view),
         "waiting_for": waiting_for(table),
     }
 
@@ -406,7 +412,7 @@ def press(
     """A player's (or the game master's) message, the record's action ``index``, relayed to
     another player (or, seat None, to the game master)."""
     campaign = table.campaign
-    who = say("the_gm") if message.sender is None else campaign.players[message.sender].name
+    who = message.sender_name or say("the_gm")  # as the sender was named when they wrote
     text = render("press.txt", campaign=campaign, who=who, text=message.text)
     return _mail(
         identity,
@@ -525,7 +531,7 @@ def digest(
         notes += [say("note_missed", done=m.done) for m in step.record.missed if m.seat == seat]
         if campaign.config.lateness_notice:  # njudge's late notice, to all
             notes += [
-                say("note_late", name=campaign.players[m.seat].name, done=m.done)
+                say("note_late", name=table.holders.at(m.seat, step.record.n).name, done=m.done)
                 for m in step.record.missed
                 if m.seat != seat
             ]

@@ -167,6 +167,10 @@ class TakeawayRules:
         except KeyError:
             raise ValueError(f"no Take-away bot {name!r}; the bots are {', '.join(BOTS)}") from None
 
+    def rename(self, state: TakeawayState, seat: int, name: str) -> TakeawayState:
+        names = tuple(name if x == seat else n for x, n in enumerate(state.names))
+        return replace(state, names=names)
+
     def to_data(self, state: TakeawayState) -> dict:
         return {
             "names": list(state.names),

@@ -167,12 +167,12 @@ class ReplaceCommand(CampaignCommand):
             ctx.campaign.robots.remove(seat)
         seated(ctx.campaign, address)
         ctx.campaign.save()
-        # the game holds the seats' names: replayed, it names the newcomer in every later mail,
-        # map and the result (and its snapshot, keyed on the names, is not saved with the old one)
-        ctx.done.rebuild = ctx.table is not None
-        return records.Replace(
+        replaced = records.Replace(
             line, say("replaced", old=old.name, new=new_name), seat, old.name, new_name, old.address
         )
+        if ctx.table is not None:  # the newcomer plays on under their own name from here
+            replaced.replay(ctx.table)
+        return replaced
 
 
 class DropCommand(CampaignCommand):
