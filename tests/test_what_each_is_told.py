@@ -6,8 +6,8 @@ cases, a pure function of the log and the clock with no mail server (``telling.t
 from __future__ import annotations
 
 import re
-from types import SimpleNamespace
 from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
 
 import pytest
 from sites import ADDRESSES, PLAYERS, Mailboxes, make_site, person_mail, reply_to, text_of
