@@ -6,7 +6,8 @@ here to learn why any mail went out. Each is composed by ``words`` and queued by
   missed deadlines (``tell_deadlines``), relayed messages, observers' reports, welcomes of
   replacement players, digests and confirmations; and the files of turns/;
 - ``welcome_game_master``, ``welcome_players``: a campaign made, a game begun;
-- ``tell_sender``: a short answer to a mail outside a player's game, within the answer limits;
+- ``tell_sender``: a short answer the intake or a site command decided on (``notices``),
+  within the answer limits;
 - ``tell_failures``, ``tell_stopped``: the site's game masters told what failed;
 - ``tell_undelivered``: a campaign's game master and the site's told which mails the
   outbox gave up on, and why.
@@ -28,7 +29,6 @@ from .. import maps
 from ..files import StateDamaged, atomic_write, read_state
 from ..mail.compose import compose
 from ..mail.headers import plain_address
-from ..mail.read import Incoming
 from ..records import (
     Command,
     DeadlinesSet,
@@ -71,10 +71,11 @@ from ..words.mails import (
     turn_report,
     welcome,
 )
-from ..words.render import render, say
+from ..words.render import render, say, spoken
 from . import timekeeping
 from .commands import TELLS_EVERYONE, help_lines
 from .failures import EVERY, SHOWN, Told, failures_since, told_of
+from .notices import Notice
 from .post import Post
 from .timekeeping import Notices
 
@@ -296,28 +297,19 @@ def welcome_players(post: Post, table: Table, now: datetime | None = None) -> No
     )
 
 
-def tell_sender(
-    post: Post,
-    mail: Incoming,
-    subject: str,
-    text: str,
-    now: datetime,
-    to: str | None = None,
-    reply_to: str | None = None,
-    audience: Audience = Audience.STRANGER,
-) -> bool | None:
-    """A short answer to a mail outside a player's game (an unknown game or sender, a mail
-    that cannot be read, a site command), within the answer limits of its audience: True
-    when queued, False when the limits hold it back (the mail is recorded, not answered),
-    None when there is no address to answer."""
-    to = to or mail.sender_address
-    if not to:
+def tell_sender(post: Post, told: Notice, now: datetime) -> bool | None:
+    """A short answer the intake or a site command decided on (an unknown game or sender, a
+    mail that cannot be read, a site command, a game open for sign-up), rendered and queued
+    within the answer limits of its audience: True when queued, False when the limits hold
+    it back (the mail is recorded, not answered), None when there is no address to answer."""
+    if not told.to:
         return None
-    if not post.answer_book.allow(to, audience, now):
+    if told.audience is not None and not post.answer_book.allow(told.to, told.audience, now):
         return False
-    key = f"{mail.sender_address} {mail.message_id}"  # another sender's mail is another
+    text, subject = spoken(told.text), spoken(told.subject)
     post.queue(
-        None, notice(post.identity, to, subject, text, mail.message_id, key=key, reply_to=reply_to)
+        None,
+        notice(post.identity, told.to, subject, text, told.answers, told.key, told.reply_to),
     )
     return True
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import traceback
 from collections import Counter
+from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
@@ -26,8 +27,7 @@ from ..records import BadLine, Help, Kind, Record, RefusedCommand
 from ..settings.deadlines import stamp
 from ..settings.site import Audience
 from ..store.campaign import Campaign, CampaignError, Status, Table
-from ..words.render import say
-from .answers import tell_sender
+from ..words.render import Said, say, spoken
 from .commands import (
     SITE_VERBS,
     Commands,
@@ -42,6 +42,7 @@ from .commands import (
 )
 from .failures import note_failure
 from .limits import OBSERVE_CODE
+from .notices import Notice
 from .play import Outcome, commit, dropped_by, read_orders, reads_as_order, submit
 from .session import Sessions, Unavailable
 from .site import Site
@@ -74,16 +75,19 @@ def among(mail: Incoming, keys: AbstractSet[tuple[str | None, str]]) -> bool:
 
 
 class Intake:
-    """Takes the mails of one tick, one at a time."""
+    """Takes the mails of one tick, one at a time. What a mail outside a started game is
+    answered is decided here as a ``Notice`` and handed to ``tell`` (the answers stage),
+    which says whether it was queued."""
 
     def __init__(
         self,
         site: Site,
         sessions: Sessions,
         now: datetime,
+        tell: Callable[[Notice], bool | None],
         retrying: frozenset[tuple[str | None, str]] = frozenset(),
     ):
-        self.site, self.sessions, self.now = site, sessions, now
+        self.site, self.sessions, self.now, self.tell = site, sessions, now, tell
         self.retrying = retrying  # quarantined mails taken again (`referee retry`)
         self.counts = Counts()
         self.unanswered = False  # the mail taken now was not answered: over the answer limits
@@ -115,7 +119,7 @@ class Intake:
             size = -(-mail.size // 1024)
             why = f"{TOO_LARGE} ({size} KB, over {most} KB; whole in the inbox's processed folder)"
             incoming = read_head(raw, address, why)
-            notice = (say("subject_too_large"), say("too_large", size=size, most=most))
+            notice = (Said.of("subject_too_large"), Said.of("too_large", size=size, most=most))
         else:
             raw = mail.raw
             incoming = read_mail(raw, address)
@@ -138,14 +142,16 @@ class Intake:
                 return False
         return True
 
-    def unreadable(self, mail: Incoming, raw: bytes, notice: tuple[str, str] | None = None) -> None:
+    def unreadable(
+        self, mail: Incoming, raw: bytes, notice: tuple[Said, Said] | None = None
+    ) -> None:
         """A mail the parser refused or failed on, or too large to read: kept, recorded,
         answered once."""
         log.warning("mail %s: unreadable: %s", mail.message_id, mail.unreadable)
         self.failed(mail, raw, f"{UNREADABLE}: {mail.unreadable}", notice)
 
     def failed(
-        self, mail: Incoming, raw: bytes, outcome: str, notice: tuple[str, str] | None = None
+        self, mail: Incoming, raw: bytes, outcome: str, notice: tuple[Said, Said] | None = None
     ) -> None:
         """The raw mail to the quarantine, its outcome recorded for the game master, and one
         plain answer to a person (never to machine mail; within the answer limits): the
@@ -159,7 +165,8 @@ class Intake:
             return
         if not mail.automatic:
             try:
-                self.send_notice(mail, *(notice or (say("subject_not_read"), say("not_read"))))
+                subject, text = notice or (Said.of("subject_not_read"), Said.of("not_read"))
+                self.send_notice(Notice.answering(mail, "not read", subject, text))
             except Exception as err:  # the notice is lost, not the mail's outcome (below):
                 # unrecorded, the mail would be taken, and fail, again at every tick
                 log.error("mail %s: its sender could not be told: %s", mail.message_id, err)
@@ -248,10 +255,13 @@ class Intake:
         told = self.retried(mail)
         if not told and self.site.mentions(campaign_id, mail.sender_address, where.token or ""):
             self.send_notice(
-                mail,
-                say("subject_held", campaign_id=campaign_id),
-                say("held", campaign_id=campaign_id),
-                audience=Audience.PLAYER,
+                Notice.answering(
+                    mail,
+                    "held",
+                    Said.of("subject_held", campaign_id=campaign_id),
+                    Said.of("held", campaign_id=campaign_id),
+                    audience=Audience.PLAYER,
+                )
             )
         self.noted(mail, campaign_id, f"held: the campaign cannot be read ({why})")
         self.counts.held += 1
@@ -324,7 +334,9 @@ class Intake:
                 reading.ignored.append(say("lines_unread", count=where.cut, limit=MAX_LINES))
             passed = reading.ignored
             if not (reading.entries or reading.errors or commands):
-                passed = passed + set_aside(mail)  # the answer says what was not read
+                passed = passed + [
+                    spoken(s) for s in set_aside(mail)
+                ]  # the answer says what was unread
             record = replace(
                 record,
                 ignored=tuple(passed),
@@ -349,7 +361,9 @@ class Intake:
         sender = campaign.gm if seat is None else campaign.players[seat]
         done = Commands(self.site, campaign, None, seat, self.now).run(commands)
         lines = [
-            f"{a.line}: {a.reason if isinstance(a, RefusedCommand) else a.said}"
+            Said.of(
+                "line_said", line=a.line, said=a.reason if isinstance(a, RefusedCommand) else a.said
+            )
             for a in done.actions
         ]
         # a sign-up's choices changed in a reply to the answer that gave the seat, which the
@@ -359,32 +373,35 @@ class Intake:
         for line in joins:
             self.join_again(mail, where, line, lines)
         if order_lines:
-            lines.append(say("not_started_orders", campaign_id=campaign.id))
+            lines.append(Said.of("not_started_orders", campaign_id=campaign.id))
         if not lines:
-            lines = [say("nothing_for_the_referee"), *set_aside(mail)]
+            lines = [Said.of("nothing_for_the_referee"), *set_aside(mail)]
+        text = [Said.of("lines", lines=lines)]
         if any(isinstance(a, Help) for a in done.actions):  # the game's help, and the commands
-            lines += ["", help_inside(campaign.game, gm=seat is None)]
+            text += help_inside(campaign.game, gm=seat is None)
         if seat is not None and sender not in campaign.players:
             sender = None  # left: their token is no longer one
         self.send_notice(
-            mail,
-            say("subject_your_mail", campaign_id=campaign.id),
-            "\n".join(lines),
-            reply_to=self.site.identity.plus(campaign.id, sender.token) if sender else None,
-            audience=Audience.PLAYER,
+            Notice.answering(
+                mail,
+                "open campaign",
+                Said.of("subject_your_mail", campaign_id=campaign.id),
+                *text,
+                reply_to=self.site.identity.plus(campaign.id, sender.token) if sender else None,
+                audience=Audience.PLAYER,
+            )
         )
-        tell_replaced(self.site, campaign, done.actions)
+        for told in tell_replaced(self.site, campaign, done.actions):
+            self.send_notice(told)
         self.counts.applied += 1
 
-    def join_again(self, mail: Incoming, where: Route, line: str, lines: list[str]) -> None:
+    def join_again(self, mail: Incoming, where: Route, line: str, lines: list[Said]) -> None:
         """A `join` line in a mail to a game open for sign-up, done as the site's join, its
         answer among the ``lines`` of the answer to the mail. The join read and saved the
         campaign afresh: the mails after it read it again."""
 
-        def answer(
-            subject: str, text: str, to: str | None = None, reply_to: str | None = None
-        ) -> bool:
-            lines.append(f"{line}: {text}")
+        def answer(kind: str, subject: Said, *text: Said, reply_to: str | None = None) -> bool:
+            lines.append(Said.of("line_said", line=line, said=text))
             return True
 
         ctx = replace(self.outside(mail, where), answer=answer)
@@ -413,12 +430,13 @@ class Intake:
         commanded = any(line.split()[0].lower() in SITE_VERBS for line in written)
         unread = [] if commanded else [*written, *set_aside(mail)]
 
-        def answer(
-            subject: str, text: str, to: str | None = None, reply_to: str | None = None
-        ) -> bool:
-            if unread and to is None:  # to the sender
-                text = f"{text}\n\n{say('not_read_outside', lines=unread)}"
-            return self.send_notice(mail, subject, text, to, reply_to, self.audience(mail))
+        def answer(kind: str, subject: Said, *text: Said, reply_to: str | None = None) -> bool:
+            if unread:
+                text = (*text, Said.of("not_read_outside", lines=unread))
+            told = Notice.answering(
+                mail, kind, subject, *text, reply_to=reply_to, audience=self.audience(mail)
+            )
+            return self.send_notice(told)
 
         return Outside(
             self.site,
@@ -442,11 +460,13 @@ class Intake:
         """A reply to the mail that asked a would-be observer to confirm: its plus-address
         carries the code mailed to that address."""
         said = confirm_observer(self.site, campaign, mail.sender_address, code, self.now)
-        subject = say("subject_observing", campaign_id=campaign.id)
+        subject = Said.of("subject_observing", campaign_id=campaign.id)
         if said is None:
-            self.send_notice(mail, subject, say("observe_code_wrong", campaign_id=campaign.id))
+            wrong = Said.of("observe_code_wrong", campaign_id=campaign.id)
+            self.send_notice(Notice.answering(mail, "observe code", subject, wrong))
             return "observe code that does not hold"
-        self.send_notice(mail, subject, said, audience=Audience.PLAYER)
+        told = Notice.answering(mail, "observing", subject, said, audience=Audience.PLAYER)
+        self.send_notice(told)
         return "observe code"
 
     def answer_unknown_player(self, mail: Incoming, campaign: Campaign, where: Route) -> None:
@@ -458,30 +478,25 @@ class Intake:
             player = gm  # told at their own address, with the address their token is in
         else:
             # a stranger learns nothing about the game, not even that it exists
-            self.send_notice(mail, say("subject_stranger"), say("stranger"))
+            stranger = Notice.answering(
+                mail, "stranger", Said.of("subject_stranger"), Said.of("stranger")
+            )
+            self.send_notice(stranger)
             return
         address = self.site.identity.plus(campaign.id, player.token)
+        wrong = Said.of(
+            "wrong_token", campaign_id=campaign.id, had_token=bool(where.token), address=address
+        )
+        subject = Said.of("subject_not_used", campaign_id=campaign.id)
         self.send_notice(
-            mail,
-            say("subject_not_used", campaign_id=campaign.id),
-            say(
-                "wrong_token", campaign_id=campaign.id, had_token=bool(where.token), address=address
-            ),
-            to=player.address,
-            reply_to=address,
+            Notice.answering(
+                mail, "wrong token", subject, wrong, to=player.address, reply_to=address
+            )
         )
 
-    def send_notice(
-        self,
-        mail: Incoming,
-        subject: str,
-        text: str,
-        to: str | None = None,
-        reply_to: str | None = None,
-        audience: Audience = Audience.STRANGER,
-    ) -> bool:
-        """True when the answer was queued."""
-        told = tell_sender(self.site.post, mail, subject, text, self.now, to, reply_to, audience)
+    def send_notice(self, notice: Notice) -> bool:
+        """Hands what to answer to the answers stage; True when it was queued."""
+        told = self.tell(notice)
         if told:
             self.counts.answered += 1
         elif told is False:
@@ -489,10 +504,10 @@ class Intake:
         return bool(told)
 
 
-def set_aside(mail: Incoming) -> list[str]:
+def set_aside(mail: Incoming) -> list[Said]:
     """What of a mail's text was not read (quotes, a signature, a footer), as its answer
     tells it."""
-    return [say("set_aside", kind=a.kind, line=a.line, count=a.count) for a in mail.set_aside]
+    return [Said.of("set_aside", kind=a.kind, line=a.line, count=a.count) for a in mail.set_aside]
 
 
 def effect(outcome: Outcome, record: Record) -> str:

@@ -18,7 +18,14 @@ from ..store.campaign import CampaignError, Status
 from ..store.waits import Waits
 from ..words.render import say
 from . import timekeeping
-from .answers import answer, next_mail, tell_failures, tell_stopped, tell_undelivered
+from .answers import (
+    answer,
+    next_mail,
+    tell_failures,
+    tell_sender,
+    tell_stopped,
+    tell_undelivered,
+)
 from .commands import CAMPAIGN, CommandError, Commands, split, tell_replaced
 from .failures import note_failure
 from .intake import Intake
@@ -43,7 +50,7 @@ def take_and_answer(
     the tick has fetched them already to see whether it had work."""
     report = TickReport()
     sessions = Sessions(site)
-    intake = Intake(site, sessions, now, retrying)
+    intake = Intake(site, sessions, now, lambda told: tell_sender(site.post, told, now), retrying)
     try:
         if mails is None:
             mails = inbox.fetch()
@@ -223,7 +230,8 @@ def run_as_gm(site: Site, campaign_id: str, line: str, now: datetime) -> list[Ac
         campaign_bot(table)
     done = Commands(site, campaign, table, None, now).run(commands)
     if table is None:  # open for sign-up: no log to answer from
-        tell_replaced(site, campaign, done.actions)
+        for told in tell_replaced(site, campaign, done.actions):
+            tell_sender(site.post, told, now)
     # a refusal is told where the command was typed: logged, it would only be mailed back
     refused = all(isinstance(action, RefusedCommand) for action in done.actions)
     if table is not None and done.outcome is not None and not refused:

@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from ... import registry
 from ...mail.read import as_order, as_written
-from ...words.render import help_text, render, say
+from ...words.render import Said, game_help
 from ..reading import looks_like_prose
 from .base import (
     CampaignCommand,
@@ -191,22 +191,22 @@ def run_outside(ctx: Outside, lines: list[str]) -> None:
         # a registered player's fresh mail: the games they play, and how to reach each
         SiteStatusCommand().run(ctx, "", "status")
         return
-    ctx.answer(say("subject_no_game"), say("no_game_named"))
+    ctx.answer("no game named", Said.of("subject_no_game"), Said.of("no_game_named"))
 
 
-def help_inside(game: str, gm: bool) -> str:
+def help_inside(game: str, gm: bool) -> tuple[Said, Said]:
     """The game's help and the commands the sender may give, for the answer to a mail to a
     game open for sign-up (a started game's answer has them from confirmation.txt)."""
-    commands = render("gm-commands.txt" if gm else "commands.txt", commands=help_lines(gm))
-    return f"{help_text(game)}\n\n{commands}".rstrip()
+    commands = Said.of("gm-commands.txt" if gm else "commands.txt", commands=help_lines(gm))
+    return game_help(game), commands
 
 
-def help_outside() -> str:
+def help_outside() -> Said:
     """The help for someone who plays no game yet: every game's and every command's."""
-    return render(
+    return Said.of(
         "help-outside.txt",
         titles=[registry.get(g).title for g in registry.names()],
-        games=[help_text(g) for g in registry.names()],
+        games=[game_help(g) for g in registry.names()],
         site_commands=[(c.usage, c.summary) for c in SITE],
         commands=help_lines(gm=False),
-    ).rstrip()
+    )

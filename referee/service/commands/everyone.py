@@ -9,7 +9,7 @@ from ...contract import HeldOrders
 from ...settings.deadlines import show
 from ...store import snapshots
 from ...store.campaign import Campaign, Status
-from ...words.render import say
+from ...words.render import Said, say, spoken
 from ..timekeeping import dues
 from .base import ADDRESSEES, CampaignCommand, CommandError, Commands, Site, Who
 
@@ -130,6 +130,11 @@ class ChoicesCommand(CampaignCommand):
 
 
 def status_text(site: Site, address: str) -> str:
+    """Every campaign ``address`` plays in (or runs), as text (``status_of``)."""
+    return spoken(status_of(site, address))
+
+
+def status_of(site: Site, address: str) -> Said:
     """Every campaign ``address`` plays in (or runs): its state, its round, what it awaits
     from them and by when; one that cannot be read is named as such. Only those campaigns
     are read."""
@@ -141,7 +146,7 @@ def status_text(site: Site, address: str) -> str:
             log.warning("status: campaign %s cannot be read: %s", campaign_id, err)
             game = None
         games.append(game or {"id": campaign_id, "unavailable": True})
-    return say("status", games=games)
+    return Said.of("status", games=games)
 
 
 def game_status(campaign: Campaign, address: str) -> dict:
