@@ -11,6 +11,7 @@ from referee.mail.inbox import InMail
 from referee.service.intake import Intake
 from referee.service.notices import Notice
 from referee.service.session import Sessions
+from referee.service.work import run_as_gm
 from referee.settings.site import Audience
 from referee.words.render import Said, spoken
 
@@ -20,9 +21,11 @@ ZED = "Zed <zed@example.net>"
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    """A running Bus game `bus1` and a Bus Boss game `cup` open for sign-up."""
+    """A running Bus game `bus1` whose Cid was replaced by Dan, and a Bus Boss game `cup`
+    open for sign-up."""
     site = make_site(tmp_path_factory.mktemp("notices"))
-    site.new_campaign("bus", "bus1", PLAYERS, seed=1)
+    site.new_campaign("bus", "bus1", PLAYERS, seed=1, gm="Gil <gil@example.org>")
+    run_as_gm(site, "bus1", "replace Cid with Dan <dan@example.org>", T0)
     site.new_campaign("busboss", "cup", [], seats=4, gm="Gil <gil@example.org>")
     return site
 
@@ -93,3 +96,26 @@ def test_the_open_games_list_names_each_with_its_free_seats(site):
     [notice] = told(site, "list")
     [game] = notice.text[0].params["games"]
     assert (game["id"], game["free"], game["seats"]) == ("cup", 4, 4)
+
+
+def test_a_stranger_who_asks_in_words_to_join_is_told_the_line_for_each_open_game(site):
+    [notice] = told(site, "Hi, can I join your bus game?", sender="Zed Quist <zed@example.net>")
+    assert (notice.kind, notice.audience) == ("join in words", Audience.STRANGER)
+    intro, games = notice.text  # and nothing listed as not read: it was understood
+    assert intro == Said.of("join_in_words")
+    assert (games.name, games.params["name"]) == ("open_games", "Zed Quist")
+    assert [g["id"] for g in games.params["games"]] == ["cup"]
+    assert "join cup as Zed Quist" in spoken(notice.text)
+
+
+def test_a_replaced_player_who_writes_with_their_old_token_is_told_who_has_the_seat(site):
+    to = site.identity.plus("bus1", "oldtoken42")
+    [notice] = told(site, "build house 15", sender=PLAYERS[2], to=to)
+    assert (notice.to, notice.kind) == ("cid@example.org", "replaced")
+    [text] = notice.text
+    assert text.name == "replaced_writes"
+    assert {k: text.params[k] for k in ("name", "new", "campaign_id")} == {
+        "name": "Cid",
+        "new": "Dan",
+        "campaign_id": "bus1",
+    }

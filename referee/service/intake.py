@@ -23,12 +23,13 @@ from ..files import crashpoint
 from ..mail.inbox import InMail
 from ..mail.read import Incoming, read_head, read_mail
 from ..mail.routing import MAX_LINES, Route, route
-from ..records import BadLine, Help, Kind, Record, RefusedCommand
-from ..settings.deadlines import stamp
+from ..records import BadLine, Help, Kind, Record, RefusedCommand, Replace
+from ..settings.deadlines import parse_when, show, stamp
 from ..settings.site import Audience
 from ..store.campaign import Campaign, CampaignError, Status, Table
 from ..words.render import Said, say, spoken
 from .commands import (
+    ASKS_TO_JOIN,
     SITE_VERBS,
     Commands,
     Outside,
@@ -192,6 +193,8 @@ class Intake:
             self.noted(mail, "-", f"ignored: {why}")
             self.counts.ignored += 1
             return True
+        if where.campaign_id is None:
+            where = self.own_game(mail, where)
         if where.campaign_id is None or not site.has_campaign(where.campaign_id):
             site.keep_raw(site.state_dir / "unrouted", mid, raw, mail.sender_address)
             if where.campaign_id is None:
@@ -237,6 +240,31 @@ class Intake:
         self.counts.by_campaign[campaign.id] += 1
         self.counts.applied += 1
         return True
+
+    def own_game(self, mail: Incoming, where: Route) -> Route:
+        """A fresh mail (no game named) from the player of exactly one game in play, with
+        no site command in it and a line that reads as an order or a command of that
+        game: routed to that game, with their token; its answers go to the seat's
+        address. Any other stays a mail for no campaign (a player of several games is
+        told how to name one)."""
+        if site_command(where.lines):
+            return where
+        seats = [
+            (campaign, seat)
+            for _, campaign in self.site.campaigns_of(mail.sender_address)
+            if campaign is not None
+            and campaign.status in (Status.RUNNING, Status.PAUSED)
+            and (seat := campaign.seat_of_address(mail.sender_address)) is not None
+        ]
+        if len(seats) != 1:
+            return where
+        [(campaign, seat)] = seats
+        commands, lines = split(
+            where.lines, False, lambda line: reads_as_order(campaign.rules, line)
+        )
+        if not commands and not any(reads_as_order(campaign.rules, line) for line in lines):
+            return where
+        return replace(where, campaign_id=campaign.id, token=campaign.players[seat].token)
 
     def hold(self, mail: Incoming, raw: bytes, where: Route, why: str, again: bool) -> bool:
         """A mail for a campaign that cannot be read now is held, not quarantined: applied
@@ -427,8 +455,8 @@ class Intake:
         in it (a player's mail that named no game, or a game there is none of) is told what
         in it was not read."""
         written = [line for line in where.lines if line.strip()]  # blank lines part messages
-        commanded = any(line.split()[0].lower() in SITE_VERBS for line in written)
-        unread = [] if commanded else [*written, *set_aside(mail)]
+        read = site_command(written) or any(ASKS_TO_JOIN.search(line) for line in written)
+        unread = [] if read else [*written, *set_aside(mail)]
 
         def answer(kind: str, subject: Said, *text: Said, reply_to: str | None = None) -> bool:
             if unread:
@@ -476,6 +504,29 @@ class Intake:
             player = campaign.players[registered]
         elif gm is not None and gm.address == mail.sender_address:
             player = gm  # told at their own address, with the address their token is in
+        elif gone := self.seat_given_away(campaign, mail.sender_address):
+            # they played in it: told who has their seat, and how to go on reading
+            action, record = gone
+            self.send_notice(
+                Notice.answering(
+                    mail,
+                    "replaced",
+                    Said.of(
+                        "subject_in_game",
+                        campaign_id=campaign.id,
+                        subject=Said.of("subject_replaced_you"),
+                    ),
+                    Said.of(
+                        "replaced_writes",
+                        name=action.old,
+                        new=action.new,
+                        campaign_id=campaign.id,
+                        when=show(parse_when(record.at), None, campaign.config.deadlines.zone),
+                        referee=self.site.identity.address,
+                    ),
+                )
+            )
+            return
         else:
             # a stranger learns nothing about the game, not even that it exists
             stranger = Notice.answering(
@@ -494,6 +545,23 @@ class Intake:
             )
         )
 
+    def seat_given_away(self, campaign: Campaign, address: str) -> tuple[Replace, Record] | None:
+        """The last replace of a started game that gave away the seat ``address`` played,
+        and its record; None when it played none (or the game cannot be read now)."""
+        if campaign.status == Status.OPEN:
+            return None  # no log: those replaced before the start were told then
+        try:
+            table = self.sessions.loaded_table(campaign.id)
+        except Unavailable:
+            return None
+        given = [
+            (action, step.record)
+            for step in table.steps_after(0)
+            for action in step.record.actions
+            if isinstance(action, Replace) and action.old_address == address.lower()
+        ]
+        return given[-1] if given else None
+
     def send_notice(self, notice: Notice) -> bool:
         """Hands what to answer to the answers stage; True when it was queued."""
         told = self.tell(notice)
@@ -502,6 +570,11 @@ class Intake:
         elif told is False:
             self.unanswered = True  # recorded, not answered
         return bool(told)
+
+
+def site_command(lines: list[str]) -> bool:
+    """Whether one of the lines of a mail for no campaign is a site command."""
+    return any(line.split()[0].lower() in SITE_VERBS for line in lines if line.strip())
 
 
 def set_aside(mail: Incoming) -> list[Said]:

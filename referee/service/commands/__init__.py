@@ -53,6 +53,7 @@ from .game_master import (
 )
 from .players import AbsenceCommand, LeaveCommand, MailCommand, TimeZoneCommand
 from .site import (
+    ASKS_TO_JOIN,
     JoinCommand,
     ListCommand,
     ObserveCommand,
@@ -60,12 +61,14 @@ from .site import (
     SiteHelpCommand,
     SiteStatusCommand,
     UnobserveCommand,
+    asked_to_join,
     confirm_observer,
     no_such_game,
     tell_replaced,
 )
 
 __all__ = [
+    "ASKS_TO_JOIN",
     "CAMPAIGN",
     "CAMPAIGN_VERBS",
     "SITE",
@@ -178,8 +181,9 @@ def _wrapped_on(known: CampaignCommand, line: str) -> bool:
 
 
 def run_outside(ctx: Outside, lines: list[str]) -> None:
-    """The first site command of the mail (SITE's order), or, for a registered player, the
-    games they play, or else the notice that the mail named no game."""
+    """The first site command of the mail (SITE's order), or the line that joins each open
+    game for one who asks in words, or, for a registered player, the games they play, or
+    else the notice that the mail named no game."""
     words = [line.lower().split() for line in lines]
     for command in SITE:
         for word in (command.name, *command.aliases):
@@ -187,6 +191,8 @@ def run_outside(ctx: Outside, lines: list[str]) -> None:
             if line is not None:
                 command.run(ctx, line.strip()[len(word) :].strip(), line)
                 return
+    if asked_to_join(ctx, lines):
+        return
     if ctx.site.campaigns_of(ctx.sender_address):
         # a registered player's fresh mail: the games they play, and how to reach each
         SiteStatusCommand().run(ctx, "", "status")

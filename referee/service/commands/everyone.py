@@ -134,10 +134,11 @@ def status_text(site: Site, address: str) -> str:
     return spoken(status_of(site, address))
 
 
-def status_of(site: Site, address: str) -> Said:
+def status_of(site: Site, address: str, addresses: bool = False) -> Said:
     """Every campaign ``address`` plays in (or runs): its state, its round, what it awaits
     from them and by when; one that cannot be read is named as such. Only those campaigns
-    are read."""
+    are read. With ``addresses`` (an answer to that address, never a log's text), the
+    address with their token that each game reads their mail at."""
     games = []
     for campaign_id, campaign in site.campaigns_of(address):
         try:
@@ -145,7 +146,11 @@ def status_of(site: Site, address: str) -> Said:
         except Exception as err:  # its log cannot be replayed: the game master is told
             log.warning("status: campaign %s cannot be read: %s", campaign_id, err)
             game = None
-        games.append(game or {"id": campaign_id, "unavailable": True})
+        if game is not None and campaign is not None and addresses:
+            seat = campaign.seat_of_address(address)
+            who = campaign.gm if seat is None else campaign.players[seat]
+            game["address"] = site.identity.plus(campaign.id, who.token) if who else None
+        games.append(game or {"id": campaign_id, "unavailable": True, "address": None})
     return Said.of("status", games=games)
 
 
@@ -154,7 +159,7 @@ def game_status(campaign: Campaign, address: str) -> dict:
     seat = campaign.seat_of_address(address)
     game: dict = {"id": campaign.id, "title": campaign.rules.title, "unavailable": False}
     game.update(status=str(campaign.status), round=None, awaited=None, due=None, held=())
-    game["gm"] = seat is None
+    game["gm"], game["address"] = seat is None, None
     if campaign.status != Status.OPEN:
         table = snapshots.load(campaign)  # its snapshot, not its whole log
         game["round"] = table.round

@@ -200,6 +200,27 @@ def as_said(err: Exception) -> Said:
     return Said.of("said", text=str(err))
 
 
+ASKS_TO_JOIN = re.compile(r"\b(join|sign(ing)?[ -]?up)\b", re.IGNORECASE)
+
+
+def asked_to_join(ctx: Outside, lines: list[str]) -> bool:
+    """A mail that asks in words to join a game ("Hi, can I join your bus game?") is told
+    the line that joins each game open for sign-up, under the name it came from."""
+    if not any(ASKS_TO_JOIN.search(line) for line in lines):
+        return False
+    try:
+        name = newcomer_name(ctx.sender_name)
+    except CampaignError:  # no name, or one that cannot be a player's: theirs to choose
+        name = "YourName"
+    ctx.answer(
+        "join in words",
+        Said.of("subject_open_games"),
+        Said.of("join_in_words"),
+        open_games(ctx.site, name),
+    )
+    return True
+
+
 class ListCommand(SiteCommand):
     name = "list"
     usage = "list"
@@ -216,7 +237,11 @@ class SiteStatusCommand(SiteCommand):
     summary = "every game you play, from the address you play with"
 
     def run(self, ctx: Outside, rest: str, line: str) -> None:
-        ctx.answer("status", Said.of("subject_status"), status_of(ctx.site, ctx.sender_address))
+        ctx.answer(
+            "status",
+            Said.of("subject_status"),
+            status_of(ctx.site, ctx.sender_address, addresses=True),
+        )
 
 
 class ObserveCommand(SiteCommand):
@@ -389,9 +414,9 @@ def signup_note(campaign: Campaign, player: Player, started: bool) -> Said | Non
     )
 
 
-def open_games(site: Site) -> Said:
-    """The games open for sign-up; one that cannot be read is passed over (its game master
-    is told by the tick)."""
+def open_games(site: Site, name: str = "YourName") -> Said:
+    """The games open for sign-up, each with the line that joins it as ``name``; one that
+    cannot be read is passed over (its game master is told by the tick)."""
     games = []
     for campaign_id in site.signup_ids():
         try:
@@ -409,4 +434,4 @@ def open_games(site: Site) -> Said:
                     "signup": " ".join(f"{c.word} {c.example}" for c in signup_choices(campaign)),
                 }
             )
-    return Said.of("open_games", games=games)
+    return Said.of("open_games", games=games, name=name)
