@@ -51,6 +51,7 @@ from ..settings.site import Audience
 from ..store import snapshots
 from ..store.campaign import Campaign, Step, Table
 from ..store.marks import Watermarks
+from ..store.names import FAILURES_TOLD, LOG, SETTINGS_FILE, SNAPSHOT, TURNS
 from ..store.site import SiteFiles
 from ..words.history import NoSuchTurn, history_text, over, turn_files
 from ..words.mails import (
@@ -461,7 +462,7 @@ def write_turns(table: Table, since: int) -> None:
     (the record that ends a round is one of its own): a round in play is written once, when
     it ends, not again at every order."""
     rounds = sorted({s.round for s in table.steps_after(since)})
-    folder = table.campaign.dir("turns")
+    folder = table.campaign.dir(TURNS)
     for round_ in (r for r in rounds if over(table, r)):
         for name, content in turn_files(table, round_).items():
             # derived from the log, so written again if a crash loses them
@@ -476,7 +477,7 @@ def tell_failures(post: Post, site: SiteFiles, game_masters: list[str], now: dat
     are any and the last summary is a day old; True when one was queued."""
     if not game_masters:
         return False
-    told_path = site.state_dir / "failures-told.json"
+    told_path = site.state_dir / FAILURES_TOLD
     try:
         told = read_state(told_path, told_of) or Told()
     except StateDamaged as err:  # told afresh: a summary may repeat, none is lost
@@ -514,7 +515,7 @@ def tell_stopped(
     root = site.data_root / campaign_id
     gm = None
     try:
-        entry = (load_file(root / "campaign.yaml") or {}).get("gm") or {}
+        entry = (load_file(root / SETTINGS_FILE) or {}).get("gm") or {}
         if isinstance(entry, dict) and plain_address(str(entry.get("address"))):
             token = str(entry.get("token") or "")
             # a token no mail can carry (it may be what is wrong) leaves out the Reply-To
@@ -522,7 +523,7 @@ def tell_stopped(
     except (OSError, SettingsError, AttributeError):
         pass  # the site's game masters are told all the same
     marks = [error]
-    for name in ("campaign.yaml", "log.jsonl", "snapshot.json"):
+    for name in (SETTINGS_FILE, LOG, SNAPSHOT):
         try:
             stat = (root / name).stat()
             marks.append(f"{name} {stat.st_size} {stat.st_mtime_ns}")

@@ -27,6 +27,7 @@ from ..records import BadLine, Help, Kind, Record, RefusedCommand, Replace
 from ..settings.deadlines import parse_when, show, stamp
 from ..settings.site import Audience
 from ..store.campaign import Campaign, CampaignError, Status, Table
+from ..store.names import MAIL_IN, QUARANTINE, UNROUTED
 from ..words.render import Said, say, spoken
 from .commands import (
     ASKS_TO_JOIN,
@@ -158,7 +159,7 @@ class Intake:
         plain answer to a person (never to machine mail; within the answer limits): the
         ``notice`` (subject, text) or else that the mail could not be read."""
         site = self.site
-        site.keep_raw(site.state_dir / "quarantine", mail.message_id, raw, mail.sender_address)
+        site.keep_raw(site.state_dir / QUARANTINE, mail.message_id, raw, mail.sender_address)
         note_failure(site, f"mail {mail.message_id} from {mail.sender_address or '?'}", outcome)
         if self.taken_before(mail) or self.retried(mail):
             # recorded before (the failure came after its outcome, or the mail is taken
@@ -188,7 +189,7 @@ class Intake:
             return True
         where = route(mail)
         if mail.automatic or self.site.post.sent_by_us(mid):
-            site.keep_raw(site.state_dir / "unrouted", mid, raw, mail.sender_address)
+            site.keep_raw(site.state_dir / UNROUTED, mid, raw, mail.sender_address)
             why = mail.automatic or "the referee's own mail, come back"
             self.noted(mail, "-", f"ignored: {why}")
             self.counts.ignored += 1
@@ -196,7 +197,7 @@ class Intake:
         if where.campaign_id is None:
             where = self.own_game(mail, where)
         if where.campaign_id is None or not site.has_campaign(where.campaign_id):
-            site.keep_raw(site.state_dir / "unrouted", mid, raw, mail.sender_address)
+            site.keep_raw(site.state_dir / UNROUTED, mid, raw, mail.sender_address)
             if where.campaign_id is None:
                 run_outside(self.outside(mail, where), where.lines)
             else:
@@ -210,7 +211,7 @@ class Intake:
             campaign = self.sessions.loaded(where.campaign_id)
         except Unavailable as err:
             return self.hold(mail, raw, where, str(err), held)
-        site.keep_raw(campaign.dir("mail", "in"), mid, raw, mail.sender_address)
+        site.keep_raw(campaign.dir(*MAIL_IN), mid, raw, mail.sender_address)
         crashpoint("stored")
         gm = campaign.is_gm_token(where.token)
         seat = None if gm else campaign.seat_of_token(where.token)

@@ -15,6 +15,7 @@ from ..mail.inbox import Inbox, InboxError, InMail
 from ..records import Action, Kind, Record, RefusedCommand
 from ..store import snapshots
 from ..store.campaign import CampaignError, Status
+from ..store.names import WAITS
 from ..store.waits import Waits
 from ..words.render import say
 from . import timekeeping
@@ -73,7 +74,7 @@ def take_and_answer(
     report.applied, report.ignored = counts.applied, counts.ignored
     report.answered = counts.answered
     report.errors += counts.errors
-    waits = Waits(site.state_dir / "waits.json")
+    waits = Waits(site.state_dir / WAITS)
     with grouped() as writes:  # records, deadlines and the queue: durable together
         answered = resolve_all(site, sessions, counts.by_campaign, now, waits, report)
         crashpoint("answered")

@@ -50,6 +50,7 @@ from ..settings.campaign import CampaignFile, CampaignSettings, PlayerEntry
 from ..settings.checks import campaign_id, player_name
 from .book import Book
 from .marks import Watermarks
+from .names import LOG, SETTINGS_FILE
 
 SETTINGS = frozenset(f.name for f in dataclasses.fields(CampaignSettings))
 TOKEN_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i: read aloud, typed by hand
@@ -226,14 +227,14 @@ class Campaign:
         """The settings as written, read as ``CampaignSettings`` describes them, or
         CampaignError with every problem."""
         try:
-            return read(CampaignSettings, self.settings, self.root / "campaign.yaml")
+            return read(CampaignSettings, self.settings, self.root / SETTINGS_FILE)
         except SettingsError as err:
             raise CampaignError(str(err)) from None
 
     # files ---------------------------------------------------------------------------------
     @property
     def log_path(self) -> Path:
-        return self.root / "log.jsonl"
+        return self.root / LOG
 
     @property
     def descriptor(self) -> GameDescriptor:
@@ -341,7 +342,7 @@ class Campaign:
     def load(cls, root: Path) -> Campaign:
         """The campaign in ``root``, read as ``CampaignFile`` describes campaign.yaml, or
         CampaignError naming the file and every problem in it."""
-        path = Path(root) / "campaign.yaml"
+        path = Path(root) / SETTINGS_FILE
         try:
             data = load_file(path)
             file = read(CampaignFile, data, path)
@@ -396,7 +397,7 @@ class Campaign:
             "#   bot), e.g.:  bot: strong  or  bot: {name: strong, rollouts: 100}\n"
         )
         atomic_write(
-            self.root / "campaign.yaml",
+            self.root / SETTINGS_FILE,
             header + yaml.safe_dump(data, sort_keys=False, allow_unicode=True),
         )
 
