@@ -363,9 +363,8 @@ class Intake:
                 reading.ignored.append(say("lines_unread", count=where.cut, limit=MAX_LINES))
             passed = reading.ignored
             if not (reading.entries or reading.errors or commands):
-                passed = passed + [
-                    spoken(s) for s in set_aside(mail)
-                ]  # the answer says what was unread
+                unread = [spoken(s) for s in set_aside(mail)]
+                passed = passed + unread  # the answer says what was not read
             record = replace(
                 record,
                 ignored=tuple(passed),
@@ -547,18 +546,18 @@ class Intake:
         )
 
     def seat_given_away(self, campaign: Campaign, address: str) -> tuple[Replace, Record] | None:
-        """The last replace of a started game that gave away the seat ``address`` played,
-        and its record; None when it played none (or the game cannot be read now)."""
-        if campaign.status == Status.OPEN:
-            return None  # no log: those replaced before the start were told then
+        """The last replace in the campaign's log that gave away the seat ``address``
+        played, and its record; None when it played none, or the log cannot be read now (a
+        game open for sign-up has none: those replaced before the start were told then).
+        The log's records are read, not replayed: a stranger's mail costs no replay."""
         try:
-            table = self.sessions.loaded_table(campaign.id)
-        except Unavailable:
+            records = campaign.records()
+        except CampaignError:
             return None
         given = [
-            (action, step.record)
-            for step in table.steps_after(0)
-            for action in step.record.actions
+            (action, record)
+            for record in records
+            for action in record.actions
             if isinstance(action, Replace) and action.old_address == address.lower()
         ]
         return given[-1] if given else None
