@@ -93,6 +93,8 @@ class Intake:
         self.retrying = retrying  # quarantined mails taken again (`referee retry`)
         self.counts = Counts()
         self.unanswered = False  # the mail taken now was not answered: over the answer limits
+        # the seats each campaign's log gave away, by the address that played them
+        self.given_away: dict[tuple[str, int], dict[str, tuple[Replace, Record]]] = {}
 
     @cached_property
     def received(self) -> set[tuple[str | None, str]]:
@@ -549,18 +551,21 @@ class Intake:
         """The last replace in the campaign's log that gave away the seat ``address``
         played, and its record; None when it played none, or the log cannot be read now (a
         game open for sign-up has none: those replaced before the start were told then).
-        The log's records are read, not replayed: a stranger's mail costs no replay."""
+        The log's records are read, not replayed, once a tick for each length of the log:
+        a flood of strangers' mail to a game reads it once."""
         try:
-            records = campaign.records()
-        except CampaignError:
+            length = campaign.log_path.stat().st_size if campaign.log_path.exists() else 0
+            key = (campaign.id, length)
+            if key not in self.given_away:
+                self.given_away[key] = {
+                    action.old_address: (action, record)
+                    for record in campaign.records()
+                    for action in record.actions
+                    if isinstance(action, Replace)
+                }  # the last replace of each address
+        except (CampaignError, OSError):
             return None
-        given = [
-            (action, record)
-            for record in records
-            for action in record.actions
-            if isinstance(action, Replace) and action.old_address == address.lower()
-        ]
-        return given[-1] if given else None
+        return self.given_away[key].get(address.lower())
 
     def send_notice(self, notice: Notice) -> bool:
         """Hands what to answer to the answers stage; True when it was queued."""
