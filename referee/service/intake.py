@@ -1,5 +1,6 @@
 """One incoming mail, from its raw bytes to its one outcome: stored, routed, authenticated,
-and its commands and orders applied in one log record, or answered outside any campaign.
+and its commands and orders applied in one log record, or, outside a started game, what to
+answer decided as a ``notices.Notice`` for the answers stage to render and queue.
 
 The order of work keeps a crash harmless: the raw mail is stored first; the log record that
 carries the mail's Message-ID is the moment it counts as applied, and a mail already in a

@@ -184,7 +184,15 @@ def tell_replaced(site: Site, campaign: Campaign, actions: Sequence[Action]) -> 
             subject, text, address = seat_taken(site, campaign, newcomer)
             key = f"{campaign.id} replace {newcomer.token}"
             told.append(
-                Notice(newcomer.address, "joined", subject, (text,), key, None, address, None)
+                Notice(
+                    newcomer.address,
+                    "joined",
+                    subject,
+                    (text,),
+                    key,
+                    reply_to=address,
+                    audience=None,
+                )
             )
         text = Said.of("replaced_you", name=action.old, new=action.new, campaign_id=campaign.id)
         subject = Said.of(
