@@ -119,3 +119,18 @@ def test_a_replaced_player_who_writes_with_their_old_token_is_told_who_has_the_s
         "new": "Dan",
         "campaign_id": "bus1",
     }
+
+
+def test_a_mail_too_large_to_read_is_answered_once_with_its_size(site):
+    said: list[Notice] = []
+    intake = Intake(site, Sessions(site), T0, lambda notice: said.append(notice) or True)
+    raw = person_mail(ZED, site.identity.address, "photo", "list").as_bytes()
+    most = site.config.inbox.max_mail_kb
+    intake.take(InMail("big", (most + 1) * 1024, lambda limit: raw[:limit]))
+    [notice] = said
+    assert (notice.kind, notice.to, notice.subject) == (
+        "not read",
+        "zed@example.net",
+        Said.of("subject_too_large"),
+    )
+    assert notice.text == (Said.of("too_large", size=most + 1, most=most),)
