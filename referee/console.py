@@ -22,6 +22,7 @@ from .settings.site import CONFIG_NAME, ConfigError, write_default_config
 from .simulate import simulate as run_simulation
 from .store import snapshots
 from .store.campaign import CampaignError, Status
+from .store.names import TICK_LOCK, TURNS
 from .ticking import EX_SOME_FAILED, SiteUnusable, log_handler, run_tick, site_at
 
 
@@ -78,7 +79,7 @@ def writing(site):
     told = False
     while True:
         try:
-            with TickLock(site.state_dir / "tick.lock"):
+            with TickLock(site.state_dir / TICK_LOCK):
                 yield
             return
         except LockBusy as err:
@@ -626,7 +627,7 @@ def demo(directory: Path, seed: int, game: str) -> None:
             "are kept beside it, with their mail)"
         )
     click.echo(f"\nCampaign folder: {campaign.root}")
-    click.echo(f"  turn reports and maps: {campaign.root / 'turns'}")
+    click.echo(f"  turn reports and maps: {campaign.root / TURNS}")
     click.echo(f"  the order log:         {campaign.log_path}")
     click.echo(f"  mail sent to players:  {campaign.root / 'mail' / 'out'}")
     click.echo(f"  players' mailbox:      {directory / 'mail' / 'outbox'}")

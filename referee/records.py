@@ -242,6 +242,10 @@ class Command:
         """The seat it hands to a next holder, if it does."""
         return None
 
+    def gave_away(self) -> str:
+        """The address of the player whose seat it gave to someone else, if it did."""
+        return ""
+
     def replay(self, table: Replaying) -> list[str]:
         """What it does to the game at the table, as it runs and again at each replay:
         the game's events. Most commands leave the game as it is; one that hands a seat
@@ -466,6 +470,9 @@ class Replace(Command):
     def handover(self) -> Handover:
         return Handover(self.seat, self.old, self.new)
 
+    def gave_away(self) -> str:
+        return self.old_address
+
 
 @dataclass(frozen=True)
 class Drop(Command):
@@ -587,6 +594,7 @@ class RefusedCommand:
     line: str
     reason: str
     refused: ClassVar[bool] = True
+    wants: ClassVar[str] = ""  # a refused command shows nothing besides its reason
 
     def answer(self, status: str) -> str:
         """What its sender is told: why it was refused."""

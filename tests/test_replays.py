@@ -220,11 +220,13 @@ def test_a_mail_dated_in_the_future_does_not_refuse_the_next(tmp_path):
 def test_a_players_mail_that_names_no_game_is_told_what_was_not_read(tmp_path):
     site, boxes = game(tmp_path)
     boxes.new()
-    text = "build house 15\n\n-- \nBob"
+    # nothing in it reads as an order (one that does is read for his one game: see
+    # test_intake_routes)
+    text = "Where do we stand?\n\n-- \nBob"
     boxes.deliver(person_mail("Bob <bob@example.org>", "referee@example.org", "orders", text))
     run_tick(site)
     [answer] = boxes.new("bob@example.org")
     said = text_of(answer)
     assert "bus1" in said  # the games Bob plays, and how to reach each
-    assert "Not read, as this mail named no game of yours:\n    build house 15" in said
+    assert "Not read, as this mail named no game of yours:\n    Where do we stand?" in said
     assert 'the signature below "-- ", from "Bob" on' in said

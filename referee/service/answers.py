@@ -7,7 +7,8 @@ here to learn why any mail went out. Each is composed by ``words`` and queued by
   reports, welcomes of replacement players, reports and answers, the end of the game),
   written by ``Letters``; and the files of turns/;
 - ``welcome_game_master``, ``welcome_players``: a campaign made, a game begun;
-- ``tell_sender``: a short answer to a mail outside a player's game, within the answer limits;
+- ``tell_sender``: a short answer the intake or a site command decided on (``notices``),
+  within the answer limits;
 - ``tell_failures``, ``tell_stopped``: the site's game masters told what failed;
 - ``tell_undelivered``: a campaign's game master and the site's told which mails the
   outbox gave up on, and why.
@@ -33,7 +34,6 @@ from .. import maps
 from ..files import StateDamaged, atomic_write, read_state
 from ..mail.compose import compose
 from ..mail.headers import plain_address
-from ..mail.read import Incoming
 from ..records import Letter, Record
 from ..schema import SettingsError, load_file
 from ..settings.checks import TOKEN_PATTERN
@@ -42,6 +42,7 @@ from ..settings.site import Audience
 from ..store import snapshots
 from ..store.campaign import Campaign, Table
 from ..store.marks import Watermarks
+from ..store.names import FAILURES_TOLD, LOG, SETTINGS_FILE, SNAPSHOT, TURNS
 from ..store.site import SiteFiles
 from ..words.history import NoSuchTurn, history_text, over, turn_files
 from ..words.mails import (
@@ -66,10 +67,11 @@ from ..words.mails import (
     turn_report,
     welcome,
 )
-from ..words.render import fitted, render, say
+from ..words.render import fitted, render, say, spoken
 from . import timekeeping
 from .commands import help_lines
 from .failures import EVERY, SHOWN, Told, failures_since, told_of
+from .notices import Notice
 from .post import Post
 from .telling import own_mail, tell, told_briefly
 from .timekeeping import Notices
@@ -303,28 +305,19 @@ def welcome_players(
     )
 
 
-def tell_sender(
-    post: Post,
-    mail: Incoming,
-    subject: str,
-    text: str,
-    now: datetime,
-    to: str | None = None,
-    reply_to: str | None = None,
-    audience: Audience = Audience.STRANGER,
-) -> bool | None:
-    """A short answer to a mail outside a player's game (an unknown game or sender, a mail
-    that cannot be read, a site command), within the answer limits of its audience: True
-    when queued, False when the limits hold it back (the mail is recorded, not answered),
-    None when there is no address to answer."""
-    to = to or mail.sender_address
-    if not to:
+def tell_sender(post: Post, told: Notice, now: datetime) -> bool | None:
+    """A short answer the intake or a site command decided on (an unknown game or sender, a
+    mail that cannot be read, a site command, a game open for sign-up), rendered and queued
+    within the answer limits of its audience: True when queued, False when the limits hold
+    it back (the mail is recorded, not answered), None when there is no address to answer."""
+    if not told.to:
         return None
-    if not post.answer_book.allow(to, audience, now):
+    if told.audience is not None and not post.answer_book.allow(told.to, told.audience, now):
         return False
-    key = f"{mail.sender_address} {mail.message_id}"  # another sender's mail is another
+    text, subject = spoken(told.text), spoken(told.subject)
     post.queue(
-        None, notice(post.identity, to, subject, text, mail.message_id, key=key, reply_to=reply_to)
+        None,
+        notice(post.identity, told.to, subject, text, told.answers, told.key, told.reply_to),
     )
     return True
 
@@ -359,7 +352,7 @@ def write_turns(table: Table) -> None:
     round in play is written once, when it ends, not again at every order."""
     marks = table.campaign.marks
     rounds = sorted({s.round for s in table.steps_after(marks.turns)})
-    folder = table.campaign.dir("turns")
+    folder = table.campaign.dir(TURNS)
     for round_ in (r for r in rounds if over(table, r)):
         for name, content in turn_files(table, round_).items():
             # derived from the log, so written again if a crash loses them
@@ -375,7 +368,7 @@ def tell_failures(post: Post, site: SiteFiles, game_masters: list[str], now: dat
     are any and the last summary is a day old; True when one was queued."""
     if not game_masters:
         return False
-    told_path = site.state_dir / "failures-told.json"
+    told_path = site.state_dir / FAILURES_TOLD
     try:
         told = read_state(told_path, told_of) or Told()
     except StateDamaged as err:  # told afresh: a summary may repeat, none is lost
@@ -413,7 +406,7 @@ def tell_stopped(
     root = site.data_root / campaign_id
     gm = None
     try:
-        entry = (load_file(root / "campaign.yaml") or {}).get("gm") or {}
+        entry = (load_file(root / SETTINGS_FILE) or {}).get("gm") or {}
         if isinstance(entry, dict) and plain_address(str(entry.get("address"))):
             token = str(entry.get("token") or "")
             # a token no mail can carry (it may be what is wrong) leaves out the Reply-To
@@ -421,7 +414,7 @@ def tell_stopped(
     except (OSError, SettingsError, AttributeError):
         pass  # the site's game masters are told all the same
     marks = [error]
-    for name in ("campaign.yaml", "log.jsonl", "snapshot.json"):
+    for name in (SETTINGS_FILE, LOG, SNAPSHOT):
         try:
             stat = (root / name).stat()
             marks.append(f"{name} {stat.st_size} {stat.st_mtime_ns}")

@@ -25,6 +25,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from ..files import append_record, instant, whole
+from ..store.names import FAILURES, FAILURES_TOLD
 from ..store.site import SiteFiles
 
 log = logging.getLogger(__name__)
@@ -34,7 +35,7 @@ EVERY = timedelta(days=1)
 MAX_ERROR = 500  # characters of one error kept
 MAX_FILE = 1024 * 1024  # failures.jsonl rotates at this size (about 3,000 failures) ...
 KEEP = 12  # ... or with the month; this many rotated files are kept, the oldest deleted
-NAME = "failures.jsonl"
+NAME = FAILURES
 ROTATED = "failures-*.jsonl"
 
 
@@ -218,7 +219,7 @@ def summary_due(state_dir: Path, game_masters: list[str], now: datetime) -> bool
     if not any(f.size for f in files):
         return False
     try:
-        told = told_of(json.loads((state_dir / "failures-told.json").read_bytes()))
+        told = told_of(json.loads((state_dir / FAILURES_TOLD).read_bytes()))
     except FileNotFoundError:
         return True
     except (ValueError, KeyError, TypeError, AttributeError):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from ..store.names import QUARANTINE
 from .site import Site
 
 
@@ -38,5 +39,5 @@ def health(site: Site, now: datetime) -> dict:
         "mails_failing": failing_mails,
         "addresses_failing": failing,
         "mails_undelivered": sum(1 for _ in outbox.failed_dir.glob("*.eml")),
-        "mails_quarantined": sum(1 for _ in (site.state_dir / "quarantine").glob("*.eml")),
+        "mails_quarantined": sum(1 for _ in (site.state_dir / QUARANTINE).glob("*.eml")),
     }

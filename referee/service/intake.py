@@ -1,5 +1,6 @@
 """One incoming mail, from its raw bytes to its one outcome: stored, routed, authenticated,
-and its commands and orders applied in one log record, or answered outside any campaign.
+and its commands and orders applied in one log record, or, outside a started game, what to
+answer decided as a ``notices.Notice`` for the answers stage to render and queue.
 
 The order of work keeps a crash harmless: the raw mail is stored first; the log record that
 carries the mail's Message-ID is the moment it counts as applied, and a mail already in a
@@ -13,22 +14,25 @@ from __future__ import annotations
 import logging
 import traceback
 from collections import Counter
+from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from functools import cached_property
+from typing import Any
 
 from ..files import crashpoint
 from ..mail.inbox import InMail
 from ..mail.read import Incoming, read_head, read_mail
 from ..mail.routing import MAX_LINES, Route, route
-from ..records import BadLine, Help, Kind, Record, RefusedCommand
-from ..settings.deadlines import stamp
+from ..records import BadLine, Kind, Record
+from ..settings.deadlines import parse_when, show, stamp
 from ..settings.site import Audience
 from ..store.campaign import Campaign, CampaignError, Status, Table
-from ..words.render import say
-from .answers import tell_sender
+from ..store.names import MAIL_IN, QUARANTINE, UNROUTED
+from ..words.render import Said, say, spoken
 from .commands import (
+    ASKS_TO_JOIN,
     SITE_VERBS,
     Commands,
     Outside,
@@ -42,6 +46,7 @@ from .commands import (
 )
 from .failures import note_failure
 from .limits import OBSERVE_CODE
+from .notices import Notice
 from .play import Outcome, commit, dropped_by, read_orders, reads_as_order, submit
 from .session import Sessions, Unavailable
 from .site import Site
@@ -74,19 +79,24 @@ def among(mail: Incoming, keys: AbstractSet[tuple[str | None, str]]) -> bool:
 
 
 class Intake:
-    """Takes the mails of one tick, one at a time."""
+    """Takes the mails of one tick, one at a time. What a mail outside a started game is
+    answered is decided here as a ``Notice`` and handed to ``tell`` (the answers stage),
+    which says whether it was queued."""
 
     def __init__(
         self,
         site: Site,
         sessions: Sessions,
         now: datetime,
+        tell: Callable[[Notice], bool | None],
         retrying: frozenset[tuple[str | None, str]] = frozenset(),
     ):
-        self.site, self.sessions, self.now = site, sessions, now
+        self.site, self.sessions, self.now, self.tell = site, sessions, now, tell
         self.retrying = retrying  # quarantined mails taken again (`referee retry`)
         self.counts = Counts()
         self.unanswered = False  # the mail taken now was not answered: over the answer limits
+        # the seats each campaign's log gave away, by the address that played them
+        self.given_away: dict[tuple[str, int], dict[str, tuple[Any, Record]]] = {}
 
     @cached_property
     def received(self) -> set[tuple[str | None, str]]:
@@ -115,7 +125,7 @@ class Intake:
             size = -(-mail.size // 1024)
             why = f"{TOO_LARGE} ({size} KB, over {most} KB; whole in the inbox's processed folder)"
             incoming = read_head(raw, address, why)
-            notice = (say("subject_too_large"), say("too_large", size=size, most=most))
+            notice = (Said.of("subject_too_large"), Said.of("too_large", size=size, most=most))
         else:
             raw = mail.raw
             incoming = read_mail(raw, address)
@@ -138,20 +148,22 @@ class Intake:
                 return False
         return True
 
-    def unreadable(self, mail: Incoming, raw: bytes, notice: tuple[str, str] | None = None) -> None:
+    def unreadable(
+        self, mail: Incoming, raw: bytes, notice: tuple[Said, Said] | None = None
+    ) -> None:
         """A mail the parser refused or failed on, or too large to read: kept, recorded,
         answered once."""
         log.warning("mail %s: unreadable: %s", mail.message_id, mail.unreadable)
         self.failed(mail, raw, f"{UNREADABLE}: {mail.unreadable}", notice)
 
     def failed(
-        self, mail: Incoming, raw: bytes, outcome: str, notice: tuple[str, str] | None = None
+        self, mail: Incoming, raw: bytes, outcome: str, notice: tuple[Said, Said] | None = None
     ) -> None:
         """The raw mail to the quarantine, its outcome recorded for the game master, and one
         plain answer to a person (never to machine mail; within the answer limits): the
         ``notice`` (subject, text) or else that the mail could not be read."""
         site = self.site
-        site.keep_raw(site.state_dir / "quarantine", mail.message_id, raw, mail.sender_address)
+        site.keep_raw(site.state_dir / QUARANTINE, mail.message_id, raw, mail.sender_address)
         note_failure(site, f"mail {mail.message_id} from {mail.sender_address or '?'}", outcome)
         if self.taken_before(mail) or self.retried(mail):
             # recorded before (the failure came after its outcome, or the mail is taken
@@ -159,7 +171,8 @@ class Intake:
             return
         if not mail.automatic:
             try:
-                self.send_notice(mail, *(notice or (say("subject_not_read"), say("not_read"))))
+                subject, text = notice or (Said.of("subject_not_read"), Said.of("not_read"))
+                self.send_notice(Notice.answering(mail, "not read", subject, text))
             except Exception as err:  # the notice is lost, not the mail's outcome (below):
                 # unrecorded, the mail would be taken, and fail, again at every tick
                 log.error("mail %s: its sender could not be told: %s", mail.message_id, err)
@@ -180,13 +193,15 @@ class Intake:
             return True
         where = route(mail)
         if mail.automatic or self.site.post.sent_by_us(mid):
-            site.keep_raw(site.state_dir / "unrouted", mid, raw, mail.sender_address)
+            site.keep_raw(site.state_dir / UNROUTED, mid, raw, mail.sender_address)
             why = mail.automatic or "the referee's own mail, come back"
             self.noted(mail, "-", f"ignored: {why}")
             self.counts.ignored += 1
             return True
+        if where.campaign_id is None:
+            where = self.own_game(mail, where)
         if where.campaign_id is None or not site.has_campaign(where.campaign_id):
-            site.keep_raw(site.state_dir / "unrouted", mid, raw, mail.sender_address)
+            site.keep_raw(site.state_dir / UNROUTED, mid, raw, mail.sender_address)
             if where.campaign_id is None:
                 run_outside(self.outside(mail, where), where.lines)
             else:
@@ -200,7 +215,7 @@ class Intake:
             campaign = self.sessions.loaded(where.campaign_id)
         except Unavailable as err:
             return self.hold(mail, raw, where, str(err), held)
-        site.keep_raw(campaign.dir("mail", "in"), mid, raw, mail.sender_address)
+        site.keep_raw(campaign.dir(*MAIL_IN), mid, raw, mail.sender_address)
         crashpoint("stored")
         gm = campaign.is_gm_token(where.token)
         seat = None if gm else campaign.seat_of_token(where.token)
@@ -231,6 +246,31 @@ class Intake:
         self.counts.applied += 1
         return True
 
+    def own_game(self, mail: Incoming, where: Route) -> Route:
+        """A fresh mail (no game named) from the player of exactly one game in play, with
+        no site command in it and a line that reads as an order or a command of that
+        game: routed to that game, with their token; its answers go to the seat's
+        address. Any other stays a mail for no campaign (a player of several games is
+        told how to name one)."""
+        if site_command(where.lines):
+            return where
+        seats = [
+            (campaign, seat)
+            for _, campaign in self.site.campaigns_of(mail.sender_address)
+            if campaign is not None
+            and campaign.status in (Status.RUNNING, Status.PAUSED)
+            and (seat := campaign.seat_of_address(mail.sender_address)) is not None
+        ]
+        if len(seats) != 1:
+            return where
+        [(campaign, seat)] = seats
+        commands, lines = split(
+            where.lines, False, lambda line: reads_as_order(campaign.rules, line)
+        )
+        if not commands and not any(reads_as_order(campaign.rules, line) for line in lines):
+            return where
+        return replace(where, campaign_id=campaign.id, token=campaign.players[seat].token)
+
     def hold(self, mail: Incoming, raw: bytes, where: Route, why: str, again: bool) -> bool:
         """A mail for a campaign that cannot be read now is held, not quarantined: applied
         in its turn on the first tick that can read the campaign again. Its sender, if the
@@ -248,10 +288,13 @@ class Intake:
         told = self.retried(mail)
         if not told and self.site.mentions(campaign_id, mail.sender_address, where.token or ""):
             self.send_notice(
-                mail,
-                say("subject_held", campaign_id=campaign_id),
-                say("held", campaign_id=campaign_id),
-                audience=Audience.PLAYER,
+                Notice.answering(
+                    mail,
+                    "held",
+                    Said.of("subject_held", campaign_id=campaign_id),
+                    Said.of("held", campaign_id=campaign_id),
+                    audience=Audience.PLAYER,
+                )
             )
         self.noted(mail, campaign_id, f"held: the campaign cannot be read ({why})")
         self.counts.held += 1
@@ -324,7 +367,8 @@ class Intake:
                 reading.ignored.append(say("lines_unread", count=where.cut, limit=MAX_LINES))
             passed = reading.ignored
             if not (reading.entries or reading.errors or commands):
-                passed = passed + set_aside(mail)  # the answer says what was not read
+                unread = [spoken(s) for s in set_aside(mail)]
+                passed = passed + unread  # the answer says what was not read
             record = replace(
                 record,
                 ignored=tuple(passed),
@@ -348,10 +392,7 @@ class Intake:
         # seat's number is then another player's
         sender = campaign.gm if seat is None else campaign.players[seat]
         done = Commands(self.site, campaign, None, seat, self.now).run(commands)
-        lines = [
-            f"{a.line}: {a.reason if isinstance(a, RefusedCommand) else a.said}"
-            for a in done.actions
-        ]
+        lines = [Said.of("line_said", line=a.line, said=a.answer("")) for a in done.actions]
         # a sign-up's choices changed in a reply to the answer that gave the seat, which the
         # game's address (and the sender's token) is the Reply-To of: answered here
         joins = [line for line in order_lines if line.lower().split()[:1] == ["join"]]
@@ -359,32 +400,37 @@ class Intake:
         for line in joins:
             self.join_again(mail, where, line, lines)
         if order_lines:
-            lines.append(say("not_started_orders", campaign_id=campaign.id))
+            lines.append(Said.of("not_started_orders", campaign_id=campaign.id))
         if not lines:
-            lines = [say("nothing_for_the_referee"), *set_aside(mail)]
-        if any(isinstance(a, Help) for a in done.actions):  # the game's help, and the commands
-            lines += ["", help_inside(campaign.game, gm=seat is None)]
+            lines = [Said.of("nothing_for_the_referee"), *set_aside(mail)]
+        text = [Said.of("lines", lines=lines)]
+        if any(
+            a.wants == "help" for a in done.actions if not a.refused
+        ):  # the game's help, and the commands
+            text += help_inside(campaign.game, gm=seat is None)
         if seat is not None and sender not in campaign.players:
             sender = None  # left: their token is no longer one
         self.send_notice(
-            mail,
-            say("subject_your_mail", campaign_id=campaign.id),
-            "\n".join(lines),
-            reply_to=self.site.identity.plus(campaign.id, sender.token) if sender else None,
-            audience=Audience.PLAYER,
+            Notice.answering(
+                mail,
+                "open campaign",
+                Said.of("subject_your_mail", campaign_id=campaign.id),
+                *text,
+                reply_to=self.site.identity.plus(campaign.id, sender.token) if sender else None,
+                audience=Audience.PLAYER,
+            )
         )
-        tell_replaced(self.site, campaign, done.actions)
+        for told in tell_replaced(self.site, campaign, done.actions):
+            self.send_notice(told)
         self.counts.applied += 1
 
-    def join_again(self, mail: Incoming, where: Route, line: str, lines: list[str]) -> None:
+    def join_again(self, mail: Incoming, where: Route, line: str, lines: list[Said]) -> None:
         """A `join` line in a mail to a game open for sign-up, done as the site's join, its
         answer among the ``lines`` of the answer to the mail. The join read and saved the
         campaign afresh: the mails after it read it again."""
 
-        def answer(
-            subject: str, text: str, to: str | None = None, reply_to: str | None = None
-        ) -> bool:
-            lines.append(f"{line}: {text}")
+        def answer(kind: str, subject: Said, *text: Said, reply_to: str | None = None) -> bool:
+            lines.append(Said.of("line_said", line=line, said=text))
             return True
 
         ctx = replace(self.outside(mail, where), answer=answer)
@@ -410,15 +456,16 @@ class Intake:
         in it (a player's mail that named no game, or a game there is none of) is told what
         in it was not read."""
         written = [line for line in where.lines if line.strip()]  # blank lines part messages
-        commanded = any(line.split()[0].lower() in SITE_VERBS for line in written)
-        unread = [] if commanded else [*written, *set_aside(mail)]
+        read = site_command(written) or any(ASKS_TO_JOIN.search(line) for line in written)
+        unread = [] if read else [*written, *set_aside(mail)]
 
-        def answer(
-            subject: str, text: str, to: str | None = None, reply_to: str | None = None
-        ) -> bool:
-            if unread and to is None:  # to the sender
-                text = f"{text}\n\n{say('not_read_outside', lines=unread)}"
-            return self.send_notice(mail, subject, text, to, reply_to, self.audience(mail))
+        def answer(kind: str, subject: Said, *text: Said, reply_to: str | None = None) -> bool:
+            if unread:
+                text = (*text, Said.of("not_read_outside", lines=unread))
+            told = Notice.answering(
+                mail, kind, subject, *text, reply_to=reply_to, audience=self.audience(mail)
+            )
+            return self.send_notice(told)
 
         return Outside(
             self.site,
@@ -442,11 +489,13 @@ class Intake:
         """A reply to the mail that asked a would-be observer to confirm: its plus-address
         carries the code mailed to that address."""
         said = confirm_observer(self.site, campaign, mail.sender_address, code, self.now)
-        subject = say("subject_observing", campaign_id=campaign.id)
+        subject = Said.of("subject_observing", campaign_id=campaign.id)
         if said is None:
-            self.send_notice(mail, subject, say("observe_code_wrong", campaign_id=campaign.id))
+            wrong = Said.of("observe_code_wrong", campaign_id=campaign.id)
+            self.send_notice(Notice.answering(mail, "observe code", subject, wrong))
             return "observe code that does not hold"
-        self.send_notice(mail, subject, said, audience=Audience.PLAYER)
+        told = Notice.answering(mail, "observing", subject, said, audience=Audience.PLAYER)
+        self.send_notice(told)
         return "observe code"
 
     def answer_unknown_player(self, mail: Incoming, campaign: Campaign, where: Route) -> None:
@@ -456,53 +505,71 @@ class Intake:
             player = campaign.players[registered]
         elif gm is not None and gm.address == mail.sender_address:
             player = gm  # told at their own address, with the address their token is in
-        elif self.answer_replaced(mail, campaign):
+        elif gone := self.seat_given_away(campaign, mail.sender_address):
+            # they played in it: told who has their seat, and how to go on reading
+            action, record = gone
+            self.send_notice(
+                Notice.answering(
+                    mail,
+                    "replaced",
+                    Said.of(
+                        "subject_in_game",
+                        campaign_id=campaign.id,
+                        subject=Said.of("subject_replaced_you"),
+                    ),
+                    Said.of(
+                        "replaced_writes",
+                        name=action.old,
+                        new=action.new,
+                        campaign_id=campaign.id,
+                        when=show(parse_when(record.at), None, campaign.config.deadlines.zone),
+                        observe=not campaign.config.no_observers,
+                        referee=self.site.identity.address,
+                    ),
+                )
+            )
             return
         else:
             # a stranger learns nothing about the game, not even that it exists
-            self.send_notice(mail, say("subject_stranger"), say("stranger"))
+            stranger = Notice.answering(
+                mail, "stranger", Said.of("subject_stranger"), Said.of("stranger")
+            )
+            self.send_notice(stranger)
             return
         address = self.site.identity.plus(campaign.id, player.token)
+        wrong = Said.of(
+            "wrong_token", campaign_id=campaign.id, had_token=bool(where.token), address=address
+        )
+        subject = Said.of("subject_not_used", campaign_id=campaign.id)
         self.send_notice(
-            mail,
-            say("subject_not_used", campaign_id=campaign.id),
-            say(
-                "wrong_token", campaign_id=campaign.id, had_token=bool(where.token), address=address
-            ),
-            to=player.address,
-            reply_to=address,
+            Notice.answering(
+                mail, "wrong token", subject, wrong, to=player.address, reply_to=address
+            )
         )
 
-    def answer_replaced(self, mail: Incoming, campaign: Campaign) -> bool:
-        """A player the game master replaced who writes again is told so (by whom, when)
-        and how to follow the game; False for anyone else."""
-        replaced = campaign.replaced(mail.sender_address)
-        if replaced is None:
-            return False
-        action, at = replaced
-        text = say(
-            "replaced_writes",
-            name=action.old,
-            new=action.new,
-            campaign_id=campaign.id,
-            day=at[:10],
-            observe=not campaign.config.no_observers,
-            referee=self.site.identity.address,
-        )
-        self.send_notice(mail, f"[{campaign.id}] {say('subject_replaced_you')}", text)
-        return True
+    def seat_given_away(self, campaign: Campaign, address: str) -> tuple[Any, Record] | None:
+        """The last replace in the campaign's log that gave away the seat ``address``
+        played, and its record; None when it played none, or the log cannot be read now (a
+        game open for sign-up has none: those replaced before the start were told then).
+        The log's records are read, not replayed, once a tick for each length of the log:
+        a flood of strangers' mail to a game reads it once."""
+        try:
+            length = campaign.log_path.stat().st_size if campaign.log_path.exists() else 0
+            key = (campaign.id, length)
+            if key not in self.given_away:
+                self.given_away[key] = {
+                    command.gave_away(): (command, record)
+                    for record in campaign.records()
+                    for command in record.commands
+                    if command.gave_away()
+                }  # the last replace of each address
+        except (CampaignError, OSError):
+            return None
+        return self.given_away[key].get(address.lower())
 
-    def send_notice(
-        self,
-        mail: Incoming,
-        subject: str,
-        text: str,
-        to: str | None = None,
-        reply_to: str | None = None,
-        audience: Audience = Audience.STRANGER,
-    ) -> bool:
-        """True when the answer was queued."""
-        told = tell_sender(self.site.post, mail, subject, text, self.now, to, reply_to, audience)
+    def send_notice(self, notice: Notice) -> bool:
+        """Hands what to answer to the answers stage; True when it was queued."""
+        told = self.tell(notice)
         if told:
             self.counts.answered += 1
         elif told is False:
@@ -510,10 +577,15 @@ class Intake:
         return bool(told)
 
 
-def set_aside(mail: Incoming) -> list[str]:
+def site_command(lines: list[str]) -> bool:
+    """Whether one of the lines of a mail for no campaign is a site command."""
+    return any(line.split()[0].lower() in SITE_VERBS for line in lines if line.strip())
+
+
+def set_aside(mail: Incoming) -> list[Said]:
     """What of a mail's text was not read (quotes, a signature, a footer), as its answer
     tells it."""
-    return [say("set_aside", kind=a.kind, line=a.line, count=a.count) for a in mail.set_aside]
+    return [Said.of("set_aside", kind=a.kind, line=a.line, count=a.count) for a in mail.set_aside]
 
 
 def effect(outcome: Outcome, record: Record) -> str:

@@ -29,6 +29,7 @@ from ..contract import (
 )
 from ..records import AppliedOrder, How, Record, RefusedOrder
 from ..store.campaign import CampaignError, Status, Step, Table
+from ..store.names import SETTINGS_FILE
 from ..words.render import say
 from .reading import did_you_mean, looks_like_prose
 
@@ -258,11 +259,11 @@ def campaign_bot(table: Table) -> Bot:
     else:
         name, budget = setting, None
     if budget is not None and (not isinstance(budget, int) or isinstance(budget, bool)):
-        raise CampaignError(f"campaign.yaml: bot rollouts must be a whole number, not {budget!r}")
+        raise CampaignError(f"{SETTINGS_FILE}: bot rollouts must be a whole number, not {budget!r}")
     try:
         return table.rules.bot(str(name), budget)
     except ValueError as err:
-        raise CampaignError(f"campaign.yaml: bot: {err}") from None
+        raise CampaignError(f"{SETTINGS_FILE}: bot: {err}") from None
 
 
 def adjudicate(table: Table, seat: int, outcome: Outcome) -> bool:

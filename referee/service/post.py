@@ -11,6 +11,7 @@ from ..mail.outbox import OutMail
 from ..mail.routing import Identity
 from ..settings.site import Config
 from ..store.campaign import Campaign
+from ..store.names import ANSWERS, MAIL_OUT, OBSERVE_CODES
 from .limits import AnswerBook, ObserveCodes
 
 
@@ -26,12 +27,12 @@ class Post:
     @cached_property
     def answer_book(self) -> AnswerBook:
         """How many answers each address had: one book for the whole of a tick."""
-        return AnswerBook(self.state_dir / "answers.json", self.config.limits)
+        return AnswerBook(self.state_dir / ANSWERS, self.config.limits)
 
     @cached_property
     def observe_codes(self) -> ObserveCodes:
         """The codes mailed to would-be observers, to confirm from their address."""
-        return ObserveCodes(self.state_dir / "observe-codes.json")
+        return ObserveCodes(self.state_dir / OBSERVE_CODES)
 
     def save(self) -> None:
         """Keep the answers counted since the last save (once a tick has queued them all,
@@ -56,7 +57,7 @@ class Post:
             mail,
             name=name,
             about=about or (campaign.id if campaign else ""),
-            copy=campaign.dir("mail", "out") / f"{name}.eml" if campaign is not None else None,
+            copy=campaign.dir(*MAIL_OUT) / f"{name}.eml" if campaign is not None else None,
         )
 
 

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from ..files import fsync_dir
 from ..mail.inbox import InMail, read_file
+from ..store.names import QUARANTINE
 from ..store.site import raw_name
 from .intake import FAILED, TOO_LARGE, UNREADABLE
 from .report import TickReport
@@ -63,7 +64,7 @@ class Quarantine:
 
     def __init__(self, site: Site):
         self.site = site
-        self.folder = site.state_dir / "quarantine"
+        self.folder = site.state_dir / QUARANTINE
         self.retried_dir = self.folder / "retried"
         outcomes = site.received_outcomes()
         # a mail is kept under its sender and Message-ID (``Site.keep_raw``); one kept by an

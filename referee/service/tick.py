@@ -30,6 +30,7 @@ from datetime import UTC, datetime
 
 from ..files import TickLock, crashpoint
 from ..mail.queue import due_to_send, given_up_untold, queued
+from ..store.names import TICK_LOCK, WAITS
 from ..store.waits import Waits
 from .failures import summary_due
 from .report import TickReport
@@ -42,7 +43,7 @@ SHOWN_ERRORS = 10  # the errors of a tick kept in state/last-tick.json
 
 def tick(site: Site, now: datetime | None = None) -> TickReport:
     now = now or datetime.now(UTC)
-    with TickLock(site.state_dir / "tick.lock"):
+    with TickLock(site.state_dir / TICK_LOCK):
         try:
             report = look_and_work(site, now)
         except Exception as err:
@@ -85,7 +86,7 @@ def quiet(site: Site, now: datetime) -> bool:
         return False  # tried each tick: the first that can read its campaign applies it
     if summary_due(site.state_dir, site.config.game_master_addresses, now):
         return False
-    waits = Waits(site.state_dir / "waits.json")
+    waits = Waits(site.state_dir / WAITS)
     campaign_ids = site.campaign_ids()
     if waits.entries.keys() - set(campaign_ids):
         return False  # a campaign folder removed: the work forgets it

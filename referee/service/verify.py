@@ -33,6 +33,7 @@ from ..store.campaign import (
     seed_hash,
     undone_orders,
 )
+from ..store.names import LOG, MARKS, SETTINGS_FILE, TURNS
 from ..words.history import over, stem, turn_files
 
 
@@ -77,7 +78,7 @@ def verify(root: Path) -> Verification:
         campaign = Campaign.load(root)
     except CampaignError as err:
         result = Verification(root.name)
-        result.findings.append(Finding("campaign.yaml", str(err)))
+        result.findings.append(Finding(SETTINGS_FILE, str(err)))
         return result
     result = Verification(campaign.id)
     check_seed(campaign, result)
@@ -87,7 +88,7 @@ def verify(root: Path) -> Verification:
     if campaign.status == Status.OPEN:  # no game yet: players are still joining
         if records:
             result.findings.append(
-                Finding("log.jsonl", f"holds {len(records)} records before the game started")
+                Finding(LOG, f"holds {len(records)} records before the game started")
             )
         result.notes.append("the campaign is open for sign-up: there is no game to replay yet")
         return result
@@ -102,13 +103,13 @@ def check_seed(campaign: Campaign, result: Verification) -> None:
     published = campaign.config.seed_hash
     if published is None:
         result.notes.append(
-            "campaign.yaml has no seed_hash (the campaign was made before "
+            f"{SETTINGS_FILE} has no seed_hash (the campaign was made before "
             "seeds were published): the seed is not checked"
         )
     elif str(published) != seed_hash(campaign.id, campaign.seed):
         result.findings.append(
             Finding(
-                "campaign.yaml",
+                SETTINGS_FILE,
                 f"the seed does not match the seed_hash {published} "
                 f"published at the start: the seed or its hash was changed",
             )
@@ -121,7 +122,7 @@ def read_log(campaign: Campaign, result: Verification) -> list[dict] | None:
     try:
         records, torn = read_records(campaign.log_path)
     except CorruptRecord as err:
-        result.findings.append(Finding("log.jsonl", str(err)))
+        result.findings.append(Finding(LOG, str(err)))
         return None
     if torn:
         result.notes.append(f"{torn} (a tick was cut short; the next tick sets it aside)")
@@ -135,11 +136,11 @@ def check_chain(campaign: Campaign, records: list[dict], result: Verification) -
     previous_hash, previous = GENESIS, 0
     for record in records:
         number = record.get("n")
-        place = f"log.jsonl record {number}"
+        place = f"{LOG} record {number}"
         if not isinstance(number, int) or number <= previous:
             result.findings.append(
                 Finding(
-                    f"log.jsonl after record {previous}",
+                    f"{LOG} after record {previous}",
                     f"a record numbered {number!r} comes "
                     f"next: records were copied, reordered or slipped in by hand",
                 )
@@ -171,8 +172,8 @@ def check_chain(campaign: Campaign, records: list[dict], result: Verification) -
     if answered > previous:
         result.findings.append(
             Finding(
-                "log.jsonl",
-                f"ends at record {previous}, but mailed.json shows that "
+                LOG,
+                f"ends at record {previous}, but {MARKS} shows that "
                 f"record {answered} was answered: records were removed from the end",
             )
         )
@@ -188,7 +189,7 @@ def describe(record: dict) -> str:
 
 def last_answered(campaign: Campaign) -> int:
     """The last record the site answered (mailed.json): the log cannot end before it."""
-    path = campaign.root / "mailed.json"
+    path = campaign.root / MARKS
     try:
         marks = json.loads(path.read_text())
         return max(
@@ -227,12 +228,12 @@ def replay(campaign: Campaign, records: list[dict], result: Verification) -> Tab
 
 def not_replayed(campaign: Campaign, data: dict, err: Exception, result: Verification) -> None:
     problem = str(err).removeprefix(f"{campaign.log_path}: ")
-    result.findings.append(Finding(f"log.jsonl record {data.get('n')}", problem))
+    result.findings.append(Finding(f"{LOG} record {data.get('n')}", problem))
     result.notes.append("the turn reports are not checked: the log does not replay")
 
 
 def check_turns(campaign: Campaign, table: Table, result: Verification) -> None:
-    folder = campaign.root / "turns"
+    folder = campaign.root / TURNS
     rounds = sorted({s.round for s in table.steps})
     expected = files_over(table)
     present = {p.name for p in folder.glob("round-*")} if folder.is_dir() else set()

@@ -15,10 +15,18 @@ from ..mail.inbox import Inbox, InboxError, InMail
 from ..records import Action, Kind, Record
 from ..store import snapshots
 from ..store.campaign import CampaignError, Status
+from ..store.names import WAITS
 from ..store.waits import Waits
 from ..words.render import say
 from . import timekeeping
-from .answers import answer, tell_failures, tell_stopped, tell_undelivered, write_turns
+from .answers import (
+    answer,
+    tell_failures,
+    tell_sender,
+    tell_stopped,
+    tell_undelivered,
+    write_turns,
+)
 from .commands import CAMPAIGN, CommandError, Commands, split, status_text, tell_replaced
 from .failures import note_failure
 from .intake import Intake
@@ -44,7 +52,7 @@ def take_and_answer(
     the tick has fetched them already to see whether it had work."""
     report = TickReport()
     sessions = Sessions(site)
-    intake = Intake(site, sessions, now, retrying)
+    intake = Intake(site, sessions, now, lambda told: tell_sender(site.post, told, now), retrying)
     try:
         if mails is None:
             mails = inbox.fetch()
@@ -67,7 +75,7 @@ def take_and_answer(
     report.applied, report.ignored = counts.applied, counts.ignored
     report.answered = counts.answered
     report.errors += counts.errors
-    waits = Waits(site.state_dir / "waits.json")
+    waits = Waits(site.state_dir / WAITS)
     with grouped() as writes:  # records, deadlines and the queue: durable together
         answered = resolve_all(site, sessions, counts.by_campaign, now, waits, report)
         crashpoint("answered")
@@ -230,7 +238,8 @@ def run_as_gm(site: Site, campaign_id: str, line: str, now: datetime) -> list[Ac
         campaign_bot(table)
     done = Commands(site, campaign, table, None, now).run(commands)
     if table is None:  # open for sign-up: no log to answer from
-        tell_replaced(site, campaign, done.actions)
+        for told in tell_replaced(site, campaign, done.actions):
+            tell_sender(site.post, told, now)
     # a refusal is told where the command was typed: logged, it would only be mailed back
     refused = all(action.refused for action in done.actions)
     if table is not None and done.outcome is not None and not refused:

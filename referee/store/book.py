@@ -12,8 +12,7 @@ from pathlib import Path
 
 from ..files import atomic_write, read_state, whole
 from ..settings.deadlines import parse_when
-
-BOOK = "deadlines.json"
+from .names import BOOK
 
 
 @dataclass

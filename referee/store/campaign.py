@@ -44,12 +44,13 @@ from ..contract import (
     View,
 )
 from ..files import CorruptRecord, append_record, atomic_write, read_records
-from ..records import Handover, Holders, Record, RecordError, Replace
+from ..records import Handover, Holders, Record, RecordError
 from ..schema import SettingsError, load_file, read
 from ..settings.campaign import CampaignFile, CampaignSettings, PlayerEntry
 from ..settings.checks import campaign_id, player_name
 from .book import Book
 from .marks import Watermarks
+from .names import LOG, SETTINGS_FILE
 
 SETTINGS = frozenset(f.name for f in dataclasses.fields(CampaignSettings))
 TOKEN_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i: read aloud, typed by hand
@@ -226,14 +227,14 @@ class Campaign:
         """The settings as written, read as ``CampaignSettings`` describes them, or
         CampaignError with every problem."""
         try:
-            return read(CampaignSettings, self.settings, self.root / "campaign.yaml")
+            return read(CampaignSettings, self.settings, self.root / SETTINGS_FILE)
         except SettingsError as err:
             raise CampaignError(str(err)) from None
 
     # files ---------------------------------------------------------------------------------
     @property
     def log_path(self) -> Path:
-        return self.root / "log.jsonl"
+        return self.root / LOG
 
     @property
     def descriptor(self) -> GameDescriptor:
@@ -341,7 +342,7 @@ class Campaign:
     def load(cls, root: Path) -> Campaign:
         """The campaign in ``root``, read as ``CampaignFile`` describes campaign.yaml, or
         CampaignError naming the file and every problem in it."""
-        path = Path(root) / "campaign.yaml"
+        path = Path(root) / SETTINGS_FILE
         try:
             data = load_file(path)
             file = read(CampaignFile, data, path)
@@ -396,7 +397,7 @@ class Campaign:
             "#   bot), e.g.:  bot: strong  or  bot: {name: strong, rollouts: 100}\n"
         )
         atomic_write(
-            self.root / "campaign.yaml",
+            self.root / SETTINGS_FILE,
             header + yaml.safe_dump(data, sort_keys=False, allow_unicode=True),
         )
 
@@ -434,19 +435,6 @@ class Campaign:
         for seat, p in enumerate(self.players):
             if p.address == address.lower():
                 return seat
-        return None
-
-    def replaced(self, address: str) -> tuple[Replace, str] | None:
-        """The replacement that gave away the seat of the player who played from
-        ``address``, with when it was made (UTC), from the log; None for an address that
-        plays in the campaign now or never did. It reads the whole log: only a mail without
-        a player's token asks."""
-        if self.seat_of_address(address) is not None:
-            return None
-        for record in reversed(self.records()):
-            for command in record.commands:
-                if isinstance(command, Replace) and command.old_address == address.lower():
-                    return command, record.at
         return None
 
     # the log -------------------------------------------------------------------------------

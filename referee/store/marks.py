@@ -11,8 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..files import atomic_write, instant, read_state, whole
-
-MARKS = "mailed.json"
+from .names import MARKS
 
 
 def stage_of(value: object) -> int | str | None:

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 from ..files import append_lines, append_record, atomic_write, fsync_dir, instant, read_records
 from ..settings.checks import ID_PATTERN
+from .names import CAMPAIGN_FILES, HELD, LAST_TICK, RECEIVED, RECEIVED_OLD, SETTINGS_FILE, STATE
 
 if TYPE_CHECKING:
     from .campaign import Campaign
@@ -45,7 +46,7 @@ ANY_ADDRESS = rb"[\w.+-]+@[\w-]+\.[\w.-]+"
 def is_campaign(folder: Path) -> bool:
     """A campaign's folder: named as an id, with its settings or its log in it."""
     return bool(ID_PATTERN.match(folder.name)) and any(
-        os.path.exists(folder / name) for name in ("campaign.yaml", "log.jsonl")
+        os.path.exists(folder / name) for name in CAMPAIGN_FILES
     )
 
 
@@ -55,7 +56,7 @@ class SiteFiles:
     def __init__(self, root: Path, data_root: Path):
         self.root = root
         self.data_root = data_root
-        self.state_dir = root / "state"
+        self.state_dir = root / STATE
         self.received_count = 0  # lines in received.jsonl when this process read it
         self.state_dir.mkdir(parents=True, exist_ok=True)
         self.data_root.mkdir(parents=True, exist_ok=True)
@@ -95,7 +96,7 @@ class SiteFiles:
         all (emptied, overwritten), its log's senders tell instead."""
         root = self.data_root / campaign_id
         data = b""
-        for name in ("campaign.yaml", "log.jsonl"):
+        for name in CAMPAIGN_FILES:
             try:
                 data = (root / name).read_bytes().lower()
             except OSError:
@@ -114,7 +115,7 @@ class SiteFiles:
         found = []
         for campaign_id in self.campaign_ids():
             try:
-                data = (self.data_root / campaign_id / "campaign.yaml").read_bytes()
+                data = (self.data_root / campaign_id / SETTINGS_FILE).read_bytes()
             except OSError:
                 continue
             if re.search(OPEN_STATUS, data):
@@ -145,7 +146,7 @@ class SiteFiles:
     # mail held for a campaign that cannot be read ------------------------------------------
     @property
     def held_dir(self) -> Path:
-        return self.state_dir / "held"
+        return self.state_dir / HELD
 
     def hold(self, campaign_id: str, message_id: str, raw: bytes) -> Path:
         """Keep a mail for a campaign that cannot be read now, after those held before it."""
@@ -190,7 +191,7 @@ class SiteFiles:
         # only a guard against taking a mail twice, which the campaigns' logs also keep: a
         # damaged line stops no mail, and the game master hears of it
         damaged: list[str] = []
-        records, _ = read_records(self.state_dir / "received.jsonl", damaged)
+        records, _ = read_records(self.state_dir / RECEIVED, damaged)
         for what in damaged:
             log.error("%s", what)
         self.received_count = len(records) + len(damaged)  # its lines
@@ -208,12 +209,12 @@ class SiteFiles:
         may be answered again (within the answer limits)."""
         if self.received_count <= 2 * RECENT_RECEIVED:
             return
-        path = self.state_dir / "received.jsonl"
+        path = self.state_dir / RECEIVED
         # moved as they are, a damaged line too: the old ones are durable in their new
         # place before they leave the log a tick reads (a crash between the two leaves
         # them in both, which only the archive repeats)
         lines = path.read_bytes().splitlines(keepends=True)  # a torn last one stays last
-        append_lines(self.state_dir / "received-old.jsonl", b"".join(lines[:-RECENT_RECEIVED]))
+        append_lines(self.state_dir / RECEIVED_OLD, b"".join(lines[:-RECENT_RECEIVED]))
         atomic_write(path, b"".join(lines[-RECENT_RECEIVED:]))
         self.received_count = RECENT_RECEIVED
 
@@ -221,7 +222,7 @@ class SiteFiles:
         """The last outcome of every mail taken (the old ones too), by (sender, Message-ID)
         as ``received_ids`` gives them."""
         outcomes: dict[tuple[str | None, str], str] = {}
-        for name in ("received-old.jsonl", "received.jsonl"):
+        for name in (RECEIVED_OLD, RECEIVED):
             damaged: list[str] = []
             records, _ = read_records(self.state_dir / name, damaged)
             for r in records:
@@ -234,7 +235,7 @@ class SiteFiles:
         cannot be read or does not hold what a tick writes: it is only told, and the next
         tick writes it afresh)."""
         try:
-            data = json.loads((self.state_dir / "last-tick.json").read_bytes())
+            data = json.loads((self.state_dir / LAST_TICK).read_bytes())
             instant(data["at"])
             if data.get("last_ok") is not None:
                 instant(data["last_ok"])
@@ -252,11 +253,11 @@ class SiteFiles:
         if last_ok is None:
             last_ok = (self.last_tick() or {}).get("last_ok")
         data = json.dumps({**record, "last_ok": last_ok}, indent=1) + "\n"
-        atomic_write(self.state_dir / "last-tick.json", data, durable=False)
+        atomic_write(self.state_dir / LAST_TICK, data, durable=False)
 
     def note_received(self, message_id: str, sender: str, where: str, outcome: str) -> None:
         append_record(
-            self.state_dir / "received.jsonl",
+            self.state_dir / RECEIVED,
             {"message_id": message_id, "from": sender, "where": where, "outcome": outcome},
         )
 

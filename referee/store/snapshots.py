@@ -36,11 +36,11 @@ from ..files import atomic_write
 from ..records import Record, RecordError
 from . import campaign as campaign_module
 from .campaign import Campaign, Step, Table, undone_orders
+from .names import SNAPSHOT
 
 log = logging.getLogger(__name__)
 
 FORMAT = 1  # the snapshot's own layout
-SNAPSHOT = "snapshot.json"
 
 
 @cache

@@ -9,8 +9,9 @@ from datetime import datetime
 from pathlib import Path
 
 from ..files import atomic_write, instant
+from .names import BOOK, LOG, MARKS, SETTINGS_FILE
 
-WATCHED = ("campaign.yaml", "log.jsonl", "mailed.json", "deadlines.json")
+WATCHED = (SETTINGS_FILE, LOG, MARKS, BOOK)
 
 
 def fingerprint(root: Path) -> list:

@@ -8,7 +8,8 @@ Nothing here decides anything: it renders what it is given.
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
@@ -178,6 +179,45 @@ def say(message: str, **context) -> str:
     return str(getattr(ENV.get_template("messages.txt").module, message)(**context)).strip()
 
 
+@dataclass(frozen=True)
+class Said:
+    """What to say, not yet said: a message of templates/messages.txt (``name``), or a
+    template file (``name`` ending in .txt), and its parameters. A parameter may itself be
+    a Said, or a tuple of them (paragraphs), said first."""
+
+    name: str
+    params: Mapping[str, object] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, name: str, /, **params: object) -> Said:
+        return cls(name, params)
+
+
+def spoken(words: Said | Sequence[Said]) -> str:
+    """The text of ``words``: paragraphs (a sequence) apart by a blank line."""
+    if not isinstance(words, Said):
+        return "\n\n".join(spoken(w) for w in words)
+    params = {key: _spoken_param(value) for key, value in words.params.items()}
+    if words.name.endswith(".txt"):
+        return render(words.name, **params).rstrip()
+    return say(words.name, **params)
+
+
+def _spoken_param(value: object) -> object:
+    if isinstance(value, Said) or (
+        isinstance(value, tuple) and value and all(isinstance(v, Said) for v in value)
+    ):
+        return spoken(value)
+    if isinstance(value, (list, tuple)):
+        return type(value)(_spoken_param(v) for v in value)
+    return value
+
+
 def help_text(game: str) -> str:
     """The game's own help (its templates folder), for players."""
-    return render(f"{registry.get(game).templates}/help.txt").rstrip()
+    return spoken(game_help(game))
+
+
+def game_help(game: str) -> Said:
+    """The game's own help, to be said (``help_text``)."""
+    return Said.of(f"{registry.get(game).templates}/help.txt")

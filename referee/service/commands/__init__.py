@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from ... import registry
 from ...mail.read import as_order, as_written
-from ...words.render import help_text, render, say
+from ...words.render import Said, game_help
 from ..reading import looks_like_prose
 from .base import (
     CampaignCommand,
@@ -53,6 +53,7 @@ from .game_master import (
 )
 from .players import AbsenceCommand, LeaveCommand, MailCommand, TimeZoneCommand
 from .site import (
+    ASKS_TO_JOIN,
     JoinCommand,
     ListCommand,
     ObserveCommand,
@@ -60,12 +61,14 @@ from .site import (
     SiteHelpCommand,
     SiteStatusCommand,
     UnobserveCommand,
+    asked_to_join,
     confirm_observer,
     no_such_game,
     tell_replaced,
 )
 
 __all__ = [
+    "ASKS_TO_JOIN",
     "CAMPAIGN",
     "CAMPAIGN_VERBS",
     "SITE",
@@ -175,8 +178,9 @@ def _wrapped_on(known: CampaignCommand, line: str) -> bool:
 
 
 def run_outside(ctx: Outside, lines: list[str]) -> None:
-    """The first site command of the mail (SITE's order), or, for a registered player, the
-    games they play, or else the notice that the mail named no game."""
+    """The first site command of the mail (SITE's order), or the line that joins each open
+    game for one who asks in words, or, for a registered player, the games they play, or
+    else the notice that the mail named no game."""
     words = [line.lower().split() for line in lines]
     for command in SITE:
         for word in (command.name, *command.aliases):
@@ -184,26 +188,28 @@ def run_outside(ctx: Outside, lines: list[str]) -> None:
             if line is not None:
                 command.run(ctx, line.strip()[len(word) :].strip(), line)
                 return
+    if asked_to_join(ctx, lines):
+        return
     if ctx.site.campaigns_of(ctx.sender_address):
         # a registered player's fresh mail: the games they play, and how to reach each
         SiteStatusCommand().run(ctx, "", "status")
         return
-    ctx.answer(say("subject_no_game"), say("no_game_named"))
+    ctx.answer("no game named", Said.of("subject_no_game"), Said.of("no_game_named"))
 
 
-def help_inside(game: str, gm: bool) -> str:
+def help_inside(game: str, gm: bool) -> tuple[Said, Said]:
     """The game's help and the commands the sender may give, for the answer to a mail to a
     game open for sign-up (a started game's answer has them from confirmation.txt)."""
-    commands = render("gm-commands.txt" if gm else "commands.txt", commands=help_lines(gm))
-    return f"{help_text(game)}\n\n{commands}".rstrip()
+    commands = Said.of("gm-commands.txt" if gm else "commands.txt", commands=help_lines(gm))
+    return game_help(game), commands
 
 
-def help_outside() -> str:
+def help_outside() -> Said:
     """The help for someone who plays no game yet: every game's and every command's."""
-    return render(
+    return Said.of(
         "help-outside.txt",
         titles=[registry.get(g).title for g in registry.names()],
-        games=[help_text(g) for g in registry.names()],
+        games=[game_help(g) for g in registry.names()],
         site_commands=[(c.usage, c.summary) for c in SITE],
         commands=help_lines(gm=False),
-    ).rstrip()
+    )

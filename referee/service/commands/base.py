@@ -27,7 +27,7 @@ from ...settings.checks import NAME_MOST, name_problem
 from ...settings.deadlines import DeadlineError
 from ...settings.site import Config
 from ...store.campaign import Campaign, CampaignError, Player, Table
-from ...words.render import say
+from ...words.render import Said, say
 from ..play import Outcome
 from ..post import Post
 
@@ -225,11 +225,11 @@ class Commands:
 
 
 class Answer(Protocol):
-    """Sends the sender of a mail a short answer (a notice); True when it was queued (not
-    held back by the answer limits)."""
+    """Answers the sender of a mail: what ``kind`` of answer, its subject and paragraphs
+    (``notices.Notice``); True when it was queued (not held back by the answer limits)."""
 
     def __call__(
-        self, subject: str, text: str, to: str | None = None, reply_to: str | None = None
+        self, kind: str, subject: Said, *text: Said, reply_to: str | None = None
     ) -> bool: ...
 
 
@@ -243,5 +243,5 @@ class Outside:
     sender_address: str
     token: str | None
     answer: Answer
-    help_outside: Callable[[], str]
+    help_outside: Callable[[], Said]
     now: datetime

@@ -10,7 +10,7 @@ from ...settings.deadlines import show
 from ...store import snapshots
 from ...store.campaign import Campaign, Status, Table
 from ...words.mails import waiting_for
-from ...words.render import say
+from ...words.render import Said, say, spoken
 from ..timekeeping import dues, first_due
 from .base import ADDRESSEES, CampaignCommand, CommandError, Commands, Site, Who
 
@@ -131,9 +131,18 @@ class ChoicesCommand(CampaignCommand):
 
 
 def status_text(site: Site, address: str, table: Table | None = None) -> str:
+    """Every campaign ``address`` plays in (or runs), as text (``status_of``)."""
+    return spoken(status_of(site, address, table=table))
+
+
+def status_of(
+    site: Site, address: str, addresses: bool = False, table: Table | None = None
+) -> Said:
     """Every campaign ``address`` plays in (or runs): its state, its round, what it awaits
     from them and by when; one that cannot be read is named as such. Only those campaigns
-    are read; ``table``, a campaign as this tick has it, is shown as it is now."""
+    are read; ``table``, a campaign as this tick has it, is shown as it is now. With
+    ``addresses`` (an answer to that address, never a log's text), the address with their
+    token that each game reads their mail at."""
     games = []
     for campaign_id, campaign in site.campaigns_of(address):
         if table is not None and campaign_id == table.campaign.id:
@@ -143,8 +152,12 @@ def status_text(site: Site, address: str, table: Table | None = None) -> str:
         except Exception as err:  # its log cannot be replayed: the game master is told
             log.warning("status: campaign %s cannot be read: %s", campaign_id, err)
             game = None
-        games.append(game or {"id": campaign_id, "unavailable": True})
-    return say("status", games=games)
+        if game is not None and campaign is not None and addresses:
+            seat = campaign.seat_of_address(address)
+            who = campaign.gm if seat is None else campaign.players[seat]
+            game["address"] = site.identity.plus(campaign.id, who.token) if who else None
+        games.append(game or {"id": campaign_id, "unavailable": True, "address": None})
+    return Said.of("status", games=games)
 
 
 def game_status(campaign: Campaign, address: str, now: Table | None = None) -> dict:
@@ -153,7 +166,7 @@ def game_status(campaign: Campaign, address: str, now: Table | None = None) -> d
     seat = campaign.seat_of_address(address)
     game: dict = {"id": campaign.id, "title": campaign.rules.title, "unavailable": False}
     game.update(status=str(campaign.status), round=None, awaited=None, due=None, held=())
-    game["gm"] = seat is None
+    game["gm"], game["address"] = seat is None, None
     if campaign.status != Status.OPEN:
         if now is not None and now.campaign.id == campaign.id:
             table = now

@@ -14,20 +14,22 @@ from ...records import Action, Replace
 from ...schema import SettingsError
 from ...settings.deadlines import DeadlineError
 from ...store.campaign import Campaign, CampaignError, Player, Status
-from ...words.mails import notice
-from ...words.render import say
+from ...words.render import Said
+from ..notices import Notice
 from .base import Outside, Site, SiteCommand, checked_name, newcomer_name, seated
-from .everyone import status_text
+from .everyone import status_of
 from .game_master import deadline_settings
 
 
 def no_such_game(ctx: Outside, campaign_id: str) -> None:
     """The mail named a campaign this site does not have."""
     shown = campaign_id if re.fullmatch(r"[a-z0-9-]{1,32}", campaign_id) else ""
-    ctx.answer(say("subject_no_such_game"), say("no_such_game", campaign_id=shown))
+    ctx.answer(
+        "no such game", Said.of("subject_no_such_game"), Said.of("no_such_game", campaign_id=shown)
+    )
 
 
-def named_campaign(ctx: Outside, campaign_id: str, subject: str) -> Campaign | None:
+def named_campaign(ctx: Outside, campaign_id: str, subject: Said) -> Campaign | None:
     """The campaign a site command names, or None when the sender has been told that there
     is none, or that it cannot be read just now (its game master is told by the tick)."""
     if not ctx.site.has_campaign(campaign_id):
@@ -36,7 +38,7 @@ def named_campaign(ctx: Outside, campaign_id: str, subject: str) -> Campaign | N
     try:
         return ctx.site.campaign(campaign_id)
     except CampaignError:
-        ctx.answer(subject, say("unavailable", campaign_id=campaign_id))
+        ctx.answer("unavailable", subject, Said.of("unavailable", campaign_id=campaign_id))
         return None
 
 
@@ -50,19 +52,19 @@ class OpenCommand(SiteCommand):
         # as bytes: compare_digest raises on a str beyond ASCII (a token the GM set so)
         given = (ctx.token or "").encode()
         if not (expected and given and secrets.compare_digest(expected.encode(), given)):
-            ctx.answer(say("subject_not_opened"), say("open_gm_only"))
+            ctx.answer("not opened", Said.of("subject_not_opened"), Said.of("open_gm_only"))
             return
         words = rest.split()
         try:
             game, campaign_id, seats = words[0].lower(), words[1].lower(), int(words[2])
             options = dict(w.split("=", 1) for w in words[3:])
         except (IndexError, ValueError):
-            ctx.answer(say("subject_not_opened"), say("open_usage"))
+            ctx.answer("not opened", Said.of("subject_not_opened"), Said.of("open_usage"))
             return
         try:
             deadlines = deadline_settings(options)
         except DeadlineError as err:
-            ctx.answer(say("subject_not_opened"), str(err))
+            ctx.answer("not opened", Said.of("subject_not_opened"), as_said(err))
             return
         try:
             gm_name = checked_name(ctx.sender_name) if ctx.sender_name else "Game master"
@@ -76,13 +78,14 @@ class OpenCommand(SiteCommand):
                 settings={"deadlines": deadlines} if deadlines else None,
             )
         except CampaignError as err:
-            ctx.answer(say("subject_not_opened"), str(err))
+            ctx.answer("not opened", Said.of("subject_not_opened"), as_said(err))
             return
         assert campaign.gm is not None
         identity = ctx.site.identity
         ctx.answer(
-            say("subject_opened", campaign_id=campaign.id),
-            say(
+            "opened",
+            Said.of("subject_opened", campaign_id=campaign.id),
+            Said.of(
                 "opened",
                 campaign_id=campaign.id,
                 title=campaign.rules.title,
@@ -105,13 +108,15 @@ class JoinCommand(SiteCommand):
         campaign_id = words[0].lower() if words else ""
         campaign = None
         if ctx.site.has_campaign(campaign_id):
-            campaign = named_campaign(ctx, campaign_id, say("subject_not_joined"))
+            campaign = named_campaign(ctx, campaign_id, Said.of("subject_not_joined"))
             if campaign is None:
                 return
         if campaign is None or campaign.status != Status.OPEN:
             ctx.answer(
-                say("subject_not_joined"),
-                say("no_open_game", campaign_id=campaign_id) + "\n\n" + open_games(ctx.site),
+                "not joined",
+                Said.of("subject_not_joined"),
+                Said.of("no_open_game", campaign_id=campaign_id),
+                open_games(ctx.site),
             )
             return
         existing = campaign.seat_of_address(ctx.sender_address)
@@ -130,23 +135,27 @@ class JoinCommand(SiteCommand):
                 )
             )
         except CampaignError as err:
-            ctx.answer(say("subject_not_joined_game", campaign_id=campaign_id), str(err))
+            ctx.answer(
+                "not joined",
+                Said.of("subject_not_joined_game", campaign_id=campaign_id),
+                as_said(err),
+            )
             return
         player.signup.update(signup)
         seated(campaign, player.address)
         campaign.save()
         subject, text, address = seat_taken(ctx.site, campaign, player)
-        ctx.answer(subject, text, reply_to=address)
+        ctx.answer("joined", subject, text, reply_to=address)
         if len(campaign.players) == campaign.seats:
             ctx.site.start_campaign(campaign, filled=True)
 
 
-def seat_taken(site: Site, campaign: Campaign, player: Player) -> tuple[str, str, str]:
+def seat_taken(site: Site, campaign: Campaign, player: Player) -> tuple[Said, Said, str]:
     """The mail (subject, text and the Reply-To address) that tells a player of their
     seat in a game open for sign-up: their token and address, and when the game starts."""
     address = site.identity.plus(campaign.id, player.token)
     full = len(campaign.players) == campaign.seats
-    text = say(
+    text = Said.of(
         "joined",
         name=player.name,
         campaign_id=campaign.id,
@@ -156,17 +165,17 @@ def seat_taken(site: Site, campaign: Campaign, player: Player) -> tuple[str, str
         full=full,
         seats=campaign.seats,
         joined=len(campaign.players),
+        signup=signup_note(campaign, player, started=full),
     )
-    subject = say("subject_joined", campaign_id=campaign.id)
-    return subject, text + signup_note(campaign, player, started=full), address
+    return Said.of("subject_joined", campaign_id=campaign.id), text, address
 
 
-def tell_replaced(site: Site, campaign: Campaign, actions: Sequence[Action]) -> None:
+def tell_replaced(site: Site, campaign: Campaign, actions: Sequence[Action]) -> list[Notice]:
     """The mails of each replace among the ``actions`` of a game open for sign-up, by mail or
     `referee gm` (a started game's answers tell both from its log): the newcomer's seat, with
     its token, and the notice to the player replaced. Each has its Message-ID from a token:
-    queued again, it is sent once."""
-    identity = site.identity
+    queued again, it is sent once; the game's seats bound how many (no answer limits)."""
+    told: list[Notice] = []
     for action in actions:
         if not isinstance(action, Replace):
             continue
@@ -174,12 +183,50 @@ def tell_replaced(site: Site, campaign: Campaign, actions: Sequence[Action]) -> 
         if newcomer.name == action.new:  # not replaced again later in the same mail
             subject, text, address = seat_taken(site, campaign, newcomer)
             key = f"{campaign.id} replace {newcomer.token}"
-            mail = notice(identity, newcomer.address, subject, text, None, key, address)
-            site.post.queue(None, mail)
-        told = say("replaced_you", name=action.old, new=action.new, campaign_id=campaign.id)
-        subject = f"[{campaign.id}] {say('subject_replaced_you')}"
+            told.append(
+                Notice(
+                    newcomer.address,
+                    "joined",
+                    subject,
+                    (text,),
+                    key,
+                    reply_to=address,
+                    audience=None,
+                )
+            )
+        text = Said.of("replaced_you", name=action.old, new=action.new, campaign_id=campaign.id)
+        subject = Said.of(
+            "subject_in_game", campaign_id=campaign.id, subject=Said.of("subject_replaced_you")
+        )
         key = f"{campaign.id} replaced {action.old_address} {newcomer.token}"
-        site.post.queue(None, notice(identity, action.old_address, subject, told, None, key))
+        told.append(Notice(action.old_address, "replaced", subject, (text,), key, audience=None))
+    return told
+
+
+def as_said(err: Exception) -> Said:
+    """A refusal's reason, which says itself what is wrong (``CampaignError``)."""
+    return Said.of("said", text=str(err))
+
+
+ASKS_TO_JOIN = re.compile(r"\b(join|sign(ing)?[ -]?up)\b", re.IGNORECASE)
+
+
+def asked_to_join(ctx: Outside, lines: list[str]) -> bool:
+    """A mail that asks in words to join a game ("Hi, can I join your bus game?") is told
+    the line that joins each game open for sign-up, under the name it came from."""
+    if not any(ASKS_TO_JOIN.search(line) for line in lines):
+        return False
+    try:
+        name = newcomer_name(ctx.sender_name)
+    except CampaignError:  # no name, or one that cannot be a player's: theirs to choose
+        name = "YourName"
+    ctx.answer(
+        "join in words",
+        Said.of("subject_open_games"),
+        Said.of("join_in_words"),
+        open_games(ctx.site, name),
+    )
+    return True
 
 
 class ListCommand(SiteCommand):
@@ -188,7 +235,7 @@ class ListCommand(SiteCommand):
     summary = "the games open for sign-up"
 
     def run(self, ctx: Outside, rest: str, line: str) -> None:
-        ctx.answer(say("subject_open_games"), open_games(ctx.site))
+        ctx.answer("open games", Said.of("subject_open_games"), open_games(ctx.site))
 
 
 class SiteStatusCommand(SiteCommand):
@@ -198,7 +245,11 @@ class SiteStatusCommand(SiteCommand):
     summary = "every game you play, from the address you play with"
 
     def run(self, ctx: Outside, rest: str, line: str) -> None:
-        ctx.answer(say("subject_status"), status_text(ctx.site, ctx.sender_address))
+        ctx.answer(
+            "status",
+            Said.of("subject_status"),
+            status_of(ctx.site, ctx.sender_address, addresses=True),
+        )
 
 
 class ObserveCommand(SiteCommand):
@@ -209,41 +260,44 @@ class ObserveCommand(SiteCommand):
     def run(self, ctx: Outside, rest: str, line: str) -> None:
         campaign_id = rest.split()[0].lower() if rest.split() else ""
         if not campaign_id:
-            ctx.answer(say("subject_help"), say("observe_usage"))
+            ctx.answer("observe usage", Said.of("subject_help"), Said.of("observe_usage"))
             return
         campaign = named_campaign(
-            ctx, campaign_id, say("subject_observing", campaign_id=campaign_id)
+            ctx, campaign_id, Said.of("subject_observing", campaign_id=campaign_id)
         )
         if campaign is None:
             return
-        subject = say("subject_observing", campaign_id=campaign.id)
+        subject = Said.of("subject_observing", campaign_id=campaign.id)
         refused = observe_refused(ctx.site, campaign, ctx.sender_address)
         if refused or ctx.sender_address in campaign.config.observers:
-            ctx.answer(subject, refused or say("observing", campaign_id=campaign.id))
+            ctx.answer(
+                "observing", subject, refused or Said.of("observing", campaign_id=campaign.id)
+            )
             return
         # the address must answer from itself: a forged sender adds no observer
         code = ctx.site.post.observe_codes.new()
         reply = ctx.site.identity.plus(campaign.id, code)
-        text = say("confirm_observing", campaign_id=campaign.id, address=reply)
-        if ctx.answer(say("subject_confirm_observing", campaign_id=campaign.id), text, None, reply):
+        text = Said.of("confirm_observing", campaign_id=campaign.id, address=reply)
+        subject = Said.of("subject_confirm_observing", campaign_id=campaign.id)
+        if ctx.answer("confirm observing", subject, text, reply_to=reply):
             ctx.site.post.observe_codes.keep(campaign.id, ctx.sender_address, code, ctx.now)
 
 
-def observe_refused(site: Site, campaign: Campaign, address: str) -> str | None:
+def observe_refused(site: Site, campaign: Campaign, address: str) -> Said | None:
     """Why ``address`` may not observe the campaign now, or None."""
     if campaign.seat_of_address(address) is not None:  # a game master may: none come to them
-        return say("plays_in", campaign_id=campaign.id)
+        return Said.of("plays_in", campaign_id=campaign.id)
     if campaign.config.no_observers:
-        return say("no_observers", campaign_id=campaign.id)
+        return Said.of("no_observers", campaign_id=campaign.id)
     most = site.config.limits.observers_per_game
     if address not in campaign.config.observers and len(campaign.config.observers) >= most:
-        return say("observers_full", campaign_id=campaign.id, most=most)
+        return Said.of("observers_full", campaign_id=campaign.id, most=most)
     return None
 
 
 def confirm_observer(
     site: Site, campaign: Campaign, address: str, code: str, now: datetime
-) -> str | None:
+) -> Said | None:
     """A reply that brings back the code mailed to ``address`` (the token of its
     plus-address): the address observes the campaign from now on, unless it may not. What
     to answer, or None when the code is not one that holds (it was not sent to that address
@@ -257,7 +311,7 @@ def confirm_observer(
     if address not in observers:
         campaign.settings["observers"] = [*observers, address]
         campaign.save()
-    return say("observing", campaign_id=campaign.id)
+    return Said.of("observing", campaign_id=campaign.id)
 
 
 class UnobserveCommand(SiteCommand):
@@ -268,21 +322,21 @@ class UnobserveCommand(SiteCommand):
     def run(self, ctx: Outside, rest: str, line: str) -> None:
         campaign_id = rest.split()[0].lower() if rest.split() else ""
         if not campaign_id:
-            ctx.answer(say("subject_help"), say("observe_usage"))
+            ctx.answer("observe usage", Said.of("subject_help"), Said.of("observe_usage"))
             return
         campaign = named_campaign(
-            ctx, campaign_id, say("subject_observing", campaign_id=campaign_id)
+            ctx, campaign_id, Said.of("subject_observing", campaign_id=campaign_id)
         )
         if campaign is None:
             return
-        subject = say("subject_observing", campaign_id=campaign.id)
+        subject = Said.of("subject_observing", campaign_id=campaign.id)
         observers = list(campaign.config.observers)
         if ctx.sender_address not in observers:  # its settings are left as they are
-            ctx.answer(subject, say("was_not_observing", campaign_id=campaign.id))
+            ctx.answer("observing", subject, Said.of("was_not_observing", campaign_id=campaign.id))
             return
         campaign.settings["observers"] = [a for a in observers if a != ctx.sender_address]
         campaign.save()
-        ctx.answer(subject, say("not_observing", campaign_id=campaign.id))
+        ctx.answer("observing", subject, Said.of("not_observing", campaign_id=campaign.id))
 
 
 class SiteHelpCommand(SiteCommand):
@@ -291,7 +345,7 @@ class SiteHelpCommand(SiteCommand):
     summary = "how to play by mail"
 
     def run(self, ctx: Outside, rest: str, line: str) -> None:
-        ctx.answer(say("subject_help"), ctx.help_outside())
+        ctx.answer("help", Said.of("subject_help"), ctx.help_outside())
 
 
 def signup_choices(campaign: Campaign) -> tuple[SignupChoice, ...]:
@@ -347,18 +401,18 @@ def read_signup(campaign: Campaign, words: list[str], seat: int | None) -> tuple
     return " ".join(name), read
 
 
-def signup_note(campaign: Campaign, player: Player, started: bool) -> str:
+def signup_note(campaign: Campaign, player: Player, started: bool) -> Said | None:
     """What the player chose when joining, and, until the game starts, what more they may
     choose, for a game that asks."""
     choices = signup_choices(campaign)
     if not choices:
-        return ""
+        return None
     chosen = [
         (c.word, ", ".join(v) if isinstance(v, list) else str(v))
         for c in choices
         if (v := player.signup.get(c.word)) is not None
     ]
-    return " " + say(
+    return Said.of(
         "signup_chosen",
         chosen=chosen,
         offered=[]
@@ -368,9 +422,9 @@ def signup_note(campaign: Campaign, player: Player, started: bool) -> str:
     )
 
 
-def open_games(site: Site) -> str:
-    """The games open for sign-up; one that cannot be read is passed over (its game master
-    is told by the tick)."""
+def open_games(site: Site, name: str = "YourName") -> Said:
+    """The games open for sign-up, each with the line that joins it as ``name``; one that
+    cannot be read is passed over (its game master is told by the tick)."""
     games = []
     for campaign_id in site.signup_ids():
         try:
@@ -388,4 +442,4 @@ def open_games(site: Site) -> str:
                     "signup": " ".join(f"{c.word} {c.example}" for c in signup_choices(campaign)),
                 }
             )
-    return say("open_games", games=games)
+    return Said.of("open_games", games=games, name=name)
