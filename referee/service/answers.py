@@ -46,7 +46,7 @@ from ..records import (
 )
 from ..schema import SettingsError, load_file
 from ..settings.checks import TOKEN_PATTERN
-from ..settings.deadlines import show, stamp
+from ..settings.deadlines import show
 from ..settings.site import Audience
 from ..store import snapshots
 from ..store.campaign import Campaign, Step, Table
@@ -333,16 +333,9 @@ def tell_deadlines(post: Post, table: Table, notices: Notices) -> int:
         shown = show(due, campaign.players[seat].timezone, zone)
         post.queue(campaign, reminder(post.identity, table, seat, stage, shown))
         queued += 1
-    for seat, due, done in notices.missed:
-        if campaign.gm is None:
-            continue
-        name = campaign.players[seat].name
-        stage = campaign.book.seats[str(seat)].stage
-        text = say("missed", name=name, campaign_id=campaign.id, due=stamp(due), done=done)
-        subject = say("subject_missed", name=name)
-        post.queue(
-            campaign, gm_notice(post.identity, campaign, subject, text, f"missed.{seat}.{stage}")
-        )
+    if notices.missed and campaign.gm is not None:
+        subject, text, key = timekeeping.missed_notice(table, notices)
+        post.queue(campaign, gm_notice(post.identity, campaign, subject, text, key))
         queued += 1
     return queued
 

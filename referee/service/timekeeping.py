@@ -8,6 +8,7 @@ whether the reminder went out and the policy was applied.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -24,6 +25,7 @@ from ..settings.deadlines import (
 )
 from ..store.book import Book, Due
 from ..store.campaign import Campaign, Status, Table
+from ..words.render import say
 from .play import Outcome, adjudicate, commit, decide_by_bot
 
 log = logging.getLogger(__name__)
@@ -59,10 +61,25 @@ def extend(campaign: Campaign, hours: float, table: Table | None, now: datetime)
     book = campaign.book
     if table is not None:
         catch_up(book, table, now)
+    rearm(campaign, now)
     for entry in book.seats.values():
         entry.extended = min(entry.extended + hours * 3600, MAX_EXTENSION.total_seconds())
         entry.reminded = False
     book.save(campaign.root)
+
+
+def rearm(campaign: Campaign, now: datetime) -> None:
+    """A decision missed under policy `wait` runs again from ``now``, as if asked for then,
+    with the campaign's deadline settings as they are now: the game master changed them or
+    extended the deadlines, which would else tell its player a time long past and leave the
+    seat waiting for good."""
+    book = campaign.book
+    missed = [entry for entry in book.seats.values() if entry.missed]
+    for entry in missed:
+        entry.asked, entry.extended, entry.paused = stamp(now), 0.0, 0.0
+        entry.missed = entry.reminded = False
+    if missed:
+        book.save(campaign.root)
 
 
 def pause(campaign: Campaign, now: datetime) -> None:
@@ -80,6 +97,22 @@ def resume(campaign: Campaign, now: datetime) -> None:
             entry.paused += max(lasted, 0)
         book.paused_at = None
     book.save(campaign.root)
+
+
+def missed_notice(table: Table, notices: Notices) -> tuple[str, str, str]:
+    """The game master's one mail of a tick's missed deadlines (at most one a tick, however
+    many seats missed theirs): its subject, its text, one line a miss, and the key of its
+    Message-ID, from the misses themselves (a seat that misses again, re-armed, is told
+    again)."""
+    campaign = table.campaign
+    names, lines, marks = [], [], []
+    for seat, due, done in notices.missed:
+        name = campaign.players[seat].name
+        names.append(name)
+        lines.append(say("missed", name=name, campaign_id=campaign.id, due=stamp(due), done=done))
+        marks.append(f"{seat}.{campaign.book.seats[str(seat)].stage}.{stamp(due)}")
+    key = "missed." + hashlib.sha256(" ".join(marks).encode()).hexdigest()[:16]
+    return say("subject_missed", names=names), "\n".join(lines), key
 
 
 def check(table: Table, now: datetime, settings: Deadlines) -> tuple[Notices, Outcome]:

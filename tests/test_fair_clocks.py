@@ -1,0 +1,112 @@
+"""Fair clocks (issue "Fair clocks: a deadline runs only while its player can act"): each
+test moves the referee's clock on over hours or days, on the Maildir site, and reads the
+mails and the log that come of it.
+
+- a seat missed under policy `wait` wakes when the game master changes the deadlines or
+  extends them: the deadline runs again from then, with the new settings;
+- the prompt after a bot's move carries its due time, and its clock starts at that tick;
+- the clock stands still while no mail can go out, and while the campaign cannot be read;
+- the game master is told of a tick's missed deadlines in one mail.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import timedelta
+
+from sites import ADDRESSES, logged, text_of
+from test_commands_maildir import T0, game
+from test_gm_behaviours import gm_mail, run
+
+from referee.service.tick import tick
+
+HOUR = timedelta(hours=1)
+DUE = re.compile(r"[Dd]ue by (\w{3} \d+ \w{3} \d{4} \d\d:\d\d) UTC")
+
+
+def book(site) -> dict:
+    return json.loads((site.campaign("g1").root / "deadlines.json").read_text())
+
+
+def moves(site) -> list[str]:
+    """Who made each order of the log: a player, or the bot."""
+    return [o[2] for r in logged(site.campaign("g1")) if r.get("orders") for o in r["orders"]]
+
+
+def missed(site) -> list[dict]:
+    """The missed deadlines the log keeps (one missed under `wait` changes nothing in the
+    game, and is kept in the deadline book alone)."""
+    return [m for r in logged(site.campaign("g1")) for m in r.get("missed") or []]
+
+
+def gm_told_missed(boxes) -> list[str]:
+    return [
+        " ".join(text_of(m).split())
+        for m in boxes.new("gil@example.org")
+        if "missed" in str(m["Subject"])
+    ]
+
+
+def dues_told(boxes, address) -> list[str]:
+    return [d for m in boxes.new(address) for d in DUE.findall(" ".join(text_of(m).split()))]
+
+
+def test_a_seat_missed_under_wait_runs_again_from_new_deadlines(tmp_path):
+    """Missed under `wait`, Ann's seat waits; the game master's `deadlines ... policy=bot`
+    re-arms it from then: she is told a due time 24 hours on, and the bot decides for her
+    once it has passed (not at once, not never)."""
+    site, boxes = game(tmp_path, policy="wait")
+    run(site, T0 + 25 * HOUR)
+    assert len(gm_told_missed(boxes)) == 1 and book(site)["seats"]["0"]["missed"]
+    boxes.new()
+    gm_mail(site, boxes, "deadlines hours=24 policy=bot", T0 + 30 * HOUR)
+    assert not book(site)["seats"]["0"]["missed"]
+    assert dues_told(boxes, ADDRESSES[0]) == ["Wed 25 Nov 2026 15:00"]  # 30 h + 24 h
+    waits = json.loads((site.state_dir / "waits.json").read_text())
+    assert waits["g1"]["wake"] is not None
+    run(site, T0 + 50 * HOUR)
+    assert moves(site) == []
+    run(site, T0 + 54 * HOUR)
+    assert moves(site) == ["bot"] and len(missed(site)) == 1
+
+
+def test_a_seat_missed_under_wait_runs_again_when_extended(tmp_path):
+    site, boxes = game(tmp_path, policy="wait")
+    run(site, T0 + 25 * HOUR)
+    assert len(gm_told_missed(boxes)) == 1
+    boxes.new()
+    gm_mail(site, boxes, "extend 12", T0 + 30 * HOUR)
+    entry = book(site)["seats"]["0"]
+    assert not entry["missed"]
+    # from 30 h on: the 24 hours of the settings and the 12 of the extension
+    assert dues_told(boxes, ADDRESSES[0]) == ["Thu 26 Nov 2026 03:00"]
+    run(site, T0 + 60 * HOUR)
+    assert gm_told_missed(boxes) == []
+    run(site, T0 + 66 * HOUR)
+    assert len(gm_told_missed(boxes)) == 1  # missed again: the game master is told again
+
+
+def test_adjudicate_still_decides_a_missed_seat_under_wait(tmp_path):
+    site, boxes = game(tmp_path, policy="wait")
+    run(site, T0 + 25 * HOUR)
+    gm_mail(site, boxes, "adjudicate", T0 + 26 * HOUR)
+    assert moves(site) == ["bot"]
+
+
+def test_tick_keeps_going(tmp_path):
+    site, boxes = game(tmp_path)
+    assert not tick(site, T0 + HOUR).errors
+
+
+def test_the_game_master_gets_one_mail_for_a_ticks_missed_deadlines(tmp_path):
+    """Bus Boss asks every player at once: three seats missed in one tick are one mail to
+    the game master, a line each, not three mails."""
+    site, boxes = game(tmp_path, game="busboss", policy="wait")
+    awaited = len(site.campaign("g1").table().awaiting)
+    assert awaited == 3
+    run(site, T0 + 25 * HOUR)
+    [told] = gm_told_missed(boxes)
+    assert told.count("was due at 2026-11-24T09:00:00Z") == 3
+    run(site, T0 + 26 * HOUR)
+    assert gm_told_missed(boxes) == []
