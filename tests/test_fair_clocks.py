@@ -110,3 +110,21 @@ def test_the_game_master_gets_one_mail_for_a_ticks_missed_deadlines(tmp_path):
     assert told.count("was due at 2026-11-24T09:00:00Z") == 3
     run(site, T0 + 26 * HOUR)
     assert gm_told_missed(boxes) == []
+
+
+def test_the_prompt_after_a_bots_move_carries_a_due_time_started_at_that_tick(tmp_path):
+    """Ann misses her deadline (the tick comes an hour after it); the bot decides for her,
+    and the prompt of the decision that follows is due 24 hours after that tick, says so,
+    and its clock runs from then, not from the next tick."""
+    site, boxes = game(tmp_path)
+    run(site, T0 + 25 * HOUR)
+    assert moves(site) == ["bot"]
+    prompts = [m for m in boxes.new() if "your turn" in str(m["Subject"])]
+    assert prompts
+    for prompt in prompts:
+        text = " ".join(text_of(prompt).split())
+        assert DUE.findall(text) == ["Wed 25 Nov 2026 10:00"], text
+    [entry] = book(site)["seats"].values()
+    assert entry["asked"] == "2026-11-24T10:00:00Z" and not entry["missed"]
+    run(site, T0 + 26 * HOUR)
+    assert book(site)["seats"] == {"0": entry} or list(book(site)["seats"].values()) == [entry]

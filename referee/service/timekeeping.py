@@ -110,7 +110,7 @@ def missed_notice(table: Table, notices: Notices) -> tuple[str, str, str]:
         name = campaign.players[seat].name
         names.append(name)
         lines.append(say("missed", name=name, campaign_id=campaign.id, due=stamp(due), done=done))
-        marks.append(f"{seat}.{campaign.book.seats[str(seat)].stage}.{stamp(due)}")
+        marks.append(f"{seat}.{stamp(due)}")
     key = "missed." + hashlib.sha256(" ".join(marks).encode()).hexdigest()[:16]
     return say("subject_missed", names=names), "\n".join(lines), key
 
@@ -121,6 +121,7 @@ def check(table: Table, now: datetime, settings: Deadlines) -> tuple[Notices, Ou
     campaign = table.campaign
     book = campaign.book
     notices, outcome = Notices(), Outcome(round=table.round)
+    applied = 0
     for key, decision in catch_up(book, table, now).items():
         entry = book.seats[key]
         due = due_of(settings, campaign, decision.seat, entry)
@@ -128,9 +129,11 @@ def check(table: Table, now: datetime, settings: Deadlines) -> tuple[Notices, Ou
             continue
         if now >= due + settings.grace:
             entry.missed = True
-            notices.missed.append(
-                (decision.seat, due, _apply_policy(table, decision.seat, settings.policy, outcome))
-            )
+            done = _apply_policy(table, decision.seat, settings.policy, outcome)
+            notices.missed.append((decision.seat, due, done))
+            if len(outcome.applied) > applied:  # decided: what the seat owes next is asked anew
+                del book.seats[key]
+            applied = len(outcome.applied)
         elif not entry.reminded and now >= settings.reminder(parse_when(entry.asked), due):
             entry.reminded = True
             notices.reminders.append((decision.seat, due))
@@ -232,7 +235,8 @@ def wake(table: Table, now: datetime) -> datetime | None:
 
 def dues(table: Table) -> dict[int, Shown]:
     """When each awaited decision is due, as each player reads times (none while paused:
-    the deadlines stand still)."""
+    the deadlines stand still; none for a decision missed that waits for the game
+    master)."""
     campaign = table.campaign
     settings = campaign.config.deadlines
     if not settings.active or campaign.status == Status.PAUSED:
@@ -240,6 +244,8 @@ def dues(table: Table) -> dict[int, Shown]:
     book = campaign.book
     shown = {}
     for key, entry in book.seats.items():
+        if entry.missed:  # the seat waits for the game master: no time to tell
+            continue
         due = due_of(settings, campaign, int(key), entry)
         if due is not None:
             shown[int(key)] = show(due, campaign.players[int(key)].timezone, settings.zone)

@@ -179,6 +179,7 @@ def resolve_and_answer(
         notices = keep_time(table, now)
         if notices and notices.applied:  # a deadline's decision: go on from it
             commit(table, advance(table, robots), Record(Kind.REFEREE))
+            timekeeping.note_asked(table, now)  # what follows is asked for now, due from now
     # every mail the campaign calls for, then what was answered, as mailed.json keeps it
     queued, marks = answer(site.post, table, now, notices)
     if notices is not None:  # the reminders told are marked once they are queued
