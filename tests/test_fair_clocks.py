@@ -128,3 +128,65 @@ def test_the_prompt_after_a_bots_move_carries_a_due_time_started_at_that_tick(tm
     assert entry["asked"] == "2026-11-24T10:00:00Z" and not entry["missed"]
     run(site, T0 + 26 * HOUR)
     assert book(site)["seats"] == {"0": entry} or list(book(site)["seats"].values()) == [entry]
+
+
+DAY = timedelta(days=1)
+
+
+def new_due_times(boxes, address) -> list[str]:
+    """The due times told in 'New due time' mails to ``address`` since the last look."""
+    return [
+        d
+        for m in boxes.new(address)
+        if str(m["Subject"]).startswith("[g1] New due time")
+        for d in DUE.findall(" ".join(text_of(m).split()))
+    ]
+
+
+def test_nine_days_without_mail_going_out_fire_no_deadline(tmp_path):
+    """The outbox cannot deliver for nine days (its Maildir cannot be written: the server
+    is away). From the first tick that could send nothing, Ann's clock stands still: the bot
+    does not play her seat, and when mail goes out again she is told her decision is due the
+    nine days later, and the bot plays only once that has passed."""
+    site, boxes = game(tmp_path)
+    outbox = site.config.outbox.path
+    aside = outbox.with_name("outbox-aside")
+    outbox.rename(aside)
+    outbox.write_text("not a folder: no mail can be delivered here")
+    now = T0 + 12 * HOUR  # the reminder is queued, and cannot go out
+    while now < T0 + 12 * HOUR + 9 * DAY:
+        report = tick(site, now)
+        assert report.errors and "outbox Maildir" in report.errors[-1]
+        now += 6 * HOUR
+    assert moves(site) == [] and missed(site) == []
+    outbox.unlink()
+    aside.rename(outbox)
+    run(site, now)  # the queue goes out: the outage ends here, 9 days after it began
+    run(site, now + HOUR)
+    assert new_due_times(boxes, ADDRESSES[0]) == ["Thu 03 Dec 2026 09:00"]  # 24 h + 9 days
+    run(site, T0 + 9 * DAY + 23 * HOUR)
+    assert moves(site) == []
+    run(site, T0 + 10 * DAY + HOUR)
+    assert moves(site) == ["bot"]
+
+
+def test_a_campaign_unread_for_ten_days_has_its_deadlines_pushed_on(tmp_path):
+    """campaign.yaml broken for ten days, then mended: the tick that reads it again does
+    not fire the deadline that fell meanwhile; Ann is told the new due time."""
+    site, boxes = game(tmp_path)
+    settings = site.campaign("g1").root / "campaign.yaml"
+    good = settings.read_text()
+    settings.write_text(good + "\nplayers: [unclosed\n")
+    now = T0 + 2 * HOUR
+    while now < T0 + 2 * HOUR + 10 * DAY:
+        report = tick(site, now)
+        assert report.skipped == ["g1"]
+        now += 6 * HOUR
+    settings.write_text(good)
+    run(site, now)
+    assert moves(site) == [] and missed(site) == []
+    assert new_due_times(boxes, ADDRESSES[0]) == ["Fri 04 Dec 2026 09:00"]  # 24 h + 10 days
+    run(site, T0 + 10 * DAY + 23 * HOUR)
+    assert moves(site) == []
+    run(site, T0 + 11 * DAY + HOUR)
+    assert moves(site) == ["bot"]

@@ -323,15 +323,16 @@ def tell_sender(
 
 
 def tell_deadlines(post: Post, table: Table, notices: Notices) -> int:
-    """A reminder to each player whose deadline nears, and a notice to the game master of
-    each deadline missed and what the campaign's policy did; returns how many were queued."""
+    """A reminder to each player whose deadline nears, the new due time to each whose clock
+    stood still, and a notice to the game master of the deadlines missed and what the
+    campaign's policy did; returns how many were queued."""
     campaign = table.campaign
     zone = campaign.config.deadlines.zone
     queued = 0
-    for seat, due in notices.reminders:
+    for seat, due, moved in timekeeping.told_dues(notices):
         stage = campaign.book.seats[str(seat)].stage
         shown = show(due, campaign.players[seat].timezone, zone)
-        post.queue(campaign, reminder(post.identity, table, seat, stage, shown))
+        post.queue(campaign, reminder(post.identity, table, seat, stage, shown, moved))
         queued += 1
     if notices.missed and campaign.gm is not None:
         subject, text, key = timekeeping.missed_notice(table, notices)

@@ -4,6 +4,11 @@ it is due, and what happens when it is missed (the campaign's policy).
 The book (`deadlines.json` in the campaign folder) is the only state: per seat, the stage of
 the decision it owes, when it was asked for, the time added to it (extensions, pauses) and
 whether the reminder went out and the policy was applied.
+
+A clock runs only while its player can act: it stands still while the campaign is paused,
+while no mail can go out (the outbox's outages), and while the campaign cannot be read (a
+tick skips it); the time it stood is added to the deadline, and its player is told the new
+due time when it runs again.
 """
 
 from __future__ import annotations
@@ -12,7 +17,10 @@ import hashlib
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from pathlib import Path
 
+from ..files import StateDamaged
+from ..mail.queue import Outages
 from ..records import Kind, MissedDeadline, Record
 from ..settings.deadlines import (
     MAX_EXTENSION,
@@ -37,18 +45,21 @@ class Notices:
 
     reminders: list = field(default_factory=list)  # (seat, due)
     missed: list = field(default_factory=list)  # (seat, due, what was done)
+    moved: list = field(default_factory=list)  # (seat, due): its clock stood still
     applied: bool = False  # the policy applied orders: the game goes on from them
 
 
 def due_of(rules: Deadlines, campaign: Campaign, seat: int, entry: Due) -> datetime | None:
-    """When the seat's decision is due: its deadline, moved on by the extensions, the pauses
-    and by a day for every day of the player's absence that falls before it."""
+    """When the seat's decision is due: its deadline, moved on by the extensions, the pauses,
+    the time its clock stood still (``Book.stops``) and by a day for every day of the
+    player's absence that falls before it."""
     asked = parse_when(entry.asked)
     extra = timedelta(seconds=entry.extended + entry.paused)
     due = rules.due(asked, extra)
-    absences = campaign.players[seat].absence
-    while due is not None and absences:
-        later = rules.due(asked, extra + timedelta(days=absent_days(absences, asked, due)))
+    absences, book = campaign.players[seat].absence, campaign.book
+    while due is not None and (absences or book.stops):
+        days = timedelta(days=absent_days(absences, asked, due))
+        later = rules.due(asked, extra + days + book.stopped(asked, due))
         if later == due:
             break
         due = later
@@ -99,6 +110,13 @@ def resume(campaign: Campaign, now: datetime) -> None:
     book.save(campaign.root)
 
 
+def told_dues(notices: Notices) -> list[tuple[int, datetime, bool]]:
+    """The due times each player is told of (seat, due, whether their clock stood still):
+    the reminders, and the new due times of the clocks that ran again."""
+    reminded = [(seat, due, False) for seat, due in notices.reminders]
+    return reminded + [(seat, due, True) for seat, due in notices.moved]
+
+
 def missed_notice(table: Table, notices: Notices) -> tuple[str, str, str]:
     """The game master's one mail of a tick's missed deadlines (at most one a tick, however
     many seats missed theirs): its subject, its text, one line a miss, and the key of its
@@ -115,9 +133,44 @@ def missed_notice(table: Table, notices: Notices) -> tuple[str, str, str]:
     return say("subject_missed", names=names), "\n".join(lines), key
 
 
-def check(table: Table, now: datetime, settings: Deadlines) -> tuple[Notices, Outcome]:
-    """Bring the book up to date with the decisions owed now, and act on what is due. The
-    caller saves the book once the notices are queued (so that none is lost)."""
+def follow_stops(campaign: Campaign, outages: Outages, now: datetime) -> bool:
+    """The book learns when the clocks stood still: the outages of the outbox, and the time
+    since ``halt`` when the campaign could not be read; True while no mail can go out (the
+    clocks stand still now)."""
+    book = campaign.book
+    for since, until in outages.past:
+        book.stop(since, until)
+    if outages.since is not None:
+        book.halted = book.halted or stamp(outages.since)
+        return True
+    if book.halted is not None:
+        if all(stamp(since) != book.halted for since, _ in outages.past):
+            book.stop(parse_when(book.halted), now)  # the campaign could be read again now
+        book.halted = None
+    asked = [parse_when(entry.asked) for entry in book.seats.values()]
+    book.forget_stops_before(min(asked, default=now))
+    return False
+
+
+def halt(root: Path, now: datetime) -> None:
+    """The campaign in ``root`` cannot be read (a tick skips it): its clocks stand still
+    from ``now`` until a tick reads it again. A book that cannot be read is left to the
+    tick that can read the campaign (it is set aside then)."""
+    try:
+        book = Book.load(root)
+    except StateDamaged:
+        return
+    if book.seats and book.halted is None and book.paused_at is None:
+        book.halted = stamp(now)
+        book.save(root)
+
+
+def check(
+    table: Table, now: datetime, settings: Deadlines, halted: bool = False
+) -> tuple[Notices, Outcome]:
+    """Bring the book up to date with the decisions owed now, and act on what is due (not
+    while the clocks stand still, ``halted``). The caller saves the book once the notices
+    are queued (so that none is lost)."""
     campaign = table.campaign
     book = campaign.book
     notices, outcome = Notices(), Outcome(round=table.round)
@@ -125,8 +178,12 @@ def check(table: Table, now: datetime, settings: Deadlines) -> tuple[Notices, Ou
     for key, decision in catch_up(book, table, now).items():
         entry = book.seats[key]
         due = due_of(settings, campaign, decision.seat, entry)
-        if due is None or entry.missed:
+        if due is None or entry.missed or halted:
             continue
+        stood = book.stopped(parse_when(entry.asked), due).total_seconds()
+        if stood > entry.stopped:  # the player is told the due time the clock moved to
+            entry.stopped = stood
+            notices.moved.append((decision.seat, due))
         if now >= due + settings.grace:
             entry.missed = True
             done = _apply_policy(table, decision.seat, settings.policy, outcome)
@@ -186,15 +243,17 @@ def _apply_policy(table: Table, seat: int, policy: str, outcome: Outcome) -> str
     return "the game waits for the game master"
 
 
-def keep_time(table: Table, now: datetime) -> Notices | None:
-    """One tick's deadlines for a running campaign: the reminders due, and the policy for
-    every decision missed (its orders committed to the log). None when it keeps no
+def keep_time(table: Table, now: datetime, outages: Outages) -> Notices | None:
+    """One tick's deadlines for a running campaign: the reminders due, the new due times of
+    clocks that stood still (``outages``: the outbox's), and the policy for every decision
+    missed (its orders committed to the log). None when it keeps no
     deadlines. The answers stage tells what the notices say; the caller saves the book
     once they are queued, so that none is lost."""
     settings = table.campaign.config.deadlines
     if not settings.active:
         return None
-    notices, outcome = check(table, now, settings)
+    halted = follow_stops(table.campaign, outages, now)
+    notices, outcome = check(table, now, settings, halted)
     missed = tuple(MissedDeadline(seat, stamp(due), done) for seat, due, done in notices.missed)
     commit(table, outcome, Record(Kind.REFEREE, missed=missed))
     notices.applied = bool(outcome.applied)
@@ -219,6 +278,8 @@ def wake(table: Table, now: datetime) -> datetime | None:
     if campaign.status != Status.RUNNING or not settings.active:
         return None
     book = campaign.book
+    if book.halted is not None:
+        return now  # looked at every tick until the clocks run again
     times = []
     for decision in table.awaiting:
         entry = book.seats.get(str(decision.seat))

@@ -148,6 +148,7 @@ def resolve_all(
                 exc_info=not told,
             )
             note_failure(site, what, text, now)
+            timekeeping.halt(site.data_root / campaign_id, now)  # nobody can act in it
             try:
                 tell_stopped(site.post, site, site.config.game_master_addresses, campaign_id, text)
             except Exception as lost:  # the notice lost, not the tick: recorded for the GMs
@@ -176,7 +177,7 @@ def resolve_and_answer(
     if table.campaign.status == Status.RUNNING:
         robots = set(table.campaign.robots)
         commit(table, advance(table, robots), Record(Kind.REFEREE))
-        notices = keep_time(table, now)
+        notices = keep_time(table, now, site.outbox.outages())
         if notices and notices.applied:  # a deadline's decision: go on from it
             commit(table, advance(table, robots), Record(Kind.REFEREE))
             timekeeping.note_asked(table, now)  # what follows is asked for now, due from now

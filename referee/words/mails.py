@@ -355,18 +355,30 @@ def press(
     )
 
 
-def reminder(identity: Identity, table: Table, seat: int, stage: int, due: str) -> EmailMessage:
-    """A player's reminder of the decision they owe: its subject reads as the prompt's did."""
+def reminder(
+    identity: Identity, table: Table, seat: int, stage: int, due: str, moved: bool = False
+) -> EmailMessage:
+    """A player's reminder of the decision they owe, or (``moved``) its new due time after
+    its clock stood still: its subject reads as the prompt's did."""
     campaign = table.campaign
     prompt, choices = decision_of(table, seat)
-    text = render("reminder.txt", campaign=campaign, due=due, prompt=prompt, choices=choices)
+    text = render(
+        "reminder.txt", campaign=campaign, due=due, prompt=prompt, choices=choices, moved=moved
+    )
+    decision = prompt and asked(prompt)
+    # each new due time is a mail of its own
+    what = (
+        ("moved", seat, stage, hashlib.sha256(due.encode()).hexdigest()[:12])
+        if moved
+        else ("reminder", seat, stage)
+    )
     return _mail(
         identity,
         campaign,
         campaign.players[seat],
-        say("subject_reminder", round=table.round, decision=prompt and asked(prompt), due=due),
+        say("subject_reminder", round=table.round, decision=decision, due=due, moved=moved),
         text,
-        message_id(identity, incarnate(campaign), "reminder", seat, stage),
+        message_id(identity, incarnate(campaign), *what),
     )
 
 
