@@ -49,6 +49,17 @@ class Notices:
     applied: bool = False  # the policy applied orders: the game goes on from them
 
 
+@dataclass(frozen=True)
+class Ticking:
+    """What the site tells the deadlines of a tick besides its time: the outbox's outages
+    (the clocks stand still through them), and how far apart ticks come (the time since the
+    last one), so that a reminder whose time falls after the last tick before its deadline
+    goes at that tick."""
+
+    outages: Outages = field(default_factory=Outages)
+    gap: timedelta = timedelta(0)
+
+
 def due_of(rules: Deadlines, campaign: Campaign, seat: int, entry: Due) -> datetime | None:
     """When the seat's decision is due: its deadline, moved on by the extensions, the pauses,
     the time its clock stood still (``Book.stops``) and by a day for every day of the
@@ -166,7 +177,7 @@ def halt(root: Path, now: datetime) -> None:
 
 
 def check(
-    table: Table, now: datetime, settings: Deadlines, halted: bool = False
+    table: Table, now: datetime, settings: Deadlines, gap: timedelta, halted: bool = False
 ) -> tuple[Notices, Outcome]:
     """Bring the book up to date with the decisions owed now, and act on what is due (not
     while the clocks stand still, ``halted``). The caller saves the book once the notices
@@ -191,7 +202,7 @@ def check(
             if len(outcome.applied) > applied:  # decided: what the seat owes next is asked anew
                 del book.seats[key]
             applied = len(outcome.applied)
-        elif not entry.reminded and now >= settings.reminder(parse_when(entry.asked), due):
+        elif not entry.reminded and now >= settings.reminder(parse_when(entry.asked), due, gap):
             entry.reminded = True
             notices.reminders.append((decision.seat, due))
     return notices, outcome
@@ -243,17 +254,17 @@ def _apply_policy(table: Table, seat: int, policy: str, outcome: Outcome) -> str
     return "the game waits for the game master"
 
 
-def keep_time(table: Table, now: datetime, outages: Outages) -> Notices | None:
+def keep_time(table: Table, now: datetime, ticking: Ticking) -> Notices | None:
     """One tick's deadlines for a running campaign: the reminders due, the new due times of
-    clocks that stood still (``outages``: the outbox's), and the policy for every decision
+    clocks that stood still (``ticking``: the outbox's outages), and the policy for every decision
     missed (its orders committed to the log). None when it keeps no
     deadlines. The answers stage tells what the notices say; the caller saves the book
     once they are queued, so that none is lost."""
     settings = table.campaign.config.deadlines
     if not settings.active:
         return None
-    halted = follow_stops(table.campaign, outages, now)
-    notices, outcome = check(table, now, settings, halted)
+    halted = follow_stops(table.campaign, ticking.outages, now)
+    notices, outcome = check(table, now, settings, ticking.gap, halted)
     missed = tuple(MissedDeadline(seat, stamp(due), done) for seat, due, done in notices.missed)
     commit(table, outcome, Record(Kind.REFEREE, missed=missed))
     notices.applied = bool(outcome.applied)
@@ -269,7 +280,7 @@ def keep_time(table: Table, now: datetime, outages: Outages) -> Notices | None:
     return notices
 
 
-def wake(table: Table, now: datetime) -> datetime | None:
+def wake(table: Table, now: datetime, ticking: Ticking) -> datetime | None:
     """When the campaign's deadlines next need a tick: its earliest reminder or missed
     deadline to come (``now`` for a decision the book does not know yet); None when it keeps
     no deadlines now."""
@@ -290,7 +301,7 @@ def wake(table: Table, now: datetime) -> datetime | None:
             continue
         times.append(due + settings.grace)
         if not entry.reminded:
-            times.append(settings.reminder(parse_when(entry.asked), due))
+            times.append(settings.reminder(parse_when(entry.asked), due, ticking.gap))
     return min(times, default=None)
 
 

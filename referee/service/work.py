@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from ..files import StateDamaged, crashpoint, grouped
 from ..mail.inbox import Inbox, InboxError, InMail
@@ -26,7 +26,7 @@ from .play import advance, campaign_bot, commit
 from .report import TickReport
 from .session import Sessions
 from .site import Site
-from .timekeeping import keep_time, wake
+from .timekeeping import Ticking, keep_time, wake
 
 log = logging.getLogger(__name__)
 
@@ -174,10 +174,11 @@ def resolve_and_answer(
         return 0
     table = sessions.table(campaign_id)
     before, notices = table.count, None
+    ticking = ticking_of(site, now)
     if table.campaign.status == Status.RUNNING:
         robots = set(table.campaign.robots)
         commit(table, advance(table, robots), Record(Kind.REFEREE))
-        notices = keep_time(table, now, site.outbox.outages())
+        notices = keep_time(table, now, ticking)
         if notices and notices.applied:  # a deadline's decision: go on from it
             commit(table, advance(table, robots), Record(Kind.REFEREE))
             timekeeping.note_asked(table, now)  # what follows is asked for now, due from now
@@ -189,7 +190,9 @@ def resolve_and_answer(
         snapshots.save(table, marks.floor())
     # an answer held to gather with the player's next mail is looked at again next tick, a
     # player's daily mail when its day is over
-    waits.note(table.campaign.root, min_time(next_mail(table, marks, now), wake(table, now)))
+    waits.note(
+        table.campaign.root, min_time(next_mail(table, marks, now), wake(table, now, ticking))
+    )
     resolved = sum(len(s.record.orders) for s in table.steps_after(before))
     log.log(
         logging.INFO if mails or resolved or queued else logging.DEBUG,
@@ -239,6 +242,14 @@ def run_as_gm(site: Site, campaign_id: str, line: str, now: datetime) -> list[Ac
         snapshots.save(table, marks.floor())  # the next tick starts from here, not the log
     site.post.save()
     return done.actions
+
+
+def ticking_of(site: Site, now: datetime) -> Ticking:
+    """What the site tells the deadlines of this tick: the outbox's outages, and the time
+    since the tick before it."""
+    last = site.last_tick()
+    gap = now - datetime.fromisoformat(last["at"]) if last else timedelta(0)
+    return Ticking(site.outbox.outages(), max(gap, timedelta(0)))
 
 
 def min_time(*times: datetime | None) -> datetime | None:

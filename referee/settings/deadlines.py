@@ -108,17 +108,39 @@ class Deadlines:
     def grace(self) -> timedelta:
         return timedelta(minutes=self.grace_minutes)
 
-    def reminder(self, asked: datetime, due: datetime) -> datetime:
+    def reminder(self, asked: datetime, due: datetime, gap: timedelta = timedelta(0)) -> datetime:
         """When the reminder of a decision asked for at ``asked`` and due at ``due`` goes
         out: ``remind_hours`` before the deadline, or once ``remind_share`` of the time
         allowed has passed, but never within the first half of it, so that a short deadline
-        is not reminded at once (nor before the mail that asked for the decision)."""
-        allowed = due - asked
+        is not reminded at once (nor before the mail that asked for the decision). The time
+        allowed is the decision's own: weekday time with ``weekdays_only`` (a reminder never
+        falls on a weekend). Where ticks come ``gap`` apart, the last tick before the
+        deadline reminds, if the reminder's time would fall after it."""
+        allowed = self._counted(asked, due)
         if self.remind_hours is not None:
-            at = due - timedelta(hours=self.remind_hours)
+            into = allowed - timedelta(hours=self.remind_hours)
         else:
-            at = asked + allowed * self.remind_share
-        return max(at, asked + allowed / 2)
+            into = allowed * self.remind_share
+        at = self._after(asked, max(into, allowed / 2))
+        return min(at, max(due - gap, self._after(asked, allowed / 2)))
+
+    def _after(self, start: datetime, counted: timedelta) -> datetime:
+        """The moment ``counted`` of the campaign's time after ``start`` (aware UTC)."""
+        local = start.astimezone(self.zone)
+        moment = self._add_hours(local, counted / timedelta(hours=1))
+        return (self._skip_weekend(moment) if self.weekdays_only else moment).astimezone(UTC)
+
+    def _counted(self, start: datetime, end: datetime) -> timedelta:
+        """The campaign's time from ``start`` to ``end``: the weekday time between them with
+        ``weekdays_only``, else all of it."""
+        if not self.weekdays_only:
+            return end - start
+        counted, now = timedelta(0), self._skip_weekend(start.astimezone(self.zone))
+        while now < end:
+            midnight = datetime.combine(now.date() + timedelta(days=1), time(0), now.tzinfo)
+            counted += _elapsed(now, min(midnight, end.astimezone(self.zone)))
+            now = self._skip_weekend(midnight)
+        return counted
 
     @property
     def zone(self) -> ZoneInfo:
