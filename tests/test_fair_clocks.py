@@ -17,8 +17,9 @@ from datetime import timedelta
 
 from sites import ADDRESSES, logged, text_of
 from test_commands_maildir import T0, game
-from test_gm_behaviours import gm_mail, run
+from test_gm_behaviours import bot_order, gm_mail, mail_from, run
 
+from referee.service import answers
 from referee.service.tick import tick
 
 HOUR = timedelta(hours=1)
@@ -190,3 +191,43 @@ def test_a_campaign_unread_for_ten_days_has_its_deadlines_pushed_on(tmp_path):
     assert moves(site) == []
     run(site, T0 + 11 * DAY + HOUR)
     assert moves(site) == ["bot"]
+
+
+def test_a_player_on_digest_is_asked_for_each_decision_at_once(tmp_path):
+    """Bob asked for one mail a day (answered at once, the day's mail as it was). Each of
+    his decisions is asked for at once all the same, the bot never deciding for him unasked;
+    what happens without asking him anything waits for his daily mail at 18:00 (UTC, the
+    campaign's zone: he set none)."""
+    site, boxes = game(tmp_path, hours=2)
+    mail_from(site, boxes, 1, "mail digest", T0)
+    boxes.new()
+    asked, now = 0, T0
+    while asked < 3:
+        now += 10 * timedelta(minutes=1)
+        seat, order = bot_order(site, "g1", asked)
+        if seat == 1:
+            prompts = [m for m in boxes.new(ADDRESSES[1]) if "your turn" in str(m["Subject"])]
+            assert len(prompts) == 1, asked  # asked at once, not at his daily mail
+            asked += 1
+        mail_from(site, boxes, seat, order, now)
+    assert "bot" not in moves(site)
+    boxes.new(ADDRESSES[1])
+    evening = now.replace(hour=17, minute=59)
+    run(site, evening)
+    assert not any("your turn" in str(m["Subject"]) for m in boxes.new(ADDRESSES[1]))
+
+
+def test_the_daily_digest_goes_at_the_time_of_day_the_player_chose_in_their_zone(tmp_path):
+    """Bob on `mail digest 07:30` in New York: what happened after his mail of 09:00 UTC
+    (04:00 there) waits for 07:30 there, 12:30 UTC, not for 24 hours after his mail."""
+    site, boxes = game(tmp_path, policy="wait")
+    mail_from(site, boxes, 1, "timezone America/New_York\nmail digest 07:30", T0)
+    assert site.campaign("g1").players[1].digest_at == "07:30"
+    boxes.new()
+    seat, order = bot_order(site, "g1", 0)
+    assert seat == 0
+    mail_from(site, boxes, 0, order, T0 + HOUR)
+    assert boxes.new(ADDRESSES[1]) == []  # nothing for him to decide: it waits
+    table = site.campaign("g1").table()
+    goes = answers.next_mail(table, table.campaign.marks, T0 + HOUR)
+    assert goes == T0 + 3 * HOUR + timedelta(minutes=30)

@@ -198,7 +198,7 @@ def answer(
             if all(_plain(r) for r in reads):
                 held[seat] = reads  # accepted orders: told with the next decision
                 continue
-        if choice == "digest" and not final and _later(marks, key, now):
+        if choice == "digest" and not (final or new_decision) and _later(table, marks, key, now):
             held[seat] = reads  # one mail a day: everything since goes in the next one
             continue
         if new_decision or new_round or final:
@@ -407,13 +407,17 @@ def told_briefly(news: list[Step]) -> list[Command]:
     return actions
 
 
-DAY = timedelta(days=1)
-
-
-def _later(marks: Watermarks, key: str, now: datetime) -> bool:
+def _later(table: Table, marks: Watermarks, key: str, now: datetime) -> bool:
     """Whether a player who asked for one mail a day (``mail digest``) had theirs today."""
+    return now < _digest_due(table, marks, key, now)
+
+
+def _digest_due(table: Table, marks: Watermarks, key: str, now: datetime) -> datetime:
+    """When the daily mail of a player on ``mail digest`` goes (now, if they had none)."""
     last = marks.mailed.get(key)
-    return last is not None and now < datetime.fromisoformat(last) + DAY
+    if last is None:
+        return now
+    return timekeeping.digest_due(table.campaign, int(key), datetime.fromisoformat(last))
 
 
 def next_mail(table: Table, marks: Watermarks, now: datetime) -> datetime | None:
@@ -421,11 +425,13 @@ def next_mail(table: Table, marks: Watermarks, now: datetime) -> datetime | None
     waits for the player's next mail (or the gather time), else when a player who gets one
     mail a day has theirs held; None when nothing waits."""
     players = table.campaign.players
-    daily = {k for k in marks.mailed if players[int(k)].mail == "digest" and _later(marks, k, now)}
+    daily = {
+        k for k in marks.mailed if players[int(k)].mail == "digest" and _later(table, marks, k, now)
+    }
     times = [now for key, reads in marks.held.items() if reads and key not in daily]
     for key in daily:
         if marks.held.get(key) or table.steps_after(marks.digests.get(key, 0)):
-            times.append(datetime.fromisoformat(marks.mailed[key]) + DAY)
+            times.append(_digest_due(table, marks, key, now))
     return min(times, default=None)
 
 

@@ -23,11 +23,15 @@ from ..files import StateDamaged
 from ..mail.queue import Outages
 from ..records import Kind, MissedDeadline, Record
 from ..settings.deadlines import (
+    DIGEST_AT,
     MAX_EXTENSION,
     Deadlines,
     Shown,
     absent_days,
+    next_daily,
+    parse_time,
     parse_when,
+    reader_zone,
     show,
     stamp,
 )
@@ -119,6 +123,15 @@ def resume(campaign: Campaign, now: datetime) -> None:
             entry.paused += max(lasted, 0)
         book.paused_at = None
     book.save(campaign.root)
+
+
+def digest_due(campaign: Campaign, seat: int, last: datetime) -> datetime:
+    """When the daily digest of a player on `mail digest` goes, their last mail having gone
+    at ``last``: at the next time of day they chose (``DIGEST_AT`` unless they said) in their
+    time zone (the campaign's, if they set none)."""
+    player = campaign.players[seat]
+    at = parse_time(player.digest_at) if player.digest_at else DIGEST_AT
+    return next_daily(last, at, reader_zone(player.timezone, campaign.config.deadlines.zone))
 
 
 def told_dues(notices: Notices) -> list[tuple[int, datetime, bool]]:

@@ -29,6 +29,7 @@ POLICIES = ("wait", "bot", "rules")
 MAX_EXTENSION = timedelta(days=14)  # a game master's extensions, in all, per decision
 MAX_ABSENCE = timedelta(days=21)  # one player's announced absence
 LONGEST = timedelta(days=366)  # a deadline's hours, its reminder's, its grace
+DIGEST_AT = time(18, 0)  # when a player's daily digest goes, in their zone, unless they say
 
 
 class DeadlineError(ValueError):
@@ -218,6 +219,18 @@ def parse_time(text: str) -> time:
         raise DeadlineError(f"{text!r} is not a time of day; write it like 08:00") from None
 
 
+def next_daily(after: datetime, at: time, zone: ZoneInfo) -> datetime:
+    """The first moment after ``after`` when the clocks of ``zone`` show ``at`` (aware UTC):
+    a daily mail goes at a time of day, and does not drift with the ticks."""
+    local = after.astimezone(zone)
+    day = local.date()
+    while True:
+        moment = datetime.combine(day, at, zone)
+        if moment > local:
+            return moment.astimezone(UTC)
+        day += timedelta(days=1)
+
+
 def parse_day(text: str) -> datetime:
     try:
         return datetime.strptime(text, "%Y-%m-%d").replace(tzinfo=UTC)
@@ -249,12 +262,17 @@ class Shown(str):
         return shown
 
 
+def reader_zone(zone_name: str | None, fallback: ZoneInfo) -> ZoneInfo:
+    """A player's own time zone if they set one (and it is known), else ``fallback``."""
+    try:
+        return ZoneInfo(zone_name) if zone_name else fallback
+    except (ZoneInfoNotFoundError, ValueError):
+        return fallback
+
+
 def show(moment: datetime, zone_name: str | None, fallback: ZoneInfo) -> Shown:
     """A time as a player reads it: in their own time zone if they set one."""
-    try:
-        zone = ZoneInfo(zone_name) if zone_name else fallback
-    except (ZoneInfoNotFoundError, ValueError):
-        zone = fallback
+    zone = reader_zone(zone_name, fallback)
     local = moment.astimezone(zone)
     name = local.tzname() or str(zone)
     return Shown(local.strftime("%a %d %b %Y %H:%M ") + name, local.strftime("%a %H:%M ") + name)
