@@ -5,7 +5,9 @@ mails and the log that come of it.
 - a seat missed under policy `wait` wakes when the game master changes the deadlines or
   extends them: the deadline runs again from then, with the new settings;
 - the prompt after a bot's move carries its due time, and its clock starts at that tick;
-- the clock stands still while no mail can go out, and while the campaign cannot be read;
+- the clock stands still while no mail can go out, while the mail that asks a decision
+  waits undelivered, and while the campaign cannot be read;
+- a player on `mail digest` is asked for each decision at once;
 - the game master is told of a tick's missed deadlines in one mail.
 """
 
@@ -13,12 +15,14 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
+import pytest
 from sites import ADDRESSES, logged, text_of
 from test_commands_maildir import T0, game
 from test_gm_behaviours import bot_order, gm_mail, mail_from, run
 
+from referee import mailbot
 from referee.service import answers
 from referee.service.tick import tick
 
@@ -93,11 +97,6 @@ def test_adjudicate_still_decides_a_missed_seat_under_wait(tmp_path):
     run(site, T0 + 25 * HOUR)
     gm_mail(site, boxes, "adjudicate", T0 + 26 * HOUR)
     assert moves(site) == ["bot"]
-
-
-def test_tick_keeps_going(tmp_path):
-    site, boxes = game(tmp_path)
-    assert not tick(site, T0 + HOUR).errors
 
 
 def test_the_game_master_gets_one_mail_for_a_ticks_missed_deadlines(tmp_path):
@@ -231,3 +230,48 @@ def test_the_daily_digest_goes_at_the_time_of_day_the_player_chose_in_their_zone
     table = site.campaign("g1").table()
     goes = answers.next_mail(table, table.campaign.marks, T0 + HOUR)
     assert goes == T0 + 3 * HOUR + timedelta(minutes=30)
+
+
+@pytest.mark.slow  # three days of ticks over SMTP
+def test_a_decision_whose_prompt_cannot_be_delivered_does_not_run_out(mailrig, tmp_path):
+    """Over the rig's SMTP, Ann's address answers 'try again later' for three days: her
+    welcome, which asks her first decision, waits in the queue, and her clock with it; once
+    it is delivered she is told her decision is due 24 hours after that, and the bot plays
+    her seat only then."""
+    from test_undelivered import smtp_site
+
+    ann, bob, cid, gil, sam = (
+        mailrig.add_account(f"{n}-clock") for n in ["ann", "bob", "cid", "gil", "sam"]
+    )
+    site = smtp_site(tmp_path, mailrig, retry_at_most_hours=1)
+    mailrig.tempfail.add(ann.address)
+    people = [f"{n} <{a.address}>" for n, a in zip(("Ann", "Bob", "Cid"), (ann, bob, cid))]
+    site.new_campaign(
+        "bus",
+        "clock",
+        people,
+        seed=1,
+        gm=f"Gil <{gil.address}>",
+        settings={"deadlines": {"hours": 24, "policy": "bot"}},
+    )
+    t0 = datetime.now(UTC).replace(microsecond=0)  # the queue stamps its mail with the clock
+
+    def bot_moves() -> list[str]:
+        return [
+            o[2] for r in logged(site.campaign("clock")) if r.get("orders") for o in r["orders"]
+        ]
+
+    now = t0
+    while now < t0 + 3 * DAY:
+        tick(site, now)
+        now += 2 * HOUR
+    assert bot_moves() == [] and mailrig.read_mails(ann.address) == []
+    mailrig.tempfail.discard(ann.address)
+    tick(site, now)  # her welcome goes
+    tick(site, now + HOUR)  # her clock runs from here: she is told when it is due
+    subjects = [str(mailbot.parse(raw)["Subject"]) for raw in mailrig.read_mails(ann.address)]
+    assert any("New due time" in s for s in subjects), subjects
+    tick(site, now + 23 * HOUR)
+    assert bot_moves() == []
+    tick(site, now + 26 * HOUR)
+    assert bot_moves() == ["bot"]

@@ -694,6 +694,20 @@ class Outbox:
             return
         atomic_write(self.dir / OUTAGE, json.dumps(noted.to_data()) + "\n")
 
+    def unsent(self) -> dict[str, datetime]:
+        """The recipients of the queued mails a flush tried and could not deliver (lower
+        case), each with when the first of those mails was queued: a player whose mail
+        cannot reach them cannot act on it."""
+        found: dict[str, datetime] = {}
+        for name in self.pending():
+            if not (self.dir / f"{name}.error").exists():
+                continue
+            queued_at = _queued_at(name)
+            for address in self._kept(name)[0].recipients:
+                key = address.lower()
+                found[key] = min(found.get(key, queued_at), queued_at)
+        return found
+
     def outages(self) -> Outages:
         """When no mail could go out: the outage going on, and the last ones that ended."""
         return outages(self.dir)

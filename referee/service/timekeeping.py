@@ -56,12 +56,14 @@ class Notices:
 @dataclass(frozen=True)
 class Ticking:
     """What the site tells the deadlines of a tick besides its time: the outbox's outages
-    (the clocks stand still through them), and how far apart ticks come (the time since the
+    (the clocks stand still through them), how far apart ticks come (the time since the
     last one), so that a reminder whose time falls after the last tick before its deadline
-    goes at that tick."""
+    goes at that tick, and the addresses whose mail the outbox could not deliver yet (the
+    clock of a player who has not got their prompt stands still)."""
 
     outages: Outages = field(default_factory=Outages)
     gap: timedelta = timedelta(0)
+    unsent: dict = field(default_factory=dict)  # address -> since when its mail waits
 
 
 def due_of(rules: Deadlines, campaign: Campaign, seat: int, entry: Due) -> datetime | None:
@@ -157,6 +159,18 @@ def missed_notice(table: Table, notices: Notices) -> tuple[str, str, str]:
     return say("subject_missed", names=names), "\n".join(lines), key
 
 
+def undelivered(entry: Due, address: str, ticking: Ticking, now: datetime) -> bool:
+    """Whether the mail to the player of ``entry`` waits in the outbox, undelivered: their
+    clock stands still (``entry.unsent``) since that mail was queued, or since the decision
+    was asked for if later."""
+    since = ticking.unsent.get(address.lower())
+    if since is None:
+        return False
+    if entry.unsent is None:
+        entry.unsent = stamp(min(max(since, parse_when(entry.asked)), now))
+    return True
+
+
 def follow_stops(campaign: Campaign, outages: Outages, now: datetime) -> bool:
     """The book learns when the clocks stood still: the outages of the outbox, and the time
     since ``halt`` when the campaign could not be read; True while no mail can go out (the
@@ -190,7 +204,7 @@ def halt(root: Path, now: datetime) -> None:
 
 
 def check(
-    table: Table, now: datetime, settings: Deadlines, gap: timedelta, halted: bool = False
+    table: Table, now: datetime, settings: Deadlines, ticking: Ticking, halted: bool = False
 ) -> tuple[Notices, Outcome]:
     """Bring the book up to date with the decisions owed now, and act on what is due (not
     while the clocks stand still, ``halted``). The caller saves the book once the notices
@@ -204,6 +218,13 @@ def check(
         due = due_of(settings, campaign, decision.seat, entry)
         if due is None or entry.missed or halted:
             continue
+        if undelivered(entry, campaign.players[decision.seat].address, ticking, now):
+            continue
+        if entry.unsent is not None:  # delivered: the clock runs again from now
+            entry.paused += max((now - parse_when(entry.unsent)).total_seconds(), 0)
+            entry.unsent = None
+            due = due_of(settings, campaign, decision.seat, entry) or due
+            notices.moved.append((decision.seat, due))
         stood = book.stopped(parse_when(entry.asked), due).total_seconds()
         if stood > entry.stopped:  # the player is told the due time the clock moved to
             entry.stopped = stood
@@ -215,7 +236,9 @@ def check(
             if len(outcome.applied) > applied:  # decided: what the seat owes next is asked anew
                 del book.seats[key]
             applied = len(outcome.applied)
-        elif not entry.reminded and now >= settings.reminder(parse_when(entry.asked), due, gap):
+        elif not entry.reminded and now >= settings.reminder(
+            parse_when(entry.asked), due, ticking.gap
+        ):
             entry.reminded = True
             notices.reminders.append((decision.seat, due))
     return notices, outcome
@@ -277,7 +300,7 @@ def keep_time(table: Table, now: datetime, ticking: Ticking) -> Notices | None:
     if not settings.active:
         return None
     halted = follow_stops(table.campaign, ticking.outages, now)
-    notices, outcome = check(table, now, settings, ticking.gap, halted)
+    notices, outcome = check(table, now, settings, ticking, halted)
     missed = tuple(MissedDeadline(seat, stamp(due), done) for seat, due, done in notices.missed)
     commit(table, outcome, Record(Kind.REFEREE, missed=missed))
     notices.applied = bool(outcome.applied)
@@ -302,7 +325,7 @@ def wake(table: Table, now: datetime, ticking: Ticking) -> datetime | None:
     if campaign.status != Status.RUNNING or not settings.active:
         return None
     book = campaign.book
-    if book.halted is not None:
+    if book.halted is not None or any(e.unsent for e in book.seats.values()):
         return now  # looked at every tick until the clocks run again
     times = []
     for decision in table.awaiting:

@@ -245,11 +245,12 @@ def run_as_gm(site: Site, campaign_id: str, line: str, now: datetime) -> list[Ac
 
 
 def ticking_of(site: Site, now: datetime) -> Ticking:
-    """What the site tells the deadlines of this tick: the outbox's outages, and the time
-    since the tick before it."""
+    """What the site tells the deadlines of this tick: the outbox's outages, the time since
+    the tick before it, and the addresses whose mail waits undelivered."""
     last = site.last_tick()
     gap = now - datetime.fromisoformat(last["at"]) if last else timedelta(0)
-    return Ticking(site.outbox.outages(), max(gap, timedelta(0)))
+    outbox = site.outbox
+    return Ticking(outbox.outages(), max(gap, timedelta(0)), outbox.unsent())
 
 
 def min_time(*times: datetime | None) -> datetime | None:

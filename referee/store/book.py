@@ -27,10 +27,11 @@ class Due:
     stage: int
     asked: str
     extended: float = 0.0  # seconds the game master added (capped)
-    paused: float = 0.0  # seconds the campaign stood paused
+    paused: float = 0.0  # seconds the campaign stood paused, or its player's mail undelivered
     reminded: bool = False
     missed: bool = False
     stopped: float = 0.0  # seconds the clock stood still (``Book.stops``) its player was told of
+    unsent: str | None = None  # since when the mail to its player cannot be delivered
 
 
 @dataclass
@@ -51,7 +52,10 @@ class Book:
     def from_data(cls, data: dict) -> Book:
         seats = {}
         for seat, v in data["seats"].items():
-            parse_when(v["asked"])
+            unsent = v.get("unsent")
+            for moment in (v["asked"], unsent):
+                if moment is not None:
+                    parse_when(moment)
             seats[str(whole(int(seat)))] = Due(
                 whole(v["stage"]),
                 v["asked"],
@@ -60,6 +64,7 @@ class Book:
                 bool(v.get("reminded", False)),
                 bool(v.get("missed", False)),
                 float(v.get("stopped", 0.0)),
+                None if unsent is None else str(unsent),
             )
         paused_at, halted = data.get("paused_at"), data.get("halted")
         stops = [[str(since), str(until)] for since, until in data.get("stops", [])]
