@@ -8,7 +8,8 @@ mails and the log that come of it.
 - the clock stands still while no mail can go out, while the mail that asks a decision
   waits undelivered, and while the campaign cannot be read;
 - a player on `mail digest` is asked for each decision at once;
-- the game master is told of a tick's missed deadlines in one mail.
+- the game master is told of a tick's missed deadlines in one mail, and of those the
+  policy dealt with at most once a day.
 """
 
 from __future__ import annotations
@@ -275,3 +276,19 @@ def test_a_decision_whose_prompt_cannot_be_delivered_does_not_run_out(mailrig, t
     assert bot_moves() == []
     tick(site, now + 26 * HOUR)
     assert bot_moves() == ["bot"]
+
+
+@pytest.mark.slow  # a day and a half of hourly ticks
+def test_misses_the_bot_dealt_with_are_told_once_at_once_then_in_a_summary_a_day(tmp_path):
+    """One-hour deadlines nobody keeps, a tick an hour, for a day and a half: the game
+    master hears of the first miss at once, of the next ones in one summary a day after it,
+    not in a mail per miss."""
+    site, boxes = game(tmp_path, hours=1, remind_hours=None)
+    boxes.new()
+    told = []
+    for hour in range(1, 37):
+        run(site, T0 + hour * HOUR + timedelta(minutes=1))
+        told += [(hour, text) for text in gm_told_missed(boxes)]
+    assert [hour for hour, _ in told] == [1, 25]
+    assert told[0][1].count("was due at") == 1
+    assert told[1][1].count("the bot decided for them") == 24

@@ -325,7 +325,7 @@ def tell_sender(
 def tell_deadlines(post: Post, table: Table, notices: Notices) -> int:
     """A reminder to each player whose deadline nears, the new due time to each whose clock
     stood still, and a notice to the game master of the deadlines missed and what the
-    campaign's policy did; returns how many were queued."""
+    campaign's policy did (``timekeeping.gm_news``); returns how many were queued."""
     campaign = table.campaign
     zone = campaign.config.deadlines.zone
     queued = 0
@@ -334,8 +334,8 @@ def tell_deadlines(post: Post, table: Table, notices: Notices) -> int:
         shown = show(due, campaign.players[seat].timezone, zone)
         post.queue(campaign, reminder(post.identity, table, seat, stage, shown, moved))
         queued += 1
-    if notices.missed and campaign.gm is not None:
-        subject, text, key = timekeeping.missed_notice(table, notices)
+    if notices.gm and campaign.gm is not None:
+        subject, text, key = timekeeping.missed_notice(campaign, notices.gm)
         post.queue(campaign, gm_notice(post.identity, campaign, subject, text, key))
         queued += 1
     return queued

@@ -50,6 +50,7 @@ class Notices:
     reminders: list = field(default_factory=list)  # (seat, due)
     missed: list = field(default_factory=list)  # (seat, due, what was done)
     moved: list = field(default_factory=list)  # (seat, due): its clock stood still
+    gm: list = field(default_factory=list)  # the misses to tell the game master now (gm_news)
     applied: bool = False  # the policy applied orders: the game goes on from them
 
 
@@ -143,19 +144,36 @@ def told_dues(notices: Notices) -> list[tuple[int, datetime, bool]]:
     return reminded + [(seat, due, True) for seat, due in notices.moved]
 
 
-def missed_notice(table: Table, notices: Notices) -> tuple[str, str, str]:
-    """The game master's one mail of a tick's missed deadlines (at most one a tick, however
-    many seats missed theirs): its subject, its text, one line a miss, and the key of its
-    Message-ID, from the misses themselves (a seat that misses again, re-armed, is told
-    again)."""
-    campaign = table.campaign
-    names, lines, marks = [], [], []
+WAITS = "the game waits for the game master"  # what a miss under `wait` did
+SUMMARY_EVERY = timedelta(days=1)  # the game master's news of misses the policy dealt with
+
+
+def gm_news(campaign: Campaign, notices: Notices, now: datetime) -> list:
+    """The missed deadlines to tell the game master now, each [name, due, what was done]:
+    at most one mail a tick; one the policy dealt with (a bot's move, the game's rules) is
+    told at once when none was told in the last day, else kept for a summary a day after
+    the last (``wake``); one that waits for them is told at once, with those kept."""
+    book = campaign.book
     for seat, due, done in notices.missed:
-        name = campaign.players[seat].name
-        names.append(name)
-        lines.append(say("missed", name=name, campaign_id=campaign.id, due=stamp(due), done=done))
-        marks.append(f"{seat}.{stamp(due)}")
-    key = "missed." + hashlib.sha256(" ".join(marks).encode()).hexdigest()[:16]
+        book.untold.append([campaign.players[seat].name, stamp(due), done])
+    urgent = any(done == WAITS for _, _, done in notices.missed)
+    told = book.told_gm and now < parse_when(book.told_gm) + SUMMARY_EVERY
+    if not book.untold or (told and not urgent):
+        return []
+    news, book.untold, book.told_gm = book.untold, [], stamp(now)
+    return news
+
+
+def missed_notice(campaign: Campaign, news: list) -> tuple[str, str, str]:
+    """The game master's one mail of missed deadlines (``gm_news``): its subject, its
+    text, one line a miss, and the key of its Message-ID, from the misses themselves (a
+    seat that misses again, re-armed, is told again)."""
+    names = list(dict.fromkeys(name for name, _, _ in news))
+    lines = [
+        say("missed", name=name, campaign_id=campaign.id, due=due, done=done)
+        for name, due, done in news
+    ]
+    key = "missed." + hashlib.sha256(repr(news).encode()).hexdigest()[:16]
     return say("subject_missed", names=names), "\n".join(lines), key
 
 
@@ -287,7 +305,7 @@ def _apply_policy(table: Table, seat: int, policy: str, outcome: Outcome) -> str
         return "the bot decided for them"
     if policy == "rules" and adjudicate(table, seat, outcome):
         return "adjudicated by the game's missed-order rules"
-    return "the game waits for the game master"
+    return WAITS
 
 
 def keep_time(table: Table, now: datetime, ticking: Ticking) -> Notices | None:
@@ -304,6 +322,7 @@ def keep_time(table: Table, now: datetime, ticking: Ticking) -> Notices | None:
     missed = tuple(MissedDeadline(seat, stamp(due), done) for seat, due, done in notices.missed)
     commit(table, outcome, Record(Kind.REFEREE, missed=missed))
     notices.applied = bool(outcome.applied)
+    notices.gm = gm_news(table.campaign, notices, now)
     for seat, due, done in notices.missed:
         name = table.campaign.players[seat].name
         log.info(
@@ -338,6 +357,8 @@ def wake(table: Table, now: datetime, ticking: Ticking) -> datetime | None:
         times.append(due + settings.grace)
         if not entry.reminded:
             times.append(settings.reminder(parse_when(entry.asked), due, ticking.gap))
+    if book.untold and book.told_gm:  # the game master's summary of misses
+        times.append(parse_when(book.told_gm) + SUMMARY_EVERY)
     return min(times, default=None)
 
 

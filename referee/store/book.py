@@ -42,6 +42,10 @@ class Book:
     # they stand still now (None: they run)
     stops: list = field(default_factory=list)
     halted: str | None = None
+    # when the game master was last told of missed deadlines, and the misses kept for their
+    # next summary (each [name, due, what was done])
+    told_gm: str | None = None
+    untold: list = field(default_factory=list)
 
     @classmethod
     def load(cls, root: Path) -> Book:
@@ -66,12 +70,13 @@ class Book:
                 float(v.get("stopped", 0.0)),
                 None if unsent is None else str(unsent),
             )
-        paused_at, halted = data.get("paused_at"), data.get("halted")
+        paused_at, halted, told_gm = data.get("paused_at"), data.get("halted"), data.get("told_gm")
         stops = [[str(since), str(until)] for since, until in data.get("stops", [])]
-        for moment in (paused_at, halted, *(m for stop in stops for m in stop)):
+        untold = [[str(name), str(due), str(done)] for name, due, done in data.get("untold", [])]
+        for moment in (paused_at, halted, told_gm, *(m for stop in stops for m in stop)):
             if moment is not None:
                 parse_when(moment)
-        return cls(seats, paused_at, stops, halted)
+        return cls(seats, paused_at, stops, halted, told_gm, untold)
 
     def save(self, root: Path) -> None:
         data = {
@@ -79,6 +84,8 @@ class Book:
             "seats": {k: v.__dict__ for k, v in sorted(self.seats.items())},
             "stops": self.stops,
             "halted": self.halted,
+            "told_gm": self.told_gm,
+            "untold": self.untold,
         }
         atomic_write(root / BOOK, json.dumps(data, indent=1) + "\n")
 
