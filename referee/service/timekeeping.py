@@ -363,17 +363,18 @@ def wake(table: Table, now: datetime, ticking: Ticking) -> datetime | None:
 
 
 def dues(table: Table) -> dict[int, Shown]:
-    """When each awaited decision is due, as each player reads times (none while paused:
-    the deadlines stand still; none for a decision missed that waits for the game
-    master)."""
+    """When each awaited decision is due, as each player reads times (none while paused or
+    while no mail can go out: the deadlines stand still, and the players are told when they
+    run again; none for a decision missed that waits for the game master, nor for one whose
+    mail waits undelivered)."""
     campaign = table.campaign
     settings = campaign.config.deadlines
-    if not settings.active or campaign.status == Status.PAUSED:
-        return {}
     book = campaign.book
+    if not settings.active or campaign.status == Status.PAUSED or book.halted:
+        return {}
     shown = {}
     for key, entry in book.seats.items():
-        if entry.missed:  # the seat waits for the game master: no time to tell
+        if entry.missed or entry.unsent:  # waits for the game master, or for its mail
             continue
         due = due_of(settings, campaign, int(key), entry)
         if due is not None:

@@ -123,7 +123,7 @@ def resolve_all(
     report: TickReport,
 ) -> int:
     """Every campaign with work resolves and answers; returns the number of mails queued."""
-    queued = 0
+    queued, ticking = 0, None
     campaign_ids = site.campaign_ids()
     waits.keep_only(campaign_ids)  # a campaign folder removed by the game master
     for campaign_id in campaign_ids:
@@ -131,9 +131,10 @@ def resolve_all(
             site.data_root / campaign_id, now
         ):
             continue  # nothing new, nothing due: not even loaded
+        ticking = ticking or ticking_of(site, now)  # once a tick, when a campaign has work
         try:
             queued += resolve_and_answer(
-                site, sessions, campaign_id, now, applied[campaign_id], waits
+                site, sessions, campaign_id, now, applied[campaign_id], waits, ticking
             )
         except Exception as err:  # that campaign waits; every other one goes on
             what = f"campaign {campaign_id}"
@@ -165,16 +166,17 @@ def resolve_and_answer(
     now: datetime,
     mails: int,
     waits: Waits,
+    ticking: Ticking,
 ) -> int:
-    """A started campaign resolves what it can, keeps its deadlines and queues its answers,
-    and its snapshot and what it waits for are kept; returns the number of mails queued."""
+    """A started campaign resolves what it can, keeps its deadlines (``ticking``: what the
+    site tells them) and queues its answers, and its snapshot and what it waits for are
+    kept; returns the number of mails queued."""
     campaign = sessions.campaign(campaign_id)
     if campaign.status == Status.OPEN:
         waits.note(campaign.root, None)
         return 0
     table = sessions.table(campaign_id)
     before, notices = table.count, None
-    ticking = ticking_of(site, now)
     if table.campaign.status == Status.RUNNING:
         robots = set(table.campaign.robots)
         commit(table, advance(table, robots), Record(Kind.REFEREE))
