@@ -3,7 +3,8 @@ it is due, and what happens when it is missed (the campaign's policy).
 
 The book (`deadlines.json` in the campaign folder) is the only state: per seat, the stage of
 the decision it owes, when it was asked for, the time added to it (extensions, pauses) and
-whether the reminder went out and the policy was applied.
+whether the reminder went out and the policy was applied; when the clocks stood still; and
+the misses kept for the game master's daily summary.
 
 A clock runs only while its player can act: it stands still while the campaign is paused,
 while no mail can go out (the outbox's outages), and while the campaign cannot be read (a
@@ -64,7 +65,7 @@ class Ticking:
 
     outages: Outages = field(default_factory=Outages)
     gap: timedelta = timedelta(0)
-    unsent: dict = field(default_factory=dict)  # address -> since when its mail waits
+    unsent: dict[str, datetime] = field(default_factory=dict)  # address -> since when
 
 
 def due_of(rules: Deadlines, campaign: Campaign, seat: int, entry: Due) -> datetime | None:
@@ -105,7 +106,7 @@ def rearm(campaign: Campaign, now: datetime) -> None:
     book = campaign.book
     missed = [entry for entry in book.seats.values() if entry.missed]
     for entry in missed:
-        entry.asked, entry.extended, entry.paused = stamp(now), 0.0, 0.0
+        entry.asked, entry.extended, entry.paused, entry.stopped = stamp(now), 0.0, 0.0, 0.0
         entry.missed = entry.reminded = False
     if missed:
         book.save(campaign.root)
