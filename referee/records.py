@@ -111,11 +111,6 @@ class MissedDeadline:
     due: str  # when it was due, UTC
     done: str  # what the campaign's policy did, for the reports
 
-    def letters(self, record: Record) -> list[Letter]:
-        """The game master learns of it (with what was done for the seat), in one mail for
-        all of a tick's (``service.answers`` gathers them)."""
-        return [Letter("missed", GAME_MASTER, (record.n, self.seat), record.n)]
-
     def to_json(self) -> dict:
         return {"seat": self.seat, "due": self.due, "done": self.done}
 
@@ -656,14 +651,14 @@ class Record:
         return [a for a in self.actions if isinstance(a, Command)]
 
     def letters(self) -> list[Letter]:
-        """The mails of their own its commands and missed deadlines call for."""
-        found = [
+        """The mails of their own its commands call for (a missed deadline is told to the
+        game master by the timekeeper, at most once a tick and in a daily summary)."""
+        return [
             letter
             for index, action in enumerate(self.actions)
             if isinstance(action, Command)
             for letter in action.letters(self, index)
         ]
-        return found + [letter for m in self.missed for letter in m.letters(self)]
 
     def asks_for(self, what: str) -> bool:
         """Whether a command of it asks for ``what`` in its sender's answer (help ...)."""

@@ -1,10 +1,14 @@
-"""Deadline arithmetic: hours, times of day, weekdays only, time zones, absences."""
+"""Deadline arithmetic: hours, times of day, weekdays only, time zones, absences, clocks that
+stood still, each across a daylight-saving change in both directions."""
 
 from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
 
 import pytest
 
-from referee.settings.deadlines import DeadlineError, Deadlines, absent_days, show
+from referee.service.timekeeping import due_of
+from referee.settings.deadlines import DeadlineError, Deadlines, absent_days, show, stamp
+from referee.store.book import Book, Due
 
 UTC = UTC
 FRIDAY_NOON = datetime(2026, 11, 27, 12, 0, tzinfo=UTC)
@@ -104,3 +108,66 @@ def test_weekdays_only_is_a_boolean_not_any_text():
     with pytest.raises(DeadlineError, match="write true or false, not 'no'"):
         Deadlines.from_settings({"hours": 24, "weekdays_only": "no"})
     assert Deadlines.from_settings({"hours": 24, "weekdays_only": False}).weekdays_only is False
+
+
+# Across a daylight-saving change in both directions (Berlin: forward on Sunday 29 March
+# 2026, back on Sunday 25 October; New York: forward on 8 March, back on 1 November), each
+# of the deadline's rules keeps counting real time, and shows it on the reader's clock.
+BERLIN = {"timezone": "Europe/Berlin"}
+SPRING = datetime(2026, 3, 28, 9, 0, tzinfo=UTC)  # Saturday 10:00 CET
+AUTUMN = datetime(2026, 10, 24, 8, 0, tzinfo=UTC)  # Saturday 10:00 CEST
+
+
+def test_a_due_time_is_shown_on_the_readers_clock_either_side_of_a_change():
+    rules = Deadlines.from_settings({"hours": 48, **BERLIN})
+    assert show(rules.due(SPRING), None, rules.zone) == "Mon 30 Mar 2026 11:00 CEST"
+    assert show(rules.due(AUTUMN), None, rules.zone) == "Mon 26 Oct 2026 09:00 CET"
+    assert show(rules.due(SPRING), "America/New_York", rules.zone) == "Mon 30 Mar 2026 05:00 EDT"
+    assert show(rules.due(AUTUMN), "America/New_York", rules.zone) == "Mon 26 Oct 2026 04:00 EDT"
+
+
+def test_times_of_day_stay_on_the_wall_clock_across_a_change():
+    rules = Deadlines.from_settings({"times": ["20:00"], "min_hours": 24, **BERLIN})
+    assert show(rules.due(SPRING), None, rules.zone) == "Sun 29 Mar 2026 20:00 CEST"
+    assert show(rules.due(AUTUMN), None, rules.zone) == "Sun 25 Oct 2026 20:00 CET"
+
+
+def test_weekdays_only_counts_weekday_hours_across_the_spring_change_too():
+    rules = Deadlines.from_settings(
+        {"hours": 24, "weekdays_only": True, "timezone": "America/New_York"}
+    )
+    # asked Friday 6 March 20:00 EST: 4 hours of Friday, the weekend (clocks go forward on
+    # Sunday), then 20 hours of Monday from midnight EDT
+    asked = datetime(2026, 3, 7, 1, 0, tzinfo=UTC)
+    assert rules.due(asked) == datetime(2026, 3, 10, 0, 0, tzinfo=UTC)  # Monday 20:00 EDT
+
+
+@pytest.mark.parametrize("asked", [SPRING, AUTUMN])
+def test_a_reminder_counts_real_hours_and_weekday_hours_across_a_change(asked):
+    hours = Deadlines.from_settings({"hours": 48, **BERLIN})
+    assert hours.reminder(asked, hours.due(asked)) - asked == timedelta(hours=36)
+    weekdays = Deadlines.from_settings({"hours": 24, "weekdays_only": True, **BERLIN})
+    due = weekdays.due(asked)  # asked on a Saturday: Monday and Tuesday's first hours
+    assert due.astimezone(weekdays.zone).strftime("%a %H:%M") == "Tue 00:00"
+    reminded = weekdays.reminder(asked, due).astimezone(weekdays.zone)
+    assert reminded.strftime("%a %H:%M") == "Mon 18:00"
+
+
+@pytest.mark.parametrize("asked", [SPRING, AUTUMN])
+def test_an_absence_across_a_change_moves_a_deadline_on_by_whole_days(asked):
+    """The absence's day is counted in real hours, as every other part of a deadline."""
+    rules = Deadlines.from_settings({"hours": 48, **BERLIN})
+    player = SimpleNamespace(absence=[[f"{asked:%Y-%m}-{asked.day + 1}"] * 2])
+    campaign = SimpleNamespace(players=[player], book=Book())
+    entry = Due(0, stamp(asked))
+    assert due_of(rules, campaign, 0, entry) - asked == timedelta(hours=72)
+
+
+@pytest.mark.parametrize("asked", [SPRING, AUTUMN])
+def test_a_clock_that_stood_still_across_a_change_moves_on_by_the_real_time_it_stood(asked):
+    rules = Deadlines.from_settings({"hours": 48, **BERLIN})
+    book = Book()
+    book.stop(asked + timedelta(hours=6), asked + timedelta(hours=30))  # the night of the change
+    campaign = SimpleNamespace(players=[SimpleNamespace(absence=[])], book=book)
+    entry = Due(0, stamp(asked))
+    assert due_of(rules, campaign, 0, entry) - asked == timedelta(hours=72)

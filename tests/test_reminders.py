@@ -63,3 +63,34 @@ def test_a_reminders_subject_names_the_campaign_the_round_and_what_is_asked(tmp_
     assert reminder == (
         "[g1] Reminder - Setup: your turn - first buildings, due by Mon 23 Nov 2026 15:00 UTC"
     )
+
+
+def test_a_weekday_only_reminder_comes_at_a_share_of_the_weekday_time_never_on_a_weekend():
+    """Asked Friday noon, due Monday noon with 24 weekday hours: three quarters of them
+    have passed on Monday at 06:00, not on Sunday (three quarters of the real 72 hours)."""
+    rules = Deadlines.from_settings({"hours": 24, "weekdays_only": True})
+    friday = datetime(2026, 11, 27, 12, 0, tzinfo=UTC)
+    due = rules.due(friday)
+    assert due == datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
+    assert rules.reminder(friday, due) == datetime(2026, 11, 30, 6, 0, tzinfo=UTC)
+    for hours in range(0, 7 * 24, 5):  # asked at any time of a week
+        asked = friday + hours * HOUR
+        due = rules.due(asked)
+        assert due is not None
+        assert rules.reminder(asked, due).weekday() < 5, asked
+
+
+def test_where_ticks_are_sparse_the_last_tick_before_the_deadline_reminds(tmp_path):
+    """A six-hour deadline, ticks four hours apart: the reminder's time (4.5 hours on)
+    falls between the tick at 4 hours and the deadline's tick, so the tick at 4 hours
+    reminds rather than none."""
+    site = make_site(tmp_path)
+    tick(site, T0 - 4 * HOUR)  # cron runs every four hours
+    site.new_campaign("bus", "g1", PLAYERS, seed=1, settings={"deadlines": {"hours": 6}})
+    boxes = Mailboxes(site)
+    tick(site, T0)
+    boxes.new()
+    tick(site, T0 + 4 * HOUR)
+    assert [str(m["Subject"]) for m in boxes.new()] == [
+        "[g1] Reminder - Setup: your turn - first buildings, due by Mon 23 Nov 2026 15:00 UTC"
+    ]

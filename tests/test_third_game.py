@@ -256,7 +256,7 @@ def test_a_missed_deadline_lets_the_games_bot_take(takeaway, tmp_path):
     assert not tick(site, T0 + timedelta(hours=25)).errors
     [record] = [r for r in logged(site.campaign("pile")) if r.get("missed")]
     assert record["orders"] == [[0, "take 3", "bot"]]  # 15 left: it leaves Bob 12
-    assert record["missed"][0]["done"] == "the bot decided for them"
+    assert record["missed"][0]["done"] == "the bot decided for them: take 3"
     assert boxes.new(ANN) == []  # she hears of it with her next decision
     bob = one(boxes.new(BOB), "Round 1: your turn - take counters")
     assert "  - Ann takes 3; 12 left." in text_of(bob)

@@ -233,7 +233,7 @@ def test_a_missed_deadline_tells_the_game_master_what_the_bot_chose_in_readable_
     [notice] = [m for m in boxes.new(GIL) if "missed" in str(m["Subject"])]
     text = text_of(notice)
     chosen = [o.text for r in site.campaign("g1").records() for o in r.orders if o.how == "bot"]
-    assert chosen and f"Chosen for Ann:\n      {chosen[0]}" in text
+    assert chosen and f"the bot decided for them: {chosen[0]}." in " ".join(text.split())
     assert "due by Tue 24 Nov 2026 09:00 UTC" in " ".join(text.split())
     assert not re.search(r"\d{4}-\d\d-\d\dT\d\d:\d\d", text)  # no raw ISO time
     assert all(len(line) <= 78 for line in text.splitlines())
@@ -344,15 +344,14 @@ def test_a_message_is_told_to_its_readers_and_a_drop_to_the_dropped(tmp_path):
     assert not [x for x in letters if x.kind == "told" and x.to == 2]  # told in its own words
 
 
-def test_a_ticks_missed_deadlines_make_one_letter_to_the_game_master(tmp_path):
-    from referee.records import MissedDeadline
+def test_the_misses_the_timekeeper_tells_now_make_one_letter_to_the_game_master(tmp_path):
+    from referee.service.timekeeping import Notices
 
     site, table = told_now(tmp_path)
-    marks = table.campaign.marks
-    one = record_of(table, Record(Kind.REFEREE, missed=(MissedDeadline(0, "x", "waits"),)))
-    two = record_of(table, Record(Kind.REFEREE, missed=(MissedDeadline(1, "y", "waits"),)))
-    missed = [x for x in tell(table, marks, T0).letters if x.kind == "missed"]
-    assert missed == [Letter("missed", None, (one.n, 0, two.n, 1), one.n)]
+    news = [["Ann", "2026-11-24T09:00:00Z", "waits"], ["Bob", "2026-11-24T09:00:00Z", "waits"]]
+    letters = tell(table, table.campaign.marks, T0, Notices(gm=news)).letters
+    missed = [x for x in letters if x.kind == "missed"]
+    assert missed == [Letter("missed", None, (tuple(news[0]), tuple(news[1])))]
 
 
 def test_a_stopped_campaigns_notice_names_the_site_folder_and_fits_the_screen(

@@ -45,7 +45,7 @@ from typing import Protocol
 
 from ..files import atomic_write, crashpoint, fsync_dir, instant, second_name, whole
 from .email_policy import POLICY
-from .queue import RESTING, given_up_untold, make_folders, queued
+from .queue import OUTAGE, RESTING, Outages, given_up_untold, make_folders, outages, queued
 
 log = logging.getLogger(__name__)
 
@@ -561,6 +561,7 @@ class Outbox:
             failing.save()
             # a note only when every mail left waits on its addresses, none on the server
             self._note_resting(resting if len(resting) == len(report.waiting) else {})
+            self._note_outage(report, now)
             # the moves are made durable once, here: one lost by a crash only means a resend
             for d in (self.sent_dir, self.failed_dir, self.dir):
                 fsync_dir(d)
@@ -678,6 +679,38 @@ class Outbox:
         else:
             with contextlib.suppress(FileNotFoundError):
                 note.unlink()
+
+    def _note_outage(self, report: FlushReport, now: datetime) -> None:
+        """``OUTAGE``: a flush that could send nothing at all (``report.error``) begins an
+        outage, if none is going on; one that reached the server ends it."""
+        known = outages(self.dir)
+        if report.error and known.since is None:
+            log.warning("no mail can go out since %s: %s", now.isoformat(), report.error)
+            noted = Outages(now, known.past)
+        elif not report.error and known.since is not None:
+            log.warning("mail goes out again: no mail went out from %s", known.since.isoformat())
+            noted = Outages(None, (*known.past, (known.since, now)))
+        else:
+            return
+        atomic_write(self.dir / OUTAGE, json.dumps(noted.to_data()) + "\n")
+
+    def unsent(self) -> dict[str, datetime]:
+        """The recipients of the queued mails a flush tried and could not deliver (lower
+        case), each with when the first of those mails was queued: a player whose mail
+        cannot reach them cannot act on it."""
+        found: dict[str, datetime] = {}
+        for name in self.pending():
+            if not (self.dir / f"{name}.error").exists():
+                continue
+            queued_at = _queued_at(name)
+            for address in self._kept(name)[0].recipients:
+                key = address.lower()
+                found[key] = min(found.get(key, queued_at), queued_at)
+        return found
+
+    def outages(self) -> Outages:
+        """When no mail could go out: the outage going on, and the last ones that ended."""
+        return outages(self.dir)
 
     def _give_up(self, name: str, why: str, report: FlushReport, now: datetime) -> bool:
         """A mail queued ``patience.give_up`` ago and refused for now ever since moves to

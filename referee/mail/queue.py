@@ -5,13 +5,58 @@ this."""
 from __future__ import annotations
 
 import json
+import logging
 import os
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+
+log = logging.getLogger(__name__)
 
 RESTING = "resting.json"
 """The queue's note of the mails its last flush left resting (every address of each failing,
 none due for its next try) and until when: ``{"mails": [names], "until": ISO time}``."""
+
+
+OUTAGE = "outage.json"
+"""The queue's note of the times no mail could go out at all (the server not reached, the
+login refused, the outbox Maildir not written): ``{"since": ISO time or null, "past":
+[[since, until], ...]}``, the outage going on if any, and the last ``KEPT_OUTAGES`` that
+ended. Deadlines stand still through them: a player cannot act on a mail not sent."""
+KEPT_OUTAGES = 50  # a deadline runs at most a few weeks: these reach back far enough
+
+
+@dataclass(frozen=True)
+class Outages:
+    """What ``OUTAGE`` says: since when no mail can go out (None: mail goes out), and the
+    outages that ended, oldest first."""
+
+    since: datetime | None = None
+    past: tuple[tuple[datetime, datetime], ...] = ()
+
+    def to_data(self) -> dict:
+        return {
+            "since": self.since.isoformat() if self.since else None,
+            "past": [[a.isoformat(), b.isoformat()] for a, b in self.past[-KEPT_OUTAGES:]],
+        }
+
+
+def outages(queue_dir: str | os.PathLike) -> Outages:
+    """The queue's ``OUTAGE`` note; none when it has none, or one that cannot be read (the
+    deadlines then run through a past outage: the note is a record, not the mail)."""
+    path = Path(queue_dir) / OUTAGE
+    try:
+        data = json.loads(path.read_bytes())
+        since = data["since"]
+        return Outages(
+            datetime.fromisoformat(since) if since is not None else None,
+            tuple((datetime.fromisoformat(a), datetime.fromisoformat(b)) for a, b in data["past"]),
+        )
+    except FileNotFoundError:
+        return Outages()
+    except (OSError, ValueError, TypeError, KeyError) as err:
+        log.warning("%s cannot be read (%s): no outage is known", path, err)
+        return Outages()
 
 
 def make_folders(queue_dir: str | os.PathLike) -> None:

@@ -186,11 +186,13 @@ class Letters:
         return [told(self.identity, self.table, seat, steps, brief, due, letter.asks)]
 
     def reminder(self, letter: Letter) -> list[EmailMessage]:
+        """A reminder of a decision owed, or (``asks``) its new due time after its clock
+        stood still."""
         seat, stage = letter.key
         due = self.due_at.get(seat)
         if due is None:
             return []  # its decision was taken meanwhile
-        return [reminder(self.identity, self.table, seat, stage, due)]
+        return [reminder(self.identity, self.table, seat, stage, due, moved=letter.asks)]
 
     def welcome(self, letter: Letter) -> list[EmailMessage]:
         """A player who takes over a seat: their welcome, with the game under way and the
@@ -225,18 +227,12 @@ class Letters:
     # letters to the game master
 
     def missed(self, letter: Letter) -> list[EmailMessage]:
-        """Every deadline missed this tick, and what was done for each seat, in one mail."""
+        """The deadlines missed that the game master is told of now (the timekeeper's news:
+        whose, when due, what the policy did and chose), in one mail."""
         if self.campaign.gm is None:
             return []
-        pairs = sorted(zip(letter.key[::2], letter.key[1::2]), key=lambda pair: pair[1])
-        missed = []
-        for n, seat in pairs:
-            record = self.record(n)
-            [miss] = [m for m in record.missed if m.seat == seat]
-            chosen = [o.text for o in record.orders if o.seat == seat]
-            missed.append((self.player(seat).name, miss, chosen))
-        key = "missed." + ".".join(str(part) for part in letter.key)
-        return [missed_notice(self.identity, self.campaign, missed, key)]
+        key = "missed." + hashlib.sha256(repr(letter.key).encode()).hexdigest()[:16]
+        return [missed_notice(self.identity, self.campaign, letter.key, key)]
 
     def game_over(self, letter: Letter) -> list[EmailMessage]:
         return [game_over_notice(self.identity, self.table)]

@@ -16,19 +16,14 @@ here, one seat at a time, for every kind of record alike.
 from __future__ import annotations
 
 import copy
-import dataclasses
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from ..records import GAME_MASTER, Kind, Letter, Record
 from ..store.campaign import Step, Table
 from ..store.marks import Watermarks
+from . import timekeeping
 from .timekeeping import Notices
-
-DAY = timedelta(days=1)
-GATHERED = ("missed",)
-"""Letters of these kinds go to their reader as one mail a tick, however many records call
-for them (a game master told of five missed deadlines gets one mail)."""
 
 
 @dataclass
@@ -50,8 +45,11 @@ def tell(table: Table, marks: Watermarks, now: datetime, notices: Notices | None
     if notices:
         book = campaign.book.seats
         letters += [
-            Letter("reminder", seat, (seat, book[str(seat)].stage)) for seat, _ in notices.reminders
+            Letter("reminder", seat, (seat, book[str(seat)].stage), asks=moved)
+            for seat, _, moved in timekeeping.told_dues(notices)
         ]
+        if notices.gm:  # the misses the timekeeper tells the game master now, in one mail
+            letters.append(Letter("missed", GAME_MASTER, tuple(map(tuple, notices.gm))))
     if table.set_aside:
         letters.append(Letter("set_aside", GAME_MASTER, (last,)))
     # what happened since the earliest watermark, read once for everyone
@@ -86,7 +84,6 @@ def tell(table: Table, marks: Watermarks, now: datetime, notices: Notices | None
     marks.held = {str(seat): [r.n for r in reads] for seat, reads in held.items() if reads}
     letters += _tell_game_master(table, marks)
     letters += _tell_observers(table, marks)
-    told.letters = _gathered(letters)
     return told
 
 
@@ -154,7 +151,7 @@ def _tell_seat(
         if all(_plain(r) for r in reads):
             held[seat] = reads  # accepted orders: told with the next decision
             return []
-    if choice == "digest" and not final and _later(marks, key, now):
+    if choice == "digest" and not (final or new_decision) and _later(table, marks, key, now):
         held[seat] = reads  # one mail a day: everything since goes in the next one
         return []
     if new_decision or new_round or final:
@@ -210,25 +207,6 @@ def _tell_observers(table: Table, marks: Watermarks) -> list[Letter]:
     return letters
 
 
-def _gathered(letters: list[Letter]) -> list[Letter]:
-    """The letters of each kind of ``GATHERED`` to one reader made one, whose key holds
-    theirs one after the other (it tells of them all)."""
-    kept: list[Letter] = []
-    first: dict[tuple, int] = {}
-    for letter in letters:
-        if letter.kind not in GATHERED:
-            kept.append(letter)
-            continue
-        reader = (letter.kind, letter.to, letter.address)
-        if reader not in first:
-            first[reader] = len(kept)
-            kept.append(letter)
-            continue
-        earlier = kept[first[reader]]
-        kept[first[reader]] = dataclasses.replace(earlier, key=earlier.key + letter.key)
-    return kept
-
-
 def told_briefly(news: list[Step]) -> list:
     """The game master's actions of ``news`` to tell briefly, when they are all that
     happened in it (every other step told nothing); else none."""
@@ -243,10 +221,17 @@ def told_briefly(news: list[Step]) -> list:
     return actions
 
 
-def _later(marks: Watermarks, key: str, now: datetime) -> bool:
+def _later(table: Table, marks: Watermarks, key: str, now: datetime) -> bool:
     """Whether a player who asked for one mail a day (``mail digest``) had theirs today."""
+    return now < _digest_due(table, marks, key, now)
+
+
+def _digest_due(table: Table, marks: Watermarks, key: str, now: datetime) -> datetime:
+    """When the daily mail of a player on ``mail digest`` goes (now, if they had none)."""
     last = marks.mailed.get(key)
-    return last is not None and now < datetime.fromisoformat(last) + DAY
+    if last is None:
+        return now
+    return timekeeping.digest_due(table.campaign, int(key), datetime.fromisoformat(last))
 
 
 def next_mail(table: Table, marks: Watermarks, now: datetime) -> datetime | None:
@@ -254,11 +239,13 @@ def next_mail(table: Table, marks: Watermarks, now: datetime) -> datetime | None
     waits for the player's next mail (or the gather time), else when a player who gets one
     mail a day has theirs held; None when nothing waits."""
     players = table.campaign.players
-    daily = {k for k in marks.mailed if players[int(k)].mail == "digest" and _later(marks, k, now)}
+    daily = {
+        k for k in marks.mailed if players[int(k)].mail == "digest" and _later(table, marks, k, now)
+    }
     times = [now for key, reads in marks.held.items() if reads and key not in daily]
     for key in daily:
         if marks.held.get(key) or table.steps_after(marks.digests.get(key, 0)):
-            times.append(datetime.fromisoformat(marks.mailed[key]) + DAY)
+            times.append(_digest_due(table, marks, key, now))
     return min(times, default=None)
 
 

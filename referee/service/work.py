@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from ..files import StateDamaged, crashpoint, grouped
 from ..mail.inbox import Inbox, InboxError, InMail
@@ -35,7 +35,7 @@ from .report import TickReport
 from .session import Sessions
 from .site import Site
 from .telling import next_mail
-from .timekeeping import keep_time, wake
+from .timekeeping import Ticking, keep_time, wake
 
 log = logging.getLogger(__name__)
 
@@ -132,7 +132,7 @@ def resolve_all(
     report: TickReport,
 ) -> int:
     """Every campaign with work resolves and answers; returns the number of mails queued."""
-    queued = 0
+    queued, ticking = 0, None
     campaign_ids = site.campaign_ids()
     waits.keep_only(campaign_ids)  # a campaign folder removed by the game master
     for campaign_id in campaign_ids:
@@ -140,9 +140,10 @@ def resolve_all(
             site.data_root / campaign_id, now
         ):
             continue  # nothing new, nothing due: not even loaded
+        ticking = ticking or ticking_of(site, now)  # once a tick, when a campaign has work
         try:
             queued += resolve_and_answer(
-                site, sessions, campaign_id, now, applied[campaign_id], waits
+                site, sessions, campaign_id, now, applied[campaign_id], waits, ticking
             )
         except Exception as err:  # that campaign waits; every other one goes on
             what = f"campaign {campaign_id}"
@@ -157,6 +158,7 @@ def resolve_all(
                 exc_info=not told,
             )
             note_failure(site, what, text, now)
+            timekeeping.halt(site.data_root / campaign_id, now)  # nobody can act in it
             try:
                 tell_stopped(site.post, site, site.config.game_master_addresses, campaign_id, text)
             except Exception as lost:  # the notice lost, not the tick: recorded for the GMs
@@ -173,9 +175,11 @@ def resolve_and_answer(
     now: datetime,
     mails: int,
     waits: Waits,
+    ticking: Ticking,
 ) -> int:
-    """A started campaign resolves what it can, keeps its deadlines and queues its answers,
-    and its snapshot and what it waits for are kept; returns the number of mails queued."""
+    """A started campaign resolves what it can, keeps its deadlines (``ticking``: what the
+    site tells them) and queues its answers, and its snapshot and what it waits for are
+    kept; returns the number of mails queued."""
     campaign = sessions.campaign(campaign_id)
     if campaign.status == Status.OPEN:
         waits.note(campaign.root, None)
@@ -185,7 +189,7 @@ def resolve_and_answer(
     if table.campaign.status == Status.RUNNING:
         robots = set(table.campaign.robots)
         commit(table, advance(table, robots), Record(Kind.REFEREE))
-        notices = keep_time(table, now)
+        notices = keep_time(table, now, ticking)
         if notices and notices.applied:  # a deadline's decision: go on from it
             commit(table, advance(table, robots), Record(Kind.REFEREE))
         # the decisions owed after every line of the tick (a bot's move may have made a new
@@ -202,7 +206,9 @@ def resolve_and_answer(
         snapshots.save(table, marks.floor())
     # an answer held to gather with the player's next mail is looked at again next tick, a
     # player's daily mail when its day is over
-    waits.note(table.campaign.root, min_time(next_mail(table, marks, now), wake(table, now)))
+    waits.note(
+        table.campaign.root, min_time(next_mail(table, marks, now), wake(table, now, ticking))
+    )
     resolved = sum(len(s.record.orders) for s in table.steps_after(before))
     log.log(
         logging.INFO if mails or resolved or queued else logging.DEBUG,
@@ -256,6 +262,15 @@ def run_as_gm(site: Site, campaign_id: str, line: str, now: datetime) -> list[Ac
         snapshots.save(table, marks.floor())  # the next tick starts from here, not the log
     site.post.save()
     return done.actions
+
+
+def ticking_of(site: Site, now: datetime) -> Ticking:
+    """What the site tells the deadlines of this tick: the outbox's outages, the time since
+    the tick before it, and the addresses whose mail waits undelivered."""
+    last = site.last_tick()
+    gap = now - datetime.fromisoformat(last["at"]) if last else timedelta(0)
+    outbox = site.outbox
+    return Ticking(outbox.outages(), max(gap, timedelta(0)), outbox.unsent())
 
 
 def min_time(*times: datetime | None) -> datetime | None:

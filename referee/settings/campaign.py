@@ -11,7 +11,7 @@ from typing import Any, Literal
 from .. import registry
 from ..schema import at_least, setting, within
 from .checks import campaign_id, mail_address, player_name, player_token
-from .deadlines import Deadlines, parse_day, time_zone
+from .deadlines import Deadlines, parse_day, parse_time, time_zone
 
 
 def known_game(name: str) -> str:
@@ -29,6 +29,13 @@ def _zone_name(name: str | None) -> str | None:
     return name
 
 
+def _time_of_day(text: str | None) -> str | None:
+    """A time of day kept as written ('18:00')."""
+    if text is not None:
+        parse_time(text)
+    return text
+
+
 def _absences(spans: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, ...], ...]:
     for span in spans:
         if len(span) != 2:
@@ -41,7 +48,7 @@ def _absences(spans: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, ...], ...]
 MailChoice = Literal["each", "digest", "brief"]
 MAIL_CHOICES: dict[MailChoice, str] = {
     "each": "a mail for each thing that happens (the default)",
-    "digest": "one mail a day with everything since",
+    "digest": "each decision at once, and one mail a day with everything else since",
     "brief": "decisions and results only",
 }
 """How much mail a player gets (the ``mail`` command), and what each means."""
@@ -58,6 +65,7 @@ class PlayerEntry:
     absence: tuple[tuple[str, ...], ...] = setting((), check=_absences)  # `absence`
     signup: dict[str, Any] = setting(factory=dict)  # what they chose when joining
     mail: MailChoice = "each"  # the `mail` command: MAIL_CHOICES
+    digest_at: str | None = setting(None, check=_time_of_day)  # `mail digest 07:30`
 
 
 @dataclass(frozen=True)

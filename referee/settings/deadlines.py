@@ -29,6 +29,7 @@ POLICIES = ("wait", "bot", "rules")
 MAX_EXTENSION = timedelta(days=14)  # a game master's extensions, in all, per decision
 MAX_ABSENCE = timedelta(days=21)  # one player's announced absence
 LONGEST = timedelta(days=366)  # a deadline's hours, its reminder's, its grace
+DIGEST_AT = time(18, 0)  # when a player's daily digest goes, in their zone, unless they say
 
 
 class DeadlineError(ValueError):
@@ -108,17 +109,39 @@ class Deadlines:
     def grace(self) -> timedelta:
         return timedelta(minutes=self.grace_minutes)
 
-    def reminder(self, asked: datetime, due: datetime) -> datetime:
+    def reminder(self, asked: datetime, due: datetime, gap: timedelta = timedelta(0)) -> datetime:
         """When the reminder of a decision asked for at ``asked`` and due at ``due`` goes
         out: ``remind_hours`` before the deadline, or once ``remind_share`` of the time
         allowed has passed, but never within the first half of it, so that a short deadline
-        is not reminded at once (nor before the mail that asked for the decision)."""
-        allowed = due - asked
+        is not reminded at once (nor before the mail that asked for the decision). The time
+        allowed is the decision's own: weekday time with ``weekdays_only`` (a reminder never
+        falls on a weekend). Where ticks come ``gap`` apart, the last tick before the
+        deadline reminds, if the reminder's time would fall after it."""
+        allowed = self._counted(asked, due)
         if self.remind_hours is not None:
-            at = due - timedelta(hours=self.remind_hours)
+            into = allowed - timedelta(hours=self.remind_hours)
         else:
-            at = asked + allowed * self.remind_share
-        return max(at, asked + allowed / 2)
+            into = allowed * self.remind_share
+        at = self._after(asked, max(into, allowed / 2))
+        return min(at, max(due - gap, self._after(asked, allowed / 2)))
+
+    def _after(self, start: datetime, counted: timedelta) -> datetime:
+        """The moment ``counted`` of the campaign's time after ``start`` (aware UTC)."""
+        local = start.astimezone(self.zone)
+        moment = self._add_hours(local, counted / timedelta(hours=1))
+        return (self._skip_weekend(moment) if self.weekdays_only else moment).astimezone(UTC)
+
+    def _counted(self, start: datetime, end: datetime) -> timedelta:
+        """The campaign's time from ``start`` to ``end``: the weekday time between them with
+        ``weekdays_only``, else all of it."""
+        if not self.weekdays_only:
+            return end - start
+        counted, now = timedelta(0), self._skip_weekend(start.astimezone(self.zone))
+        while now < end:
+            midnight = datetime.combine(now.date() + timedelta(days=1), time(0), now.tzinfo)
+            counted += _elapsed(now, min(midnight, end.astimezone(self.zone)))
+            now = self._skip_weekend(midnight)
+        return counted
 
     @property
     def zone(self) -> ZoneInfo:
@@ -196,6 +219,18 @@ def parse_time(text: str) -> time:
         raise DeadlineError(f"{text!r} is not a time of day; write it like 08:00") from None
 
 
+def next_daily(after: datetime, at: time, zone: ZoneInfo) -> datetime:
+    """The first moment after ``after`` when the clocks of ``zone`` show ``at`` (aware UTC):
+    a daily mail goes at a time of day, and does not drift with the ticks."""
+    local = after.astimezone(zone)
+    day = local.date()
+    while True:
+        moment = datetime.combine(day, at, zone)
+        if moment > local:
+            return moment.astimezone(UTC)
+        day += timedelta(days=1)
+
+
 def parse_day(text: str) -> datetime:
     try:
         return datetime.strptime(text, "%Y-%m-%d").replace(tzinfo=UTC)
@@ -227,12 +262,17 @@ class Shown(str):
         return shown
 
 
+def reader_zone(zone_name: str | None, fallback: ZoneInfo) -> ZoneInfo:
+    """A player's own time zone if they set one (and it is known), else ``fallback``."""
+    try:
+        return ZoneInfo(zone_name) if zone_name else fallback
+    except (ZoneInfoNotFoundError, ValueError):
+        return fallback
+
+
 def show(moment: datetime, zone_name: str | None, fallback: ZoneInfo) -> Shown:
     """A time as a player reads it: in their own time zone if they set one."""
-    try:
-        zone = ZoneInfo(zone_name) if zone_name else fallback
-    except (ZoneInfoNotFoundError, ValueError):
-        zone = fallback
+    zone = reader_zone(zone_name, fallback)
     local = moment.astimezone(zone)
     name = local.tzname() or str(zone)
     return Shown(local.strftime("%a %d %b %Y %H:%M ") + name, local.strftime("%a %H:%M ") + name)

@@ -113,6 +113,7 @@ class Player:
     absence: list = field(default_factory=list)  # [[first day, last day]] (`absence`)
     signup: dict = field(default_factory=dict)  # what they chose when joining (the game's)
     mail: str = "each"  # how much mail they get (the `mail` command: MAIL_CHOICES)
+    digest_at: str | None = None  # when their daily digest goes, in their zone ('18:00')
 
     def formatted(self) -> str:
         return f"{self.name} <{self.address}>"
@@ -125,6 +126,8 @@ class Player:
             data["absence"] = self.absence
         if self.mail != "each":
             data["mail"] = self.mail
+        if self.digest_at:
+            data["digest_at"] = self.digest_at
         if self.signup:
             data["signup"] = self.signup
         return data
@@ -140,6 +143,7 @@ class Player:
             [list(span) for span in entry.absence],
             dict(entry.signup),
             entry.mail,
+            entry.digest_at,
         )
 
 

@@ -16,7 +16,7 @@ from .. import maps
 from ..contract import HeldOrders, View
 from ..mail.compose import Attachment, compose
 from ..mail.routing import Identity
-from ..records import Command, Drop, Message, MissedDeadline, Record, Replace
+from ..records import Command, Drop, Message, Record, Replace
 from ..settings.deadlines import Shown, parse_when, show
 from ..store.campaign import Campaign, Player, Status, Step, Table
 from .render import fitted, help_text, render, say
@@ -426,18 +426,30 @@ def press(
     )
 
 
-def reminder(identity: Identity, table: Table, seat: int, stage: int, due: str) -> EmailMessage:
-    """A player's reminder of the decision they owe: its subject reads as the prompt's did."""
+def reminder(
+    identity: Identity, table: Table, seat: int, stage: int, due: str, moved: bool = False
+) -> EmailMessage:
+    """A player's reminder of the decision they owe, or (``moved``) its new due time after
+    its clock stood still: its subject reads as the prompt's did."""
     campaign = table.campaign
     prompt, choices = decision_of(table, seat)
-    text = render("reminder.txt", campaign=campaign, due=due, prompt=prompt, choices=choices)
+    text = render(
+        "reminder.txt", campaign=campaign, due=due, prompt=prompt, choices=choices, moved=moved
+    )
+    decision = prompt and asked(prompt)
+    # each new due time is a mail of its own
+    what = (
+        ("moved", seat, stage, hashlib.sha256(due.encode()).hexdigest()[:12])
+        if moved
+        else ("reminder", seat, stage)
+    )
     return _mail(
         identity,
         campaign,
         campaign.players[seat],
-        say("subject_reminder", round=table.round, decision=prompt and asked(prompt), due=due),
+        say("subject_reminder", round=table.round, decision=decision, due=due, moved=moved),
         text,
-        message_id(identity, incarnate(campaign), "reminder", seat, stage),
+        message_id(identity, incarnate(campaign), *what),
     )
 
 
@@ -456,27 +468,22 @@ def gm_notice(
 
 
 def missed_notice(
-    identity: Identity,
-    campaign: Campaign,
-    missed: Sequence[tuple[str, MissedDeadline, Sequence[str]]],
-    key: str,
+    identity: Identity, campaign: Campaign, missed: Sequence[Sequence[str]], key: str
 ) -> EmailMessage:
-    """The game master told of the deadlines missed at one tick, in one mail: whose, when
-    it was due (in their own time), what the campaign's policy did and what it chose."""
+    """The game master told of missed deadlines in one mail, each (name, when it was due in
+    UTC, what the campaign's policy did and chose): the times in their own."""
     gm = game_master(campaign)
     zone = campaign.config.deadlines.zone
+    seats = [p.name for p in campaign.players]
     rows = [
-        {
-            "name": name,
-            "due": show(parse_when(m.due), gm.timezone, zone),
-            "done": m.done,
-            "chosen": chosen,
-        }
-        for name, m, chosen in missed
-    ]
+        {"name": name, "due": show(parse_when(due), gm.timezone, zone), "done": done}
+        for name, due, done in sorted(
+            missed, key=lambda m: (m[1], seats.index(m[0]) if m[0] in seats else len(seats))
+        )
+    ]  # by due time, then in the order of the seats
     text = render("missed.txt", campaign=campaign, missed=rows)
-    subject = say("subject_missed", names=[row["name"] for row in rows])
-    return gm_notice(identity, campaign, subject, text, key)
+    names = list(dict.fromkeys(row["name"] for row in rows))
+    return gm_notice(identity, campaign, say("subject_missed", names=names), text, key)
 
 
 def started_notice(identity: Identity, table: Table) -> EmailMessage:

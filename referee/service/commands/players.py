@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ... import records
 from ...settings.campaign import MAIL_CHOICES
-from ...settings.deadlines import MAX_ABSENCE, parse_day
+from ...settings.deadlines import MAX_ABSENCE, DeadlineError, parse_day, parse_time
 from ...store.campaign import Status
 from ...words.render import say
 from .base import CampaignCommand, CommandError, Commands, Who
@@ -62,18 +62,24 @@ class TimeZoneCommand(CampaignCommand):
 class MailCommand(CampaignCommand):
     name = "mail"
     usage = "mail digest|each|brief"
-    summary = "how much mail: a daily digest, each, or brief"
+    summary = "how much mail: a daily digest (at 18:00, or 'mail digest 07:30'), each, or brief"
     who = Who.PLAYERS
     record = records.MailSet
 
     def run(self, ctx: Commands, rest: str, line: str) -> records.Command:
         player = ctx.player()
-        choice = rest.strip().lower()
-        if choice not in MAIL_CHOICES:
+        choice, _, at = rest.strip().lower().partition(" ")
+        if choice not in MAIL_CHOICES or (at and choice != "digest"):
             raise CommandError(say("mail_usage", choices=MAIL_CHOICES))
-        player.mail = choice
+        if at:
+            try:
+                at = parse_time(at).strftime("%H:%M")
+            except DeadlineError as err:
+                raise CommandError(str(err)) from None
+        player.mail, player.digest_at = choice, at or None
         ctx.campaign.save()
-        return records.MailSet(line, say("mail_set", choice=choice, means=MAIL_CHOICES[choice]))
+        means = MAIL_CHOICES[choice]
+        return records.MailSet(line, say("mail_set", choice=choice, means=means, at=at))
 
 
 class LeaveCommand(CampaignCommand):
