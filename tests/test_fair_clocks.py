@@ -202,10 +202,11 @@ def test_a_player_on_digest_is_asked_for_each_decision_at_once(tmp_path):
     site, boxes = game(tmp_path, hours=2)
     mail_from(site, boxes, 1, "mail digest", T0)
     boxes.new()
-    asked, now = 0, T0
+    asked, now, step = 0, T0, 0
     while asked < 3:
         now += 10 * timedelta(minutes=1)
-        seat, order = bot_order(site, "g1", asked)
+        step += 1  # each mail's own choice: the same text twice is refused as sent anew
+        seat, order = bot_order(site, "g1", step)
         if seat == 1:
             subjects = [str(m["Subject"]) for m in boxes.new(ADDRESSES[1])]
             prompts = [s for s in subjects if "your turn" in s and "Reminder" not in s]
