@@ -232,3 +232,28 @@ def test_a_tick_that_went_well_pings_a_url_and_touches_a_file(tmp_path):
     # only the tick that went well told the switch: the others (and one that found
     # another tick running) did not
     assert Pings.heard == ["/ping/site1"] and not beacon.exists()
+
+
+def test_the_wrapper_reads_referee_env_as_written_and_runs_nothing_in_it(tmp_path):
+    """The wrapper sourced referee.env as shell: 'open sesame' ran the command 'sesame' (a
+    mail to cron's owner every tick) and left the token unset. Now the referee reads the
+    secrets itself, and the wrapper takes its own settings from the file as written."""
+    make_site(tmp_path)
+    beacon = tmp_path / "alive $HOME"
+    (tmp_path / "referee.env").write_text(
+        f"REFEREE_TEST_GM_TOKEN=open sesame\nREFEREE_TOUCH_FILE={beacon}\nREFEREE_LOG_KB=1\n"
+    )
+    shown = tmp_path / "show-env"
+    shown.write_text('#!/bin/sh\necho "token=${REFEREE_TEST_GM_TOKEN-unset}"\n')
+    shown.chmod(0o755)
+    done = subprocess.run(
+        [str(CRON / "referee-tick"), str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={k: v for k, v in os.environ.items() if not k.startswith("REFEREE")}
+        | {"REFEREE": str(shown)},
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+    assert beacon.exists()  # the path as written, $HOME and all
+    assert "token=unset" in (tmp_path / "state" / "tick.log").read_text()  # not exported

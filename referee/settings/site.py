@@ -1,9 +1,10 @@
 """The site configuration, ``referee.yaml``: where campaigns live, the referee's address, and
 how mail comes in and goes out.
 
-Secrets never live in the file: it names environment variables (``password_env``), read only
-when a mailbox is opened. Every mistake in the file is reported at once, each with what is
-wrong and how to put it right. Relative paths are relative to the file's folder.
+Secrets never live in the file: it names variables (``password_env``, ``token_env``) that
+``referee.env`` beside it or the environment sets, read only when they are needed.
+Every mistake in the file is reported at once, each with what is wrong and how to put it
+right. Relative paths are relative to the file's folder.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from ..files import atomic_write, crashpoint, fsync_dir
 from ..mail.inbox import MaildirInbox, create_maildir
 from ..schema import Problem, SettingsError, at_least, load_file, read, setting, within
 from .checks import mail_address, player_name
+from .secrets import env_file, secret
 
 if TYPE_CHECKING:
     import ssl
@@ -32,8 +34,8 @@ CONFIG_NAME = "referee.yaml"
 
 DEFAULT_CONFIG = """\
 # referee site configuration. Relative paths are relative to this file's folder.
-# Passwords are never written here: name an environment variable (password_env) and set it
-# where the referee runs (for cron, in the wrapper script).
+# Passwords and tokens are never written here: name a variable (password_env, token_env) and
+# set it in referee.env beside this file (KEY=value lines, read as written, mode 0600).
 
 data_root: games            # one folder per campaign
 
@@ -326,12 +328,16 @@ class Config:
         return [address for address, _ in self.game_masters]
 
     def game_master_token(self, address: str) -> str | None:
-        """The site game master's secret token (from the environment), None if ``address``
-        is not a site game master or the variable is not set."""
+        """The site game master's secret token (referee.env or the environment), None if
+        ``address`` is not a site game master or the variable is not set."""
         for gm_address, token_env in self.game_masters:
             if gm_address == address.lower():
-                return os.environ.get(token_env) or None
+                return self.secret(token_env)
         return None
+
+    def secret(self, name: str) -> str | None:
+        """A password or token this file names: referee.env's, or the environment's."""
+        return secret(self.path, name)
 
     # The mailboxes' modules are imported when a mailbox is made, each as the site needs it:
     # a tick with nothing to do on a local Maildir reads no IMAP and sends nothing, and
@@ -372,12 +378,12 @@ class Config:
         return Outbox(self.queue_dir, self.outbox.patience)
 
     def _secret(self, env_name: str, section: str) -> str:
-        value = os.environ.get(env_name)
+        value = self.secret(env_name)
         if not value:
             raise ConfigError(
                 self.path,
-                f"the environment variable {env_name} (named by {section}.password_env in "
-                f"{self.path}) is not set; export {env_name}=<the password> where the referee runs",
+                f"the variable {env_name} (named by {section}.password_env in {self.path}) is "
+                f"not set; add the line {env_name}=<the password> to {env_file(self.path)}",
             )
         return value
 
