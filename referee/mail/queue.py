@@ -9,6 +9,8 @@ import os
 from datetime import datetime
 from pathlib import Path
 
+from ..files import private_folder
+
 RESTING = "resting.json"
 """The queue's note of the mails its last flush left resting (every address of each failing,
 none due for its next try) and until when: ``{"mails": [names], "until": ISO time}``."""
@@ -18,7 +20,7 @@ def make_folders(queue_dir: str | os.PathLike) -> None:
     """The queue's folder and its own (sent/, failed/, names/), made where missing; OSError
     when one cannot be (a file in the way)."""
     for folder in ("", "sent", "failed", "names"):
-        (Path(queue_dir) / folder).mkdir(parents=True, exist_ok=True)
+        private_folder(Path(queue_dir) / folder)
 
 
 def queued(queue_dir: str | os.PathLike) -> list[str]:

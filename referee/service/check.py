@@ -3,7 +3,9 @@ at once, each problem told with what to do, without changing anything."""
 
 from __future__ import annotations
 
-from ..files import CorruptRecord
+import stat
+
+from ..files import PRIVATE_FILE, PRIVATE_FOLDER, CorruptRecord
 from ..mail.inbox import InboxError
 from ..mail.outbox import SendError
 from ..settings.secrets import env_file
@@ -18,7 +20,7 @@ def check_site(site: Site, servers: bool = True) -> list[tuple[str, str | None]]
     """(what, problem or None) for every site game master's token, the limits, every
     campaign and, with ``servers``, the inbox and the sender (a login each; no mail is read
     as processed, none is sent)."""
-    results = game_master_tokens(site.config) + limits(site.config)
+    results = game_master_tokens(site.config) + limits(site.config) + private_places(site)
     for campaign_id in site.campaign_ids():
         what = f"campaign {campaign_id}"
         try:
@@ -72,6 +74,29 @@ def game_master_tokens(config: Config) -> list[tuple[str, str | None]]:
         (say("check_game_master", address=address), problem(name))
         for address, name in config.game_masters
     ]
+
+
+def private_places(site: Site) -> list[tuple[str, str | None]]:
+    """Each file or folder holding passwords, tokens or a seed still secret that other users
+    of the machine can read or enter (one made by an older referee, or by hand)."""
+    places = [env_file(site.config.path), site.config.queue_dir, *site.secret_places()]
+    problems = []
+    for place in places:
+        try:
+            mode = place.stat().st_mode
+        except FileNotFoundError:
+            continue
+        if mode & 0o077:
+            private = PRIVATE_FOLDER if stat.S_ISDIR(mode) else PRIVATE_FILE
+            problems.append(
+                say(
+                    "readable_by_others",
+                    path=place,
+                    mode=f"{mode & 0o777:o}",
+                    private=f"{private:o}",
+                )
+            )
+    return [(say("check_private"), "; ".join(problems) or None)]
 
 
 # (message, the limit, the one it must not be more than)

@@ -18,7 +18,7 @@ from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from ..files import atomic_write, crashpoint, fsync_dir
+from ..files import atomic_write, crashpoint, fsync_dir, private_folder
 from ..mail.inbox import MaildirInbox, create_maildir
 from ..schema import Problem, SettingsError, at_least, load_file, read, setting, within
 from .checks import mail_address, player_name
@@ -103,6 +103,18 @@ outbox:
 #   strangers_site_per_hour: 30   # answers to all strangers together an hour
 #   messages_per_hour: 10     # `message ...` lines one player may have relayed an hour
 #   observers_per_game: 20    # observers one game may have
+"""
+
+# referee.env as `referee init` writes it: every line a comment until a password is needed
+DEFAULT_ENV = """\
+# The site's passwords and tokens, one KEY=value a line, each value as written (no shell
+# reads this file: nothing in it is run or expanded). referee.yaml names the variables
+# (password_env, token_env). Keep this file its owner's alone (mode 0600).
+# REFEREE_IMAP_PASSWORD=...
+# REFEREE_SMTP_PASSWORD=...
+# REFEREE_GM_TOKEN=...
+# The cron wrapper's own settings may go here too (see README: Running a site):
+# REFEREE_PING_URL=https://...
 """
 
 
@@ -396,9 +408,10 @@ def _ssl_context(ca_file: Path | None) -> ssl.SSLContext:
 
 def write_default_config(directory: str | os.PathLike) -> Path:
     """Write a commented referee.yaml for the embedded default (local Maildirs) into
-    ``directory`` and create its folders. An existing referee.yaml is never overwritten. The
-    file is named last, once its folders are made: an init killed on the way leaves no
-    referee.yaml that the next init would refuse to replace."""
+    ``directory``, with a referee.env of comments beside it, and create its folders. An
+    existing referee.yaml or referee.env is never overwritten. The file is named last, once
+    its folders are made: an init killed on the way leaves no referee.yaml that the next
+    init would refuse to replace."""
     directory = Path(directory)
     path = directory / CONFIG_NAME
     if path.exists():
@@ -411,8 +424,10 @@ def write_default_config(directory: str | os.PathLike) -> Path:
         assert isinstance(mailbox, (MaildirInboxSettings, MaildirOutboxSettings))  # the default
         create_maildir(mailbox.path)
     crashpoint("init-folders")
-    config.data_root.mkdir(parents=True, exist_ok=True)
+    private_folder(config.data_root)
     config.make_outbox()  # creates the queue folders
+    if not env_file(draft).exists():
+        atomic_write(env_file(draft), DEFAULT_ENV)
     os.replace(draft, path)
     fsync_dir(directory)
     return path

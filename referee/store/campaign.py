@@ -43,7 +43,14 @@ from ..contract import (
     SignUp,
     View,
 )
-from ..files import CorruptRecord, append_record, atomic_write, read_records
+from ..files import (
+    PRIVATE_FOLDER,
+    CorruptRecord,
+    append_record,
+    atomic_write,
+    private_folder,
+    read_records,
+)
 from ..records import Record, RecordError, Rollback
 from ..schema import SettingsError, load_file, read
 from ..settings.campaign import CampaignFile, CampaignSettings, PlayerEntry
@@ -244,9 +251,7 @@ class Campaign:
         return self.descriptor.rules
 
     def dir(self, *parts: str) -> Path:
-        path = self.root.joinpath(*parts)
-        path.mkdir(parents=True, exist_ok=True)
-        return path
+        return private_folder(self.root.joinpath(*parts))
 
     # creating and loading ------------------------------------------------------------------
     @classmethod
@@ -298,7 +303,8 @@ class Campaign:
         if campaign.root.exists():
             raise CampaignError(f"campaign {campaign_id} exists already in {data_root}")
         campaign.settings["seed_hash"] = seed_hash(campaign_id, seed)
-        campaign.root.mkdir(parents=True)
+        private_folder(campaign.root.parent)
+        campaign.root.mkdir(mode=PRIVATE_FOLDER)
         campaign.save()
         return campaign
 
