@@ -8,9 +8,11 @@ import shutil
 import subprocess
 import sys
 import threading
+import time
 import tomllib
 from pathlib import Path
 
+import pytest
 from sites import PLAYERS, make_site
 
 CRON = Path(__file__).parent.parent / "cron"
@@ -76,7 +78,7 @@ def test_the_wrapper_says_when_it_cannot_find_the_referee_command(tmp_path):
         capture_output=True,
         text=True,
         timeout=60,
-        env={**os.environ, "REFEREE": "no-such-referee-command"},
+        env={**os.environ, "REFEREE": "no-such-referee-command", "REFEREE_WAIT_SECONDS": "0"},
     )
     assert done.returncode == 127
     assert "cannot run 'no-such-referee-command'" in done.stderr and "REFEREE=" in done.stderr
@@ -257,3 +259,60 @@ def test_the_wrapper_reads_referee_env_as_written_and_runs_nothing_in_it(tmp_pat
     assert (done.returncode, done.stderr) == (0, "")
     assert beacon.exists()  # the path as written, $HOME and all
     assert "token=unset" in (tmp_path / "state" / "tick.log").read_text()  # not exported
+
+
+@pytest.mark.slow
+def test_a_failure_that_lasts_is_printed_when_it_starts_once_a_day_and_when_it_ends(tmp_path):
+    """A broken campaign made every tick exit 3 and print the same error three times: cron
+    mailed its owner every two minutes. The exit status still says it at every tick."""
+    site = make_site(tmp_path)
+    site.new_campaign("bus", "bus1", PLAYERS, seed=1)
+    settings = site.data_root / "bus1" / "campaign.yaml"
+    sound = settings.read_text()
+    settings.write_text(sound + "deadlines: {timezone: Mars/Olympus}\n")
+    first = wrapper(tmp_path)
+    assert first.returncode == 3 and first.stdout == ""
+    assert first.stderr.count("'Mars/Olympus' is not a time zone") == 1  # once, not three times
+    again = wrapper(tmp_path)
+    assert (again.returncode, again.stdout, again.stderr) == (3, "", "")
+    assert "not printed again before a day" in (tmp_path / "state" / "tick.log").read_text()
+    a_day_ago = time.time() - 24 * 3600 - 60
+    os.utime(tmp_path / "state" / "tick.told", (a_day_ago, a_day_ago))
+    next_day = wrapper(tmp_path)
+    assert next_day.returncode == 3 and next_day.stderr == first.stderr
+    # another failure beside it is new: printed at once
+    settings.write_text(sound + "deadlines: {timezone: Venus/Maxwell}\n")
+    other = wrapper(tmp_path)
+    assert other.returncode == 3 and "Venus/Maxwell" in other.stderr
+    settings.write_text(sound)
+    over = wrapper(tmp_path)
+    assert over.returncode == 0 and over.stderr == (
+        f"referee-tick: the failures printed before are over in {tmp_path}: this tick went well\n"
+    )
+    assert wrapper(tmp_path).stderr == ""  # and said once
+
+
+def test_the_wrapper_waits_for_a_referee_command_that_an_upgrade_is_replacing(tmp_path):
+    """pip removes the old command before it writes the new one: every tick meanwhile
+    exited 127 with a mail to cron's owner."""
+    make_site(tmp_path)
+    command = tmp_path / "bin" / "referee"
+    command.parent.mkdir()
+
+    def installed_later():
+        time.sleep(2)
+        command.write_text('#!/bin/sh\necho "fake tick $*"\n')
+        command.chmod(0o755)
+
+    threading.Thread(target=installed_later).start()
+    done = subprocess.run(
+        [str(CRON / "referee-tick"), str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "REFEREE": str(command), "REFEREE_WAIT_SECONDS": "30"},
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+    assert (
+        "fake tick --config referee.yaml -v tick" in (tmp_path / "state" / "tick.log").read_text()
+    )
