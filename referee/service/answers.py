@@ -469,11 +469,8 @@ def write_turns(table: Table, since: int) -> None:
     (the record that ends a round is one of its own): a round in play is written once, when
     it ends, not again at every order."""
     rounds = sorted({s.round for s in table.steps_after(since)})
-    folder = table.campaign.dir("turns")
     for round_ in (r for r in rounds if over(table, r)):
-        for name, content in turn_files(table, round_).items():
-            # derived from the log, so written again if a crash loses them
-            atomic_write(folder / name, content, durable=False)
+        table.campaign.write_turns(turn_files(table, round_), table.count, table.last_hash)
 
 
 # the site's own mail to its game masters ------------------------------------------------------
