@@ -94,7 +94,23 @@ def test_the_systemd_units_run_the_wrapper_in_the_site():
     assert "ExecStart=/srv/referee/venv/bin/referee-tick /srv/referee\n" in service
     assert "Type=oneshot" in service  # the wrapper makes a running tick's 75 a 0
     timer = (CRON / "referee-tick.timer").read_text()
-    assert "OnUnitActiveSec=2min" in timer and "Persistent=true" in timer
+    # Persistent= catches up only on a calendar time (OnCalendar=), never after OnBootSec=
+    # or OnUnitActiveSec=, which the timer had: a tick missed while the machine was off
+    # never ran
+    assert "OnCalendar=*-*-* *:00/2:00\n" in timer and "Persistent=true\n" in timer
+    assert "OnUnitActiveSec" not in timer and "OnBootSec" not in timer
+
+
+def test_the_systemd_unit_is_hardened_and_writes_in_the_site_alone():
+    settings = dict(
+        line.split("=", 1)
+        for line in (CRON / "referee-tick.service").read_text().splitlines()
+        if "=" in line and not line.startswith("#")
+    )
+    assert settings["NoNewPrivileges"] == "yes" and settings["PrivateTmp"] == "yes"
+    assert settings["ProtectSystem"] == "strict" and settings["ReadWritePaths"] == "/srv/referee"
+    # the drawing cache is in the site, as the rest of the file system is read-only
+    assert settings["Environment"] == "REFEREE_CACHE_DIR=/srv/referee/state/cache"
 
 
 def test_pip_installs_the_wrapper_beside_the_referee_command():
