@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import itertools
 import json
 import os
 import tempfile
@@ -36,6 +37,27 @@ def crashpoint(name: str) -> None:
 
 
 TORN_SUFFIX = ".torn"  # where append_record keeps a torn last line it cut off
+
+# A site's files hold players' tokens (campaign.yaml, the mail kept, the queue), the seed
+# still secret (campaign.yaml) and passwords (referee.env): each is made readable by its owner
+# alone, whatever the umask. What is made to be published (an archive) says so.
+PRIVATE_FILE, PRIVATE_FOLDER, PUBLIC_FILE = 0o600, 0o700, 0o644
+
+
+def private_folder(path: str | os.PathLike) -> Path:
+    """``path``, made where missing (with its parents) for its owner alone."""
+    path = Path(path)
+    missing = list(itertools.takewhile(lambda folder: not folder.exists(), path.parents))
+    for folder in reversed(missing):
+        folder.mkdir(exist_ok=True, mode=PRIVATE_FOLDER)
+    path.mkdir(exist_ok=True, mode=PRIVATE_FOLDER)  # a file in the way: FileExistsError
+    return path
+
+
+def private_open(path: str | os.PathLike, mode: str) -> Any:
+    """``open(path, mode)`` for appending, a new file made for its owner alone."""
+    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, PRIVATE_FILE)
+    return os.fdopen(fd, mode)
 
 
 class CorruptRecord(Exception):
@@ -154,21 +176,22 @@ def atomic_write(
     data: bytes | str,
     temp_dir: str | os.PathLike | None = None,
     durable: bool = True,
+    new_mode: int = PRIVATE_FILE,
 ) -> None:
     """Replace ``path`` by ``data`` (str is written as UTF-8) all at once.
 
     The temporary file lives in ``temp_dir`` (default: the target's directory; it must be on the
     same file system, as a Maildir's tmp/ is). An existing file keeps its permissions; a new one
-    gets 0644 so that a game master can read it. ``durable=False`` skips the fsyncs, for files
-    that are derived from durable ones and made again after a crash (a reader still sees the
-    old file or the new one, never a mix)."""
+    gets ``new_mode`` (its owner's alone, unless it is made to be published).
+    ``durable=False`` skips the fsyncs, for files that are derived from durable ones and made
+    again after a crash (a reader still sees the old file or the new one, never a mix)."""
     path = Path(path)
     if isinstance(data, str):
         data = data.encode("utf-8")
     try:
         mode = path.stat().st_mode & 0o777
     except FileNotFoundError:
-        mode = 0o644
+        mode = new_mode
     fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=temp_dir or path.parent)
     try:
         with os.fdopen(fd, "wb") as f:
@@ -270,12 +293,12 @@ def append_lines(path: str | os.PathLike, lines: bytes) -> None:
     such as lines moved from another log."""
     path = Path(path)
     new = not path.exists()
-    with open(path, "a+b") as f:
+    with private_open(path, "a+b") as f:
         torn_at = _torn_tail_offset(f)
         if torn_at is not None:
             f.seek(torn_at)
             torn = f.read()
-            with open(path.with_name(path.name + TORN_SUFFIX), "ab") as aside:
+            with private_open(path.with_name(path.name + TORN_SUFFIX), "ab") as aside:
                 aside.write(torn if torn.endswith(b"\n") else torn + b"\n")
                 aside.flush()
                 os.fsync(aside.fileno())
@@ -350,7 +373,7 @@ class TickLock:
         self._fd: int | None = None
 
     def __enter__(self) -> TickLock:
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, PRIVATE_FILE)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

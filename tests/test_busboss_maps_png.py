@@ -217,3 +217,25 @@ def test_every_bus_boss_colour_has_its_own_style_on_the_maps_and_the_chart():
     assert BANK_STYLE.letter not in {style.letter for style in styles}
     # the score chart of the archive draws each player in the same colour (seat 3: yellow)
     assert player_colour({"seat": 3, "colour": "yellow"}) == "#f0e442"
+
+
+def test_a_bus_boss_map_is_saved_at_a_cheaper_zlib_level_than_the_best():
+    """Level 9 cost about 70% of a map's drawing for a few KB; the map is now saved at the
+    cheapest level whose whole game's largest mail stays within 150 KB (test_mail_weight.py).
+    zlib's header in the PNG's first IDAT chunk tells the level band it was made at."""
+    import json
+    import struct
+    from pathlib import Path
+
+    from referee import maps
+
+    view = json.loads(
+        (Path(__file__).parent / "fixtures" / "busboss_view_end.json").read_text("utf-8")
+    )
+    png = maps.png_map(view)
+    assert png is not None
+    at = png.index(b"IDAT")
+    (length,) = struct.unpack(">I", png[at - 4 : at])
+    flags = png[at + 5]  # FLG, after CMF
+    level_band = flags >> 6  # 0 fastest, 1 fast, 2 default (6), 3 best (7 to 9)
+    assert level_band < 3 and length > 0

@@ -87,7 +87,7 @@ def test_the_default_config_runs_on_local_maildirs(tmp_path):
 def test_the_default_config_is_commented_for_the_game_master(tmp_path):
     text = write_default_config(tmp_path).read_text()
     assert text == DEFAULT_CONFIG
-    assert "password_env" in text and "Passwords are never written here" in text
+    assert "password_env" in text and "Passwords and tokens are never written here" in text
 
 
 def test_an_existing_config_is_never_overwritten(tmp_path):
@@ -268,8 +268,39 @@ def test_a_missing_secret_is_named_when_the_mailbox_is_opened(tmp_path, monkeypa
     )
     with pytest.raises(ConfigError) as err:
         config.make_inbox()
-    assert "environment variable REFEREE_TEST_PW (named by inbox.password_env in" in str(err.value)
-    assert "export REFEREE_TEST_PW=" in str(err.value)
+    assert "variable REFEREE_TEST_PW (named by inbox.password_env in" in str(err.value)
+    assert f"add the line REFEREE_TEST_PW=<the password> to {tmp_path / 'referee.env'}" in str(
+        err.value
+    )
+
+
+def test_referee_env_is_read_as_written_for_passwords_and_tokens_alike(tmp_path, monkeypatch):
+    """referee.env is KEY=value, read by the referee and by no shell: a shell read
+    'open sesame' as the command 'sesame' (the token unset) and 'ab$cd%x' as 'ab%x'."""
+    for name in ("REFEREE_TEST_PW", "REFEREE_TEST_GM", "REFEREE_TEST_QUOTED", "REFEREE_TEST_NO"):
+        monkeypatch.delenv(name, raising=False)
+    config = load_config(
+        write(
+            tmp_path,
+            "referee:\n  address: referee@example.org\n"
+            "  game_masters: [{address: gil@example.org, token_env: REFEREE_TEST_GM}]\n"
+            "inbox: {type: imap, host: h, user: u, password_env: REFEREE_TEST_PW}\n",
+        )
+    )
+    (tmp_path / "referee.env").write_text(
+        "# the site's secrets\n"
+        "REFEREE_TEST_PW=ab$cd%x\n"
+        "export REFEREE_TEST_GM=open sesame\n"
+        "REFEREE_TEST_QUOTED=' two  spaces '\n"
+        "REFEREE_TEST_NO=\n"
+        "not a line of the form\n"
+    )
+    assert config.secret("REFEREE_TEST_PW") == "ab$cd%x"
+    assert config.game_master_token("gil@example.org") == "open sesame"
+    assert config.secret("REFEREE_TEST_QUOTED") == " two  spaces "
+    assert config.secret("REFEREE_TEST_NO") is None
+    monkeypatch.setenv("REFEREE_TEST_PW", "from the environment")  # a one-off run's own
+    assert config.secret("REFEREE_TEST_PW") == "from the environment"
 
 
 def test_imap_and_smtp_from_the_config_work_with_the_real_servers(mailrig, tmp_path, monkeypatch):

@@ -345,9 +345,7 @@ def test_new_and_gm_with_the_mail_password_unset_are_done_and_their_mail_stays_q
     for command in (["new", "bus", "g1", *players, "--gm", GM], ["gm", "g1", "pause"]):
         result = referee(site, *command)
         assert result.exit_code == 0 and result.exception is None, result.output
-        assert "mail not sent: the environment variable REFEREE_TEST_UNSET_PASSWORD" in (
-            result.output
-        )
+        assert "mail not sent: the variable REFEREE_TEST_UNSET_PASSWORD" in result.output
         assert "it stays queued for the next tick" in result.output
     assert result.output.splitlines()[-1] == "mail: 0 sent, 7 queued"
     assert site.campaign("g1").status == "paused"

@@ -8,9 +8,11 @@ import shutil
 import subprocess
 import sys
 import threading
+import time
 import tomllib
 from pathlib import Path
 
+import pytest
 from sites import PLAYERS, make_site
 
 CRON = Path(__file__).parent.parent / "cron"
@@ -76,7 +78,7 @@ def test_the_wrapper_says_when_it_cannot_find_the_referee_command(tmp_path):
         capture_output=True,
         text=True,
         timeout=60,
-        env={**os.environ, "REFEREE": "no-such-referee-command"},
+        env={**os.environ, "REFEREE": "no-such-referee-command", "REFEREE_WAIT_SECONDS": "0"},
     )
     assert done.returncode == 127
     assert "cannot run 'no-such-referee-command'" in done.stderr and "REFEREE=" in done.stderr
@@ -92,7 +94,23 @@ def test_the_systemd_units_run_the_wrapper_in_the_site():
     assert "ExecStart=/srv/referee/venv/bin/referee-tick /srv/referee\n" in service
     assert "Type=oneshot" in service  # the wrapper makes a running tick's 75 a 0
     timer = (CRON / "referee-tick.timer").read_text()
-    assert "OnUnitActiveSec=2min" in timer and "Persistent=true" in timer
+    # Persistent= catches up only on a calendar time (OnCalendar=), never after OnBootSec=
+    # or OnUnitActiveSec=, which the timer had: a tick missed while the machine was off
+    # never ran
+    assert "OnCalendar=*-*-* *:00/2:00\n" in timer and "Persistent=true\n" in timer
+    assert "OnUnitActiveSec" not in timer and "OnBootSec" not in timer
+
+
+def test_the_systemd_unit_is_hardened_and_writes_in_the_site_alone():
+    settings = dict(
+        line.split("=", 1)
+        for line in (CRON / "referee-tick.service").read_text().splitlines()
+        if "=" in line and not line.startswith("#")
+    )
+    assert settings["NoNewPrivileges"] == "yes" and settings["PrivateTmp"] == "yes"
+    assert settings["ProtectSystem"] == "strict" and settings["ReadWritePaths"] == "/srv/referee"
+    # the drawing cache is in the site, as the rest of the file system is read-only
+    assert settings["Environment"] == "REFEREE_CACHE_DIR=/srv/referee/state/cache"
 
 
 def test_pip_installs_the_wrapper_beside_the_referee_command():
@@ -232,3 +250,85 @@ def test_a_tick_that_went_well_pings_a_url_and_touches_a_file(tmp_path):
     # only the tick that went well told the switch: the others (and one that found
     # another tick running) did not
     assert Pings.heard == ["/ping/site1"] and not beacon.exists()
+
+
+def test_the_wrapper_reads_referee_env_as_written_and_runs_nothing_in_it(tmp_path):
+    """The wrapper sourced referee.env as shell: 'open sesame' ran the command 'sesame' (a
+    mail to cron's owner every tick) and left the token unset. Now the referee reads the
+    secrets itself, and the wrapper takes its own settings from the file as written."""
+    make_site(tmp_path)
+    beacon = tmp_path / "alive $HOME"
+    (tmp_path / "referee.env").write_text(
+        f"REFEREE_TEST_GM_TOKEN=open sesame\nREFEREE_TOUCH_FILE={beacon}\nREFEREE_LOG_KB=1\n"
+    )
+    shown = tmp_path / "show-env"
+    shown.write_text('#!/bin/sh\necho "token=${REFEREE_TEST_GM_TOKEN-unset}"\n')
+    shown.chmod(0o755)
+    done = subprocess.run(
+        [str(CRON / "referee-tick"), str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={k: v for k, v in os.environ.items() if not k.startswith("REFEREE")}
+        | {"REFEREE": str(shown)},
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+    assert beacon.exists()  # the path as written, $HOME and all
+    assert "token=unset" in (tmp_path / "state" / "tick.log").read_text()  # not exported
+
+
+@pytest.mark.slow
+def test_a_failure_that_lasts_is_printed_when_it_starts_once_a_day_and_when_it_ends(tmp_path):
+    """A broken campaign made every tick exit 3 and print the same error three times: cron
+    mailed its owner every two minutes. The exit status still says it at every tick."""
+    site = make_site(tmp_path)
+    site.new_campaign("bus", "bus1", PLAYERS, seed=1)
+    settings = site.data_root / "bus1" / "campaign.yaml"
+    sound = settings.read_text()
+    settings.write_text(sound + "deadlines: {timezone: Mars/Olympus}\n")
+    first = wrapper(tmp_path)
+    assert first.returncode == 3 and first.stdout == ""
+    assert first.stderr.count("'Mars/Olympus' is not a time zone") == 1  # once, not three times
+    again = wrapper(tmp_path)
+    assert (again.returncode, again.stdout, again.stderr) == (3, "", "")
+    assert "not printed again before a day" in (tmp_path / "state" / "tick.log").read_text()
+    a_day_ago = time.time() - 24 * 3600 - 60
+    os.utime(tmp_path / "state" / "tick.told", (a_day_ago, a_day_ago))
+    next_day = wrapper(tmp_path)
+    assert next_day.returncode == 3 and next_day.stderr == first.stderr
+    # another failure beside it is new: printed at once
+    settings.write_text(sound + "deadlines: {timezone: Venus/Maxwell}\n")
+    other = wrapper(tmp_path)
+    assert other.returncode == 3 and "Venus/Maxwell" in other.stderr
+    settings.write_text(sound)
+    over = wrapper(tmp_path)
+    assert over.returncode == 0 and over.stderr == (
+        f"referee-tick: the failures printed before are over in {tmp_path}: this tick went well\n"
+    )
+    assert wrapper(tmp_path).stderr == ""  # and said once
+
+
+def test_the_wrapper_waits_for_a_referee_command_that_an_upgrade_is_replacing(tmp_path):
+    """pip removes the old command before it writes the new one: every tick meanwhile
+    exited 127 with a mail to cron's owner."""
+    make_site(tmp_path)
+    command = tmp_path / "bin" / "referee"
+    command.parent.mkdir()
+
+    def installed_later():
+        time.sleep(2)
+        command.write_text('#!/bin/sh\necho "fake tick $*"\n')
+        command.chmod(0o755)
+
+    threading.Thread(target=installed_later).start()
+    done = subprocess.run(
+        [str(CRON / "referee-tick"), str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "REFEREE": str(command), "REFEREE_WAIT_SECONDS": "30"},
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+    assert (
+        "fake tick --config referee.yaml -v tick" in (tmp_path / "state" / "tick.log").read_text()
+    )

@@ -52,13 +52,11 @@ def test_check_names_an_unset_game_master_token_and_limits_at_odds(tmp_path, mon
     )
     done = referee(site, "check", "--no-servers")
     assert done.exit_code == 1 and "2 problem(s) found" in done.output  # the token, the limits
-    assert "site game master gil@example.org: the environment variable REFEREE_TEST_GIL_TOKEN" in (
-        done.output
-    )
+    assert "site game master gil@example.org: the variable REFEREE_TEST_GIL_TOKEN" in done.output
     assert "limits.per_hour (100) is more than limits.per_day (60)" in done.output
     assert "limits.strangers_per_day (80) is more than limits.per_day (60)" in done.output
     assert "outbox.retry_at_most_hours (4.0) is not less than outbox.give_up_days" in done.output
-    # the token in referee.env, which the cron wrapper exports, and the limits mended
+    # the token in referee.env, which the referee reads, and the limits mended
     (tmp_path / "referee.env").write_text("REFEREE_TEST_GIL_TOKEN='s3cret'\n")
     path.write_text(path.read_text().replace("give_up_days: 0.1", "give_up_days: 7"))
     path.write_text(path.read_text().replace("per_hour: 100, per_day: 60, ", "per_day: 80, "))
@@ -159,3 +157,26 @@ def test_check_reads_a_game_s_options_by_the_game_s_own_description(tmp_path):
     assert "options.line_orders: 'x' is not one of: name-head, either-end" in done.output
     settings.write_text(text.replace("options:\n", "options:\n  edition: 1999\n"))
     assert referee(site, "check").exit_code == 0
+
+
+def test_check_reads_the_inbox_password_from_referee_env(mailrig, tmp_path, monkeypatch):
+    """The tick reads referee.env itself, so check does too: it said the IMAP password was
+    unset while the tick logged in with it."""
+    account = mailrig.new_account("referee")
+    monkeypatch.delenv("REFEREE_TEST_IMAP_PASSWORD", raising=False)
+    site = make_site(tmp_path)
+    path = site.config.path
+    path.write_text(
+        path.read_text().replace(
+            "inbox:\n  type: maildir\n  path: mail/inbox\n  processed_folder: processed",
+            f"inbox:\n  type: imap\n  host: 127.0.0.1\n  port: {mailrig.imap_port}\n"
+            f"  security: none\n  user: {account.address}\n"
+            "  password_env: REFEREE_TEST_IMAP_PASSWORD",
+        )
+    )
+    (tmp_path / "referee.env").write_text(f"REFEREE_TEST_IMAP_PASSWORD={account.password}\n")
+    done = referee(site, "check")
+    assert "inbox: ok" in done.output, done.output
+    (tmp_path / "referee.env").write_text("REFEREE_TEST_IMAP_PASSWORD=wrong\n")
+    done = referee(site, "check")
+    assert done.exit_code == 1 and "inbox: ok" not in done.output

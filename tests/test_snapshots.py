@@ -233,8 +233,12 @@ def played_by_mail(root, monkeypatch, snapshots_used: bool):
         return text
 
     mails = sorted((str(m["To"]), str(m["Subject"]), masked(mailbot.body(m))) for m in boxes.sent())
-    turns = {p.name: p.read_bytes() for p in (site.data_root / "game" / "turns").iterdir()}
-    return records, mails, turns
+    folder = site.data_root / "game" / "turns"
+    # the files' hashes too, but for the log's own (records hashed with their times)
+    written = json.loads((folder / "hashes.json").read_text()).items()
+    hashes = {name: (h["sha256"], h["record"]) for name, h in written}
+    turns = {p.name: p.read_bytes() for p in folder.iterdir() if p.name != "hashes.json"}
+    return records, mails, turns, hashes
 
 
 @pytest.mark.slow

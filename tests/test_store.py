@@ -28,9 +28,9 @@ def test_atomic_write_replaces_the_whole_file_and_leaves_no_temp_file(tmp_path):
     assert os.listdir(tmp_path) == ["settings.yaml"]
 
 
-def test_atomic_write_of_a_new_file_is_readable_by_the_game_master(tmp_path):
+def test_atomic_write_of_a_new_file_is_its_owners_alone(tmp_path):
     atomic_write(tmp_path / "report.txt", "Round 1\n")
-    assert (tmp_path / "report.txt").stat().st_mode & 0o777 == 0o644
+    assert (tmp_path / "report.txt").stat().st_mode & 0o777 == 0o600
 
 
 def test_a_second_name_is_the_same_file_and_replaces_an_older_one(tmp_path):

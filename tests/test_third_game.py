@@ -189,9 +189,10 @@ def test_a_whole_campaign_by_mail_to_its_result_history_status_and_archive(takea
     assert "  Standings by taken: Ann 3, Bob 4" in history
     assert "THE GAME IS OVER: Bob took the last counter." in history
 
-    # the turns folder: reports and text maps, no PNG; verify agrees with the replay
+    # the turns folder: reports and text maps, no PNG, and their hashes; verify agrees
     turns = campaign.root / "turns"
     assert sorted(p.name for p in turns.iterdir()) == [
+        "hashes.json",
         "round-01.map.txt",
         "round-01.txt",
         "round-02.map.txt",

@@ -53,7 +53,8 @@ def test_an_untouched_campaign_verifies_and_says_what_was_checked(tmp_path):
     assert result.passed[2].startswith("the log replays: ")
     assert "the end (" in result.passed[2]
     turn_files = len(list((root / "turns").iterdir()))
-    assert result.passed[3] == f"the {turn_files} files in turns/ are what the replay writes"
+    assert turn_files == len(Campaign.load(root).turn_hashes()) + 1  # and turns/hashes.json
+    assert result.passed[3] == f"the {turn_files - 1} files in turns/ are as the referee wrote them"
     done = run_verify(root)
     assert done.exit_code == 0, done.output
     assert done.output.startswith("campaign game: verified\n")
@@ -206,8 +207,9 @@ def test_an_edited_turn_report_or_a_lost_map_is_named_by_its_file(tmp_path):
     result = verify(root)
     assert [str(f) for f in result.findings] == [
         "turns/round-01.png: is missing (the replay writes it)",
-        f"turns/round-02.txt: line 3 reads '  - Nothing happened.' where the log's replay "
-        f"gives {original!r}",
+        "turns/round-02.txt: was changed after the referee wrote it (its SHA-256 is not the "
+        f"one in turns/hashes.json): line 3 reads '  - Nothing happened.' where the log's "
+        f"replay gives {original!r}",
     ]
 
 
@@ -218,7 +220,8 @@ def test_a_map_changed_by_one_byte_is_named(tmp_path):
     data[-20] ^= 1
     png.write_bytes(bytes(data))
     assert [str(f) for f in verify(root).findings] == [
-        "turns/round-04.png: differs from the map the log's replay draws"
+        "turns/round-04.png: was changed after the referee wrote it (its SHA-256 is not the "
+        "one in turns/hashes.json): differs from the map the log's replay draws"
     ]
 
 
@@ -238,3 +241,29 @@ def test_a_folder_without_a_campaign_or_a_log_line_that_is_no_record_is_named(tm
     result = verify(root)
     assert [f.place for f in result.findings] == ["log.jsonl"]
     assert "line 5 is not a JSON object" in result.findings[0].problem
+
+
+def test_a_turn_file_is_bound_to_the_log_record_it_was_written_at(tmp_path):
+    """Each turn file's hash is recorded with the log record it was written at and that
+    record's chain hash: a log rewritten before it, chain and all, no longer vouches for it
+    even where the game replays the same."""
+    from referee.store.campaign import record_hash
+
+    root = campaign_root(tmp_path)
+    lines = log_lines(root)
+    previous = "0" * 16
+    rewritten = []
+    for line in lines:  # every record hashed again: the chain holds
+        record = json.loads(line)
+        if record["n"] == 3:
+            record["subject"] = "rewritten"
+        record["hash"] = previous = record_hash(previous, record)
+        rewritten.append(json.dumps(record))
+    write_log(root, rewritten)
+    result = verify(root)
+    turns = [f for f in result.findings if f.place.startswith("turns/")]
+    assert turns and all(
+        "which is no longer the record it was" in f.problem
+        and "the log was changed before it" in f.problem
+        for f in turns
+    ), result.summary()

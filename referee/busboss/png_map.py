@@ -56,6 +56,11 @@ ROAD = (178, 172, 160)
 MUTED = (130, 126, 118)
 PANEL = (238, 235, 226)
 CARD_RED = (176, 30, 56)  # hearts and diamonds, as on the cards
+# zlib's level for the map, as bench/busboss_png_level_bench.py measured it: the cheapest
+# whose largest mail of whole games stays within 150 KB (issue 23). A Bus Boss map goes to
+# every player every round; at level 9 a map cost 96 ms and the largest mail was 138 KB, at
+# level 5 32 ms and 147.5 KB; level 4 (150.3 KB) and below are over
+COMPRESS_LEVEL = 5
 
 
 def png_map(view: BusBossView, m: Map) -> bytes:
@@ -68,9 +73,7 @@ def png_map(view: BusBossView, m: Map) -> bytes:
     picture.over_ground(owned)
     picture.layer(_places(m))
     _draw_panel(picture, scene)
-    # zlib's best: 6% smaller than its default for about 70 ms more, and a Bus Boss map goes
-    # to every player every round (a mail of at most 150 KB, issue 23)
-    return picture.png(fixed_palette(FLAT_COLOURS, TEXT_COLOURS), compress_level=9)
+    return picture.png(fixed_palette(FLAT_COLOURS, TEXT_COLOURS), compress_level=COMPRESS_LEVEL)
 
 
 # geometry (exposed for tests: where things are drawn) ---------------------------------------

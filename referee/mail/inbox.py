@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from ..files import fsync_dir
+from ..files import fsync_dir, private_folder
 
 log = logging.getLogger(__name__)
 
@@ -77,10 +77,11 @@ class InboxError(Exception):
 
 
 def create_maildir(path: str | os.PathLike) -> Path:
-    """Make ``path`` a Maildir (cur/, new/, tmp/) if it is not one yet."""
-    path = Path(path)
+    """Make ``path`` a Maildir (cur/, new/, tmp/) if it is not one yet: its owner's alone,
+    as a player's mail holds their token."""
+    path = private_folder(path)
     for sub in ("cur", "new", "tmp"):
-        (path / sub).mkdir(parents=True, exist_ok=True)
+        private_folder(path / sub)
     return path
 
 

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from ..files import private_folder
+
 log = logging.getLogger(__name__)
 
 RESTING = "resting.json"
@@ -63,7 +65,7 @@ def make_folders(queue_dir: str | os.PathLike) -> None:
     """The queue's folder and its own (sent/, failed/, names/), made where missing; OSError
     when one cannot be (a file in the way)."""
     for folder in ("", "sent", "failed", "names"):
-        (Path(queue_dir) / folder).mkdir(parents=True, exist_ok=True)
+        private_folder(Path(queue_dir) / folder)
 
 
 def queued(queue_dir: str | os.PathLike) -> list[str]:

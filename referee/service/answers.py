@@ -42,7 +42,7 @@ from ..settings.site import Audience
 from ..store import snapshots
 from ..store.campaign import Campaign, Table
 from ..store.marks import Watermarks
-from ..store.names import FAILURES_TOLD, LOG, SETTINGS_FILE, SNAPSHOT, TURNS
+from ..store.names import FAILURES_TOLD, LOG, SETTINGS_FILE, SNAPSHOT
 from ..store.site import SiteFiles
 from ..words.history import NoSuchTurn, history_text, over, turn_files
 from ..words.mails import (
@@ -344,15 +344,13 @@ def history_for(table: Table, records: list[Record]) -> str:
 
 def write_turns(table: Table) -> None:
     """The report, text map and PNG map of every round that ended since the turn files were
-    last written (the watermark ``turns``, moved on here and saved with the answers): a
-    round in play is written once, when it ends, not again at every order."""
+    last written (the watermark ``turns``, moved on here and saved with the answers), their
+    hashes recorded with them: a round in play is written once, when it ends, not again at
+    every order."""
     marks = table.campaign.marks
     rounds = sorted({s.round for s in table.steps_after(marks.turns)})
-    folder = table.campaign.dir(TURNS)
     for round_ in (r for r in rounds if over(table, r)):
-        for name, content in turn_files(table, round_).items():
-            # derived from the log, so written again if a crash loses them
-            atomic_write(folder / name, content, durable=False)
+        table.campaign.write_turns(turn_files(table, round_), table.count, table.last_hash)
     marks.turns = table.count
 
 

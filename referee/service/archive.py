@@ -23,7 +23,7 @@ from PIL import Image
 
 from .. import maps
 from ..contract import option_defaults
-from ..files import atomic_write
+from ..files import PUBLIC_FILE, atomic_write
 from ..store.campaign import Status, Table
 from ..words.chart import player_colour, score_chart
 from ..words.history import history_text, measure, standings, turns
@@ -37,7 +37,8 @@ def write_archive(table: Table, out: Path) -> list[Path]:
     files = pages(table)
     out.mkdir(parents=True, exist_ok=True)
     for name, content in files.items():
-        atomic_write(out / name, content, durable=False)  # made again from the log at will
+        # made again from the log at will, to be published
+        atomic_write(out / name, content, durable=False, new_mode=PUBLIC_FILE)
     return [out / name for name in files]
 
 

@@ -3,28 +3,24 @@ at once, each problem told with what to do, without changing anything."""
 
 from __future__ import annotations
 
-import os
-import re
-from pathlib import Path
+import stat
 
-from ..files import CorruptRecord
+from ..files import PRIVATE_FILE, PRIVATE_FOLDER, CorruptRecord
 from ..mail.inbox import InboxError
 from ..mail.outbox import SendError
+from ..settings.secrets import env_file
 from ..settings.site import Config, ConfigError
 from ..store.campaign import CampaignError
 from ..words.render import say
 from .play import campaign_bot
 from .site import Site
 
-ENV_FILE = "referee.env"  # beside referee.yaml: what the cron wrapper exports
-ENV_LINE = re.compile(r"^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$")
-
 
 def check_site(site: Site, servers: bool = True) -> list[tuple[str, str | None]]:
     """(what, problem or None) for every site game master's token, the limits, every
     campaign and, with ``servers``, the inbox and the sender (a login each; no mail is read
     as processed, none is sent)."""
-    results = game_master_tokens(site.config) + limits(site.config)
+    results = game_master_tokens(site.config) + limits(site.config) + private_places(site)
     for campaign_id in site.campaign_ids():
         what = f"campaign {campaign_id}"
         try:
@@ -63,15 +59,13 @@ def _sender_problem(site: Site) -> str | None:
 
 
 def game_master_tokens(config: Config) -> list[tuple[str, str | None]]:
-    """Each site game master's token variable, set in the environment or in referee.env
-    (which the cron wrapper exports): unset, their mail with `open` is refused."""
-    env_file = Path(config.path).parent / ENV_FILE
-    kept = env_names(env_file)
+    """Each site game master's token variable, set in referee.env or the environment:
+    unset, their mail with `open` is refused."""
 
     def problem(name: str) -> str | None:
-        token = os.environ.get(name)
-        if not token and name not in kept:
-            return say("token_env_unset", name=name, env_file=env_file)
+        token = config.secret(name)
+        if not token:
+            return say("token_env_unset", name=name, env_file=env_file(config.path))
         if token and not token.isascii():  # a mail's token is read as ASCII: none matches
             return say("token_env_not_ascii", name=name)
         return None
@@ -82,14 +76,27 @@ def game_master_tokens(config: Config) -> list[tuple[str, str | None]]:
     ]
 
 
-def env_names(path: Path) -> set[str]:
-    """The variables given a value in a KEY=value file (empty values left out)."""
-    try:
-        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError:
-        return set()
-    found = (ENV_LINE.match(line) for line in lines)
-    return {m[1] for m in found if m and m[2].strip().strip("'\"")}
+def private_places(site: Site) -> list[tuple[str, str | None]]:
+    """Each file or folder holding passwords, tokens or a seed still secret that other users
+    of the machine can read or enter (one made by an older referee, or by hand)."""
+    places = [env_file(site.config.path), site.config.queue_dir, *site.secret_places()]
+    problems = []
+    for place in places:
+        try:
+            mode = place.stat().st_mode
+        except FileNotFoundError:
+            continue
+        if mode & 0o077:
+            private = PRIVATE_FOLDER if stat.S_ISDIR(mode) else PRIVATE_FILE
+            problems.append(
+                say(
+                    "readable_by_others",
+                    path=place,
+                    mode=f"{mode & 0o777:o}",
+                    private=f"{private:o}",
+                )
+            )
+    return [(say("check_private"), "; ".join(problems) or None)]
 
 
 # (message, the limit, the one it must not be more than)

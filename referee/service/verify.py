@@ -1,30 +1,36 @@
 """`referee verify`: is a campaign what its log says it is?
 
-Four checks, each naming the place where it fails:
+Five checks, each naming the place where it fails:
 1. the seed in campaign.yaml matches the ``seed_hash`` published to the players at the start
    (so the dice were fixed before the first order);
 2. the log's hash chain holds: every record is numbered in turn and its ``hash`` covers its
    content and the hash of the record before it (a record changed, removed or slipped in by
    hand breaks the chain at that record);
 3. the log replays: every order in it is legal where it stands;
-4. every round over has its files in turns/, each what the replay writes for that round,
-   byte for byte (the round in play has none yet: they are written when it ends); a file
-   that an older release wrote again under a replacement's name is kept as written, and
-   named in a note.
+4. the campaign's state (running or finished) is the replay's;
+5. every round over has its files in turns/, each as the referee wrote it: its SHA-256 as
+   recorded in turns/hashes.json when it was written, at a log record whose chain hash is
+   still the log's (a file of an earlier release that
+   recorded none is compared with today's rendering, and a difference is only a note: the
+   words and maps change between releases, the game does not). The round in play has no
+   files yet: they are written when it ends.
 
 Nothing is written: a campaign folder copied off the server can be verified as it is.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..files import CorruptRecord, read_records
-from ..records import Handover, Holders, Record, RecordError
+from ..records import Record, RecordError
 from ..store.campaign import (
     GENESIS,
+    TURN_HASHES,
+    TURNS,
     Campaign,
     CampaignError,
     Status,
@@ -33,7 +39,7 @@ from ..store.campaign import (
     seed_hash,
     undone_orders,
 )
-from ..store.names import LOG, MARKS, SETTINGS_FILE, TURNS
+from ..store.names import LOG, MARKS, SETTINGS_FILE
 from ..words.history import over, stem, turn_files
 
 
@@ -41,6 +47,7 @@ from ..words.history import over, stem, turn_files
 class Finding:
     place: str  # a file, with the record or line where it matters
     problem: str
+    record: int | None = None  # the log record the chain breaks at, for the turn files
 
     def __str__(self) -> str:
         return f"{self.place}: {self.problem}"
@@ -95,7 +102,8 @@ def verify(root: Path) -> Verification:
     check_chain(campaign, records, result)
     table = replay(campaign, records, result)
     if table is not None:
-        check_turns(campaign, table, result)
+        check_status(campaign, table, result)
+        check_turns(campaign, table, records, result)
     return result
 
 
@@ -143,6 +151,7 @@ def check_chain(campaign: Campaign, records: list[dict], result: Verification) -
                     f"{LOG} after record {previous}",
                     f"a record numbered {number!r} comes "
                     f"next: records were copied, reordered or slipped in by hand",
+                    previous + 1,
                 )
             )
         elif number > previous + 1:
@@ -153,17 +162,20 @@ def check_chain(campaign: Campaign, records: list[dict], result: Verification) -
             )
             result.findings.append(
                 Finding(
-                    place, f"{missing} missing before it (it comes right after record {previous})"
+                    place,
+                    f"{missing} missing before it (it comes right after record {previous})",
+                    previous + 1,
                 )
             )
         elif "hash" not in record:
-            result.findings.append(Finding(place, "has no hash, so it cannot be checked"))
+            result.findings.append(Finding(place, "has no hash, so it cannot be checked", number))
         elif record["hash"] != record_hash(previous_hash, record):
             result.findings.append(
                 Finding(
                     place,
                     f"its content does not match its hash {record['hash']}: it was "
                     f"changed after it was written (it now reads: {describe(record)})",
+                    number,
                 )
             )
         previous_hash = record.get("hash", previous_hash)
@@ -226,17 +238,39 @@ def replay(campaign: Campaign, records: list[dict], result: Verification) -> Tab
     return table
 
 
+def check_status(campaign: Campaign, table: Table, result: Verification) -> None:
+    """campaign.yaml says the game is over exactly when its replay ends."""
+    finished = campaign.status == Status.FINISHED
+    if finished != table.over:
+        result.findings.append(
+            Finding(
+                SETTINGS_FILE,
+                f"its status is {campaign.status.value}, but the log's replay "
+                + ("has not reached the end" if finished else "ends the game"),
+            )
+        )
+
+
 def not_replayed(campaign: Campaign, data: dict, err: Exception, result: Verification) -> None:
     problem = str(err).removeprefix(f"{campaign.log_path}: ")
     result.findings.append(Finding(f"{LOG} record {data.get('n')}", problem))
     result.notes.append("the turn reports are not checked: the log does not replay")
 
 
-def check_turns(campaign: Campaign, table: Table, result: Verification) -> None:
+def check_turns(
+    campaign: Campaign, table: Table, records: list[dict], result: Verification
+) -> None:
+    """Every round over has its report and text map (and its PNG, where one was written),
+    each as the referee wrote it: its SHA-256 as recorded then (turns/hashes.json), written
+    at a record whose chain hash is the log's, so that what a later release words or draws
+    otherwise is no failure. A file an earlier release wrote without recording its hash is
+    compared with today's rendering, and a difference is a note."""
     folder = campaign.root / TURNS
-    rounds = sorted({s.round for s in table.steps})
-    expected = files_over(table)
     present = {p.name for p in folder.glob("round-*")} if folder.is_dir() else set()
+    recorded = campaign.turn_hashes()
+    chain = {r.get("n"): r.get("hash") for r in records}
+    broken = min((f.record for f in result.findings if f.record is not None), default=None)
+    rounds = sorted({s.round for s in table.steps})
     # the round in play: its files are written when it ends (an older referee wrote them at
     # every order, and a rollback may have reopened a round written): not checked till then
     in_play = {
@@ -247,71 +281,107 @@ def check_turns(campaign: Campaign, table: Table, result: Verification) -> None:
             "the files of the round in play are not checked (they are written when it ends): "
             + ", ".join(f"turns/{name}" for name in sorted(in_play))
         )
-    present -= in_play
+    closed = [r for r in rounds if over(table, r)]
+    names = {
+        r: {f"{stem(r)}.txt", f"{stem(r)}.map.txt"}
+        | {n for n in present | recorded.keys() if n.startswith(f"{stem(r)}.")}
+        for r in closed
+    }
     before = len(result.findings)
-    renamed: list[str] = []  # as an older release wrote them again after a replacement
-    older: dict[str, str | bytes] | None = None
-    for name, content in expected.items():
-        place = f"turns/{name}"
+    rendered: dict[int, dict[str, str | bytes]] = {}
+    held, unrecorded, after_break = 0, [], []
+    for round_, name in ((r, n) for r in closed for n in sorted(names[r])):
+        place, written = f"turns/{name}", recorded.get(name)
         if name not in present:
             result.findings.append(Finding(place, "is missing (the replay writes it)"))
-            continue
-        found = (folder / name).read_bytes()
-        if found == as_bytes(content):
-            continue
-        if older is None:
-            older = written_renamed(campaign, table)
-        if name in older and found == as_bytes(older[name]):
-            renamed.append(place)
+        elif written is None:
+            unrecorded.append((round_, name))
+        elif hashlib.sha256(data := (folder / name).read_bytes()).hexdigest() != written.sha256:
+            changed = (
+                f"was changed after the referee wrote it (its SHA-256 is not the one in "
+                f"turns/{TURN_HASHES})"
+            )
+            today = rendering(table, round_, name, rendered)
+            if today is not None and data != today:
+                changed += f": {difference(data, today)}"
+            result.findings.append(Finding(place, changed))
+        elif chain.get(written.record) != written.log_hash:
+            result.findings.append(
+                Finding(
+                    place,
+                    f"was written at log record {written.record}, which is no longer the "
+                    f"record it was (its chain hash was {written.log_hash}): the log was "
+                    f"changed before it",
+                )
+            )
+        elif broken is not None and written.record >= broken:
+            after_break.append((round_, name))  # the chain cannot vouch: the replay must
         else:
-            result.findings.append(Finding(place, difference(found, as_bytes(content))))
-    if renamed:
-        result.notes.append(
-            "written again under the names the players have now by a release that did so "
-            "after a replacement (the log says who played each move): " + ", ".join(renamed)
-        )
-    for name in sorted(present - expected.keys()):
+            held += 1
+    written_names = set().union(*names.values()) if names else set()
+    for name in sorted(present - in_play - written_names):
         result.findings.append(Finding(f"turns/{name}", "is no file the log's replay writes"))
-    if len(result.findings) == before:
+    for round_, name in after_break:
+        found = (folder / name).read_bytes()
+        wanted = rendering(table, round_, name, rendered)
+        if found != wanted:
+            result.findings.append(
+                Finding(
+                    f"turns/{name}",
+                    f"was written after record {broken}, where the hash chain breaks, and "
+                    f"differs from the log's replay: {difference(found, wanted or b'')}",
+                )
+            )
+        else:
+            held += 1
+    if len(result.findings) == before and held:
+        result.passed.append(f"the {held} files in turns/ are as the referee wrote them")
+    compare_with_today(folder, table, unrecorded, rendered, result)
+
+
+def rendering(
+    table: Table, round_: int, name: str, rendered: dict[int, dict[str, str | bytes]]
+) -> bytes | None:
+    """The file ``name`` of ``round_`` as today's referee writes it (None: it writes no such
+    file); ``rendered`` keeps each round's files drawn once."""
+    if round_ not in rendered:
+        rendered[round_] = turn_files(table, round_)
+    content = rendered[round_].get(name)
+    return None if content is None else as_bytes(content)
+
+
+def compare_with_today(
+    folder: Path,
+    table: Table,
+    unrecorded: list[tuple[int, str]],
+    rendered: dict[int, dict[str, str | bytes]],
+    result: Verification,
+) -> None:
+    """Files written before their hashes were recorded, each compared with what today's
+    referee writes for its round: the game replays the same, but the words and maps of
+    another release may differ, which proves nothing wrong."""
+    if not unrecorded:
+        return
+    same = 0
+    for round_, name in unrecorded:
+        found, wanted = (folder / name).read_bytes(), rendering(table, round_, name, rendered)
+        if found == wanted:
+            same += 1
+        else:
+            why = "it writes no such file" if wanted is None else difference(found, wanted)
+            result.notes.append(
+                f"turns/{name} was written by an earlier release (no hash recorded) and "
+                f"differs from today's rendering, which words or draws it otherwise: {why}"
+            )
+    if same:
         result.passed.append(
-            f"the {len(expected)} files in turns/ are what the replay writes"
-            + (f" ({len(renamed)} of them under the names of now, see below)" if renamed else "")
+            f"{same} of the {len(unrecorded)} files in turns/ written before their hashes "
+            f"were recorded are what today's referee writes"
         )
 
 
 def as_bytes(content: str | bytes) -> bytes:
     return content.encode("utf-8") if isinstance(content, str) else content
-
-
-class NamedAsNow(Table):
-    """The game as releases before this one replayed it once a seat had been replaced:
-    every seat under the name of its player now, from the start."""
-
-    def hand_over(self, handover: Handover) -> None:
-        """The newcomer's name was the seat's from the start."""
-
-    @property
-    def holders(self) -> Holders:
-        return Holders(self.campaign.names(), [])
-
-
-def written_renamed(campaign: Campaign, table: Table) -> dict[str, str | bytes]:
-    """The files of every round over as a release before this one wrote them again after a
-    replacement; none when no seat was replaced."""
-    handovers = [c.handover() for s in table.steps for c in s.record.commands]
-    if not any(h and not h.bot for h in handovers):  # a dropped seat's bot kept its name
-        return {}
-    return files_over(NamedAsNow(campaign).follow_all([s.record for s in table.steps]))
-
-
-def files_over(table: Table) -> dict[str, str | bytes]:
-    """The files of every round over, as the replay writes them."""
-    return {
-        name: content
-        for round_ in sorted({s.round for s in table.steps})
-        if over(table, round_)
-        for name, content in turn_files(table, round_).items()
-    }
 
 
 def difference(found: bytes, wanted: bytes) -> str:

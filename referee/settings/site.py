@@ -1,9 +1,10 @@
 """The site configuration, ``referee.yaml``: where campaigns live, the referee's address, and
 how mail comes in and goes out.
 
-Secrets never live in the file: it names environment variables (``password_env``), read only
-when a mailbox is opened. Every mistake in the file is reported at once, each with what is
-wrong and how to put it right. Relative paths are relative to the file's folder.
+Secrets never live in the file: it names variables (``password_env``, ``token_env``) that
+``referee.env`` beside it or the environment sets, read only when they are needed.
+Every mistake in the file is reported at once, each with what is wrong and how to put it
+right. Relative paths are relative to the file's folder.
 """
 
 from __future__ import annotations
@@ -17,10 +18,11 @@ from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from ..files import atomic_write, crashpoint, fsync_dir
+from ..files import atomic_write, crashpoint, fsync_dir, private_folder
 from ..mail.inbox import MaildirInbox, create_maildir
 from ..schema import Problem, SettingsError, at_least, load_file, read, setting, within
 from .checks import mail_address, player_name
+from .secrets import env_file, secret
 
 if TYPE_CHECKING:
     import ssl
@@ -32,8 +34,8 @@ CONFIG_NAME = "referee.yaml"
 
 DEFAULT_CONFIG = """\
 # referee site configuration. Relative paths are relative to this file's folder.
-# Passwords are never written here: name an environment variable (password_env) and set it
-# where the referee runs (for cron, in the wrapper script).
+# Passwords and tokens are never written here: name a variable (password_env, token_env) and
+# set it in referee.env beside this file (KEY=value lines, read as written, mode 0600).
 
 data_root: games            # one folder per campaign
 
@@ -101,6 +103,18 @@ outbox:
 #   strangers_site_per_hour: 30   # answers to all strangers together an hour
 #   messages_per_hour: 10     # `message ...` lines one player may have relayed an hour
 #   observers_per_game: 20    # observers one game may have
+"""
+
+# referee.env as `referee init` writes it: every line a comment until a password is needed
+DEFAULT_ENV = """\
+# The site's passwords and tokens, one KEY=value a line, each value as written (no shell
+# reads this file: nothing in it is run or expanded). referee.yaml names the variables
+# (password_env, token_env). Keep this file its owner's alone (mode 0600).
+# REFEREE_IMAP_PASSWORD=...
+# REFEREE_SMTP_PASSWORD=...
+# REFEREE_GM_TOKEN=...
+# The cron wrapper's own settings may go here too (see README: Running a site):
+# REFEREE_PING_URL=https://...
 """
 
 
@@ -326,12 +340,16 @@ class Config:
         return [address for address, _ in self.game_masters]
 
     def game_master_token(self, address: str) -> str | None:
-        """The site game master's secret token (from the environment), None if ``address``
-        is not a site game master or the variable is not set."""
+        """The site game master's secret token (referee.env or the environment), None if
+        ``address`` is not a site game master or the variable is not set."""
         for gm_address, token_env in self.game_masters:
             if gm_address == address.lower():
-                return os.environ.get(token_env) or None
+                return self.secret(token_env)
         return None
+
+    def secret(self, name: str) -> str | None:
+        """A password or token this file names: referee.env's, or the environment's."""
+        return secret(self.path, name)
 
     # The mailboxes' modules are imported when a mailbox is made, each as the site needs it:
     # a tick with nothing to do on a local Maildir reads no IMAP and sends nothing, and
@@ -372,12 +390,12 @@ class Config:
         return Outbox(self.queue_dir, self.outbox.patience)
 
     def _secret(self, env_name: str, section: str) -> str:
-        value = os.environ.get(env_name)
+        value = self.secret(env_name)
         if not value:
             raise ConfigError(
                 self.path,
-                f"the environment variable {env_name} (named by {section}.password_env in "
-                f"{self.path}) is not set; export {env_name}=<the password> where the referee runs",
+                f"the variable {env_name} (named by {section}.password_env in {self.path}) is "
+                f"not set; add the line {env_name}=<the password> to {env_file(self.path)}",
             )
         return value
 
@@ -390,9 +408,10 @@ def _ssl_context(ca_file: Path | None) -> ssl.SSLContext:
 
 def write_default_config(directory: str | os.PathLike) -> Path:
     """Write a commented referee.yaml for the embedded default (local Maildirs) into
-    ``directory`` and create its folders. An existing referee.yaml is never overwritten. The
-    file is named last, once its folders are made: an init killed on the way leaves no
-    referee.yaml that the next init would refuse to replace."""
+    ``directory``, with a referee.env of comments beside it, and create its folders. An
+    existing referee.yaml or referee.env is never overwritten. The file is named last, once
+    its folders are made: an init killed on the way leaves no referee.yaml that the next
+    init would refuse to replace."""
     directory = Path(directory)
     path = directory / CONFIG_NAME
     if path.exists():
@@ -405,8 +424,10 @@ def write_default_config(directory: str | os.PathLike) -> Path:
         assert isinstance(mailbox, (MaildirInboxSettings, MaildirOutboxSettings))  # the default
         create_maildir(mailbox.path)
     crashpoint("init-folders")
-    config.data_root.mkdir(parents=True, exist_ok=True)
+    private_folder(config.data_root)
     config.make_outbox()  # creates the queue folders
+    if not env_file(draft).exists():
+        atomic_write(env_file(draft), DEFAULT_ENV)
     os.replace(draft, path)
     fsync_dir(directory)
     return path

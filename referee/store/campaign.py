@@ -43,14 +43,32 @@ from ..contract import (
     SignUp,
     View,
 )
-from ..files import CorruptRecord, append_record, atomic_write, read_records
+from ..files import (
+    PRIVATE_FOLDER,
+    CorruptRecord,
+    append_record,
+    atomic_write,
+    private_folder,
+    read_records,
+)
 from ..records import Handover, Holders, Record, RecordError
 from ..schema import SettingsError, load_file, read
 from ..settings.campaign import CampaignFile, CampaignSettings, PlayerEntry
 from ..settings.checks import campaign_id, player_name
 from .book import Book
 from .marks import Watermarks
-from .names import LOG, SETTINGS_FILE
+from .names import LOG, SETTINGS_FILE, TURN_HASHES, TURNS
+
+
+@dataclass(frozen=True)
+class TurnHash:
+    """A turn file as it was written: its SHA-256, and the log's last record then (its
+    number and chain hash), which the file shows the game up to."""
+
+    sha256: str
+    record: int
+    log_hash: str
+
 
 SETTINGS = frozenset(f.name for f in dataclasses.fields(CampaignSettings))
 TOKEN_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i: read aloud, typed by hand
@@ -248,10 +266,32 @@ class Campaign:
     def rules(self) -> Rules:
         return self.descriptor.rules
 
+    def write_turns(self, files: dict[str, str | bytes], record: int, log_hash: str) -> None:
+        """Write turn files into turns/, and beside them (turns/hashes.json) each one's
+        SHA-256 with the log record it was written at and that record's chain hash: what
+        ``verify`` holds a file to under any later release, whose words and maps may differ,
+        and what binds it to the log."""
+        folder = self.dir(TURNS)
+        hashes = self.turn_hashes()
+        for name, content in files.items():
+            data = content.encode("utf-8") if isinstance(content, str) else content
+            # derived from the log, so written again if a crash loses them
+            atomic_write(folder / name, data, durable=False)
+            hashes[name] = TurnHash(hashlib.sha256(data).hexdigest(), record, log_hash)
+        kept = {name: dataclasses.asdict(entry) for name, entry in sorted(hashes.items())}
+        atomic_write(folder / TURN_HASHES, json.dumps(kept, indent=0) + "\n", durable=False)
+
+    def turn_hashes(self) -> dict[str, TurnHash]:
+        """Each turn file's hash as it was written, by name (none for the files of the
+        releases before they were kept, and none when the file cannot be read)."""
+        try:
+            data = json.loads((self.root / TURNS / TURN_HASHES).read_bytes())
+            return {str(name): TurnHash(**entry) for name, entry in data.items()}
+        except (FileNotFoundError, ValueError, TypeError, AttributeError):
+            return {}
+
     def dir(self, *parts: str) -> Path:
-        path = self.root.joinpath(*parts)
-        path.mkdir(parents=True, exist_ok=True)
-        return path
+        return private_folder(self.root.joinpath(*parts))
 
     # creating and loading ------------------------------------------------------------------
     @classmethod
@@ -303,7 +343,8 @@ class Campaign:
         if campaign.root.exists():
             raise CampaignError(f"campaign {campaign_id} exists already in {data_root}")
         campaign.settings["seed_hash"] = seed_hash(campaign_id, seed)
-        campaign.root.mkdir(parents=True)
+        private_folder(campaign.root.parent)
+        campaign.root.mkdir(mode=PRIVATE_FOLDER)
         campaign.save()
         return campaign
 

@@ -26,7 +26,15 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..files import append_lines, append_record, atomic_write, fsync_dir, instant, read_records
+from ..files import (
+    append_lines,
+    append_record,
+    atomic_write,
+    fsync_dir,
+    instant,
+    private_folder,
+    read_records,
+)
 from ..settings.checks import ID_PATTERN
 from .names import CAMPAIGN_FILES, HELD, LAST_TICK, RECEIVED, RECEIVED_OLD, SETTINGS_FILE, STATE
 
@@ -58,14 +66,23 @@ class SiteFiles:
         self.data_root = data_root
         self.state_dir = root / STATE
         self.received_count = 0  # lines in received.jsonl when this process read it
-        self.state_dir.mkdir(parents=True, exist_ok=True)
-        self.data_root.mkdir(parents=True, exist_ok=True)
+        private_folder(self.state_dir)
+        private_folder(self.data_root)
 
     # campaigns -----------------------------------------------------------------------------
     def campaign_ids(self) -> list[str]:
         """Every campaign's id, one that cannot be read too: a folder with its settings or
         its log (a campaign.yaml moved away by mistake leaves a broken campaign, not none)."""
         return sorted(p.name for p in self.data_root.iterdir() if is_campaign(p))
+
+    def secret_places(self) -> list[Path]:
+        """The folders and files that hold the players' tokens and the seeds still secret:
+        the site's state (the mail it took), the campaigns' folders and their settings."""
+        places = [self.state_dir, self.data_root]
+        for campaign_id in self.campaign_ids():
+            root = self.data_root / campaign_id
+            places += [root, root / "campaign.yaml", root / "log.jsonl"]
+        return places
 
     # store.campaign (the games, their settings) is imported when a campaign is read: a
     # tick with nothing to do reads none

@@ -202,9 +202,12 @@ def _resume(campaign: Campaign) -> Table | None:
         data = (campaign.root / SNAPSHOT).read_bytes()
     except FileNotFoundError:
         return None
-    snap = _valid(json.loads(data))
-    if snap["key"] != key(campaign):
+    snap = json.loads(data)
+    # the key first: a snapshot of other code (an earlier release) may have another layout,
+    # which is no damage
+    if isinstance(snap, dict) and snap.get("key") != key(campaign):
         raise Stale("written for other settings or by other code")
+    snap = _valid(snap)
     n, tail_from = int(snap["n"]), int(snap["tail_from"])
     lines = campaign.log_path.read_bytes().split(b"\n")[:-1]  # a torn last line is not used
     if len(lines) < n:
