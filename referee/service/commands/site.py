@@ -124,7 +124,10 @@ class JoinCommand(SiteCommand):
                     newcomer_name(
                         decoded_once(name)
                         if name
-                        else ctx.sender_name or ctx.sender_address.partition("@")[0]
+                        else ctx.sender_name or ctx.sender_address.partition("@")[0],
+                        ctx.site,
+                        campaign,
+                        ctx.sender_address,
                     ),
                     ctx.sender_address,
                 )

@@ -1,0 +1,134 @@
+"""Nobody passes for someone else (issue 34, items 3 to 5): a name that could be taken for
+another player's, the game master's or the referee's is refused wherever a name is given;
+`unobserve` is confirmed from the observer's own address; a player's secret (a token, a
+plus-address) never travels in press. Each case here was accepted before."""
+
+from datetime import UTC, datetime
+
+import yaml
+from click.testing import CliRunner
+from sites import PLAYERS, Mailboxes, make_site, person_mail, reload, text_of
+
+from referee.cli import main
+from referee.service.tick import tick
+
+T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
+GIL = "Gil <gil@example.org>"
+
+
+def flat(msg) -> str:
+    return " ".join(text_of(msg).split())
+
+
+def delivered(site, boxes, sender, to, text, subject="hello"):
+    """``text`` mailed from ``sender`` to ``to``, taken by the referee's real tick."""
+    boxes.deliver(person_mail(sender, to, subject, text))
+    report = tick(site, T0)
+    assert not report.errors, report.errors
+
+
+def open_game(tmp_path, site_name=None):
+    """`cup`, a Bus game run by Gil and open for sign-up (four seats): Ann and Bob joined."""
+    site = make_site(tmp_path)
+    if site_name:
+        path = site.config.path
+        path.write_text(path.read_text().replace("name: Referee ", f"name: {site_name} "))
+        site = reload(site)
+    site.new_campaign("bus", "cup", [], seed=1, seats=4, gm=GIL)
+    boxes = Mailboxes(site)
+    for player in PLAYERS[:2]:
+        name = player.partition(" ")[0]
+        delivered(site, boxes, player, site.identity.address, f"join cup as {name}")
+    boxes.new()
+    return site, boxes
+
+
+def joins(site, boxes, sender, line) -> str:
+    """The answer to ``sender``'s join (flattened)."""
+    delivered(site, boxes, sender, site.identity.address, line)
+    [answer] = boxes.new(sender.partition("<")[2].rstrip(">"))
+    return flat(answer)
+
+
+def names(site, campaign_id="cup") -> list[str]:
+    return [p.name for p in site.campaign(campaign_id).players]
+
+
+def test_a_joiner_named_ann_with_a_cyrillic_a_beside_ann_is_refused(tmp_path):
+    site, boxes = open_game(tmp_path)
+    said = joins(site, boxes, "Mallory <mal@example.org>", "join cup as \u0410nn")
+    assert "the name \u0410nn could be taken for Ann, who plays in cup" in said
+    assert "choose a name of your own" in said
+    assert names(site) == ["Ann", "Bob"]
+    # in Greek capitals, in another case, spaced out: the same name to a reader
+    for n, name in enumerate(("\u0391NN", "aNN", "A n n", "ａｎｎ")):
+        said = joins(site, boxes, f"Mallory <mal{n}@example.org>", f'join cup as "{name}"')
+        assert "could be taken for Ann, who plays in cup" in said, name
+    assert names(site) == ["Ann", "Bob"]
+    joins(site, boxes, "Mallory <mal@example.org>", "join cup as Mal")
+    assert names(site) == ["Ann", "Bob", "Mal"]
+
+
+def test_a_joiner_named_like_the_game_master_is_refused(tmp_path):
+    site, boxes = open_game(tmp_path)
+    # their press would have read "Message from Gil" beside the game master's own
+    for n, name in enumerate(("Gil", "G\u0456l", "GIL")):
+        said = joins(site, boxes, f"Mallory <mal{n}@example.org>", f"join cup as {name}")
+        assert "could be taken for Gil, the game master of cup" in said, name
+    assert names(site) == ["Ann", "Bob"]
+    # the game master who plays in their own game may play under their own name
+    joins(site, boxes, GIL, "join cup as Gil")
+    assert names(site) == ["Ann", "Bob", "Gil"]
+
+
+def test_a_joiner_named_referee_or_like_the_site_is_refused(tmp_path):
+    site, boxes = open_game(tmp_path, site_name="Busmaster")
+    words = ("Referee", "R\u0435f\u0435r\u0435\u0435", "Game Master", "GM", "postmaster")
+    for n, name in enumerate((*words, "Admin", "\u0412usmaster")):
+        said = joins(site, boxes, f"Mallory <mal{n}@example.org>", f'join cup as "{name}"')
+        assert "which stands for the referee and those who run it" in said or (
+            "is how a message is addressed to the game master" in said
+        ), name
+    assert names(site) == ["Ann", "Bob"]
+
+
+def test_the_game_master_cannot_replace_a_player_with_a_look_alike(tmp_path):
+    site, boxes = open_game(tmp_path)
+    joins(site, boxes, PLAYERS[2], "join cup as Cid")
+    gil = site.identity.plus("cup", site.campaign("cup").gm.token)
+    delivered(site, boxes, GIL, gil, "replace Cid with B\u03bfb <bob2@example.org>", "cmd")
+    [answer] = [m for m in boxes.new("gil@example.org") if "Your mail" in str(m["Subject"])]
+    assert "the name B\u03bfb could be taken for Bob, who plays in cup" in flat(answer)
+    assert names(site) == ["Ann", "Bob", "Cid"]
+    # the seat's own player, come back at another address, keeps their name
+    delivered(site, boxes, GIL, gil, "replace Cid with Cid <cid2@example.org>", "cmd")
+    assert site.campaign("cup").players[2].address == "cid2@example.org"
+
+
+def test_a_new_game_whose_players_look_alike_is_not_made(tmp_path):
+    site = make_site(tmp_path)
+    base = ["--config", str(site.config.path), "new", "bus"]
+    for players, like in (
+        (["Ann <ann@example.org>", "\u0410nn <mal@example.org>", PLAYERS[2]], "'Ann'"),
+        (["Ann <ann@example.org>", "Gil <mal@example.org>", PLAYERS[2]], "'Gil'"),
+        (["Ann <ann@example.org>", "Referee <mal@example.org>", PLAYERS[2]], "'referee'"),
+    ):
+        args = [*base, "g1", *(a for p in players for a in ("--player", p)), "--gm", GIL]
+        done = CliRunner().invoke(main, args)
+        assert done.exit_code != 0
+        assert "could be taken for" in done.output and like in done.output, done.output
+        assert not (site.data_root / "g1").exists()
+
+
+def test_a_campaign_file_whose_players_look_alike_is_refused_by_check_and_tick(tmp_path):
+    site = make_site(tmp_path)
+    site.new_campaign("bus", "g1", PLAYERS, seed=1, gm=GIL)
+    path = site.data_root / "g1" / "campaign.yaml"
+    data = yaml.safe_load(path.read_text())
+    data["players"][2]["name"] = "\u0410nn"  # edited by hand
+    path.write_text(yaml.safe_dump(data, allow_unicode=True))
+    done = CliRunner().invoke(main, ["--config", str(site.config.path), "check"])
+    assert done.exit_code != 0
+    assert "players[2].name '\u0410nn' could be taken for 'Ann'" in done.output, done.output
+    report = tick(site, T0)
+    assert report.skipped == ["g1"] and "could be taken for 'Ann'" in report.errors[0]
