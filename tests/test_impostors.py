@@ -3,11 +3,20 @@ another player's, the game master's or the referee's is refused wherever a name 
 `unobserve` is confirmed from the observer's own address; a player's secret (a token, a
 plus-address) never travels in press. Each case here was accepted before."""
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import yaml
 from click.testing import CliRunner
-from sites import PLAYERS, Mailboxes, make_site, person_mail, reload, text_of
+from sites import (
+    PLAYERS,
+    Mailboxes,
+    make_site,
+    person_mail,
+    reload,
+    text_of,
+)
+from test_commands_maildir import observing
+from test_identity import running
 
 from referee.cli import main
 from referee.service.tick import tick
@@ -20,10 +29,10 @@ def flat(msg) -> str:
     return " ".join(text_of(msg).split())
 
 
-def delivered(site, boxes, sender, to, text, subject="hello"):
+def delivered(site, boxes, sender, to, text, subject="hello", now=T0):
     """``text`` mailed from ``sender`` to ``to``, taken by the referee's real tick."""
     boxes.deliver(person_mail(sender, to, subject, text))
-    report = tick(site, T0)
+    report = tick(site, now)
     assert not report.errors, report.errors
 
 
@@ -132,3 +141,38 @@ def test_a_campaign_file_whose_players_look_alike_is_refused_by_check_and_tick(t
     assert "players[2].name '\u0410nn' could be taken for 'Ann'" in done.output, done.output
     report = tick(site, T0)
     assert report.skipped == ["g1"] and "could be taken for 'Ann'" in report.errors[0]
+
+
+def test_unobserve_from_a_forged_sender_removes_nobody_and_the_observer_is_told(tmp_path):
+    site, boxes = running(tmp_path)
+    olga = "Olga <olga@example.org>"
+    observing(site, boxes, olga, "g1")
+    boxes.new()
+    assert site.campaign("g1").config.observers == ("olga@example.org",)
+    # a stranger writes 'unobserve g1' under Olga's address: she stays, and is asked
+    hour = timedelta(hours=1)  # a stranger's answers are a few an hour
+    delivered(site, boxes, olga, site.identity.address, "unobserve g1", now=T0 + hour)
+    assert site.campaign("g1").config.observers == ("olga@example.org",)
+    [asked] = boxes.new("olga@example.org")
+    assert "Reply to stop observing" in str(asked["Subject"])
+    said = flat(asked)
+    assert "Someone, we hope you, asked from this address to stop observing g1" in said
+    assert "If you did not ask, do nothing: you go on observing g1" in said
+    reply = str(asked["Reply-To"])
+    assert reply.startswith("referee+g1.unobserve-")
+    # the forger never saw the code: a reply to the game's plain address, or with another
+    # code, removes nobody, and says so to the address it came from
+    forged = reply.replace("unobserve-", "unobserve-x")
+    delivered(site, boxes, olga, forged, "Yes", "Re: stop", T0 + 2 * hour)
+    [told] = boxes.new("olga@example.org")
+    assert "The code in the address you wrote to is not one that holds" in flat(told)
+    assert "write 'unobserve g1' to the referee for a new one" in flat(told)
+    assert site.campaign("g1").config.observers == ("olga@example.org",)
+    # Olga's own reply, with the code, stops her observing, and she is told
+    delivered(site, boxes, olga, reply, "Yes, please.", "Re: stop", T0 + 3 * hour)
+    [told] = boxes.new("olga@example.org")
+    assert "You no longer observe g1." in flat(told)
+    assert site.campaign("g1").config.observers == ()
+    # the code is used up: the same reply again is told so
+    delivered(site, boxes, olga, reply, "Yes, please.", "Re: stop again", T0 + 4 * hour)
+    assert "not one that holds" in flat(boxes.new("olga@example.org")[0])

@@ -16,6 +16,7 @@ from ...settings.deadlines import DeadlineError
 from ...store.campaign import Campaign, CampaignError, Player, Status
 from ...words.mails import notice
 from ...words.render import say
+from ..limits import UNOBSERVE_CODE
 from .base import Outside, Site, SiteCommand, checked_name, newcomer_name, seated
 from .everyone import status_text
 from .game_master import deadline_settings
@@ -248,11 +249,14 @@ def confirm_observer(
     site: Site, campaign: Campaign, address: str, code: str, now: datetime
 ) -> str | None:
     """A reply that brings back the code mailed to ``address`` (the token of its
-    plus-address): the address observes the campaign from now on, unless it may not. What
-    to answer, or None when the code is not one that holds (it was not sent to that address
-    for that campaign, it was used, or it is too old)."""
+    plus-address): the address observes the campaign from now on, unless it may not, or
+    observes no more (a code to stop, UNOBSERVE_CODE). What to answer, or None when the
+    code is not one that holds (it was not sent to that address for that campaign, it was
+    used, or it is too old)."""
     if not site.post.observe_codes.use(campaign.id, address, code, now):
         return None
+    if code.startswith(UNOBSERVE_CODE):
+        return stop_observing(campaign, address)
     refused = observe_refused(site, campaign, address)
     if refused:
         return refused
@@ -266,7 +270,7 @@ def confirm_observer(
 class UnobserveCommand(SiteCommand):
     name = "unobserve"
     usage = "unobserve <game>"
-    summary = "stop observing a game"
+    summary = "stop observing a game (confirmed by a reply)"
 
     def run(self, ctx: Outside, rest: str, line: str) -> None:
         campaign_id = rest.split()[0].lower() if rest.split() else ""
@@ -278,14 +282,28 @@ class UnobserveCommand(SiteCommand):
         )
         if campaign is None:
             return
-        subject = say("subject_observing", campaign_id=campaign.id)
-        observers = list(campaign.config.observers)
-        if ctx.sender_address not in observers:  # its settings are left as they are
+        if ctx.sender_address not in campaign.config.observers:  # its settings left as they are
+            subject = say("subject_observing", campaign_id=campaign.id)
             ctx.answer(subject, say("was_not_observing", campaign_id=campaign.id))
             return
-        campaign.settings["observers"] = [a for a in observers if a != ctx.sender_address]
-        campaign.save()
-        ctx.answer(subject, say("not_observing", campaign_id=campaign.id))
+        # the address must answer from itself, as for observe: a forged sender stops nobody,
+        # and the observer learns that someone asked
+        code = ctx.site.post.observe_codes.new(UNOBSERVE_CODE)
+        reply = ctx.site.identity.plus(campaign.id, code)
+        text = say("confirm_unobserving", campaign_id=campaign.id, address=reply)
+        subject = say("subject_confirm_unobserving", campaign_id=campaign.id)
+        if ctx.answer(subject, text, None, reply):
+            ctx.site.post.observe_codes.keep(campaign.id, ctx.sender_address, code, ctx.now)
+
+
+def stop_observing(campaign: Campaign, address: str) -> str:
+    """The address observes the campaign no more (it confirmed it): what to tell it."""
+    observers = list(campaign.config.observers)
+    if address not in observers:  # stopped meanwhile (the game closed to observers)
+        return say("was_not_observing", campaign_id=campaign.id)
+    campaign.settings["observers"] = [a for a in observers if a != address]
+    campaign.save()
+    return say("not_observing", campaign_id=campaign.id)
 
 
 class SiteHelpCommand(SiteCommand):
