@@ -15,9 +15,11 @@ from sites import (
     reload,
     text_of,
 )
+from test_campaign_life import deadline_game, last_text_after, run, write
 from test_commands_maildir import observing
 from test_identity import running
 
+from referee import mailbot
 from referee.cli import main
 from referee.service.tick import tick
 
@@ -176,3 +178,38 @@ def test_unobserve_from_a_forged_sender_removes_nobody_and_the_observer_is_told(
     # the code is used up: the same reply again is told so
     delivered(site, boxes, olga, reply, "Yes, please.", "Re: stop again", T0 + 4 * hour)
     assert "not one that holds" in flat(boxes.new("olga@example.org")[0])
+
+
+def test_a_token_or_plus_address_in_press_is_masked_and_the_sender_told_why(mailrig, tmp_path):
+    """Over the real servers: Ann pastes her own plus-address (her token is its password)
+    and Bob's token into press; neither reaches anyone, nor the game's history."""
+    site, (ann, bob, cid), gm = deadline_game(mailrig, tmp_path)
+    for person in (ann, bob, cid, gm):
+        person.new_mail()
+    campaign = site.campaign("dl")
+    own = site.identity.plus("dl", campaign.players[0].token)
+    bob_token = campaign.players[1].token
+    lines = (
+        f"message Bob write to me at {own.upper()} any time\n"
+        f"message all Bob's token is {bob_token}, and mine is {campaign.players[0].token}."
+    )
+    write(mailrig, ann, own, lines)
+    run(site, T0)
+    press = [
+        mailbot.body(m)
+        for p in (bob, cid)
+        for m in p.new_mail()
+        if "Message from Ann" in str(m["Subject"])
+    ]
+    assert len(press) == 3  # two to Bob, one to Cid
+    secrets = [campaign.players[0].token, bob_token]
+    for text in press:
+        assert not any(secret in text.lower() for secret in secrets), text
+        assert "+dl." not in text.lower()
+    assert any("write to me at [hidden] any time" in " ".join(t.split()) for t in press)
+    assert any("Bob's token is [hidden], and mine is [hidden]." in t for t in press)
+    answer = " ".join(last_text_after(ann, "received").split())
+    assert "held a token or a player's address to the referee" in answer
+    assert "shown as [hidden]" in answer
+    history = " ".join(told for r in campaign.records() for a in r.actions for told in a.told())
+    assert "Bob's token is [hidden]" in history and bob_token not in history
