@@ -74,7 +74,7 @@ from ..words.mails import (
 from ..words.render import render, say
 from . import timekeeping
 from .commands import TELLS_EVERYONE, help_lines
-from .failures import EVERY, SHOWN, Told, failures_since, told_of
+from .failures import EVERY, SHOWN, Told, causes, failures_since, told_of
 from .post import Post
 from .timekeeping import Notices
 
@@ -495,7 +495,10 @@ def tell_failures(post: Post, site: SiteFiles, game_masters: list[str], now: dat
     new, place = failures_since(site.state_dir, told)
     if not new:
         return False
-    text = render("failures.txt", failures=new[:SHOWN], more=len(new) - SHOWN, site=site.root)
+    found = causes(new)
+    text = render(
+        "failures.txt", causes=found[:SHOWN], more=found[SHOWN:], total=len(new), site=site.root
+    )
     msg = compose(
         from_address=post.identity.address,
         from_name=post.identity.name,
