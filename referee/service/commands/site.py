@@ -16,7 +16,7 @@ from ...settings.deadlines import DeadlineError
 from ...store.campaign import Campaign, CampaignError, Player, Status
 from ...words.mails import notice
 from ...words.render import say
-from ..limits import UNOBSERVE_CODE
+from ..limits import OBSERVE_CODE, UNOBSERVE_CODE
 from .base import Outside, Site, SiteCommand, checked_name, newcomer_name, seated
 from .everyone import status_text
 from .game_master import deadline_settings
@@ -225,12 +225,19 @@ class ObserveCommand(SiteCommand):
         if refused or ctx.sender_address in campaign.config.observers:
             ctx.answer(subject, refused or say("observing", campaign_id=campaign.id))
             return
-        # the address must answer from itself: a forged sender adds no observer
-        code = ctx.site.post.observe_codes.new()
-        reply = ctx.site.identity.plus(campaign.id, code)
-        text = say("confirm_observing", campaign_id=campaign.id, address=reply)
-        if ctx.answer(say("subject_confirm_observing", campaign_id=campaign.id), text, None, reply):
-            ctx.site.post.observe_codes.keep(campaign.id, ctx.sender_address, code, ctx.now)
+        asked_to_confirm(ctx, campaign, OBSERVE_CODE, "observing")
+
+
+def asked_to_confirm(ctx: Outside, campaign: Campaign, kind: str, what: str) -> None:
+    """The sender is mailed a one-time code of ``kind`` (OBSERVE_CODE, UNOBSERVE_CODE) in
+    the Reply-To, to bring back by a reply from their own address (``confirm_observer``): a
+    forged sender never sees it, so adds or stops no observer, and the address's owner
+    learns someone asked (the templates subject_confirm_``what`` and confirm_``what``)."""
+    code = ctx.site.post.observe_codes.new(kind)
+    reply = ctx.site.identity.plus(campaign.id, code)
+    text = say(f"confirm_{what}", campaign_id=campaign.id, address=reply)
+    if ctx.answer(say(f"subject_confirm_{what}", campaign_id=campaign.id), text, None, reply):
+        ctx.site.post.observe_codes.keep(campaign.id, ctx.sender_address, code, ctx.now)
 
 
 def observe_refused(site: Site, campaign: Campaign, address: str) -> str | None:
@@ -286,14 +293,7 @@ class UnobserveCommand(SiteCommand):
             subject = say("subject_observing", campaign_id=campaign.id)
             ctx.answer(subject, say("was_not_observing", campaign_id=campaign.id))
             return
-        # the address must answer from itself, as for observe: a forged sender stops nobody,
-        # and the observer learns that someone asked
-        code = ctx.site.post.observe_codes.new(UNOBSERVE_CODE)
-        reply = ctx.site.identity.plus(campaign.id, code)
-        text = say("confirm_unobserving", campaign_id=campaign.id, address=reply)
-        subject = say("subject_confirm_unobserving", campaign_id=campaign.id)
-        if ctx.answer(subject, text, None, reply):
-            ctx.site.post.observe_codes.keep(campaign.id, ctx.sender_address, code, ctx.now)
+        asked_to_confirm(ctx, campaign, UNOBSERVE_CODE, "unobserving")
 
 
 def stop_observing(campaign: Campaign, address: str) -> str:
