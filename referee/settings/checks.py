@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Iterable
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 
 from ..mail.headers import has_encoded_word, unprintable
@@ -114,7 +114,8 @@ def _prototypes() -> dict[int, str]:
     return {int(code, 16): "".join(chr(int(c, 16)) for c in to.split()) for code, to in pairs}
 
 
-def skeletons(name: str) -> set[str]:
+@lru_cache(maxsize=4096)  # a campaign's names are checked again at each load of its file
+def skeletons(name: str) -> frozenset[str]:
     """What ``name`` looks like (its confusable skeletons, UTS #39), as written and case
     folded, its spaces, punctuation and invisible characters left out: two names that share
     one pass for each other (Аnn, with a Cyrillic А, and Ann; ANN in Greek capitals and ANN;
@@ -123,10 +124,10 @@ def skeletons(name: str) -> set[str]:
         c for c in unicodedata.normalize("NFKC", name) if unicodedata.category(c)[0] not in "ZPC"
     )
     table = _prototypes()
-    return {
+    return frozenset(
         unicodedata.normalize("NFD", unicodedata.normalize("NFD", form).translate(table))
         for form in (kept, kept.casefold())
-    }
+    )
 
 
 def look_alike(name: str, others: Iterable[str]) -> str | None:
