@@ -11,12 +11,11 @@ from sites import (
     PLAYERS,
     Mailboxes,
     make_site,
-    person_mail,
     reload,
     text_of,
 )
 from test_campaign_life import deadline_game, last_text_after, run, write
-from test_commands_maildir import observing
+from test_commands_maildir import delivered, observing
 from test_identity import running
 
 from referee import mailbot
@@ -29,13 +28,6 @@ GIL = "Gil <gil@example.org>"
 
 def flat(msg) -> str:
     return " ".join(text_of(msg).split())
-
-
-def delivered(site, boxes, sender, to, text, subject="hello", now=T0):
-    """``text`` mailed from ``sender`` to ``to``, taken by the referee's real tick."""
-    boxes.deliver(person_mail(sender, to, subject, text))
-    report = tick(site, now)
-    assert not report.errors, report.errors
 
 
 def open_game(tmp_path, site_name=None):
