@@ -303,6 +303,9 @@ def test_an_observer_stops_observing_and_a_stranger_stops_nobody(tmp_path):
     assert "You do not observe g1: there was nothing to stop." in told
     assert (site.campaign("g1").root / "campaign.yaml").read_bytes() == settings  # untouched
     delivered(site, boxes, olga, site.identity.address, "unobserve g1")
+    [asked] = boxes.new("olga@example.org")  # confirmed as observe is (issue 34, item 4)
+    boxes.deliver(person_mail(olga, str(asked["Reply-To"]), "Re: stop", "Yes, please."))
+    assert not tick(site, T0).errors
     [told] = said_to(boxes, "olga@example.org")
     assert "You no longer observe g1." in told
     assert site.campaign("g1").config.observers == ()

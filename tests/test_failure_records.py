@@ -5,12 +5,13 @@ rotated by the referee, or deleted, emptied or rotated by hand meanwhile."""
 
 import json
 import os
+import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from sites import Mailboxes, make_site, text_of, with_game_master
+from sites import PLAYERS, Mailboxes, make_site, person_mail, text_of, with_game_master
 
-from referee.service import failures
+from referee.service import failures, intake
 from referee.service.failures import note_failure
 from referee.service.tick import tick
 
@@ -121,3 +122,48 @@ def test_a_summary_of_an_older_referee_is_read_on(site):
     fail(site, 4, T0)
     tick(site, T0 + DAY)
     assert summaries(boxes) == [["fail 4"]]
+
+
+def test_the_summary_names_each_cause_once_and_a_new_one_beside_a_flood_of_repeats(
+    site, monkeypatch
+):
+    """A broken campaign noted a failure at every tick: a day's summary listed its oldest 30
+    entries and "... and 19,949 more", so a player's mail quarantined that day was counted
+    and never named (issue 34, item 6). Each cause is named once, with its count."""
+    site.new_campaign("bus", "g1", PLAYERS, seed=1)
+    site.new_campaign("bus", "g2", PLAYERS, seed=2)
+    tick(site, T0)
+    boxes = Mailboxes(site)
+    boxes.new()
+    (site.data_root / "g2" / "log.jsonl").write_text('{not json\n{"n": 1}\n')  # broken
+    for minute in range(3):  # ticks of the referee, each noting the same failure
+        assert tick(site, T0 + timedelta(minutes=minute)).skipped == ["g2"]
+    assert len(summarised(boxes)) == 1  # the first summary goes at once
+    current = site.state_dir / "failures.jsonl"
+    repeat = current.read_text().splitlines()[-1]
+    with current.open("a") as file:  # the rest of a day of ticks, a failure each
+        file.write(f"{repeat}\n" * 19_975)
+    # a player's mail that cannot be handled: quarantined, and noted once
+    token = site.campaign("g1").players[0].token
+    boxes.deliver(person_mail(PLAYERS[0], site.identity.plus("g1", token), "o", "build"))
+    monkeypatch.setattr(intake.Intake, "apply", lambda *a, **k: 1 / 0)
+    later = T0 + timedelta(hours=20)
+    assert any("ZeroDivisionError" in e for e in tick(site, later).errors)
+    monkeypatch.undo()
+    tick(site, T0 + DAY)  # g2 still broken: noted again
+    [summary] = summarised(boxes)
+    text = text_of(summary)
+    # g2's: 2 left from the first day's ticks, 19,975 written, 2 of the ticks since
+    assert str(summary["Subject"]).startswith("referee: 19980 failure(s)")
+    assert "19,980 thing(s) failed" in text and "from 2 cause(s), each named once" in text
+    assert text.count("campaign g2") == 1
+    assert "19,979 times, the last at 2026-11-24T09:01:00+00:00" in text
+    flat = " ".join(text.split())  # its lines are fitted to the mail's width
+    assert flat.count("mail <") == 1 and re.search(r"mail <[^>]+> from ann@example.org", flat)
+    assert "ZeroDivisionError" in text
+    assert "more" not in text  # every cause is named
+
+
+def summarised(boxes) -> list:
+    """The failure summaries among the new mails to the site's game master."""
+    return [m for m in boxes.new("gm@example.org") if "failure(s)" in str(m["Subject"])]

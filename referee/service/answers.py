@@ -70,7 +70,7 @@ from ..words.mails import (
 from ..words.render import fitted, render, say, spoken
 from . import timekeeping
 from .commands import help_lines
-from .failures import EVERY, SHOWN, Told, failures_since, told_of
+from .failures import EVERY, SHOWN, Told, causes, failures_since, told_of
 from .notices import Notice
 from .post import Post
 from .telling import own_mail, tell, told_briefly
@@ -373,7 +373,10 @@ def tell_failures(post: Post, site: SiteFiles, game_masters: list[str], now: dat
     new, place = failures_since(site.state_dir, told)
     if not new:
         return False
-    text = render("failures.txt", failures=new[:SHOWN], more=len(new) - SHOWN, site=site.root)
+    found = causes(new)
+    text = render(
+        "failures.txt", causes=found[:SHOWN], more=found[SHOWN:], total=len(new), site=site.root
+    )
     msg = compose(
         from_address=post.identity.address,
         from_name=post.identity.name,

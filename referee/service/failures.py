@@ -7,12 +7,14 @@ reaches MAX_FILE, or when a failure comes in another month than its first one, i
 broken for months neither fills the disk nor stops the noting.
 
 Once a day at most, a tick mails the site's game masters (referee.yaml's
-``referee.game_masters``) a short summary of the failures since the last one: at most
-``SHOWN`` of them, then how many more there were (``answers.tell_failures``). What was told
-is kept as a place in a file (``failures-told.json``: the file, by its inode, and how far
-into it), so the summary reads only what is new, also across a rotation; a file deleted,
-emptied or rotated by hand meanwhile (another inode, or a shorter file) is read whole, with
-the rotated files written since the last summary.
+``referee.game_masters``) a short summary of the failures since the last one, by their cause
+(``causes``): each cause named once, with when it was first and last seen and how often, so
+a campaign broken all day is one line and a new failure beside it is not lost among its
+repeats; at most ``SHOWN`` causes, then how many more there were (``answers.tell_failures``).
+What was told is kept as a place in a file (``failures-told.json``: the file, by its inode,
+and how far into it), so the summary reads only what is new, also across a rotation; a file
+deleted, emptied or rotated by hand meanwhile (another inode, or a shorter file) is read
+whole, with the rotated files written since the last summary.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -30,7 +33,7 @@ from ..store.site import SiteFiles
 
 log = logging.getLogger(__name__)
 
-SHOWN = 30  # failures listed in one summary
+SHOWN = 30  # causes of failures listed in one summary
 EVERY = timedelta(days=1)
 MAX_ERROR = 500  # characters of one error kept
 MAX_FILE = 1024 * 1024  # failures.jsonl rotates at this size (about 3,000 failures) ...
@@ -205,6 +208,27 @@ def _records(path: Path, offset: int) -> tuple[list[dict], int]:
         if isinstance(record, dict):
             records.append({k: str(record.get(k, "?")) for k in ("at", "what", "error")})
     return records, offset + len(lines)
+
+
+# what tells one mail's failure from another's of the same cause: its Message-ID and sender
+ONE_MAIL = re.compile(r" <[^<>]*>( from \S+)?")
+
+
+def causes(failures: list[dict]) -> list[dict]:
+    """``failures`` (oldest first) by their cause: what failed (a campaign, its notice, a
+    mail, whichever mail it was) and the error. Each cause once, in the order first seen,
+    with the first failure's ``at`` and ``what``, the ``error``, the ``last`` time and the
+    ``count``."""
+    found: dict[tuple[str, str], dict] = {}
+    for failure in failures:
+        key = (ONE_MAIL.sub("", failure["what"]), failure["error"])
+        cause = found.get(key)
+        if cause is None:
+            found[key] = {**failure, "last": failure["at"], "count": 1}
+        else:
+            cause["last"] = failure["at"]
+            cause["count"] += 1
+    return list(found.values())
 
 
 def summary_due(state_dir: Path, game_masters: list[str], now: datetime) -> bool:

@@ -45,7 +45,7 @@ from .commands import (
     tell_replaced,
 )
 from .failures import note_failure
-from .limits import OBSERVE_CODE
+from .limits import OBSERVE_CODE, UNOBSERVE_CODE
 from .notices import Notice
 from .play import Outcome, commit, dropped_by, read_orders, reads_as_order, submit
 from .session import Sessions, Unavailable
@@ -219,7 +219,11 @@ class Intake:
         crashpoint("stored")
         gm = campaign.is_gm_token(where.token)
         seat = None if gm else campaign.seat_of_token(where.token)
-        if seat is None and not gm and (where.token or "").startswith(OBSERVE_CODE):
+        if (
+            seat is None
+            and not gm
+            and (where.token or "").startswith((OBSERVE_CODE, UNOBSERVE_CODE))
+        ):
             self.noted(mail, campaign.id, self.observe_reply(mail, campaign, where.token or ""))
             return True
         if seat is None and not gm:
@@ -486,12 +490,13 @@ class Intake:
         return Audience.STRANGER
 
     def observe_reply(self, mail: Incoming, campaign: Campaign, code: str) -> str:
-        """A reply to the mail that asked a would-be observer to confirm: its plus-address
-        carries the code mailed to that address."""
+        """A reply to the mail that asked a would-be observer (or one who would stop) to
+        confirm: its plus-address carries the code mailed to that address."""
         said = confirm_observer(self.site, campaign, mail.sender_address, code, self.now)
         subject = Said.of("subject_observing", campaign_id=campaign.id)
         if said is None:
-            wrong = Said.of("observe_code_wrong", campaign_id=campaign.id)
+            verb = "unobserve" if code.startswith(UNOBSERVE_CODE) else "observe"
+            wrong = Said.of("observe_code_wrong", campaign_id=campaign.id, verb=verb)
             self.send_notice(Notice.answering(mail, "observe code", subject, wrong))
             return "observe code that does not hold"
         told = Notice.answering(mail, "observing", subject, said, audience=Audience.PLAYER)

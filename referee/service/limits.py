@@ -101,13 +101,16 @@ class AnswerBook:
 
 CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 CODE_HOURS = 48  # how long a code mailed to a would-be observer holds
-OBSERVE_CODE = "observe-"  # a code is the token of its reply's plus-address: observe-<code>
+# a code is the token of its reply's plus-address, and says what the reply confirms:
+# observe-<code> to start observing, unobserve-<code> to stop
+OBSERVE_CODE, UNOBSERVE_CODE = "observe-", "unobserve-"
 
 
 class ObserveCodes:
-    """The one-time codes mailed to those who asked to observe a game, each for one game and
-    one address, until it is used or CODE_HOURS have passed. A code is issued only when its
-    mail goes out (within the answer limits), so their number is bounded too."""
+    """The one-time codes mailed to those who asked to observe a game or to stop, each for
+    one game and one address (the newest asked), until it is used or CODE_HOURS have
+    passed. A code is issued only when its mail goes out (within the answer limits), so
+    their number is bounded too."""
 
     def __init__(self, path: Path):
         self.path = path
@@ -123,8 +126,9 @@ class ObserveCodes:
             self.codes = {}
 
     @staticmethod
-    def new() -> str:
-        return OBSERVE_CODE + "".join(secrets.choice(CODE_ALPHABET) for _ in range(10))
+    def new(kind: str = OBSERVE_CODE) -> str:
+        """A new code, for what ``kind`` (OBSERVE_CODE, UNOBSERVE_CODE) asks."""
+        return kind + "".join(secrets.choice(CODE_ALPHABET) for _ in range(10))
 
     def keep(self, campaign_id: str, address: str, code: str, now: datetime) -> None:
         """``code`` was mailed to ``address`` for ``campaign_id``: it holds from now."""

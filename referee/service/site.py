@@ -69,7 +69,16 @@ class Site(SiteFiles):
         from .answers import welcome_game_master
 
         campaign = Campaign.create(
-            self.data_root, campaign_id, game, players, seed, options, seats, gm, settings
+            self.data_root,
+            campaign_id,
+            game,
+            players,
+            seed,
+            options,
+            seats,
+            gm,
+            settings,
+            self.config.roles,
         )
         log.info("campaign %s created: %s, %s", campaign.id, campaign.rules.title, campaign.status)
         if campaign.gm:

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+import unicodedata
+from collections.abc import Callable, Iterable
+from functools import cache, lru_cache
+from importlib import resources
 
 from ..mail.headers import has_encoded_word, unprintable
 
@@ -89,3 +92,69 @@ def player_name(name: str) -> str:
     if problem == "too_long":
         raise ValueError(f"{name!r} is longer than {NAME_MOST} characters")
     return name
+
+
+# what a player may not be named like, as it is the referee's own or stands for it (beside
+# the site's own name, which the site's checks add)
+ROLES = ("referee", "game master", "gm", "admin", "postmaster")
+# whom a name was taken for (``name_taken``), as a game master reads it beside the name
+WHOM = {
+    "player": "another player's name",
+    "gm": "the game master's name",
+    "role": "a word for the referee or those who run it",
+}
+
+
+@cache
+def _prototypes() -> dict[int, str]:
+    """Unicode's confusables.txt (UTS #39, shipped beside this file): each character that
+    can be taken for another, to the prototype it is taken for."""
+    text = resources.files(__package__).joinpath("confusables.txt").read_text("utf-8-sig")
+    pairs = re.findall(r"^([0-9A-F]+) ;\t([0-9A-F ]+?) ;", text, re.MULTILINE)
+    return {int(code, 16): "".join(chr(int(c, 16)) for c in to.split()) for code, to in pairs}
+
+
+@lru_cache(maxsize=4096)  # a campaign's names are checked again at each load of its file
+def skeletons(name: str) -> frozenset[str]:
+    """What ``name`` looks like (its confusable skeletons, UTS #39), as written and case
+    folded, its spaces, punctuation and invisible characters left out: two names that share
+    one pass for each other (Аnn, with a Cyrillic А, and Ann; ANN in Greek capitals and ANN;
+    Game-Master and gamemaster)."""
+    kept = "".join(
+        c for c in unicodedata.normalize("NFKC", name) if unicodedata.category(c)[0] not in "ZPC"
+    )
+    table = _prototypes()
+    return frozenset(
+        unicodedata.normalize("NFD", unicodedata.normalize("NFD", form).translate(table))
+        for form in (kept, kept.casefold())
+    )
+
+
+def look_alike(name: str, others: Iterable[str]) -> str | None:
+    """The first of ``others`` that ``name`` could be taken for (``skeletons``), or None."""
+    own = skeletons(name)
+    return next((other for other in others if not own.isdisjoint(skeletons(other))), None)
+
+
+def name_taken(
+    name: str,
+    address: str,
+    players: Iterable[tuple[str, str]],
+    gm: tuple[str, str] | None,
+    roles: Iterable[str] = ROLES,
+) -> tuple[str, str] | None:
+    """Whom a player called ``name`` (at ``address``) could be taken for: ("player", their
+    name) for one of ``players`` (name, address), ("gm", their name) for the game master,
+    ("role", the word) for one of ``roles``, in any script (``look_alike``); or None. A
+    person is never taken for themselves (the same address: a game master who plays)."""
+    address = address.lower()
+    candidates = (
+        ("player", [n for n, a in players if a.lower() != address]),
+        ("gm", [gm[0]] if gm and gm[1].lower() != address else []),
+        ("role", list(roles)),
+    )
+    for whom, names in candidates:
+        other = look_alike(name, names)
+        if other is not None:
+            return whom, other
+    return None

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Literal
 from ..files import atomic_write, crashpoint, fsync_dir, private_folder
 from ..mail.inbox import MaildirInbox, create_maildir
 from ..schema import Problem, SettingsError, at_least, load_file, read, setting, within
-from .checks import mail_address, player_name
+from .checks import ROLES, mail_address, player_name
 from .secrets import env_file, secret
 
 if TYPE_CHECKING:
@@ -338,6 +338,12 @@ class Config:
     def game_master_addresses(self) -> list[str]:
         """The site game masters', who are told of the site's failures."""
         return [address for address, _ in self.game_masters]
+
+    @property
+    def roles(self) -> tuple[str, ...]:
+        """What no player may be named like on this site (``checks.name_taken``): the
+        referee's roles, and the name its mail comes from."""
+        return (*ROLES, self.referee_name)
 
     def game_master_token(self, address: str) -> str | None:
         """The site game master's secret token (referee.env or the environment), None if

@@ -54,7 +54,7 @@ from ..files import (
 from ..records import Handover, Holders, Record, RecordError
 from ..schema import SettingsError, load_file, read
 from ..settings.campaign import CampaignFile, CampaignSettings, PlayerEntry
-from ..settings.checks import campaign_id, player_name
+from ..settings.checks import ROLES, WHOM, campaign_id, name_taken, player_name
 from .book import Book
 from .marks import Watermarks
 from .names import LOG, SETTINGS_FILE, TURN_HASHES, TURNS
@@ -306,8 +306,10 @@ class Campaign:
         seats: int | None = None,
         gm: str | None = None,
         settings: dict | None = None,
+        roles: tuple[str, ...] = ROLES,
     ) -> Campaign:
-        """A new campaign: running at once, or open for sign-up when ``seats`` is given."""
+        """A new campaign: running at once, or open for sign-up when ``seats`` is given; no
+        player named like another, the game master or one of ``roles`` (``add_player``)."""
         check_id(campaign_id)
         try:
             rules = registry.get(game).rules
@@ -334,7 +336,7 @@ class Campaign:
             settings=dict(settings or {}),
         )
         for name, address in parsed:
-            campaign.add_player(name, address)
+            campaign.add_player(name, address, roles)
         # options a later release may give other defaults (a map's version) are kept as now
         pinned = campaign.descriptor.offers(PinnedOptions)
         if pinned:
@@ -358,12 +360,17 @@ class Campaign:
             options[SIGNUP] = [dict(p.signup) for p in self.players]
         return options
 
-    def add_player(self, name: str, address: str) -> Player:
+    def add_player(self, name: str, address: str, roles: tuple[str, ...] = ROLES) -> Player:
         check_name(name)
         if any(p.address == address.lower() for p in self.players):
             raise CampaignError(f"{address} plays in {self.id} already")
-        if any(p.name.lower() == name.lower() for p in self.players):
-            raise CampaignError(f"the name {name} is taken in {self.id}: choose another")
+        gm = (self.gm.name, self.gm.address) if self.gm else None
+        taken = name_taken(name, address, [(p.name, p.address) for p in self.players], gm, roles)
+        if taken is not None:
+            raise CampaignError(
+                f"the name {name} could be taken for {taken[1]!r} ({WHOM[taken[0]]}) in "
+                f"{self.id}: choose another"
+            )
         if self.seats is not None and len(self.players) >= self.seats:
             raise CampaignError(f"{self.id} is full")
         player = Player(name, address.lower(), new_token())

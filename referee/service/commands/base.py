@@ -23,7 +23,7 @@ from typing import ClassVar, Protocol
 from ... import records
 from ...files import StateDamaged
 from ...mail.routing import Identity
-from ...settings.checks import NAME_MOST, name_problem
+from ...settings.checks import NAME_MOST, look_alike, name_problem, name_taken
 from ...settings.deadlines import DeadlineError
 from ...settings.site import Config
 from ...store.campaign import Campaign, CampaignError, Player, Table
@@ -96,13 +96,27 @@ def seated(campaign: Campaign, address: str) -> None:
 ADDRESSEES = ("all", "gm")  # what 'message' is addressed to beside the players' names
 
 
-def newcomer_name(name: str) -> str:
-    """The name a player joins or replaces another under: ``checked_name``, and none of
-    ADDRESSEES, as a player so named could never be written to alone. (Not
+def newcomer_name(
+    name: str, site: Site, campaign: Campaign, address: str, seat: int | None = None
+) -> str:
+    """The name a player at ``address`` joins ``campaign`` under, or takes ``seat`` under in
+    a replace: ``checked_name``; not one of ADDRESSEES, as a player so named could never be
+    written to alone; and not one that could be taken for another player's, the game
+    master's, a role's or the site's own (``settings.checks.name_taken``), in any script: a
+    joiner called Аnn (a Cyrillic А) beside Ann would read and send press as her. (Not
     ``settings.checks.player_name``, which holds a name in a file to what a header takes.)"""
     name = checked_name(name)
-    if name.lower() in ADDRESSEES:
-        raise CampaignError(say("name_addressee", name=name))
+    addressee = look_alike(name, ADDRESSEES)
+    if addressee is not None:
+        raise CampaignError(say("name_addressee", name=name, addressee=addressee))
+    players = [(p.name, p.address) for s, p in enumerate(campaign.players) if s != seat]
+    gm = (campaign.gm.name, campaign.gm.address) if campaign.gm else None
+    taken = name_taken(name, address, players, gm, site.config.roles)
+    if taken is not None:
+        whom, other = taken
+        raise CampaignError(
+            say("name_alike", name=name, whom=whom, other=other, campaign_id=campaign.id)
+        )
     return name
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 
 from ... import records
 from ...contract import HeldOrders
@@ -68,10 +69,10 @@ class MessageCommand(CampaignCommand):
             if ctx.campaign.gm is None:
                 raise CommandError(say("no_gm_to_write_to", campaign_id=ctx.campaign.id))
         relayed_within_budget(ctx)
+        text, masked = without_secrets(ctx, text)
         if to == "gm":
-            return records.Message(
-                line, say("message_sent_gm"), ctx.seat, sender, (), (), False, text, to_gm=True
-            )
+            said = say("message_sent_gm", masked=masked)
+            return records.Message(line, said, ctx.seat, sender, (), (), False, text, to_gm=True)
         if to == "all":
             seats = [s for s in range(len(players)) if s != ctx.seat]
         else:
@@ -79,7 +80,7 @@ class MessageCommand(CampaignCommand):
         names = [players[s].name for s in seats]
         return records.Message(
             line,
-            say("message_sent", names=names),
+            say("message_sent", names=names, masked=masked),
             ctx.seat,
             sender,
             tuple(seats),
@@ -87,6 +88,23 @@ class MessageCommand(CampaignCommand):
             to == "all",
             text,
         )
+
+
+def without_secrets(ctx: Commands, text: str) -> tuple[str, bool]:
+    """``text`` with every token of the campaign (its players' and its game master's: each
+    is the password to a seat) and every plus-address of the referee's (which carries one)
+    shown as a mask instead; and whether there was any. Press is relayed, kept in the log
+    and retold in the history: no secret of anyone's may travel in it."""
+    local, _, domain = ctx.site.identity.address.partition("@")
+    people = [*ctx.campaign.players, *([ctx.campaign.gm] if ctx.campaign.gm else [])]
+    tokens = sorted({re.escape(p.token) for p in people}, key=len, reverse=True)
+    secret = re.compile(
+        rf"{re.escape(local)}\+[^\s@]*@{re.escape(domain)}"  # a plus-address, whole
+        rf"|(?<![\w-])(?:{'|'.join(tokens)})(?![\w-])",  # a token, as a word of its own
+        re.IGNORECASE,
+    )
+    masked, count = secret.subn(say("secret_masked"), text)
+    return masked, count > 0
 
 
 def relayed_within_budget(ctx: Commands) -> None:

@@ -152,7 +152,7 @@ class ReplaceCommand(CampaignCommand):
         if seat is None:
             raise CommandError(say("no_such_player", name=name, campaign_id=ctx.campaign.id))
         new_name, address = parse_player(new)
-        new_name = newcomer_name(decoded_once(new_name))
+        new_name = newcomer_name(decoded_once(new_name), ctx.site, ctx.campaign, address, seat)
         old = ctx.campaign.players[seat]
         rule = dropped_by(ctx.table, seat) if ctx.table is not None else None
         if rule:  # the game's own rule took the seat out of play (Bus Boss's rule 40)

@@ -15,6 +15,7 @@ from ...schema import SettingsError
 from ...settings.deadlines import DeadlineError
 from ...store.campaign import Campaign, CampaignError, Player, Status
 from ...words.render import Said
+from ..limits import OBSERVE_CODE, UNOBSERVE_CODE
 from ..notices import Notice
 from .base import Outside, Site, SiteCommand, checked_name, newcomer_name, seated
 from .everyone import status_of
@@ -129,7 +130,10 @@ class JoinCommand(SiteCommand):
                     newcomer_name(
                         decoded_once(name)
                         if name
-                        else ctx.sender_name or ctx.sender_address.partition("@")[0]
+                        else ctx.sender_name or ctx.sender_address.partition("@")[0],
+                        ctx.site,
+                        campaign,
+                        ctx.sender_address,
                     ),
                     ctx.sender_address,
                 )
@@ -217,7 +221,7 @@ def asked_to_join(ctx: Outside, lines: list[str]) -> bool:
     if not any(ASKS_TO_JOIN.search(line) for line in lines):
         return False
     try:
-        name = newcomer_name(ctx.sender_name)
+        name = checked_name(ctx.sender_name)  # a suggestion: each game checks it at join
     except CampaignError:  # no name, or one that cannot be a player's: theirs to choose
         name = "YourName"
     ctx.answer(
@@ -274,13 +278,20 @@ class ObserveCommand(SiteCommand):
                 "observing", subject, refused or Said.of("observing", campaign_id=campaign.id)
             )
             return
-        # the address must answer from itself: a forged sender adds no observer
-        code = ctx.site.post.observe_codes.new()
-        reply = ctx.site.identity.plus(campaign.id, code)
-        text = Said.of("confirm_observing", campaign_id=campaign.id, address=reply)
-        subject = Said.of("subject_confirm_observing", campaign_id=campaign.id)
-        if ctx.answer("confirm observing", subject, text, reply_to=reply):
-            ctx.site.post.observe_codes.keep(campaign.id, ctx.sender_address, code, ctx.now)
+        asked_to_confirm(ctx, campaign, OBSERVE_CODE, "observing")
+
+
+def asked_to_confirm(ctx: Outside, campaign: Campaign, kind: str, what: str) -> None:
+    """The sender is mailed a one-time code of ``kind`` (OBSERVE_CODE, UNOBSERVE_CODE) in
+    the Reply-To, to bring back by a reply from their own address (``confirm_observer``): a
+    forged sender never sees it, so adds or stops no observer, and the address's owner
+    learns someone asked (the templates subject_confirm_``what`` and confirm_``what``)."""
+    code = ctx.site.post.observe_codes.new(kind)
+    reply = ctx.site.identity.plus(campaign.id, code)
+    text = Said.of(f"confirm_{what}", campaign_id=campaign.id, address=reply)
+    subject = Said.of(f"subject_confirm_{what}", campaign_id=campaign.id)
+    if ctx.answer(f"confirm {what}", subject, text, reply_to=reply):
+        ctx.site.post.observe_codes.keep(campaign.id, ctx.sender_address, code, ctx.now)
 
 
 def observe_refused(site: Site, campaign: Campaign, address: str) -> Said | None:
@@ -299,11 +310,14 @@ def confirm_observer(
     site: Site, campaign: Campaign, address: str, code: str, now: datetime
 ) -> Said | None:
     """A reply that brings back the code mailed to ``address`` (the token of its
-    plus-address): the address observes the campaign from now on, unless it may not. What
-    to answer, or None when the code is not one that holds (it was not sent to that address
-    for that campaign, it was used, or it is too old)."""
+    plus-address): the address observes the campaign from now on, unless it may not, or
+    observes no more (a code to stop, UNOBSERVE_CODE). What to answer, or None when the
+    code is not one that holds (it was not sent to that address for that campaign, it was
+    used, or it is too old)."""
     if not site.post.observe_codes.use(campaign.id, address, code, now):
         return None
+    if code.startswith(UNOBSERVE_CODE):
+        return stop_observing(campaign, address)
     refused = observe_refused(site, campaign, address)
     if refused:
         return refused
@@ -317,7 +331,7 @@ def confirm_observer(
 class UnobserveCommand(SiteCommand):
     name = "unobserve"
     usage = "unobserve <game>"
-    summary = "stop observing a game"
+    summary = "stop observing a game (confirmed by a reply)"
 
     def run(self, ctx: Outside, rest: str, line: str) -> None:
         campaign_id = rest.split()[0].lower() if rest.split() else ""
@@ -329,14 +343,21 @@ class UnobserveCommand(SiteCommand):
         )
         if campaign is None:
             return
-        subject = Said.of("subject_observing", campaign_id=campaign.id)
-        observers = list(campaign.config.observers)
-        if ctx.sender_address not in observers:  # its settings are left as they are
+        if ctx.sender_address not in campaign.config.observers:  # its settings left as they are
+            subject = Said.of("subject_observing", campaign_id=campaign.id)
             ctx.answer("observing", subject, Said.of("was_not_observing", campaign_id=campaign.id))
             return
-        campaign.settings["observers"] = [a for a in observers if a != ctx.sender_address]
-        campaign.save()
-        ctx.answer("observing", subject, Said.of("not_observing", campaign_id=campaign.id))
+        asked_to_confirm(ctx, campaign, UNOBSERVE_CODE, "unobserving")
+
+
+def stop_observing(campaign: Campaign, address: str) -> Said:
+    """The address observes the campaign no more (it confirmed it): what to tell it."""
+    observers = list(campaign.config.observers)
+    if address not in observers:  # stopped meanwhile (the game closed to observers)
+        return Said.of("was_not_observing", campaign_id=campaign.id)
+    campaign.settings["observers"] = [a for a in observers if a != address]
+    campaign.save()
+    return Said.of("not_observing", campaign_id=campaign.id)
 
 
 class SiteHelpCommand(SiteCommand):
