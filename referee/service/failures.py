@@ -35,6 +35,7 @@ MAX_ERROR = 500  # characters of one error kept
 MAX_FILE = 1024 * 1024  # failures.jsonl rotates at this size (about 3,000 failures) ...
 KEEP = 12  # ... or with the month; this many rotated files are kept, the oldest deleted
 NAME = "failures.jsonl"
+TOLD = "failures-told.json"  # where the last summary stopped reading
 ROTATED = "failures-*.jsonl"
 
 
@@ -206,6 +207,16 @@ def _records(path: Path, offset: int) -> tuple[list[dict], int]:
     return records, offset + len(lines)
 
 
+def summary_wake(state_dir: Path) -> datetime | None:
+    """When the next summary may be due by the clock (a day after the last), if one was
+    sent; failures noted since change the files, which a site at rest watches."""
+    try:
+        told = told_of(json.loads((state_dir / TOLD).read_bytes()))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+    return datetime.fromisoformat(told.at) + EVERY if told.at else None
+
+
 def summary_due(state_dir: Path, game_masters: list[str], now: datetime) -> bool:
     """Whether the game masters may have a summary due (``answers.tell_failures`` decides):
     failures noted past where the last summary stopped reading, the last summary a day
@@ -218,7 +229,7 @@ def summary_due(state_dir: Path, game_masters: list[str], now: datetime) -> bool
     if not any(f.size for f in files):
         return False
     try:
-        told = told_of(json.loads((state_dir / "failures-told.json").read_bytes()))
+        told = told_of(json.loads((state_dir / TOLD).read_bytes()))
     except FileNotFoundError:
         return True
     except (ValueError, KeyError, TypeError, AttributeError):

@@ -28,6 +28,8 @@ from typing import TYPE_CHECKING
 
 from ..files import append_lines, append_record, atomic_write, fsync_dir, instant, read_records
 from ..settings.checks import ID_PATTERN
+from ..settings.names import STATE_FOLDER
+from .rest import last_rested
 
 if TYPE_CHECKING:
     from .campaign import Campaign
@@ -55,7 +57,7 @@ class SiteFiles:
     def __init__(self, root: Path, data_root: Path):
         self.root = root
         self.data_root = data_root
-        self.state_dir = root / "state"
+        self.state_dir = root / STATE_FOLDER
         self.received_count = 0  # lines in received.jsonl when this process read it
         self.state_dir.mkdir(parents=True, exist_ok=True)
         self.data_root.mkdir(parents=True, exist_ok=True)
@@ -232,7 +234,8 @@ class SiteFiles:
     def last_tick(self) -> dict | None:
         """What ``note_tick`` kept of the last tick (None before the first, or when the file
         cannot be read or does not hold what a tick writes: it is only told, and the next
-        tick writes it afresh)."""
+        tick writes it afresh), or the last tick at rest (``store.rest``) when it came
+        later."""
         try:
             data = json.loads((self.state_dir / "last-tick.json").read_bytes())
             instant(data["at"])
@@ -242,8 +245,17 @@ class SiteFiles:
             if not isinstance(data["outcome"], str) or not isinstance(skipped, list):
                 raise TypeError("an outcome and a list of campaigns skipped belong here")
         except (OSError, ValueError, KeyError, TypeError):
-            return None
-        return data
+            data = None
+        rested = last_rested(self.state_dir)  # a tick at rest notes only that it ran
+        try:
+            later = rested and (data is None or instant(rested[0]) > instant(data["at"]))
+        except ValueError:
+            later = False
+        if not rested or not later:
+            return data
+        at, waiting = rested
+        return {"at": at, "ended": at, "outcome": "ok", "fetched": 0, "applied": 0, "sent": 0,
+                "waiting": waiting, "skipped": [], "errors": [], "last_ok": at}  # fmt: skip
 
     def note_tick(self, record: dict) -> None:
         """Keep ``record`` (``at``, ``outcome``, ...) as the last tick, with ``last_ok``: the
