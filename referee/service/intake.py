@@ -182,7 +182,7 @@ class Intake:
         if mail.automatic or self.site.post.sent_by_us(mid):
             site.keep_raw(site.state_dir / "unrouted", mid, raw, mail.sender_address)
             why = mail.automatic or "the referee's own mail, come back"
-            self.noted(mail, "-", f"ignored: {why}")
+            self.noted(mail, "-", f"ignored: {why}{self.late_bounce(mail, raw)}")
             self.counts.ignored += 1
             return True
         if where.campaign_id is None or not site.has_campaign(where.campaign_id):
@@ -230,6 +230,15 @@ class Intake:
         self.counts.by_campaign[campaign.id] += 1
         self.counts.applied += 1
         return True
+
+    def late_bounce(self, mail: Incoming, raw: bytes) -> str:
+        """A machine's mail that reports a mail of the referee's undelivered after all: the
+        address given up (its game masters are told at the end of the tick); what to add
+        to the mail's outcome."""
+        if not mail.automatic:
+            return ""
+        given_up = self.site.post.bounced(raw, mail.sender_address)
+        return f"; a late bounce: {', '.join(given_up)} given up" if given_up else ""
 
     def hold(self, mail: Incoming, raw: bytes, where: Route, why: str, again: bool) -> bool:
         """A mail for a campaign that cannot be read now is held, not quarantined: applied
