@@ -7,6 +7,7 @@ its files stay as they were."""
 from __future__ import annotations
 
 import json
+import os
 from datetime import datetime
 from pathlib import Path
 
@@ -19,9 +20,10 @@ def fingerprint(root: Path) -> list:
     """The size and time of the files a campaign's work follows from (a game master's
     command from the shell changes one of them)."""
     marks: list = []
+    folder = os.fspath(root)  # as text: a site of many campaigns stats them all at once
     for name in WATCHED:
         try:
-            st = (root / name).stat()
+            st = os.stat(f"{folder}/{name}")
         except FileNotFoundError:
             marks.append(None)
             continue
