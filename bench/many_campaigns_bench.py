@@ -105,6 +105,11 @@ def main() -> None:
                         cpu_ms(argv, env, cwd, args.runs),
                         instructions(argv, env, cwd) if counted else 0,
                     )
+        report(figures, args)  # before ten thousand folders are deleted, which takes minutes
+        sys.stdout.flush()
+
+
+def report(figures: dict[str, dict[str, tuple[float, int]]], args: argparse.Namespace) -> None:
     print(
         f"CPU ms (least of {args.runs} runs) and instructions (millions, callgrind), in a "
         f"plain virtualenv; baseline {args.base}, this tree {ROOT}"
