@@ -8,9 +8,12 @@ click command (``CliRunner().invoke(main, ...)`` in the tests)."""
 from __future__ import annotations
 
 import sys
-from typing import Any
 
 from .ticking import quick_tick
+
+TYPE_CHECKING = False  # typing is not imported by a tick at rest (see ticking)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class Referee:

@@ -16,13 +16,12 @@ together, as it lost the write in progress before.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import itertools
 import json
 import os
 import tempfile
 from collections.abc import Callable, Iterator
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -105,15 +104,6 @@ def instant(value: Any, what: str = "a time") -> datetime:
     if moment is None or moment.utcoffset() is None:
         raise ValueError(f"{what} {value!r} where an ISO time with its offset belongs")
     return moment
-
-
-class LockBusy(Exception):
-    """Another process holds the tick lock."""
-
-    def __init__(self, message: str, pid: int | None = None, since: str | None = None):
-        super().__init__(message)
-        self.pid = pid
-        self.since = since
 
 
 class Group:
@@ -361,43 +351,3 @@ def read_records(
 def _preview(line: bytes, limit: int = 80) -> str:
     text = line.decode("utf-8", "replace")
     return repr(text if len(text) <= limit else text[:limit] + "...")
-
-
-class TickLock:
-    """At most one tick at a time: ``with TickLock(path): ...`` raises LockBusy when another
-    process holds the lock. The kernel releases a flock when its holder dies, so a crashed
-    tick never leaves a stale lock behind; the file only says who holds it, for the message."""
-
-    def __init__(self, path: str | os.PathLike):
-        self.path = Path(path)
-        self._fd: int | None = None
-
-    def __enter__(self) -> TickLock:
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, PRIVATE_FILE)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = os.pread(fd, 200, 0).decode("utf-8", "replace").split()
-            os.close(fd)
-            pid = int(holder[0]) if holder and holder[0].isdigit() else None
-            since = holder[1] if len(holder) > 1 else None
-            who = (
-                f"pid {pid}, since {since}" if pid else "a process that has not written its pid yet"
-            )
-            raise LockBusy(
-                f"another tick is running ({who}; lock file {self.path}); "
-                "this one does nothing, the next run will catch up",
-                pid,
-                since,
-            ) from None
-        stamp = datetime.now(UTC).isoformat(timespec="seconds")
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()} {stamp}\n".encode(), 0)
-        self._fd = fd
-        return self
-
-    def __exit__(self, *exc) -> None:
-        fd, self._fd = self._fd, None
-        if fd is not None:
-            os.ftruncate(fd, 0)
-            os.close(fd)  # closing releases the flock

@@ -304,7 +304,7 @@ def test_a_command_waiting_for_a_running_tick_says_so_and_gives_up_plainly(tmp_p
     """It waited up to five minutes without a word, then said what a second tick says
     ('this one does nothing, the next run will catch up'): not so for a command."""
     from referee import console
-    from referee.files import TickLock
+    from referee.store.rest import TickLock
 
     site = running(tmp_path)
     monkeypatch.setattr(console, "LOCK_WAIT", 0.3)

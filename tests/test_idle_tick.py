@@ -4,32 +4,48 @@ lock, looks at the inbox, the queue and state/waits.json, and ends, without impo
 template engine, the drawing library, the games, the email package or click. What it passes
 over is still done by the first tick that has it to do."""
 
-import json
+import ast
 import os
 import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from sites import PLAYERS, Mailboxes, make_site, person_mail, run_tick, with_game_master
+from click.testing import CliRunner
+from sites import (
+    PLAYERS,
+    Mailboxes,
+    make_site,
+    person_mail,
+    run_tick,
+    status_health,
+    with_game_master,
+)
 
+from referee.cli import main
 from referee.service.failures import note_failure
 from referee.service.tick import tick
+from referee.store.rest import at_rest
+from referee.ticking import rest_tick
 
 T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
 ROOT = Path(__file__).resolve().parents[1]
 
-# what `referee ARGS` imported, run as the console script runs it (referee.cli:main)
+# what `referee ARGS` imported, run as the console script runs it (referee.cli:main), told
+# without importing anything (a tick at rest imports no json: neither does this)
 ENTRY = """
-import json, sys
+import sys
 sys.argv = ["referee", *sys.argv[1:]]
-from referee.cli import main
-try:
-    main()
+if sys.argv[1:] != ["--bare"]:
+    from referee.cli import main
+    try:
+        main()
+        status = 0
+    except SystemExit as end:
+        status = end.code
+else:
     status = 0
-except SystemExit as end:
-    status = end.code
-print(json.dumps({"status": status, "modules": sorted(sys.modules)}))
+print(repr({"status": status, "modules": sorted(sys.modules)}))
 """
 # a tick with nothing to do needs none of these
 HEAVY = ("jinja2", "PIL", "imapclient", "click", "email", "smtplib", "ssl")
@@ -52,7 +68,7 @@ def referee(site_root: Path, *args: str) -> tuple[int, list[str], str]:
         check=False,
     )
     *printed, last = done.stdout.splitlines()
-    found = json.loads(last)
+    found = ast.literal_eval(last)
     return found["status"], found["modules"], "\n".join(printed)
 
 
@@ -63,6 +79,7 @@ def site_at_rest(tmp_path):
     site.new_campaign("bus", "bus1", PLAYERS, seed=1, settings={"deadlines": {"hours": 48}})
     site.new_campaign("busboss", "boss1", [], seats=4, gm="Gil <gil@example.org>")
     run_tick(site)
+    run_tick(site)  # finds the site quiet, and notes it so (store.rest)
     return site
 
 
@@ -123,3 +140,72 @@ def test_a_failure_noted_is_summarised_by_the_next_tick_even_with_nothing_else_t
     tick(site, datetime.now(UTC))
     [summary] = boxes.new("gm@example.org")
     assert "mail <m1@x>" in str(summary.get_body(("plain",)).get_content())
+
+
+# what a tick at rest may import beyond a bare interpreter: the referee's own modules, the
+# lock's fcntl, and __future__ (their annotations)
+AT_REST = {"referee", "fcntl", "__future__"}
+
+
+def test_a_tick_at_rest_imports_no_yaml_logging_json_or_typing_only_the_lock_and_its_note(
+    tmp_path,
+):
+    site = site_at_rest(tmp_path)
+    noted = site.state_dir / "last-tick.json"  # the last tick that looked: an hour ago
+    an_hour_ago = (datetime.now(UTC) - timedelta(hours=1)).isoformat(timespec="seconds")
+    noted.write_text(noted.read_text().replace('"at": "', f'"at": "{an_hour_ago}", "was": "'))
+    assert status_health(site)["seconds_since_last_tick"] >= 3600
+    _, bare, _ = referee(site.root, "--bare")
+    for _ in range(2):  # (the first has the note made again for this interpreter)
+        status, modules, printed = referee(site.root, "tick")
+        assert status == 0
+        assert printed == "fetched 0, applied 0, ignored 0, queued 0, sent 0, still queued 0"
+    added = {name.split(".")[0] for name in set(modules) - set(bare)}
+    assert added <= AT_REST, sorted(added - AT_REST)
+    # and the tick is told as a tick that went well, a moment ago
+    health = status_health(site)
+    assert health["ok"] and health["last_tick"]["outcome"] == "ok"
+    assert health["seconds_since_last_tick"] < 60 and health["seconds_since_last_ok_tick"] < 60
+
+
+def test_a_tick_at_rest_looks_at_as_many_files_for_many_campaigns_as_for_two(tmp_path, monkeypatch):
+    """Cron's tick of most minutes does not grow with the number of campaigns: it reads
+    the note of the site at rest, not each campaign's files."""
+    site = site_at_rest(tmp_path)
+    config = str(site.config.path)
+
+    def looked_at() -> int:
+        calls = []
+        for name in ("stat", "scandir", "listdir", "open"):
+            real = getattr(os, name)
+            monkeypatch.setattr(
+                os, name, lambda *a, real=real, **k: calls.append(a) or real(*a, **k)
+            )
+        try:
+            assert rest_tick(config) == 0
+        finally:
+            monkeypatch.undo()
+        return len(calls)
+
+    two = looked_at()
+    for n in range(20):
+        site.new_campaign("busboss", f"open{n}", [], seats=3)
+    run_tick(site)
+    run_tick(site)
+    assert looked_at() == two
+
+
+def test_what_a_tick_at_rest_does_not_watch_is_looked_at_after_a_command_that_writes(tmp_path):
+    """A command from the shell changes a campaign's files, which the note does not watch:
+    it forgets the note, and the next tick looks at the campaigns again."""
+    site = site_at_rest(tmp_path)
+    assert at_rest(site.state_dir, datetime.now(UTC).timestamp(), inbox=True) is not None
+    shown = CliRunner().invoke(main, ["--config", str(site.config.path), "gm", "bus1", "pause"])
+    assert shown.exit_code == 0, shown.output
+    assert at_rest(site.state_dir, datetime.now(UTC).timestamp(), inbox=True) is None
+    boxes = Mailboxes(site)
+    boxes.new()
+    for _ in range(2):  # the first looks at the paused campaign, the second finds it quiet
+        status, _, printed = referee(site.root, "tick")
+        assert status == 0 and printed.startswith("fetched 0")
+    assert at_rest(site.state_dir, datetime.now(UTC).timestamp(), inbox=True) is not None

@@ -13,10 +13,10 @@ from sites import logged
 
 from referee import mailbot
 from referee.bus.engine import RULES
-from referee.files import TickLock
 from referee.service.site import Site
 from referee.service.tick import tick
 from referee.settings.site import load_config
+from referee.store.rest import TickLock
 
 
 def mail_site(root, rig, smtp_port=None):

@@ -9,9 +9,9 @@ from click.testing import CliRunner
 from sites import PLAYERS, Mailboxes, make_site, person_mail, run_tick, text_of, with_game_master
 
 from referee.cli import main
-from referee.files import TickLock
 from referee.service.failures import SHOWN, note_failure
 from referee.service.tick import tick
+from referee.store.rest import TickLock
 
 T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
 

@@ -8,14 +8,13 @@ import pytest
 
 from referee.files import (
     CorruptRecord,
-    LockBusy,
-    TickLock,
     append_record,
     atomic_write,
     grouped,
     read_records,
     second_name,
 )
+from referee.store.rest import LockBusy, TickLock
 
 
 def test_atomic_write_replaces_the_whole_file_and_leaves_no_temp_file(tmp_path):
@@ -142,7 +141,7 @@ def test_a_record_must_be_an_object(tmp_path):
 
 HOLD_LOCK = """
 import sys, time
-from referee.files import TickLock
+from referee.store.rest import TickLock
 with TickLock(sys.argv[1]):
     print("locked", flush=True)
     sys.stdin.read()  # hold until the test closes our stdin

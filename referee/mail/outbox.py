@@ -520,6 +520,28 @@ class Outbox:
             found.append(Undelivered(path.name, mail, about, _queued_at(path.name), reason))
         return found
 
+    def bounced(self, name: str, address: str, reason: str) -> bool:
+        """A report came back after the mail queued under ``name`` was sent: ``address``
+        never got it. The mail goes to ``failed/`` too (it stays in ``sent/``), with the
+        ``reason``, for its queuer to be told as of mail given up (``undelivered``); once
+        for each address, and only for a mail this outbox sent to it (so that a forged
+        report cannot have an address taken for dead). True when it did."""
+        try:
+            file_name = str(json.loads((self.names_dir / name).read_bytes())["file"])
+            mail, _ = self._kept(file_name, self.sent_dir)
+        except (OSError, ValueError, KeyError, TypeError):
+            return False  # not a mail sent by this outbox
+        if address not in (r.lower() for r in mail.recipients):
+            return False
+        told = self.failed_dir / f"{hashlib.sha256(address.encode()).hexdigest()[:24]}.bounced"
+        if told.exists() or (self.failed_dir / file_name).exists():
+            return False
+        atomic_write(self.failed_dir / f"{file_name}.reason", reason + "\n")
+        second_name(self.sent_dir / file_name, self.failed_dir / file_name, mail.data)
+        atomic_write(told, address + "\n", durable=False)
+        log.warning("%s to %s came back undelivered: %s", file_name, address, reason)
+        return True
+
     def mark_told(self, file_name: str) -> None:
         atomic_write(self.failed_dir / f"{file_name}.told", b"", durable=False)
 

@@ -80,6 +80,15 @@ def given_up_untold(queue_dir: str | os.PathLike) -> list[Path]:
     return [p for p in sorted(failed.glob("*.eml")) if not (failed / f"{p.name}.told").exists()]
 
 
+def resting_until(queue_dir: str | os.PathLike) -> datetime | None:
+    """When the mails the last flush left resting are due again (None: no note of any)."""
+    try:
+        rest = json.loads((Path(queue_dir) / RESTING).read_bytes())
+        return datetime.fromisoformat(rest["until"]) if rest["mails"] else None
+    except (OSError, ValueError, TypeError, KeyError):
+        return None
+
+
 def due_to_send(queue_dir: str | os.PathLike, now: datetime) -> bool:
     """Whether the queue holds mail to try now: any, but for the very mails the last flush
     left resting (``RESTING``) until their time comes. A mail queued since, or a note that

@@ -231,6 +231,16 @@ def causes(failures: list[dict]) -> list[dict]:
     return list(found.values())
 
 
+def summary_wake(state_dir: Path) -> datetime | None:
+    """When the next summary may be due by the clock (a day after the last), if one was
+    sent; failures noted since change the files, which a site at rest watches."""
+    try:
+        told = told_of(json.loads((state_dir / FAILURES_TOLD).read_bytes()))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+    return datetime.fromisoformat(told.at) + EVERY if told.at else None
+
+
 def summary_due(state_dir: Path, game_masters: list[str], now: datetime) -> bool:
     """Whether the game masters may have a summary due (``answers.tell_failures`` decides):
     failures noted past where the last summary stopped reading, the last summary a day

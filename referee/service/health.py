@@ -6,7 +6,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from ..store.names import QUARANTINE
+from ..store import snapshots
+from ..store.campaign import Campaign, Status, Table
+from ..store.names import QUARANTINE, WAITS
+from ..store.waits import Waits
 from .site import Site
 
 
@@ -41,3 +44,53 @@ def health(site: Site, now: datetime) -> dict:
         "mails_undelivered": sum(1 for _ in outbox.failed_dir.glob("*.eml")),
         "mails_quarantined": sum(1 for _ in (site.state_dir / QUARANTINE).glob("*.eml")),
     }
+
+
+def campaign_summary(campaign: Campaign, table: Table | None) -> dict:
+    """What `referee status` shows of a campaign: ``table``, its game (None while it is
+    open for sign-up). Kept with what it waits for at each tick's commit (``Waits.note``)."""
+    if table is None:
+        return {
+            "id": campaign.id,
+            "game": campaign.game,
+            "state": "open",
+            "round": 0,
+            "awaiting": [],
+            "scores": {},
+            "finished": False,
+            "seats": campaign.seats,
+            "joined": [p.name for p in campaign.players],
+        }
+    view = table.view()
+    scores = table.rules.result(table.state)
+    return {
+        "id": campaign.id,
+        "game": campaign.game,
+        "state": str(campaign.status),
+        "round": view["round"],
+        "awaiting": [
+            {"player": campaign.players[d.seat].name, "decision": d.kind, "prompt": d.prompt}
+            for d in table.awaiting
+        ],
+        "scores": {p["name"]: p[table.descriptor.measure] for p in view["players"]},
+        "finished": scores is not None,
+    }
+
+
+class Summaries:
+    """The campaigns' summaries for `referee status`: as the last tick kept them, or, for a
+    campaign whose files changed since (a command from the shell, an edit by hand, a
+    campaign no tick has looked at yet), read from its files."""
+
+    def __init__(self, site: Site):
+        self.site = site
+        self.waits = Waits(site.state_dir / WAITS)
+
+    def of(self, campaign_id: str) -> dict:
+        """The summary of ``campaign_id``; CampaignError when it cannot be read."""
+        kept = self.waits.summary(self.site.data_root / campaign_id)
+        if kept is not None:
+            return kept
+        campaign = self.site.campaign(campaign_id)
+        table = snapshots.load(campaign) if campaign.status != Status.OPEN else None
+        return campaign_summary(campaign, table)

@@ -195,7 +195,7 @@ class Intake:
         if mail.automatic or self.site.post.sent_by_us(mid):
             site.keep_raw(site.state_dir / UNROUTED, mid, raw, mail.sender_address)
             why = mail.automatic or "the referee's own mail, come back"
-            self.noted(mail, "-", f"ignored: {why}")
+            self.noted(mail, "-", f"ignored: {why}{self.late_bounce(mail, raw)}")
             self.counts.ignored += 1
             return True
         if where.campaign_id is None:
@@ -274,6 +274,15 @@ class Intake:
         if not commands and not any(reads_as_order(campaign.rules, line) for line in lines):
             return where
         return replace(where, campaign_id=campaign.id, token=campaign.players[seat].token)
+
+    def late_bounce(self, mail: Incoming, raw: bytes) -> str:
+        """A machine's mail that reports a mail of the referee's undelivered after all: the
+        address given up (its game masters are told at the end of the tick); what to add
+        to the mail's outcome."""
+        if not mail.automatic:
+            return ""
+        given_up = self.site.post.bounced(raw, mail.sender_address)
+        return f"; a late bounce: {', '.join(given_up)} given up" if given_up else ""
 
     def hold(self, mail: Incoming, raw: bytes, where: Route, why: str, again: bool) -> bool:
         """A mail for a campaign that cannot be read now is held, not quarantined: applied

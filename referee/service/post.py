@@ -7,6 +7,7 @@ import hashlib
 from functools import cached_property
 from pathlib import Path
 
+from ..mail.bounces import bounce_of
 from ..mail.outbox import OutMail
 from ..mail.routing import Identity
 from ..settings.site import Config
@@ -44,6 +45,24 @@ class Post:
         """Whether ``message_id`` is one of the referee's own mails (come back, e.g. through
         a list that strips the headers)."""
         return self.outbox.contains(queue_name(message_id))
+
+    def bounced(self, raw: bytes, sender: str) -> list[str]:
+        """The addresses a late bounce (``raw``, from ``sender``) says never got a mail the
+        referee sent them, each given up as the outbox gives up a mail it could not send (the
+        next ``tell_undelivered`` tells the game masters); nothing for a report that quotes
+        no mail of the referee's to that address."""
+        bounce = bounce_of(raw)
+        if bounce is None:
+            return []
+        given_up = []
+        for address in bounce.failed:
+            reason = (
+                f"{address}: the mail was taken, then reported undelivered for good "
+                f"by {sender or 'a mail server'} ({bounce.said})"
+            )
+            if any(self.outbox.bounced(queue_name(m), address, reason) for m in bounce.quoted):
+                given_up.append(address)
+        return given_up
 
     def queue(self, campaign: Campaign | None, msg, about: str = "") -> None:
         """Queue a mail once: a mail with the same Message-ID queued before is not queued

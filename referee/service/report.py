@@ -2,19 +2,30 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 
-
-@dataclass
 class TickReport:
-    fetched: int = 0
-    applied: int = 0  # mails whose orders went into a campaign's log
-    ignored: int = 0  # machine mail, duplicates
-    answered: int = 0  # mails queued
-    sent: int = 0
-    waiting: int = 0  # still queued after sending
-    errors: list[str] = field(default_factory=list)
-    skipped: list[str] = field(default_factory=list)  # campaigns that could not be played
+    """(A plain class, not a dataclass: a tick at rest tells its line without importing
+    dataclasses and all they import.)"""
+
+    def __init__(
+        self,
+        fetched: int = 0,
+        applied: int = 0,  # mails whose orders went into a campaign's log
+        ignored: int = 0,  # machine mail, duplicates
+        answered: int = 0,  # mails queued
+        sent: int = 0,
+        waiting: int = 0,  # still queued after sending
+        errors: list[str] | None = None,
+        skipped: list[str] | None = None,  # campaigns that could not be played
+    ):
+        self.fetched = fetched
+        self.applied = applied
+        self.ignored = ignored
+        self.answered = answered
+        self.sent = sent
+        self.waiting = waiting
+        self.errors: list[str] = errors if errors is not None else []
+        self.skipped: list[str] = skipped if skipped is not None else []
 
     def summary(self) -> str:
         text = (

@@ -26,13 +26,16 @@ This module and ``work`` only orchestrate those parts.
 from __future__ import annotations
 
 import logging
+import os
 from datetime import UTC, datetime
 
-from ..files import TickLock, crashpoint
-from ..mail.queue import due_to_send, given_up_untold, queued
-from ..store.names import TICK_LOCK, WAITS
+from ..files import crashpoint
+from ..mail.queue import RESTING, due_to_send, given_up_untold, queued, resting_until
+from ..settings.site import MaildirInboxSettings
+from ..store.names import FAILURES_TOLD, TICK_LOCK, WAITS
+from ..store.rest import TickLock, at_rest, forget, note
 from ..store.waits import Waits
-from .failures import summary_due
+from .failures import NAME, summary_due, summary_wake
 from .report import TickReport
 from .site import Site
 
@@ -70,6 +73,8 @@ def look_and_work(site: Site, now: datetime) -> TickReport:
     # they are needed (``work`` is of this layer and never imports this module: no circle)
     from .work import take_and_answer
 
+    forget(site.state_dir)  # the work changes what the note of a site at rest says
+
     return take_and_answer(site, inbox, now, mails=mails)
 
 
@@ -78,7 +83,11 @@ def quiet(site: Site, now: datetime) -> bool:
     it changed since a tick looked at it, no deadline due: ``state/waits.json``), nothing
     queued to send (mail to addresses that rest after failing waits for its next try) or
     given up untold, no mail held for a broken campaign, no failure summary due, no campaign
-    gone. It may say no in vain (the work then finds nothing), never yes when there is work."""
+    gone. It may say no in vain (the work then finds nothing), never yes when there is work.
+    When the site is quiet, the note of it (``store.rest``) lets the next ticks say so
+    without looking at every campaign again."""
+    if at_rest(site.state_dir, now.timestamp(), inbox=False) is not None:
+        return True
     queue = site.config.queue_dir
     if due_to_send(queue, now) or given_up_untold(queue):
         return False
@@ -90,7 +99,29 @@ def quiet(site: Site, now: datetime) -> bool:
     campaign_ids = site.campaign_ids()
     if waits.entries.keys() - set(campaign_ids):
         return False  # a campaign folder removed: the work forgets it
-    return all(waits.asleep(site.data_root / each, now) for each in campaign_ids)
+    if not all(waits.asleep(site.data_root / each, now) for each in campaign_ids):
+        return False
+    note_rest(site, waits, now)
+    return True
+
+
+def note_rest(site: Site, waits: Waits, now: datetime) -> None:
+    """Note the quiet site (``store.rest``): what is due first, and what may change."""
+    config, state = site.config, site.state_dir
+    queue = config.queue_dir
+    watched = [config.path, site.data_root, queue, queue / "failed", queue / RESTING]
+    watched += [site.held_dir, state / NAME, state / FAILURES_TOLD]
+    inbox = isinstance(config.inbox, MaildirInboxSettings)  # an IMAP inbox is asked
+    if isinstance(config.inbox, MaildirInboxSettings):
+        watched += [config.inbox.path / "new", config.inbox.path / "cur"]
+    wakes = [waits.first_wake(), resting_until(queue)]
+    if config.game_masters:
+        wakes.append(summary_wake(state))
+    # a time gone by is nothing due (a resting note or a summary of a while ago): the site
+    # is quiet, so whatever would be due by it is not
+    wake = min((w.timestamp() for w in wakes if w is not None and w > now), default=None)
+    kept = {"waiting": len(queued(queue)), "inbox": inbox}
+    note(state, wake, [os.path.abspath(path) for path in watched], **kept)
 
 
 def note_tick(site: Site, now: datetime, outcome: str, report: TickReport) -> None:

@@ -29,6 +29,7 @@ from .answers import (
 )
 from .commands import CAMPAIGN, CommandError, Commands, split, status_text, tell_replaced
 from .failures import note_failure
+from .health import campaign_summary
 from .intake import Intake
 from .play import advance, campaign_bot, commit
 from .report import TickReport
@@ -182,7 +183,7 @@ def resolve_and_answer(
     kept; returns the number of mails queued."""
     campaign = sessions.campaign(campaign_id)
     if campaign.status == Status.OPEN:
-        waits.note(campaign.root, None)
+        waits.note(campaign.root, None, campaign_summary(campaign, None))
         return 0
     table = sessions.table(campaign_id)
     before, notices = table.count, None
@@ -206,9 +207,8 @@ def resolve_and_answer(
         snapshots.save(table, marks.floor())
     # an answer held to gather with the player's next mail is looked at again next tick, a
     # player's daily mail when its day is over
-    waits.note(
-        table.campaign.root, min_time(next_mail(table, marks, now), wake(table, now, ticking))
-    )
+    due = min_time(next_mail(table, marks, now), wake(table, now, ticking))
+    waits.note(table.campaign.root, due, campaign_summary(table.campaign, table))
     resolved = sum(len(s.record.orders) for s in table.steps_after(before))
     log.log(
         logging.INFO if mails or resolved or queued else logging.DEBUG,

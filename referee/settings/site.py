@@ -22,6 +22,7 @@ from ..files import atomic_write, crashpoint, fsync_dir, private_folder
 from ..mail.inbox import MaildirInbox, create_maildir
 from ..schema import Problem, SettingsError, at_least, load_file, read, setting, within
 from .checks import ROLES, mail_address, player_name
+from .names import CONFIG_NAME, STATE_FOLDER
 from .secrets import env_file, secret
 
 if TYPE_CHECKING:
@@ -29,8 +30,6 @@ if TYPE_CHECKING:
 
     from ..mail.imap import ImapInbox
     from ..mail.outbox import MaildirSender, Outbox, Patience, SmtpSender
-
-CONFIG_NAME = "referee.yaml"
 
 DEFAULT_CONFIG = """\
 # referee site configuration. Relative paths are relative to this file's folder.
@@ -444,7 +443,7 @@ def _shared_folders(site: SiteFile, state_dir: Path) -> list[Problem]:
     have the referee take the mail it sends (and its players never get it), and the others
     would mix what they keep."""
     folders = {"data_root": site.data_root, "outbox.queue": site.outbox.queue}
-    folders["state"] = state_dir  # beside referee.yaml, always
+    folders["state"] = state_dir
     for key, settings in (("inbox.path", site.inbox), ("outbox.path", site.outbox)):
         if isinstance(settings, (MaildirInboxSettings, MaildirOutboxSettings)):
             folders[key] = settings.path
@@ -470,7 +469,7 @@ def load_config(path: str | os.PathLike) -> Config:
         ) from None
     except SettingsError as err:
         raise ConfigError(path, err.problems if err.problems[0].path else str(err)) from None
-    shared = _shared_folders(site, path.parent / "state")
+    shared = _shared_folders(site, path.parent / STATE_FOLDER)
     if shared:
         raise ConfigError(path, shared)
     return Config(

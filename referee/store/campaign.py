@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import io
 import json
 import secrets
 from dataclasses import dataclass, field
@@ -26,8 +27,6 @@ from enum import StrEnum
 from functools import cached_property
 from pathlib import Path
 from typing import Any
-
-import yaml
 
 from .. import registry
 from ..contract import (
@@ -120,6 +119,57 @@ def record_hash(previous_hash: str, record: dict) -> str:
 def seed_hash(campaign_id: str, seed: int) -> str:
     """Published to the players at the start; the seed itself is revealed at the end."""
     return hashlib.sha256(f"referee:{campaign_id}:{seed}".encode()).hexdigest()
+
+
+def write_settings(path: Path, data: dict[str, Any], header: str) -> None:
+    """Write campaign.yaml holding ``data``, the one way every change of it is written.
+
+    The file is the game master's to read and annotate: over an existing file only the values
+    that changed are written, keeping its comments and the order of its keys (ruamel.yaml's
+    round trip, imported here: a tick that only reads loads none of it); a new file starts
+    with ``header``. Values are written as YAML 1.1 reads them (the reader's dialect, where
+    a name such as No is a boolean unless quoted)."""
+    from ruamel.yaml import YAML, YAMLError
+    from ruamel.yaml.resolver import VersionedResolver
+
+    class Yaml11(VersionedResolver):  # YAML 1.1 values, without a %YAML directive
+        def __init__(self, version: Any = None, loader: Any = None, loadumper: Any = None):
+            super().__init__((1, 1), loader, loadumper)
+
+    round_trip = YAML()
+    round_trip.Resolver = Yaml11
+    round_trip.width = 100
+    try:
+        kept = round_trip.load(path.read_text(encoding="utf-8"))
+    except (FileNotFoundError, UnicodeDecodeError, YAMLError):
+        kept = None  # nothing to keep (a file the reader takes and this one cannot: none)
+    text = io.StringIO()
+    if isinstance(kept, dict):
+        round_trip.dump(merged(kept, data), text)
+    else:
+        text.write(header)
+        round_trip.dump(data, text)
+    atomic_write(path, text.getvalue())
+
+
+def merged(kept: Any, new: Any) -> Any:
+    """``new`` written into ``kept`` (a file's round-trip data) in place, so that what stays
+    keeps its comments and place: keys gone from ``new`` go, new keys go at the end."""
+    if isinstance(kept, dict) and isinstance(new, dict):
+        for key in [k for k in kept if k not in new]:
+            del kept[key]
+        for key, value in new.items():
+            kept[key] = merged(kept[key], value) if key in kept else value
+        return kept
+    if isinstance(kept, list) and isinstance(new, list):
+        del kept[len(new) :]
+        for i, value in enumerate(new):
+            if i < len(kept):
+                kept[i] = merged(kept[i], value)
+            else:
+                kept.append(value)
+        return kept
+    return kept if type(kept) is type(new) and kept == new else new
 
 
 @dataclass
@@ -448,10 +498,7 @@ class Campaign:
             "# The bot for dropped seats and missed deadlines (optional, else the default\n"
             "#   bot), e.g.:  bot: strong  or  bot: {name: strong, rollouts: 100}\n"
         )
-        atomic_write(
-            self.root / SETTINGS_FILE,
-            header + yaml.safe_dump(data, sort_keys=False, allow_unicode=True),
-        )
+        write_settings(self.root / SETTINGS_FILE, data, header)
 
     @property
     def incarnation(self) -> str:

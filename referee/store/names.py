@@ -1,7 +1,11 @@
 """The names of the files and folders the referee keeps, in one place: no module outside
-the storage layer spells one (tests/test_file_names.py holds them to it).
+the storage layer spells one (tests/test_file_names.py holds them to it); the site's
+settings file and state folder are named with the settings (``settings.names``), which a
+tick at rest reads.
 
 A campaign's folder (``games/<id>/``):"""
+
+from ..settings.names import STATE_FOLDER
 
 SETTINGS_FILE = "campaign.yaml"  # the settings, players and tokens (a game master edits it)
 LOG = "log.jsonl"  # the hash-chained log of records: the source of truth
@@ -15,7 +19,7 @@ MAIL_OUT = ("mail", "out")  # a copy of each mail it sent
 CAMPAIGN_FILES = (SETTINGS_FILE, LOG)  # what makes a folder a campaign's
 
 # the site's state folder (``state/``)
-STATE = "state"
+STATE = STATE_FOLDER
 RECEIVED = "received.jsonl"  # each mail taken lately, and what came of it
 RECEIVED_OLD = "received-old.jsonl"  # those taken before, moved out of the way
 LAST_TICK = "last-tick.json"  # what came of the last tick

@@ -36,7 +36,17 @@ from ..files import (
     read_records,
 )
 from ..settings.checks import ID_PATTERN
-from .names import CAMPAIGN_FILES, HELD, LAST_TICK, RECEIVED, RECEIVED_OLD, SETTINGS_FILE, STATE
+from .names import (
+    CAMPAIGN_FILES,
+    HELD,
+    LAST_TICK,
+    LOG,
+    RECEIVED,
+    RECEIVED_OLD,
+    SETTINGS_FILE,
+    STATE,
+)
+from .rest import last_rested
 
 if TYPE_CHECKING:
     from .campaign import Campaign
@@ -51,10 +61,12 @@ OPEN_STATUS = rb"(?m)^status:[ \t]*[\"']?open\b"
 ANY_ADDRESS = rb"[\w.+-]+@[\w-]+\.[\w.-]+"
 
 
-def is_campaign(folder: Path) -> bool:
-    """A campaign's folder: named as an id, with its settings or its log in it."""
-    return bool(ID_PATTERN.match(folder.name)) and any(
-        os.path.exists(folder / name) for name in CAMPAIGN_FILES
+def is_campaign(folder: str | os.PathLike) -> bool:
+    """A campaign's folder: named as an id, with its settings or its log in it. (Paths as
+    text: a site of ten thousand campaigns asks it of each.)"""
+    folder = os.fspath(folder)
+    return bool(ID_PATTERN.match(os.path.basename(folder))) and any(
+        os.path.exists(f"{folder}/{name}") for name in CAMPAIGN_FILES
     )
 
 
@@ -73,7 +85,8 @@ class SiteFiles:
     def campaign_ids(self) -> list[str]:
         """Every campaign's id, one that cannot be read too: a folder with its settings or
         its log (a campaign.yaml moved away by mistake leaves a broken campaign, not none)."""
-        return sorted(p.name for p in self.data_root.iterdir() if is_campaign(p))
+        with os.scandir(self.data_root) as entries:
+            return sorted(e.name for e in entries if is_campaign(e.path))
 
     def secret_places(self) -> list[Path]:
         """The folders and files that hold the players' tokens and the seeds still secret:
@@ -81,7 +94,7 @@ class SiteFiles:
         places = [self.state_dir, self.data_root]
         for campaign_id in self.campaign_ids():
             root = self.data_root / campaign_id
-            places += [root, root / "campaign.yaml", root / "log.jsonl"]
+            places += [root, root / SETTINGS_FILE, root / LOG]
         return places
 
     # store.campaign (the games, their settings) is imported when a campaign is read: a
@@ -250,7 +263,8 @@ class SiteFiles:
     def last_tick(self) -> dict | None:
         """What ``note_tick`` kept of the last tick (None before the first, or when the file
         cannot be read or does not hold what a tick writes: it is only told, and the next
-        tick writes it afresh)."""
+        tick writes it afresh), or the last tick at rest (``store.rest``) when it came
+        later."""
         try:
             data = json.loads((self.state_dir / LAST_TICK).read_bytes())
             instant(data["at"])
@@ -260,8 +274,17 @@ class SiteFiles:
             if not isinstance(data["outcome"], str) or not isinstance(skipped, list):
                 raise TypeError("an outcome and a list of campaigns skipped belong here")
         except (OSError, ValueError, KeyError, TypeError):
-            return None
-        return data
+            data = None
+        rested = last_rested(self.state_dir)  # a tick at rest notes only that it ran
+        try:
+            later = rested and (data is None or instant(rested[0]) > instant(data["at"]))
+        except ValueError:
+            later = False
+        if not rested or not later:
+            return data
+        at, waiting = rested
+        return {"at": at, "ended": at, "outcome": "ok", "fetched": 0, "applied": 0, "sent": 0,
+                "waiting": waiting, "skipped": [], "errors": [], "last_ok": at}  # fmt: skip
 
     def note_tick(self, record: dict) -> None:
         """Keep ``record`` (``at``, ``outcome``, ...) as the last tick, with ``last_ok``: the
