@@ -20,6 +20,7 @@ import codecs
 import functools
 import hashlib
 import re
+import unicodedata
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from email.headerregistry import BaseHeader
@@ -426,7 +427,38 @@ def _body_text(msg: EmailMessage) -> tuple[str, bool]:
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     if part.get_content_subtype() == "html":
         text = html_to_text(text)
+    elif str(part.get_param("format", "")).lower() == "flowed":
+        text = unflowed(text, str(part.get_param("delsp", "")).lower() == "yes")
     return text, truncated
+
+
+def unflowed(text: str, delsp: bool = False) -> str:
+    """``format=flowed`` text (RFC 3676) as its writer typed it: a line ending in a space
+    goes on in the next line of the same quote depth (its space dropped with ``delsp=yes``),
+    the space that stuffs a line is taken off, and quoted lines keep one ``> `` a level."""
+    lines: list[str] = []
+    paragraph: list[str] = []
+    depth = 0
+    for line in text.split("\n"):
+        level = len(line) - len(line.lstrip(">"))
+        body = line[level:]
+        body = body[1:] if body.startswith(" ") else body  # stuffed
+        if paragraph and level != depth:  # a paragraph ends where its quote depth changes
+            lines.append(_at_depth(depth, "".join(paragraph)))
+            paragraph = []
+        depth = level
+        soft = body.endswith(" ") and body != "-- "  # the signature's line is fixed
+        paragraph.append(body[:-1] if soft and delsp else body)
+        if not soft:
+            lines.append(_at_depth(depth, "".join(paragraph)))
+            paragraph = []
+    if paragraph:
+        lines.append(_at_depth(depth, "".join(paragraph)))
+    return "\n".join(lines)
+
+
+def _at_depth(depth: int, text: str) -> str:
+    return ">" * depth + " " + text if depth else text
 
 
 def _decode(data: bytes, charset: str | None) -> str:
@@ -728,6 +760,40 @@ INVISIBLE = str.maketrans(
 SMART_QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "«": '"', "»": '"', "‘": "'", "’": "'"})
 BULLET = re.compile(r"^\s*(?:[-*•·–—]|\d{1,2}[.)])\s+")
 QUOTED_WHOLE = re.compile(r"""^(["'])(.*)\1$""")
+
+
+class _Folding(dict):
+    """``str.translate``'s table for ``fold``, each character's entry made the first time
+    it is met (a table of every character would be built at each start, for a few)."""
+
+    def __missing__(self, code: int) -> str:
+        char = chr(code)
+        kind = unicodedata.category(char)
+        if kind == "Nd":  # any script's decimal digit: Arabic-Indic, Persian, Devanagari ...
+            folded = str(unicodedata.decimal(char))
+        elif kind == "Pd" or char == "\u2212":  # dashes (en, em, Japanese wave) and minus
+            folded = "-"
+        elif kind == "Cf":  # soft hyphens, zero-width characters, marks of direction
+            folded = ""
+        elif char == "\u0130":  # Turkish capital dotted I: casefold would leave its dot
+            folded = "i"
+        else:
+            folded = char
+        self[code] = folded
+        return folded
+
+
+FOLDING = _Folding()
+
+
+def fold(text: str) -> str:
+    """Text as the referee reads orders and commands, whatever keyboard typed it: Unicode
+    NFKC (full-width letters and digits, ligatures, odd spaces made plain), every decimal
+    digit its ASCII one, dashes and the minus sign ``-``, soft hyphens and zero-width
+    characters taken out, and case folded."""
+    if text.isascii():  # most lines: no copy of one already in lower case
+        return text if text.islower() else text.lower()
+    return unicodedata.normalize("NFKC", text).translate(FOLDING).casefold()
 
 
 def as_written(line: str) -> str:
