@@ -44,6 +44,11 @@ class Post:
         a list that strips the headers)."""
         return self.outbox.contains(queue_name(message_id))
 
+    def sent_mail(self, message_id: str) -> bytes | None:
+        """The referee's own mail of ``message_id``, as it went out, while the outbox keeps
+        it: what a reply to it is read against (``read_mail``)."""
+        return self.outbox.kept(queue_name(message_id))
+
     def queue(self, campaign: Campaign | None, msg, about: str = "") -> None:
         """Queue a mail once: a mail with the same Message-ID queued before is not queued
         again (answers are named deterministically, so a crashed tick resends nothing).
