@@ -640,8 +640,9 @@ class SetAside:
 
 
 def _plain(text: str) -> str:
-    """Lowercased, each run of spaces made one space."""
-    return " ".join(text.lower().split())
+    """Lowercased, each run of spaces made one space, a typographic apostrophe plain (as
+    iOS writes "iPhone’a")."""
+    return " ".join(text.lower().replace("’", "'").split())
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,84 @@
+"""Replies from anywhere in the world (issue 34, items 1, 2 and 7): the corpus of
+tests/reply_shapes.py, every shape a reply to a real prompt the referee mailed Bob in a real
+game, in the layouts of the mail programs people use (desktop, web, phone) and the
+languages they use them in, taken by one tick through the real intake: each yields exactly
+its orders, nothing passed over (the quote of the referee's mail, the headers and
+attributions above it and the phone footers are set aside without a word)."""
+
+from __future__ import annotations
+
+import pytest
+from reply_shapes import LANGUAGES, PROGRAMS, Shape, bobs_prompt, labels, raw_mail, shapes
+from sites import Mailboxes, logged, run_tick
+
+from referee.mail.read import markers, read_mail
+from referee.mailbot import choices_in
+
+pytestmark = pytest.mark.slow  # a whole game's start, and a tick of 135 mails
+
+
+@pytest.fixture(scope="module")
+def taken(tmp_path_factory):
+    site, prompt = bobs_prompt(tmp_path_factory.mktemp("replies"))
+    boxes = Mailboxes(site)
+    corpus = shapes(prompt)
+    for number, shape in enumerate(corpus):
+        boxes.deliver(raw_mail(shape, prompt, number))
+    run_tick(site)
+    records = {r["message_id"]: r for r in logged(site.campaign("bus1")) if r["kind"] == "mail"}
+    return site, prompt, corpus, records
+
+
+def test_the_corpus_spans_the_world(taken):
+    _, prompt, corpus, _ = taken
+    assert len(corpus) >= 120 and len(PROGRAMS) >= 20
+    assert len({s.language for s in corpus}) >= 40
+    assert any("html" in s.parts and "text" not in s.parts for s in corpus)
+    assert any(s.parts.get("flowed") == "yes" for s in corpus)
+    assert any(s.parts.get("flowed") == "no" for s in corpus)
+    # the prompt is the referee's own, with lines it offers
+    assert "YOUR DECISION" in prompt.plain and choices_in(prompt.plain)
+
+
+def test_each_reply_yields_exactly_its_orders_and_nothing_is_passed_over(taken):
+    _, _, corpus, records = taken
+    wrong = {}
+    for number, shape in enumerate(corpus):
+        record = records.get(f"<{shape.name}.{number}@example.org>")
+        if record is None:
+            wrong[shape.name] = "dropped"
+            continue
+        got = (record.get("queues", {}).get("1"), record.get("bad_lines"), record.get("ignored"))
+        if got != (shape.orders, None, None):
+            wrong[shape.name] = got
+    assert not wrong, wrong
+
+
+LABELLED = ("lotus-notes", "gmx", "windows-mail", "horde", "qq-mail")
+"""The programs that put the referee's mail, not marked, under a block of header labels (and
+no phone footer, which would cut it off anyway)."""
+
+
+def test_unmarked_originals_under_labels_no_data_file_lists_are_read_by_the_referees_words(
+    taken,
+):
+    """Every language whose header labels quoting.yaml does not hold, in every program that
+    puts the original, not marked, under header labels: the reply is read exactly by what
+    the referee sent, and would not be without it (the labels are not what tells)."""
+    site, prompt, _, _ = taken
+    known = set(markers().labels)
+    unlisted = [lang for lang in LANGUAGES if not {w.lower() for w in labels(lang)} & known]
+    assert len(unlisted) >= 15, unlisted
+    for program in LABELLED:
+        for number, lang in enumerate(unlisted):
+            shape = Shape(
+                f"{program}-{lang}",
+                program,
+                lang,
+                PROGRAMS[program](lang, ["pass"], prompt),
+                ["pass"],
+            )
+            raw = raw_mail(shape, prompt, number)
+            assert read_mail(raw, "referee@example.org", site.post.sent_mail).text == "pass"
+            alone = read_mail(raw, "referee@example.org")  # nothing to read it against
+            assert alone.text != "pass", shape.name
