@@ -42,6 +42,7 @@ class Prompt:
         return f"Prompt({self.message_id})"
 
     message_id: str
+    sender: str  # the referee, as its From header names it
     subject: str
     reply_to: str  # the player's plus-address
     plain: str
@@ -57,6 +58,7 @@ def prompt_of(msg: EmailMessage) -> Prompt:
     shown = "<br>\n".join(escape(line).replace("  ", "&nbsp; ") for line in plain.split("\n"))
     return Prompt(
         message_id=str(msg["Message-ID"]),
+        sender=str(msg["From"]),
         subject=str(msg["Subject"]),
         reply_to=str(msg["Reply-To"]),
         plain=plain,
@@ -65,7 +67,6 @@ def prompt_of(msg: EmailMessage) -> Prompt:
     )
 
 
-REFEREE = "Referee <referee@example.org>"
 BOB = "Bob <bob@example.org>"
 
 # the orders on top of each reply, as keyboards type them, and as the game queues them
@@ -111,9 +112,9 @@ def rewrapped(text: str, width: int) -> str:
 
 def header(lang: str, prompt: Prompt, stacked: bool = False) -> str:
     sender, sent, to, subject = labels(lang)
-    values = (REFEREE, "03.06.2024 09:00", BOB, prompt.subject)
+    values = (prompt.sender, "03.06.2024 09:00", BOB, prompt.subject)
     if stacked:  # Lotus Notes: a label above its value, the sender without one
-        return f"{REFEREE}\n03.06.2024 09:00\n\n{to}\n{BOB}\n\n{subject}\n{prompt.subject}"
+        return f"{prompt.sender}\n03.06.2024 09:00\n\n{to}\n{BOB}\n\n{subject}\n{prompt.subject}"
     return "\n".join(
         f"{label}: {value}" for label, value in zip((sender, sent, to, subject), values)
     )
@@ -121,15 +122,15 @@ def header(lang: str, prompt: Prompt, stacked: bool = False) -> str:
 
 def html_header(lang: str, prompt: Prompt) -> str:
     sender, sent, to, subject = labels(lang)
-    values = (REFEREE, "03.06.2024 09:00", BOB, prompt.subject)
+    values = (prompt.sender, "03.06.2024 09:00", BOB, prompt.subject)
     return "<br>".join(
         f"<b>{escape(label)}:</b> {escape(value)}"
         for label, value in zip((sender, sent, to, subject), values)
     )
 
 
-def wrote(lang: str) -> str:
-    return LANGUAGES[lang]["wrote"].format(who=REFEREE)
+def wrote(lang: str, p: Prompt) -> str:
+    return LANGUAGES[lang]["wrote"].format(who=p.sender)
 
 
 def html_of(orders: list[str]) -> str:
@@ -165,26 +166,26 @@ def outlook_android(lang, orders, p):
 def gmail(lang, orders, p):
     html = (
         f"<div dir='ltr'>{html_of(orders)}</div><br><div class='gmail_quote'>"
-        f"<div dir='ltr' class='gmail_attr'>{escape(wrote(lang))}<br></div>"
+        f"<div dir='ltr' class='gmail_attr'>{escape(wrote(lang, p))}<br></div>"
         f"<blockquote class='gmail_quote'>{p.html}</blockquote></div>"
     )
-    text = "\n".join(orders) + f"\n\n{wrote(lang)}\n\n{quoted(p.plain)}\n"
+    text = "\n".join(orders) + f"\n\n{wrote(lang, p)}\n\n{quoted(p.plain)}\n"
     return {"text": text, "html": html}
 
 
 def gmail_android(lang, orders, p):  # the attribution and the quote wrapped at 76
-    return {"text": "\n".join(orders) + f"\n\n{rewrapped(wrote(lang), 60)}\n\n"
+    return {"text": "\n".join(orders) + f"\n\n{rewrapped(wrote(lang, p), 60)}\n\n"
             + rewrapped(quoted(p.plain), 76) + "\n"}  # fmt: skip
 
 
 def apple_mail(lang, orders, p):  # format=flowed, delsp=yes
-    return {"text": "\n".join(orders) + f"\n\n{wrote(lang)}\n\n{quoted(p.plain)}\n",
+    return {"text": "\n".join(orders) + f"\n\n{wrote(lang, p)}\n\n{quoted(p.plain)}\n",
             "flowed": "yes"}  # fmt: skip
 
 
 def iphone(lang, orders, p):
     footer = LANGUAGES[lang]["iphone"]
-    text = "\n".join(orders) + f"\n\n{footer}\n\n{wrote(lang)}\n\n{quoted(p.plain)}\n"
+    text = "\n".join(orders) + f"\n\n{footer}\n\n{wrote(lang, p)}\n\n{quoted(p.plain)}\n"
     return {"text": text, "flowed": "yes"}
 
 
@@ -198,7 +199,7 @@ def samsung(lang, orders, p):  # the original not marked, below a separator in i
 
 
 def thunderbird(lang, orders, p):  # format=flowed (delsp=no), the quote wrapped at 72
-    return {"text": "\n".join(orders) + f"\n\n{wrote(lang)}\n" + rewrapped(quoted(p.plain), 72)
+    return {"text": "\n".join(orders) + f"\n\n{wrote(lang, p)}\n" + rewrapped(quoted(p.plain), 72)
             + "\n", "flowed": "no"}  # fmt: skip
 
 
@@ -209,33 +210,33 @@ def lotus_notes(lang, orders, p):  # stacked labels, the original not marked
 def yahoo(lang, orders, p):
     html = (
         f"<div class='ydp-body'>{html_of(orders)}</div><div id='ydpreplyquote'>"
-        f"<div class='yahoo_quoted'>{escape(wrote(lang))}<br>{p.html}</div></div>"
+        f"<div class='yahoo_quoted'>{escape(wrote(lang, p))}<br>{p.html}</div></div>"
     )
     return {"html": html}
 
 
 def yahoo_android(lang, orders, p):  # the original indented, not marked
     indented = "\n".join(f"   {line}" if line else "" for line in p.plain.split("\n"))
-    return {"text": "\n".join(orders) + f"\n\n\n   {wrote(lang)}\n\n{indented}\n"}
+    return {"text": "\n".join(orders) + f"\n\n\n   {wrote(lang, p)}\n\n{indented}\n"}
 
 
 def k9(lang, orders, p):
-    return {"text": "\n".join(orders) + f"\n\n{wrote(lang)}\n{quoted(p.plain)}\n"}
+    return {"text": "\n".join(orders) + f"\n\n{wrote(lang, p)}\n{quoted(p.plain)}\n"}
 
 
 def mutt(lang, orders, p):
-    return {"text": "\n".join(orders) + f"\n\n* {REFEREE} [2024-06-03 09:00]:\n"
+    return {"text": "\n".join(orders) + f"\n\n* {p.sender} [2024-06-03 09:00]:\n"
             + quoted(p.plain) + "\n\n-- \nBob\n"}  # fmt: skip
 
 
 def roundcube(lang, orders, p):  # quoted, the quote wrapped at 76
-    return {"text": "\n".join(orders) + f"\n\n{wrote(lang)}\n" + rewrapped(quoted(p.plain), 76)
+    return {"text": "\n".join(orders) + f"\n\n{wrote(lang, p)}\n" + rewrapped(quoted(p.plain), 76)
             + "\n", "flowed": "no"}  # fmt: skip
 
 
 def protonmail(lang, orders, p):
     html = (
-        f"<div>{html_of(orders)}</div><div class='protonmail_quote'>{escape(wrote(lang))}<br>"
+        f"<div>{html_of(orders)}</div><div class='protonmail_quote'>{escape(wrote(lang, p))}<br>"
         f"<blockquote class='protonmail_quote' type='cite'>{p.html}</blockquote></div>"
     )
     return {"html": html}
@@ -243,7 +244,7 @@ def protonmail(lang, orders, p):
 
 def gmx(lang, orders, p):  # the original's header first by its date, not marked
     sender, sent, to, subject = labels(lang)
-    head = f"{sent}: 03.06.2024 09:00\n{sender}: {REFEREE}\n{to}: {BOB}\n{subject}: {p.subject}"
+    head = f"{sent}: 03.06.2024 09:00\n{sender}: {p.sender}\n{to}: {BOB}\n{subject}: {p.subject}"
     return {"text": "\n".join(orders) + f"\n\n\n{head}\n\n{p.plain}\n"}
 
 
@@ -259,14 +260,14 @@ def qq_mail(lang, orders, p):  # HTML: a dashed separator in its language and th
 
 def zoho(lang, orders, p):
     html = (
-        f"<div>{html_of(orders)}</div><div><br>---- {escape(wrote(lang))} ----<br></div>"
+        f"<div>{html_of(orders)}</div><div><br>---- {escape(wrote(lang, p))} ----<br></div>"
         f"<div>{p.html}</div>"
     )
     return {"html": html}
 
 
 def evolution(lang, orders, p):
-    return {"text": "\n".join(orders) + f"\n\n{wrote(lang)}\n{quoted(p.plain)}\n\n-- \nBob\n"}
+    return {"text": "\n".join(orders) + f"\n\n{wrote(lang, p)}\n{quoted(p.plain)}\n\n-- \nBob\n"}
 
 
 def windows_mail(lang, orders, p):  # its footer, then the header and the original, not marked
@@ -283,16 +284,16 @@ def em_client(lang, orders, p):
 
 
 def spark(lang, orders, p):  # the whole original, not marked, under an attribution
-    return {"text": "\n".join(orders) + f"\n\n{wrote(lang)}\n\n{p.plain}\n"}
+    return {"text": "\n".join(orders) + f"\n\n{wrote(lang, p)}\n\n{p.plain}\n"}
 
 
 def bluemail(lang, orders, p):  # the quote wrapped at 60, its marks doubled
-    text = "\n".join(orders) + f"\n\n{wrote(lang)}\n" + rewrapped(quoted(p.plain, ">> "), 60)
+    text = "\n".join(orders) + f"\n\n{wrote(lang, p)}\n" + rewrapped(quoted(p.plain, ">> "), 60)
     return {"text": text + "\n"}
 
 
 def fastmail(lang, orders, p):  # HTML only, a blockquote with no class
-    html = f"<div>{html_of(orders)}</div><div>{escape(wrote(lang))}</div>"
+    html = f"<div>{html_of(orders)}</div><div>{escape(wrote(lang, p))}</div>"
     html += f"<blockquote>{p.html}</blockquote>"
     return {"html": html}
 
@@ -388,9 +389,9 @@ def flowed(text: str, delsp: bool, width: int = 66) -> str:
     return "\n".join(out)
 
 
-def raw_mail(shape: Shape, prompt: Prompt, number: int) -> bytes:
-    """Bob's reply as the shape's program sends it, to his plus-address, answering the
-    prompt (In-Reply-To and References)."""
+def raw_mail(shape: Shape, prompt: Prompt, number: int, sender: str = BOB) -> bytes:
+    """Bob's reply (or ``sender``'s) as the shape's program sends it, to the plus-address of
+    the prompt, answering it (In-Reply-To and References)."""
     parts = []
     if "text" in shape.parts:
         text = shape.parts["text"]
@@ -403,7 +404,7 @@ def raw_mail(shape: Shape, prompt: Prompt, number: int) -> bytes:
     if "html" in shape.parts:
         parts.append(("text/html; charset=utf-8", shape.parts["html"]))
     head = (
-        f"From: {BOB}\nTo: {prompt.reply_to}\nSubject: Re: {prompt.subject}\n"
+        f"From: {sender}\nTo: {prompt.reply_to}\nSubject: Re: {prompt.subject}\n"
         f"Date: {formatdate(time.time() + number)}\n"
         f"Message-ID: <{shape.name}.{number}@example.org>\nIn-Reply-To: {prompt.message_id}\n"
         f"References: {prompt.message_id}\nMIME-Version: 1.0\n"

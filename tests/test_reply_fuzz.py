@@ -13,7 +13,7 @@ import textwrap
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from reply_shapes import BOB, ORDERS, REFEREE, bobs_prompt, offered
+from reply_shapes import BOB, ORDERS, bobs_prompt, offered
 
 from referee.mail.read import INVISIBLE, Answered, answered_mail, read_text
 from referee.mailbot import choices_in
@@ -88,9 +88,9 @@ def above(draw, prompt) -> str:
     header labels (stacked or not) in words of any script, maybe under a separator."""
     kind = draw(st.sampled_from(["none", "attribution", "header", "stacked"]))
     labels = draw(st.lists(WORDS, min_size=4, max_size=4))
-    values = [REFEREE, "03.06.2024 09:00", BOB, prompt.subject]
+    values = [prompt.sender, "03.06.2024 09:00", BOB, prompt.subject]
     if kind == "attribution":
-        lines = [f"{draw(WORDS)} 3.6.2024 09:00 {REFEREE} {draw(WORDS)}:"]
+        lines = [f"{draw(WORDS)} 3.6.2024 09:00 {prompt.sender} {draw(WORDS)}:"]
     elif kind == "header":
         lines = [f"{label}: {value}" for label, value in zip(labels, values)]
     elif kind == "stacked":

@@ -8,8 +8,18 @@ attributions above it and the phone footers are set aside without a word)."""
 from __future__ import annotations
 
 import pytest
-from reply_shapes import LANGUAGES, PROGRAMS, Shape, bobs_prompt, labels, raw_mail, shapes
-from sites import Mailboxes, logged, run_tick
+from reply_shapes import (
+    LANGUAGES,
+    PROGRAMS,
+    Shape,
+    bobs_prompt,
+    labels,
+    prompt_of,
+    raw_mail,
+    shapes,
+)
+from sites import Mailboxes, logged, run_tick, text_of
+from test_referee_by_mail import MailPlayer, mail_site
 
 from referee.mail.read import markers, read_mail
 from referee.mailbot import choices_in
@@ -82,3 +92,39 @@ def test_unmarked_originals_under_labels_no_data_file_lists_are_read_by_the_refe
             assert read_mail(raw, "referee@example.org", site.post.sent_mail).text == "pass"
             alone = read_mail(raw, "referee@example.org")  # nothing to read it against
             assert alone.text != "pass", shape.name
+
+
+def test_replies_through_the_real_servers_are_read_by_the_referees_words(mailrig, tmp_path):
+    """Ann answers her two prompts over SMTP, the referee reads them over IMAP and sends
+    over SMTP: Lotus Notes in Thai (its labels stacked, the original not marked, her order
+    full-width) and Outlook for Mac in Vietnamese, HTML only; both orders are applied, and
+    nothing is passed over."""
+    site = mail_site(tmp_path, mailrig)
+    players = [MailPlayer(mailrig, name, seed) for seed, name in enumerate(["Ann", "Bob", "Cid"])]
+    ann = players[0]
+    site.new_campaign("bus", "bus1", [f"{p.name} <{p.account.address}>" for p in players], seed=1)
+    site.outbox.flush(site.config.make_sender())
+    for number, (program, lang, html_only) in enumerate(
+        [("lotus-notes", "th", False), ("outlook-mac", "vi", True)]
+    ):
+        [msg] = [m for m in ann.new_mail() if choices_in(text_of(m))]
+        prompt = prompt_of(msg)
+        order = choices_in(prompt.plain)[0]
+        typed = "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else "\u3000" for c in order)
+        parts = PROGRAMS[program](lang, [typed], prompt)
+        if html_only:
+            parts = {"html": parts["html"]}
+        shape = Shape(f"{program}-{lang}", program, lang, parts, [order])
+        raw = raw_mail(shape, prompt, number, sender=f"Ann <{ann.account.address}>")
+        mailrig.send(raw, prompt.reply_to, ann.account.address)
+        run_tick(site)
+        [record] = [
+            r
+            for r in logged(site.campaign("bus1"))
+            if r.get("message_id", "").startswith(f"<{shape.name}.")
+        ]
+        assert [o[1] for o in record["orders"]] == [order], record
+        assert "ignored" not in record and "bad_lines" not in record, (
+            record.get("ignored"),
+            program,
+        )
