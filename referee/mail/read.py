@@ -1004,11 +1004,11 @@ class Answered:
         found: dict[int, int] = {}
         floor = 0  # a header above a quote is not looked for in the quote before it
         for run in _merged(runs, said):
-            if run.offered:
+            alone = run.lines == 1
+            if run.offered or (alone and run.end - run.start < LONE):
                 continue
             start = self._header_above(lines, said, run.first, floor)
-            alone = run.lines == 1 and run.end - run.start < LONE
-            if run.lines >= 2 or (start < run.first and not alone):
+            if not alone or start < run.first:
                 found[start] = run.last + 1
                 floor = run.last + 1
         return found
