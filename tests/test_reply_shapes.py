@@ -18,7 +18,7 @@ from reply_shapes import (
     raw_mail,
     shapes,
 )
-from sites import Mailboxes, logged, run_tick, text_of
+from sites import PLAYERS, Mailboxes, logged, make_site, run_tick, text_of
 from test_referee_by_mail import MailPlayer, mail_site
 
 from referee.mail.read import markers, read_mail
@@ -128,3 +128,18 @@ def test_replies_through_the_real_servers_are_read_by_the_referees_words(mailrig
             record.get("ignored"),
             program,
         )
+
+
+def test_a_bus_boss_prompt_is_known_in_a_reply_the_same_way(tmp_path):
+    """The mechanism is the games' alike: Bus Boss's first prompt, answered in every
+    program's layout in Vietnamese, yields the offered order alone."""
+    site = make_site(tmp_path)
+    site.new_campaign("busboss", "bb1", PLAYERS, seed=1)
+    run_tick(site)
+    [msg, *_] = [m for m in Mailboxes(site).new() if choices_in(text_of(m))]
+    prompt = prompt_of(msg)
+    order = choices_in(prompt.plain)[0]
+    for number, program in enumerate(PROGRAMS):
+        shape = Shape(program, program, "vi", PROGRAMS[program]("vi", [order], prompt), [order])
+        raw = raw_mail(shape, prompt, number)
+        assert read_mail(raw, "referee@example.org", site.post.sent_mail).text == order, program
