@@ -930,14 +930,13 @@ ABOVE = 12  # the lines above a quote that a header or an attribution may take
 LONE = 12  # the letters of the shortest line that is a quote alone, under a header
 LABEL = re.compile(r"^[^\d:：]{1,40}[:：]\s*\S")  # "Gesendet: Montag ...", not "passengers 11:2"
 INDENTED = "    "  # how the referee writes the lines it offers (and its text map)
-QUOTE_MARKS = re.compile(r"^[\s>]+")
 DECORATION = re.compile(r"^[\W_]*$|^[-_=*]{3,}.*[-_=*]{3,}$")  # ____, --- Original ---
 
 
 def _letters(line: str) -> str:
-    """A line as it is compared with the referee's text: folded, its quote marks and every
-    space taken out (a mail program wraps a quote again anywhere, even inside a word)."""
-    return "".join(fold(QUOTE_MARKS.sub("", line)).split())
+    """A line as it is compared with the referee's text: folded, every space and then its
+    quote marks taken out (a mail program wraps a quote again anywhere, even in a word)."""
+    return "".join(fold(line).split()).lstrip(">")
 
 
 @dataclass
