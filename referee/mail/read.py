@@ -980,11 +980,13 @@ class Answered:
         separator above those."""
         said = [_letters(line) for line in lines]
         runs: list[_Run] = []
+        previous = -1  # the last line with letters
         for i, letters in enumerate(said):
             if not letters:
                 continue
             marked = _quoted(lines[i])
-            run = runs[-1] if runs and runs[-1].last == _previous(said, i) else None
+            run = runs[-1] if runs and runs[-1].last == previous else None
+            previous = i
             # a line not marked under marked ones goes on with them when it is the rest of
             # a quoted line wrapped again, not when it is a whole line (an answer below)
             if (
@@ -996,7 +998,7 @@ class Answered:
                 run.offered = run.offered and self._offered(run.end - len(letters), run.end)
                 run.marked = marked
                 continue
-            at = self.find(letters, "".join(s for s in said[i + 1 : i + 3]))
+            at = self.find(letters, "".join(said[i + 1 : i + 3]))
             if at >= 0:
                 end = at + len(letters)
                 runs.append(_Run(i, i, at, end, 1, self._offered(at, end), marked))
