@@ -3,6 +3,10 @@
   replies of Gmail, Outlook, GMX, Apple Mail ... in many languages, plain and HTML), all of
   them read in turn, the median of --rounds rounds; and the first mail of a fresh process
   (which reads the quote marks, quoting.yaml);
+- the CPU and machine instructions a mail of reading the corpus of replies from anywhere
+  (tests/reply_shapes.py: 135 replies of 27 mail programs in 48 languages to a real prompt
+  of a real game), here read against the referee's own mail they answer, at the baseline as
+  it reads them (with no such mail, where its reader takes none);
 - one mail with a 100 KB header (a Content-Type with thousands of parameters, a To with
   thousands of addresses): the stdlib parser takes seconds on such a header; read_mail
   refuses a header over 8 KB before parsing. Goal: under 50 ms.
@@ -43,6 +47,24 @@ for _ in range(int(sys.argv[2])):
 print(json.dumps({"first": first, "rounds": rounds}))
 """
 
+# the reply corpus: [prompt's Message-ID, the prompt's bytes, [replies]] (hex); each reply
+# read against the prompt where read_mail takes the referee's own mail (``sent``)
+REPLIES = r"""
+import inspect, json, sys, time
+from referee.mail.read import read_mail
+message_id, sent, replies = json.load(open(sys.argv[1]))
+sent, replies = bytes.fromhex(sent), [bytes.fromhex(r) for r in replies]
+mailed = {message_id: sent}.get
+args = (mailed,) if "sent" in inspect.signature(read_mail).parameters else ()
+rounds = []
+for _ in range(int(sys.argv[2])):
+    start = time.process_time()
+    for raw in replies:
+        read_mail(raw, "referee@example.org", *args)
+    rounds.append((time.process_time() - start) / len(replies))
+print(json.dumps({"first": 0, "rounds": rounds}))
+"""
+
 # under callgrind: the reader imported (with what a tick has imported before it: YAML, the
 # email and HTML parsers), then the corpus read ROUNDS times (ROUNDS 0: not even one mail)
 COUNTED = r"""
@@ -55,15 +77,16 @@ for _ in range(int(sys.argv[2])):
 """
 
 
-def instructions(tree: Path, mails: Path, rounds: int) -> int | None:
-    """The machine instructions of COUNTED (callgrind), or None without valgrind."""
+def instructions(tree: Path, mails: Path, rounds: int, script: str = "") -> int | None:
+    """The machine instructions of ``script`` (COUNTED; callgrind), or None without
+    valgrind."""
     if shutil.which("valgrind") is None:
         return None
     env = {**os.environ, "PYTHONPATH": str(tree)}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     done = subprocess.run(
         ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable]
-        + ["-c", COUNTED, str(mails), str(rounds)],
+        + ["-c", script or COUNTED, str(mails), str(rounds)],
         env=env,
         cwd=tree,
         capture_output=True,
@@ -114,6 +137,20 @@ def corpus(path: Path) -> int:
     return len(mails)
 
 
+def replies(path: Path) -> int:
+    """The reply corpus, answering a real prompt of a real game, written to ``path``."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from reply_shapes import bobs_prompt, raw_mail, shapes
+
+    with tempfile.TemporaryDirectory() as root:
+        site, prompt = bobs_prompt(Path(root))
+        sent = site.post.sent_mail(prompt.message_id)
+    assert sent is not None
+    mails = [raw_mail(s, prompt, n).hex() for n, s in enumerate(shapes(prompt))]
+    path.write_text(json.dumps([prompt.message_id, sent.hex(), mails]))
+    return len(mails)
+
+
 def measure(tree: Path, *args: str, workload: str = WORKLOAD) -> dict:
     env = {**os.environ, "PYTHONPATH": str(tree)}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
@@ -139,6 +176,8 @@ def main() -> None:
         mails = Path(tmp) / "mails.json"
         count = corpus(mails)
         shapes_args = (str(mails), str(args.rounds))
+        answers = Path(tmp) / "replies.json"
+        answer_count = replies(answers)
         base_tree = Path(tmp) / "base"
         subprocess.run(
             ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(base_tree), args.base],
@@ -158,6 +197,16 @@ def main() -> None:
                     rounds[name] += found["rounds"]
             counted = {
                 name: [instructions(tree, mails, n) for n in (0, 1, 6)]
+                for name, tree in (("here", ROOT), ("base", base_tree))
+            }
+            replied = {
+                name: statistics.median(
+                    measure(tree, str(answers), str(args.rounds), workload=REPLIES)["rounds"]
+                )
+                for name, tree in (("here", ROOT), ("base", base_tree))
+            }
+            replied_counted = {
+                name: [instructions(tree, answers, n, REPLIES) for n in (1, 3)]
                 for name, tree in (("here", ROOT), ("base", base_tree))
             }
             here = measure(ROOT, str(args.runs))
@@ -184,6 +233,14 @@ def main() -> None:
         now, then = one - none, base_one - base_none
         more = f"{(now - then) / 1e6:+.1f} M"
         print(f"  here {now / 1e6:7.1f} M, at {args.base} {then / 1e6:7.1f} M ({more})")
+    now, then = replied["here"] * 1e6, replied["base"] * 1e6
+    print(f"reading the {answer_count} replies from anywhere (read_mail), CPU a mail, median")
+    print(f"  here (against the referee's mail) {now:7.0f} us, at {args.base} {then:7.0f} us")
+    if all(n is not None for found in replied_counted.values() for n in found):
+        (one, three), (base_one, base_three) = replied_counted["here"], replied_counted["base"]
+        now, then = (three - one) / 2 / answer_count, (base_three - base_one) / 2 / answer_count
+        print("  machine instructions (callgrind), a mail of 2 rounds of the corpus:")
+        print(f"  here {now / 1e6:7.3f} M, at {args.base} {then / 1e6:7.3f} M ({now / then:.2f}x)")
     print(f"reading one mail (read_mail), here: median of {args.runs}; at {args.base}: one read")
     for name, found in here.items():
         now = statistics.median(found["times"]) * 1000

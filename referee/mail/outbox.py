@@ -473,6 +473,17 @@ class Outbox:
         """Whether a mail was queued under ``name`` (it may have been sent since)."""
         return (self.names_dir / name).exists()
 
+    def kept(self, name: str) -> bytes | None:
+        """The bytes of the mail queued under ``name``, waiting, sent or given up; None when
+        no mail was, or it is no longer kept."""
+        try:
+            file_name = json.loads((self.names_dir / name).read_bytes())["file"]
+            if not isinstance(file_name, str) or Path(file_name).name != file_name:
+                return None
+            return self._find(file_name).read_bytes()
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
     def pending(self) -> list[str]:
         """Names of the queued messages, oldest first."""
         return queued(self.dir)

@@ -20,6 +20,8 @@ import codecs
 import functools
 import hashlib
 import re
+import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from email.headerregistry import BaseHeader
@@ -93,14 +95,20 @@ ESSENTIAL_HEADERS = (
 )
 
 
-def read_mail(raw: bytes, referee_address: str) -> Incoming:
-    """Parse ``raw`` (one RFC 5322 message) for the referee whose address is ``referee_address``."""
+SentMail = Callable[[str], bytes | None]
+"""The referee's own mail of a Message-ID, as it went out, or None (not its own, not kept)."""
+
+
+def read_mail(raw: bytes, referee_address: str, sent: SentMail | None = None) -> Incoming:
+    """Parse ``raw`` (one RFC 5322 message) for the referee whose address is
+    ``referee_address``; ``sent`` finds the referee's own mail that ``raw`` answers, by its
+    In-Reply-To or References, so that a quote of it is known by its words."""
     referee_address = referee_address.strip().lower()
     refusal = refuse_before_parsing(raw)
     if refusal:
         return _read_essentials(raw, referee_address, refusal)
     try:
-        return _read(raw, referee_address)
+        return _read(raw, referee_address, sent=sent)
     except Exception as err:  # the email package fails on some malformed structures
         why = f"the mail could not be parsed ({type(err).__name__}: {str(err)[:200]})"
         return _read_essentials(raw, referee_address, why)
@@ -188,15 +196,18 @@ def _nobody(raw: bytes) -> Incoming:
     )
 
 
-def _read(raw: bytes, referee_address: str, original: bytes | None = None) -> Incoming:
+def _read(
+    raw: bytes, referee_address: str, original: bytes | None = None, sent: SentMail | None = None
+) -> Incoming:
     msg = BytesParser(policy=READING).parsebytes(raw)
     sender_name, sender_address = _first_address(msg, "From")
     recipients = _unique(a for h in RECIPIENT_HEADERS for _, a in _addresses(msg, h))
     text, truncated = _body_text(msg)
     in_reply_to = _header(msg, "In-Reply-To").strip() or None
+    references = tuple(_header(msg, "References").split())
     when = _date(msg)
     digest = body_digest(text, in_reply_to, when)
-    text, set_aside = read_text(text)
+    text, set_aside = read_text(text, _answered(sent, in_reply_to, references))
     subject = _header(msg, "Subject")
     return Incoming(
         message_id=_header(msg, "Message-ID").strip() or _synthetic_message_id(original or raw),
@@ -207,7 +218,7 @@ def _read(raw: bytes, referee_address: str, original: bytes | None = None) -> In
         subject=subject,
         date=when,
         in_reply_to=in_reply_to,
-        references=tuple(_header(msg, "References").split()),
+        references=references,
         plus_tag=_plus_tag(recipients, referee_address),
         subject_tags=tuple(t.lower() for t in SUBJECT_TAG.findall(subject)),
         text=text,
@@ -407,11 +418,11 @@ def _why_automatic(msg: EmailMessage, sender: str, referee_address: str) -> str 
 # --- the body ----------------------------------------------------------------------------
 
 
-def _body_text(msg: EmailMessage) -> tuple[str, bool]:
-    """The text of the body part a person wrote in (plain preferred, else HTML as text) and
-    whether it was cut at MAX_TEXT_BYTES. Attachments are never read."""
+def _body_text(msg: EmailMessage, kinds: tuple[str, ...] = ("plain", "html")) -> tuple[str, bool]:
+    """The text of the body part a person wrote in (plain preferred, else HTML as text: of
+    ``kinds``) and whether it was cut at MAX_TEXT_BYTES. Attachments are never read."""
     try:
-        part = msg.get_body(preferencelist=("plain", "html"))
+        part = msg.get_body(preferencelist=kinds)
     except Exception:
         part = None
     if part is None:
@@ -426,7 +437,38 @@ def _body_text(msg: EmailMessage) -> tuple[str, bool]:
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     if part.get_content_subtype() == "html":
         text = html_to_text(text)
+    elif str(part.get_param("format", "")).lower() == "flowed":
+        text = unflowed(text, str(part.get_param("delsp", "")).lower() == "yes")
     return text, truncated
+
+
+def unflowed(text: str, delsp: bool = False) -> str:
+    """``format=flowed`` text (RFC 3676) as its writer typed it: a line ending in a space
+    goes on in the next line of the same quote depth (its space dropped with ``delsp=yes``),
+    the space that stuffs a line is taken off, and quoted lines keep one ``> `` a level."""
+    lines: list[str] = []
+    paragraph: list[str] = []
+    depth = 0
+    for line in text.split("\n"):
+        level = len(line) - len(line.lstrip(">"))
+        body = line[level:]
+        body = body[1:] if body.startswith(" ") else body  # stuffed
+        if paragraph and level != depth:  # a paragraph ends where its quote depth changes
+            lines.append(_at_depth(depth, "".join(paragraph)))
+            paragraph = []
+        depth = level
+        soft = body.endswith(" ") and body != "-- "  # the signature's line is fixed
+        paragraph.append(body[:-1] if soft and delsp else body)
+        if not soft:
+            lines.append(_at_depth(depth, "".join(paragraph)))
+            paragraph = []
+    if paragraph:
+        lines.append(_at_depth(depth, "".join(paragraph)))
+    return "\n".join(lines)
+
+
+def _at_depth(depth: int, text: str) -> str:
+    return ">" * depth + " " + text if depth else text
 
 
 def _decode(data: bytes, charset: str | None) -> str:
@@ -598,8 +640,9 @@ class SetAside:
 
 
 def _plain(text: str) -> str:
-    """Lowercased, each run of spaces made one space."""
-    return " ".join(text.lower().split())
+    """Lowercased, each run of spaces made one space, a typographic apostrophe plain (as
+    iOS writes "iPhone’a")."""
+    return " ".join(text.lower().replace("’", "'").split())
 
 
 @dataclass(frozen=True)
@@ -730,6 +773,40 @@ BULLET = re.compile(r"^\s*(?:[-*•·–—]|\d{1,2}[.)])\s+")
 QUOTED_WHOLE = re.compile(r"""^(["'])(.*)\1$""")
 
 
+class _Folding(dict):
+    """``str.translate``'s table for ``fold``, each character's entry made the first time
+    it is met (a table of every character would be built at each start, for a few)."""
+
+    def __missing__(self, code: int) -> str:
+        char = chr(code)
+        kind = unicodedata.category(char)
+        if kind == "Nd":  # any script's decimal digit: Arabic-Indic, Persian, Devanagari ...
+            folded = str(unicodedata.decimal(char))
+        elif kind == "Pd" or char == "\u2212":  # dashes (en, em, Japanese wave) and minus
+            folded = "-"
+        elif kind == "Cf":  # soft hyphens, zero-width characters, marks of direction
+            folded = ""
+        elif char == "\u0130":  # Turkish capital dotted I: casefold would leave its dot
+            folded = "i"
+        else:
+            folded = char
+        self[code] = folded
+        return folded
+
+
+FOLDING = _Folding()
+
+
+def fold(text: str) -> str:
+    """Text as the referee reads orders and commands, whatever keyboard typed it: Unicode
+    NFKC (full-width letters and digits, ligatures, odd spaces made plain), every decimal
+    digit its ASCII one, dashes and the minus sign ``-``, soft hyphens and zero-width
+    characters taken out, and case folded."""
+    if text.isascii():  # most lines: no copy of one already in lower case
+        return text if text.islower() else text.lower()
+    return unicodedata.normalize("NFKC", text).translate(FOLDING).casefold()
+
+
 def as_written(line: str) -> str:
     """A line as its writer meant it: smart quotes made plain, a list's bullet or number
     (``-``, ``*``, ``•``, ``1.``) dropped, and quotes around the whole line taken off."""
@@ -779,21 +856,33 @@ def _next_text_line(lines: list[str], i: int) -> str | None:
     return next((s for s in lines[i:] if s.strip()), None)
 
 
-def read_text(text: str) -> tuple[str, tuple[SetAside, ...]]:
-    """The lines a person wrote, and what was set aside: quoted lines (``>``) dropped;
-    everything from a signature (``-- ``), a mobile footer, a forwarded or "Original Message"
-    block, or a quoted header on cut off. An "On ... wrote:" line is cut off with all that
-    follows when the quote under it is not marked with ``>``; when it is, only the line goes,
-    so answers written below or between the quoted lines are kept."""
+def read_text(text: str, answered: Answered | None = None) -> tuple[str, tuple[SetAside, ...]]:
+    """The lines a person wrote, and what was set aside: the lines that reproduce the
+    referee's own mail ``answered`` (``Answered.quotes``) with the header or attribution
+    above them; quoted lines (``>``) dropped; everything from a signature (``-- ``), a
+    mobile footer, a forwarded or "Original Message" block, or a quoted header on cut off.
+    An "On ... wrote:" line is cut off with all that follows when the quote under it is not
+    marked with ``>``; when it is, only the line goes, so answers written below or between
+    the quoted lines are kept."""
     marks = markers()
     lines = text.translate(INVISIBLE).split("\n")
     kept: list[str] = []
     aside: list[SetAside] = []
     quoted: list[str] = []
+    own = answered.quotes(lines) if answered is not None else {}
+    ends = {i: end for start, end in own.items() for i in range(start, end)}
     i = 0
     while i < len(lines):
         line = lines[i]
         stripped = line.strip()
+        if i in ends:  # the referee's own mail, and what a mail program put above it
+            end = ends[i]
+            block = [s.strip() for s in lines[i:end] if s.strip() and not _quoted(s)]
+            quoted += [s.strip().lstrip("> ") for s in lines[i:end] if _quoted(s)]
+            if block:
+                aside.append(SetAside("quote", block[0][:80], len(block)))
+            i = end
+            continue
         if _quoted(line):
             quoted.append(stripped.lstrip("> "))
             i += 1
@@ -832,6 +921,231 @@ def read_text(text: str) -> tuple[str, tuple[SetAside, ...]]:
     if quoted:
         aside.insert(0, SetAside("quoted", quoted[0][:80], len(quoted)))
     return "\n".join(kept).strip("\n"), tuple(aside)
+
+
+# --- the referee's own mail, in a reply to it -------------------------------------------
+
+ANSWERED_LOOKUPS = 3  # the mails of In-Reply-To and References looked up, newest first
+ABOVE = 12  # the lines above a quote that a header or an attribution may take
+LONE = 12  # the letters of the shortest line that is a quote alone, under a header
+LABEL = re.compile(r"^[^\d:：]{1,40}[:：]\s*\S")  # "Gesendet: Montag ...", not "passengers 11:2"
+INDENTED = "    "  # how the referee writes the lines it offers (and its text map)
+DECORATION = re.compile(r"^[\W_]*$|^[-_=*]{3,}.*[-_=*]{3,}$")  # ____, --- Original ---
+
+
+def _letters(line: str) -> str:
+    """A line as it is compared with the referee's text: folded, every space and then its
+    quote marks taken out (a mail program wraps a quote again anywhere, even in a word)."""
+    return "".join(fold(line).split()).lstrip(">")
+
+
+@dataclass
+class _Run:
+    """Lines of a reply that go on one from another through the referee's text."""
+
+    first: int  # the reply's line index of its first line and its last
+    last: int
+    start: int  # where it starts in ``Answered.text``, and where it ends
+    end: int
+    lines: int  # its lines that are not blank
+    offered: bool  # every one of them one of the referee's offered lines
+    marked: bool  # its last line marked as quoted (">")
+
+
+@dataclass(frozen=True)
+class Answered:
+    """The referee's own mail that a reply answers, as the reply is read against it: its
+    text folded and without spaces (its plain text, then its HTML's), so that its lines are
+    known in the reply whatever the reply's mail program made of them (quoted or not,
+    wrapped again, under header labels of any language)."""
+
+    text: str
+    offered: bytes  # 1 at each character of its offered (indented) lines
+    starts: frozenset[int]  # where its lines start in text
+    marks: tuple[str, ...]  # folded: its address, the address to answer, its subject's start
+    name: str  # folded: the name it comes from
+
+    def find(self, letters: str, then: str) -> int:
+        """Where a line stands in the referee's text (where it stands followed by the lines
+        ``then`` after it, if it does somewhere), or -1."""
+        at = self.text.find(letters + then) if then else -1
+        return at if at >= 0 else self.text.find(letters)
+
+    def quotes(self, lines: list[str]) -> dict[int, int]:
+        """The parts of a reply (first line index: the index after the last) that are the
+        referee's mail: a run of lines that go on one from another through its text, two
+        lines at least and not only the lines it offers (one of those copied alone is an
+        order), with the lines above it that name the referee's mail (a header block, an
+        attribution, in any language: by the referee's address, name or subject) and the
+        separator above those."""
+        said = [_letters(line) for line in lines]
+        runs: list[_Run] = []
+        previous = -1  # the last line with letters
+        for i, letters in enumerate(said):
+            if not letters:
+                continue
+            marked = _quoted(lines[i])
+            run = runs[-1] if runs and runs[-1].last == previous else None
+            previous = i
+            # a line not marked under marked ones goes on with them when it is the rest of
+            # a quoted line wrapped again, not when it is a whole line (an answer below)
+            if (
+                run
+                and self.text.startswith(letters, run.end)
+                and (marked or not run.marked or run.end not in self.starts)
+            ):
+                run.last, run.end, run.lines = i, run.end + len(letters), run.lines + 1
+                run.offered = run.offered and self._offered(run.end - len(letters), run.end)
+                run.marked = marked
+                continue
+            at = self.find(letters, "".join(said[i + 1 : i + 3]))
+            if at >= 0:
+                end = at + len(letters)
+                runs.append(_Run(i, i, at, end, 1, self._offered(at, end), marked))
+        found: dict[int, int] = {}
+        floor = 0  # a header above a quote is not looked for in the quote before it
+        for run in _merged(runs, said):
+            alone = run.lines == 1
+            if run.offered or (alone and run.end - run.start < LONE):
+                continue
+            start = self._header_above(lines, said, run.first, floor)
+            if not alone or start < run.first:
+                found[start] = run.last + 1
+                floor = run.last + 1
+        return found
+
+    def _offered(self, start: int, end: int) -> bool:
+        return self.offered.find(0, start, end) < 0
+
+    def _header_above(self, lines: list[str], said: list[str], first: int, floor: int) -> int:
+        """Where a quote that begins at ``first`` begins with what names the referee's mail
+        above it (a header block, stacked or not, or an attribution) and the separators
+        above that: the topmost such line of the ABOVE lines above it."""
+        start, seen, i = first, 0, first - 1
+        while i >= floor and seen < ABOVE:
+            if said[i]:
+                seen += 1
+                if self.names_it(lines[i]):
+                    start = i
+            i -= 1
+        # the lines of the same block above it: labels ("Gesendet: ..." above "Von: ..."),
+        # the start of an attribution wrapped before the referee's address
+        while start < first and start > floor and said[start - 1]:
+            above = lines[start - 1].strip()
+            if not (LABEL.match(above) or self._named(" ".join(fold(above).split()))):
+                break
+            start -= 1
+        while start > floor and (not said[start - 1] or DECORATION.match(lines[start - 1].strip())):
+            start -= 1
+        while start < first and not said[start]:
+            start += 1
+        return start
+
+    def names_it(self, line: str) -> bool:
+        """A line that names the referee's mail: its address, the address to answer or its
+        subject in it; its name as a header's value ("Từ: Referee"), or in a line that ends
+        in a colon ("Referee đã viết:")."""
+        low = " ".join(fold(line).split())
+        if any(mark in low for mark in self.marks):
+            return True
+        if not self.name or self.name not in low:
+            return False
+        head, colon, value = low.partition(":")
+        if colon and len(head) <= 40 and value.strip(" \"'*").startswith(self.name):
+            return True
+        return low.endswith(":") and self._named(low)
+
+    def _named(self, low: str) -> bool:
+        """The referee's name, as a word, in a folded line."""
+        alone = rf"(?<!\w){re.escape(self.name)}(?!\w)"
+        return bool(self.name) and re.search(alone, low) is not None
+
+
+def _previous(said: list[str], i: int) -> int:
+    """The index of the last line with words before ``i``, or -1."""
+    i -= 1
+    while i >= 0 and not said[i]:
+        i -= 1
+    return i
+
+
+def _merged(runs: list[_Run], said: list[str]) -> list[_Run]:
+    """Runs that follow one another with no line between and go on later in the referee's
+    text (the reply skips a part, or goes on in the referee's HTML) made one; but a run of
+    offered lines alone, or one line after the last run, is the player's: an order copied
+    below a quote, or one the referee's mail repeats ("Accepted: action vroom")."""
+    merged: list[_Run] = []
+    for n, run in enumerate(runs):
+        last = merged[-1] if merged else None
+        after = runs[n + 1] if n + 1 < len(runs) else None
+        joins = (
+            last is not None
+            and _goes_on(last, run, said)
+            and (
+                run.lines >= 2
+                or (after is not None and run.marked == last.marked and _goes_on(run, after, said))
+            )
+        )
+        if last is not None and joins:
+            last.last, last.end, last.lines = run.last, run.end, last.lines + run.lines
+        else:
+            merged.append(run)
+    return merged
+
+
+def _goes_on(run: _Run, after: _Run, said: list[str]) -> bool:
+    """``after`` follows ``run`` with no line between, later in the referee's text, and
+    neither is offered lines alone."""
+    return (
+        not run.offered
+        and not after.offered
+        and run.last == _previous(said, after.first)
+        and after.start >= run.end
+    )
+
+
+@functools.lru_cache(maxsize=16)
+def answered_mail(raw: bytes) -> Answered:
+    """The referee's mail ``raw`` as replies to it are read against it."""
+    msg = BytesParser(policy=READING).parsebytes(raw)
+    text: list[str] = []
+    offered = bytearray()
+    offered_lines: set[str] = set()
+    starts: set[int] = set()
+    for kind in ("plain", "html"):
+        for line in _body_text(msg, (kind,))[0].split("\n"):
+            letters = _letters(line)
+            is_offered = line.startswith(INDENTED) if kind == "plain" else letters in offered_lines
+            if letters and is_offered:
+                offered_lines.add(letters)
+            starts.add(len(offered))
+            text.append(letters)
+            offered += bytes([is_offered]) * len(letters)
+        text.append("\x00")  # no line goes on from one text into the other
+        offered.append(0)
+    name, address = _first_address(msg, "From")
+    marks = [address, *(a for _, a in _addresses(msg, "Reply-To"))]
+    subject = " ".join(fold(_header(msg, "Subject")).split())[:24]
+    return Answered(
+        text="".join(text),
+        offered=bytes(offered),
+        starts=frozenset(starts),
+        marks=tuple(m for m in [*marks, subject] if len(m) >= 6),
+        name=" ".join(fold(name).split()),
+    )
+
+
+def _answered(sent: SentMail | None, in_reply_to: str | None, references: tuple[str, ...]):
+    """The referee's own mail a reply answers: the first of its In-Reply-To and its
+    References (newest first) that the referee sent and keeps."""
+    if sent is None:
+        return None
+    ids = list(dict.fromkeys(i for i in (in_reply_to, *reversed(references)) if i))
+    for message_id in ids[:ANSWERED_LOOKUPS]:
+        raw = sent(message_id)
+        if raw is not None:
+            return answered_mail(raw)
+    return None
 
 
 def command_text(text: str) -> str:

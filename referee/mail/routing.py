@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .read import Incoming
+from .read import Incoming, fold
 
 META = re.compile(r"^(token|game)\s*:?\s+(\S+)$", re.IGNORECASE)
 
@@ -31,7 +31,7 @@ def route(mail: Incoming) -> Route:
     lines: list[str] = []
     read = cut = 0
     for line in (s.strip() for s in mail.text.splitlines()):
-        meta = META.match(line)
+        meta = META.match(fold(line))
         if meta and meta.group(1).lower() == "game":
             campaign_id = campaign_id or meta.group(2).lower()
         elif meta:

@@ -128,7 +128,7 @@ class Intake:
             notice = (Said.of("subject_too_large"), Said.of("too_large", size=size, most=most))
         else:
             raw = mail.raw
-            incoming = read_mail(raw, address)
+            incoming = read_mail(raw, address, self.site.post.sent_mail)
         try:
             if incoming.unreadable and not self.taken_before(incoming):
                 self.unreadable(incoming, raw, notice)

@@ -31,7 +31,7 @@ from ..records import AppliedOrder, How, Record, RefusedOrder
 from ..store.campaign import CampaignError, Status, Step, Table
 from ..store.names import SETTINGS_FILE
 from ..words.render import say
-from .reading import did_you_mean, looks_like_prose
+from .reading import did_you_mean, looks_like_prose, parse
 
 
 @dataclass
@@ -90,13 +90,13 @@ def read_orders(rules, lines: list[str]) -> Reading:
         lines = _order_lines(rules, lines, reading)
     for chunk in ["\n".join(lines)] if rules.multiline_orders and lines else lines:
         try:
-            entries = rules.parse(chunk)
+            entries = parse(rules, chunk)
         except NotationError as err:
             read = _unread(rules, chunk, err, reading)
             if read is None:
                 continue
             if read != chunk:
-                entries = rules.parse(read)
+                entries = parse(rules, read)
             elif looks_like_prose(chunk):  # a signature or a remark that begins like an order
                 reading.ignored.append(chunk)
                 continue
@@ -116,7 +116,7 @@ def reads_as_order(rules, line: str) -> bool:
     wrapped over several lines ends before it): not prose, nor a line that does not even
     start like an order."""
     try:
-        rules.parse(line)
+        parse(rules, line)
     except NotAnOrder:
         return did_you_mean(rules, line) is not None
     except NotationError:
@@ -140,7 +140,7 @@ def _order_lines(rules, lines: list[str], reading: Reading) -> list[str]:
     kept = []
     for line in lines:
         try:
-            rules.parse(line)
+            parse(rules, line)
         except NotationError as err:
             read = _unread(rules, line, err, reading)
             if read is None:
@@ -179,7 +179,7 @@ def _listed(rules, line: str) -> list[str] | None:
         return None
     orders = [f"{listed['head']} {item}" for item in items if item]
     try:
-        rules.parse(orders[0])
+        parse(rules, orders[0])
     except NotationError:
         return None
     return orders

@@ -64,6 +64,11 @@ class Post:
                 given_up.append(address)
         return given_up
 
+    def sent_mail(self, message_id: str) -> bytes | None:
+        """The referee's own mail of ``message_id``, as it went out, while the outbox keeps
+        it: what a reply to it is read against (``read_mail``)."""
+        return self.outbox.kept(queue_name(message_id))
+
     def queue(self, campaign: Campaign | None, msg, about: str = "") -> None:
         """Queue a mail once: a mail with the same Message-ID queued before is not queued
         again (answers are named deterministically, so a crashed tick resends nothing).

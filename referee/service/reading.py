@@ -7,7 +7,8 @@ import re
 from functools import cache
 
 from .. import registry
-from ..contract import NotationError
+from ..contract import Entry, NotationError
+from ..mail.read import fold
 from ..words.render import help_text
 
 # what orders never hold and sentences and signatures often do
@@ -34,11 +35,16 @@ def order_verbs(rules) -> tuple[str, ...]:
     return ()
 
 
+def parse(rules, text: str) -> list[Entry]:
+    """A game's reading of a player's text, folded first (``fold``: full-width letters,
+    any script's digits, any dash, any case), so that no game needs to know keyboards."""
+    return rules.parse(fold(text))
+
+
 def did_you_mean(rules, line: str) -> str | None:
     """The line with its first word made into the game's order word it nearly is (one or
     two letters off, or two swapped), when that reads as an order; else None."""
-    word, _, rest = line.strip().partition(" ")
-    word = word.lower()
+    word, _, rest = fold(line).strip().partition(" ")
     if len(word) < 3 or looks_like_prose(line):
         return None
     for verb in order_verbs(rules):
@@ -48,7 +54,7 @@ def did_you_mean(rules, line: str) -> str | None:
         if verb != word and abs(len(word) - len(verb)) <= limit and distance(word, verb) <= limit:
             guess = f"{verb} {rest}".strip()
             try:
-                rules.parse(guess)
+                parse(rules, guess)
             except NotationError:
                 continue
             return guess

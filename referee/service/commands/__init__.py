@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ... import registry
-from ...mail.read import as_order, as_written
+from ...mail.read import as_order, as_written, fold
 from ...words.render import Said, game_help
 from ..reading import looks_like_prose
 from .base import (
@@ -152,14 +152,14 @@ def split(
     wrapping: Line | None = None
     for written in lines:
         line = as_written(written)
-        word, _, rest = line.partition(" ")
-        known = CAMPAIGN_VERBS.get(word.lower())
+        word, rest = verb(line)
+        known = CAMPAIGN_VERBS.get(word)
         if (
             known is not None
             and (known.allows(gm) or not looks_like_prose(line))
             and not (wrapping and _wrapped_on(known, line))
         ):
-            commands.append(Line(known, word.lower(), rest.strip(), line))
+            commands.append(Line(known, word, rest, line))
             wrapping = commands[-1] if known.wraps else None
         elif wrapping is not None and line and not reads_as_order(as_order(line)):
             wrapping.rest = f"{wrapping.rest} {written}".strip()
@@ -169,6 +169,13 @@ def split(
             if line:
                 orders.append(as_order(line))
     return commands, orders
+
+
+def verb(line: str) -> tuple[str, str]:
+    """A line's first word, folded as orders are (``fold``: "ＳＴＡＴＵＳ", "Hİstory"), and
+    the rest of it as written."""
+    word, rest = (line.split(None, 1) + ["", ""])[:2]
+    return fold(word), rest.strip()
 
 
 def _wrapped_on(known: CampaignCommand, line: str) -> bool:
@@ -181,12 +188,12 @@ def run_outside(ctx: Outside, lines: list[str]) -> None:
     """The first site command of the mail (SITE's order), or the line that joins each open
     game for one who asks in words, or, for a registered player, the games they play, or
     else the notice that the mail named no game."""
-    words = [line.lower().split() for line in lines]
+    verbs = [verb(line) for line in lines]
     for command in SITE:
         for word in (command.name, *command.aliases):
-            line = next((line for line, w in zip(lines, words) if w[:1] == [word]), None)
-            if line is not None:
-                command.run(ctx, line.strip()[len(word) :].strip(), line)
+            said = next(((line, v[1]) for line, v in zip(lines, verbs) if v[0] == word), None)
+            if said is not None:
+                command.run(ctx, said[1], said[0])
                 return
     if asked_to_join(ctx, lines):
         return
