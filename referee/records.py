@@ -595,6 +595,9 @@ class RefusedCommand:
         """What its sender is told: why it was refused."""
         return self.reason
 
+    def gave_away(self) -> str:
+        return ""  # it did nothing
+
     def told(self) -> list[str]:
         return []
 

@@ -7,6 +7,7 @@ import re
 import secrets
 from collections.abc import Sequence
 from datetime import datetime
+from typing import cast
 
 from ...contract import SignUp, SignupChoice
 from ...mail.headers import decoded_once
@@ -181,8 +182,9 @@ def tell_replaced(site: Site, campaign: Campaign, actions: Sequence[Action]) -> 
     queued again, it is sent once; the game's seats bound how many (no answer limits)."""
     told: list[Notice] = []
     for action in actions:
-        if not isinstance(action, Replace):
-            continue
+        if not action.gave_away():
+            continue  # not a replace that ran
+        action = cast(Replace, action)  # the command that gives a seat away is a replace
         newcomer = campaign.players[action.seat]
         if newcomer.name == action.new:  # not replaced again later in the same mail
             subject, text, address = seat_taken(site, campaign, newcomer)
