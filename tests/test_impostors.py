@@ -200,7 +200,7 @@ def test_a_token_or_plus_address_in_press_is_masked_and_the_sender_told_why(mail
         assert "+dl." not in text.lower()
     assert any("write to me at [hidden] any time" in " ".join(t.split()) for t in press)
     assert any("Bob's token is [hidden], and mine is [hidden]." in t for t in press)
-    answer = " ".join(last_text_after(ann, "received").split())
+    answer = " ".join(last_text_after(ann, "Your mail").split())
     assert "held a token or a player's address to the referee" in answer
     assert "shown as [hidden]" in answer
     history = " ".join(told for r in campaign.records() for a in r.actions for told in a.told())

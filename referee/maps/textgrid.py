@@ -90,7 +90,7 @@ def document(parts: list[str], awaiting: Iterable[str], result: Iterable[str]) -
 def wrap(text: str, indent: str, first: str = "") -> str:
     """At most WIDTH columns, broken at spaces (never inside a-b): the first line starts
     with ``first``, the others with ``indent``. Only a word longer than a line (a Bus Boss
-    journey through ten towns) is broken, after one of its hyphens."""
+    journey through ten towns) is broken, after one of its hyphens; a path, never."""
     lines = []
     for line in textwrap.wrap(
         text,
@@ -100,7 +100,7 @@ def wrap(text: str, indent: str, first: str = "") -> str:
         break_long_words=False,
         break_on_hyphens=False,
     ):
-        while len(line) > WIDTH and "-" in line[len(indent) + 1 : WIDTH]:
+        while len(line) > WIDTH and "/" not in line and "-" in line[len(indent) + 1 : WIDTH]:
             cut = line.rindex("-", len(indent) + 1, WIDTH) + 1
             if "-" not in line[cut:].split(" ", 1)[0] and "-" in line[len(indent) + 1 : cut - 1]:
                 # what goes on names two places at least, never a place alone: it reads

@@ -98,13 +98,14 @@ def extend(campaign: Campaign, hours: float, table: Table | None, now: datetime)
     book.save(campaign.root)
 
 
-def rearm(campaign: Campaign, now: datetime) -> None:
+def rearm(campaign: Campaign, now: datetime, every: bool = False) -> None:
     """A decision missed under policy `wait` runs again from ``now``, as if asked for then,
     with the campaign's deadline settings as they are now: the game master changed them or
     extended the deadlines, which would else tell its player a time long past and leave the
-    seat waiting for good."""
+    seat waiting for good. With ``every`` (new deadline settings), every decision owed runs
+    from now under them: shorter hours would else make one asked long ago due at once."""
     book = campaign.book
-    missed = [entry for entry in book.seats.values() if entry.missed]
+    missed = [entry for entry in book.seats.values() if entry.missed or every]
     for entry in missed:
         entry.asked, entry.extended, entry.paused, entry.stopped = stamp(now), 0.0, 0.0, 0.0
         entry.missed = entry.reminded = False

@@ -96,7 +96,7 @@ class DeadlinesCommand(CampaignCommand):
         Deadlines.from_settings(settings)  # the whole, as the campaign will read it
         ctx.campaign.settings["deadlines"] = settings
         ctx.campaign.save()
-        timekeeping.rearm(ctx.campaign, ctx.now)
+        timekeeping.rearm(ctx.campaign, ctx.now, every=True)  # the new settings, from now
         # a game open for sign-up tells its players nothing until their welcome
         said = say("deadlines_set", settings=rest.strip(), started=ctx.table is not None)
         return records.DeadlinesSet(line, said, rest.strip())
