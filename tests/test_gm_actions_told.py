@@ -116,7 +116,7 @@ def test_the_game_master_changes_the_deadlines_and_everyone_is_told(mailrig, tmp
     assert site.campaign("dl").settings["deadlines"]["policy"] == "bot"
     [text] = texts(ann)
     assert "The game master sets the deadlines: hours=48 policy=bot." in text
-    assert "Due by Wed 25 Nov 2026 09:00 UTC" in text  # 48 hours from the start
+    assert "Due by Wed 25 Nov 2026 10:00 UTC" in text  # 48 hours from the change (issue 39)
     assert any("sets the deadlines" in t for t in texts(cid))
     gm_does(site, mailrig, gm, "deadlines hours=soon", hours=2)
     assert site.campaign("dl").settings["deadlines"]["hours"] == 48.0
