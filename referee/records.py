@@ -148,8 +148,9 @@ class Letter:
     makes it one of its kind (its Message-ID); ``record`` and ``index`` are the record and
     the action it tells of. A report or an answer to a player also says which of the
     player's mails it answers (``reads``), from which record on it tells what happened
-    (``since``), whether the picture of the map goes along, and whether a short notice asks
-    for the player's decision again."""
+    (``since``), whether the picture of the map goes along, whether a short notice asks
+    for the player's decision again, and whether a reminder tells a due time moved on (its
+    clock stood still)."""
 
     kind: str
     to: int | None = GAME_MASTER
@@ -161,6 +162,7 @@ class Letter:
     since: int = 0
     pictured: bool = False
     asks: bool = False
+    moved: bool = False
 
 
 # the referee's commands, as the log keeps them ------------------------------------------------

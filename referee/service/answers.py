@@ -129,9 +129,12 @@ class Letters:
         """The command the letter tells of (of the kind its record said)."""
         return self.record(letter.record).actions[letter.index]
 
-    def reads(self, letter: Letter) -> list[dict]:
-        """What was done with each mail the letter answers (its `status` answered now)."""
-        records = [self.record(n) for n in letter.reads]
+    def answered(self, letter: Letter) -> list[Record]:
+        """The mails the letter answers."""
+        return [self.record(n) for n in letter.reads]
+
+    def reads(self, records: list[Record]) -> list[dict]:
+        """What was done with each of these mails (a `status` in one answered now)."""
         return [read_of(self.table, r, self._status_of(r)) for r in records]
 
     def _status_of(self, record: Record) -> str:
@@ -147,7 +150,7 @@ class Letters:
 
     def digest(self, letter: Letter) -> list[EmailMessage]:
         seat = int(letter.to or 0)
-        reads = [self.record(n) for n in letter.reads]
+        records = self.answered(letter)
         mail = digest(
             self.identity,
             self.table,
@@ -155,23 +158,23 @@ class Letters:
             letter.since,
             self.png if letter.pictured else None,
             self.due_at.get(seat),
-            reads=self.reads(letter),
-            history=history_for(self.table, reads),
+            reads=self.reads(records),
+            history=history_for(self.table, records),
         )
         return [mail]
 
     def confirmation(self, letter: Letter) -> list[EmailMessage]:
-        reads = [self.record(n) for n in letter.reads]
+        records = self.answered(letter)
         gm = letter.to is None
-        if not gm and not confirmed_within_limits(self.post, reads):
+        if not gm and not confirmed_within_limits(self.post, records):
             return []
         mail = confirmation(
             self.identity,
             self.table,
-            reads,
-            self.reads(letter),
+            records,
+            self.reads(records),
             None if gm else self.due_at.get(int(letter.to or 0)),
-            history_for(self.table, reads),
+            history_for(self.table, records),
             help_lines(gm=gm),
         )
         return [mail]
@@ -185,13 +188,13 @@ class Letters:
         return [told(self.identity, self.table, seat, steps, brief, due, letter.asks)]
 
     def reminder(self, letter: Letter) -> list[EmailMessage]:
-        """A reminder of a decision owed, or (``asks``) its new due time after its clock
+        """A reminder of a decision owed, or (``moved``) its new due time after its clock
         stood still."""
         seat, stage = letter.key
         due = self.due_at.get(seat)
         if due is None:
             return []  # its decision was taken meanwhile
-        return [reminder(self.identity, self.table, seat, stage, due, moved=letter.asks)]
+        return [reminder(self.identity, self.table, seat, stage, due, moved=letter.moved)]
 
     def welcome(self, letter: Letter) -> list[EmailMessage]:
         """A player who takes over a seat: their welcome, with the game under way and the

@@ -45,7 +45,7 @@ def tell(table: Table, marks: Watermarks, now: datetime, notices: Notices | None
     if notices:
         book = campaign.book.seats
         letters += [
-            Letter("reminder", seat, (seat, book[str(seat)].stage), asks=moved)
+            Letter("reminder", seat, (seat, book[str(seat)].stage), moved=moved)
             for seat, _, moved in timekeeping.told_dues(notices)
         ]
         if notices.gm:  # the misses the timekeeper tells the game master now, in one mail

@@ -276,15 +276,6 @@ def catch_up(book: Book, table: Table, now: datetime) -> dict:
     return owed
 
 
-def catch_up_book(table: Table, now: datetime) -> None:
-    """Enter in the book the decisions owed after every line of the tick (a bot's move or a
-    kept order may have made new ones), asked for ``now``: the mails that ask for them show
-    their due time. The caller saves the book with the tick's notices."""
-    campaign = table.campaign
-    if campaign.status == Status.RUNNING and campaign.config.deadlines.active:
-        catch_up(campaign.book, table, now)
-
-
 def due_if_asked(table: Table, now: datetime) -> dict[int, datetime]:
     """When each decision owed now is due if asked for ``now`` (none without deadlines), for
     the mail that asks for it before the book enters it (a welcome: the next tick does)."""
@@ -298,16 +289,19 @@ def due_if_asked(table: Table, now: datetime) -> dict[int, datetime]:
     return {seat: due for seat, due in dues.items() if due is not None}
 
 
-def note_asked(table: Table, now: datetime) -> None:
-    """Enter the decisions owed now in the book, as a tick does before it answers, so that
-    what is answered outside a tick (a game master's command line) shows their due time."""
+def note_asked(table: Table, now: datetime, save: bool = True) -> None:
+    """Enter the decisions owed now in the book, asked for ``now``, after every line of the
+    tick (a bot's move or a kept order may have made new ones) or of a game master's
+    command line: every mail that asks for them shows their due time. Without ``save``
+    the caller saves the book (a tick, with its notices)."""
     campaign = table.campaign
     settings = campaign.config.deadlines
     if campaign.status != Status.RUNNING or not settings.active:
         return
     book = campaign.book
     catch_up(book, table, now)
-    book.save(campaign.root)
+    if save:
+        book.save(campaign.root)
 
 
 def _apply_policy(table: Table, seat: int, policy: str, outcome: Outcome) -> str:

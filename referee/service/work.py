@@ -195,7 +195,7 @@ def resolve_and_answer(
             commit(table, advance(table, robots), Record(Kind.REFEREE))
         # the decisions owed after every line of the tick (a bot's move may have made a new
         # one) are asked for now: every mail shows their due time
-        timekeeping.catch_up_book(table, now)
+        timekeeping.note_asked(table, now, save=False)  # saved with the notices below
     write_turns(table)  # the rounds that ended: their reports in turns/
     # every mail the campaign calls for, then what was answered, as mailed.json keeps it
     queued, marks = answer(

@@ -552,6 +552,7 @@ def digest(
         notes.append(say("note_paused"))
     prompt, choices = decision_of(table, seat)
     context = base_context(table, seat)
+    went = verdict(reads) if reads else None
     subject = say(
         "subject_digest",
         over=bool(context["result"]),
@@ -561,9 +562,7 @@ def digest(
         due=due.short if isinstance(due, Shown) else due,
         paused=paused,
         # a report leads with the decision: what became of the mail only when it went wrong
-        verdict=next(
-            (v for v in [verdict(reads)] if reads and v not in ("used", "answered")), None
-        ),
+        verdict=went if went not in ("used", "answered") else None,
     )
     reads = [{**read, "effects": []} for read in reads]  # they are among the events
     last = table.count
