@@ -21,9 +21,27 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, NamedTuple, Protocol, TypedDict, TypeVar
 
 from . import schema
+
+
+class Say(NamedTuple):
+    """Words a game gives the referee for a person to read, not yet in any language: a
+    message identifier, which is its English wording with ``{name}`` fields (gettext's
+    msgid, found by Babel's extractor under the keyword ``Say``), and the fields' values.
+    The referee words it in the reader's language from the game's catalogue
+    (``words.language``); ``str()`` gives the English, for logs and the game master's
+    files. A value a field takes that is itself a ``Say`` is worded in the same language."""
+
+    text: str
+    params: Mapping[str, Any] = MappingProxyType({})
+
+    def __str__(self) -> str:
+        if not self.params:
+            return self.text
+        return self.text.format(**{k: str(v) for k, v in self.params.items()})
 
 
 class IllegalOrder(Exception):
