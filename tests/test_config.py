@@ -162,7 +162,8 @@ colour: blue
 """,
     )
     expected = [
-        "colour: unknown setting; known settings: data_root, inbox, limits, outbox, referee",
+        "colour: unknown setting; known settings: data_root, inbox, language, limits, outbox, "
+        "referee",
         "referee.nmae: unknown setting; did you mean `name`?",
         "referee.address: 'not an address' is not a mail address like referee@example.org",
         "inbox.security: 'ssl' is not one of: tls, starttls, none",

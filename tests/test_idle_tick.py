@@ -48,7 +48,7 @@ else:
 print(repr({"status": status, "modules": sorted(sys.modules)}))
 """
 # a tick with nothing to do needs none of these
-HEAVY = ("jinja2", "PIL", "imapclient", "click", "email", "smtplib", "ssl")
+HEAVY = ("jinja2", "PIL", "imapclient", "click", "email", "smtplib", "ssl", "babel")
 # nor the games, their registry and contract, or a campaign's settings (time zones, ids)
 GAMES = ("referee.bus", "referee.busboss", "referee.registry", "referee.contract")
 CAMPAIGNS = "referee.settings.campaign"
@@ -107,6 +107,8 @@ def test_a_tick_with_mail_reads_it_and_a_command_line_click_knows_is_clicks(tmp_
     status, modules, printed = referee(site.root, "tick")
     assert status == 0 and printed.startswith("fetched 1, applied 1")
     assert "referee.bus" in modules and "jinja2" in modules  # the game, the answers' words
+    # answered in English: no catalogue read, no Babel (issue 37)
+    assert not [name for name in modules if name.split(".")[0] in ("babel", "gettext")]
     assert [o.text for r in site.campaign("bus1").records() for o in r.orders] == ["build house 15"]
     status, _, printed = referee(site.root, "tick", "--help")
     assert status == 0 and printed.startswith("Usage: referee tick")

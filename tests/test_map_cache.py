@@ -118,7 +118,7 @@ def test_templates_are_compiled_once_and_a_damaged_one_is_compiled_again(cache, 
         return render.ENV.overlay(bytecode_cache=render.CompiledTemplates(), cache_size=0)
 
     first = fresh_env().get_template("welcome.txt")
-    (kept,) = (cache / "templates").iterdir()
+    (kept,) = (cache / "templates-i18n").iterdir()
     compiled = []
     compile_ = jinja2.Environment.compile
     monkeypatch.setattr(

@@ -47,12 +47,14 @@ def compose(
     marker: str = "referee",
     message_id: str | None = None,
     date: datetime | None = None,
+    language: str = "en",
 ) -> EmailMessage:
     """A mail from the referee. The plain text comes first (it is what players read and
     quote); ``html`` is an alternative to it, and ``inline_images`` maps a content id used in
     the HTML as ``cid:<id>`` to PNG bytes. Every mail carries ``Auto-Submitted: auto-replied``
     (RFC 3834, so other robots do not answer it) and the ``X-Referee`` header (``marker``),
-    by which the referee recognises its own mail coming back.
+    by which the referee recognises its own mail coming back, and ``Content-Language``, the
+    language its text is written in (RFC 3282).
 
     Every text of a header is written as ``mail.headers.header_text`` makes it, so that
     nothing in a name or a subject can end a header or add one; a recipient whose address is
@@ -79,6 +81,7 @@ def compose(
         msg["References"] = " ".join(refs)
     msg["Auto-Submitted"] = "auto-replied"
     msg[REFEREE_HEADER] = marker
+    msg["Content-Language"] = language
     for name in PERSONS_TEXT:
         header = msg.get(name)
         if header is None:

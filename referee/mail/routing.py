@@ -55,6 +55,7 @@ class Identity:
 
     address: str
     name: str = "Referee"
+    language: str = "en"  # the site's (referee.yaml), for a reader with none of their own
 
     def plus(self, campaign_id: str, token: str | None = None) -> str:
         local, _, domain = self.address.partition("@")

@@ -44,6 +44,7 @@ from ..store.campaign import Campaign, Table
 from ..store.marks import Watermarks
 from ..store.names import FAILURES_TOLD, LOG, SETTINGS_FILE, SNAPSHOT
 from ..store.site import SiteFiles
+from ..words import language
 from ..words.history import NoSuchTurn, history_text, over, turn_files
 from ..words.mails import (
     confirmation,
@@ -114,7 +115,16 @@ class Letters:
         self.due_at = timekeeping.dues(table)  # after every line of the tick
 
     def write(self, letter: Letter) -> list[EmailMessage]:
-        return getattr(self, letter.kind)(letter)
+        """The letter's mails, in the language of the one it goes to."""
+        campaign = self.campaign
+        if letter.address:  # someone outside the seats: an observer, a replaced player
+            reader = None
+        elif letter.to is None:
+            reader = campaign.gm
+        else:
+            reader = campaign.players[letter.to]
+        with language.reading_in(campaign, reader, self.identity.language):
+            return getattr(self, letter.kind)(letter)
 
     @cached_property
     def png(self) -> bytes | None:
@@ -261,7 +271,8 @@ def set_aside_notices(post: Post, table: Table, why: str) -> list[EmailMessage]:
 
 def welcome_game_master(post: Post, campaign: Campaign) -> None:
     """A new campaign's game master gets their address, token and commands."""
-    post.queue(campaign, gm_welcome(post.identity, campaign, help_lines(gm=True)))
+    with language.reading_in(campaign, campaign.gm, post.identity.language):
+        post.queue(campaign, gm_welcome(post.identity, campaign, help_lines(gm=True)))
 
 
 def welcome_players(
@@ -281,19 +292,19 @@ def welcome_players(
     for seat in seats:
         own, waits = due.get(seat), min(due.values(), default=None)
         timezone = campaign.players[seat].timezone
-        post.queue(
-            campaign,
-            welcome(
+        with language.reading_in(campaign, campaign.players[seat], post.identity.language):
+            mail = welcome(
                 post.identity,
                 table,
                 seat,
                 png=png if seat in first else None,
                 due=show(own, timezone, zone) if own else None,
                 waits_due=show(waits, timezone, zone) if waits and not own else None,
-            ),
-        )
+            )
+        post.queue(campaign, mail)
     if tell_gm and campaign.gm is not None:
-        post.queue(campaign, started_notice(post.identity, table))
+        with language.reading_in(campaign, campaign.gm, post.identity.language):
+            post.queue(campaign, started_notice(post.identity, table))
     campaign.marks = Watermarks(
         digests={str(s): table.count for s in seats},
         digest_rounds={str(s): table.round for s in seats},
@@ -386,6 +397,7 @@ def tell_failures(post: Post, site: SiteFiles, game_masters: list[str], now: dat
         subject=f"referee: {len(new)} failure(s) since {told.at or 'the start'}",
         text=fitted(text),
         message_id=message_id(post.identity, "failures", place.inode, place.head, place.offset),
+        language=language.current(),
     )
     post.queue(None, msg)
     place.at, place.wall = now.isoformat(), time.time()
@@ -463,6 +475,7 @@ def to_game_masters(
             subject=subject,
             text=fitted(text),
             message_id=message_id(post.identity, campaign_id or "site", kind, key),
+            language=language.current(),
         )
         post.queue(None, msg, about=about)
     return len(mails)

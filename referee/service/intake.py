@@ -30,6 +30,7 @@ from ..settings.deadlines import parse_when, show, stamp
 from ..settings.site import Audience
 from ..store.campaign import Campaign, CampaignError, Status, Table
 from ..store.names import MAIL_IN, QUARANTINE, UNROUTED
+from ..words import language
 from ..words.render import Said, say, spoken
 from .commands import (
     ASKS_TO_JOIN,
@@ -230,6 +231,21 @@ class Intake:
             self.answer_unknown_player(mail, campaign, where)
             self.noted(mail, campaign.id, "no valid token")
             return True
+        # what the mail's commands answer is said in its sender's language
+        sender = campaign.gm if seat is None else campaign.players[seat]
+        with language.reading_in(campaign, sender, site.identity.language):
+            return self.handle_in(mail, raw, held, campaign, seat, where)
+
+    def handle_in(
+        self,
+        mail: Incoming,
+        raw: bytes,
+        held: bool,
+        campaign: Campaign,
+        seat: int | None,
+        where: Route,
+    ) -> bool:
+        """A mail from a player (or the game master, seat None) of ``campaign``."""
         if campaign.status == Status.OPEN:
             self.handle_open(mail, campaign, seat, where)
             self.noted(mail, campaign.id, "applied")

@@ -22,7 +22,7 @@ class Post:
     def __init__(self, config: Config, state_dir: Path):
         self.config = config
         self.state_dir = state_dir
-        self.identity = Identity(config.referee_address, config.referee_name)
+        self.identity = Identity(config.referee_address, config.referee_name, config.language)
         self.outbox = config.make_outbox()
 
     @cached_property

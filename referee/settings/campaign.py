@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from .. import registry
 from ..schema import at_least, setting, within
-from .checks import WHOM, campaign_id, mail_address, name_taken, player_name, player_token
+from .checks import WHOM, Language, campaign_id, mail_address, name_taken, player_name, player_token
 from .deadlines import Deadlines, parse_day, parse_time, time_zone
 
 
@@ -66,6 +66,7 @@ class PlayerEntry:
     signup: dict[str, Any] = setting(factory=dict)  # what they chose when joining
     mail: MailChoice = "each"  # the `mail` command: MAIL_CHOICES
     digest_at: str | None = setting(None, check=_time_of_day)  # `mail digest 07:30`
+    language: Language | None = None  # the `language` command, or `join ... language de`
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,7 @@ class CampaignSettings:
     no_observers: bool = False  # the game master closed the game to observers
     lateness_notice: bool = False  # everyone is told when someone misses a deadline
     seed_hash: str | None = None  # the seed's fingerprint, published at the start
+    language: Language | None = None  # the players' mail's, unless one chose their own
 
 
 @dataclass(frozen=True, kw_only=True)

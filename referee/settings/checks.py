@@ -7,8 +7,12 @@ import unicodedata
 from collections.abc import Callable, Iterable
 from functools import cache, lru_cache
 from importlib import resources
+from typing import Literal
 
 from ..mail.headers import has_encoded_word, unprintable
+
+Language = Literal["en", "de"]
+"""The languages the referee writes in, by their codes (``words.language`` words them)."""
 
 # an address as a person writes it into a file: local part, @, domain, nothing that belongs
 # around an address (a name, brackets, a comma); mail/read.py parses what comes by mail

@@ -252,14 +252,37 @@ def absent_days(absences: list, start: datetime, end: datetime) -> int:
 
 class Shown(str):
     """A time as a player reads it, in full ('Fri 27 Nov 2026 18:00 CET'), with ``short``
-    for a mail's subject ('Fri 18:00 CET')."""
+    for a mail's subject ('Fri 18:00 CET'): the English; ``worded`` says it in another
+    language, as a mail in that language shows it."""
 
-    short: str
+    local: datetime  # the moment in the reader's time zone
+    brief: bool  # the short form
 
-    def __new__(cls, full: str, short: str) -> Shown:
-        shown = super().__new__(cls, full)
-        shown.short = short
+    def __new__(cls, local: datetime, brief: bool = False) -> Shown:
+        name = local.tzname() or str(local.tzinfo)
+        shown = super().__new__(cls, local.strftime(ENGLISH[brief]) + name)
+        shown.local, shown.brief = local, brief
         return shown
+
+    @property
+    def short(self) -> Shown:
+        return Shown(self.local, brief=True)
+
+    def worded(self, language: str) -> str:
+        """The time in ``language`` (a locale's code), day and month names and the zone's
+        as its readers write them."""
+        if language == "en":
+            return str(self)
+        from babel.dates import format_datetime  # only for a reader of another language
+
+        zone = format_datetime(self.local, "zzz", locale=language)
+        if zone[:1] in "+-":  # no name of its own in that language: the one of the zone
+            zone = self.local.tzname() or zone
+        return f"{format_datetime(self.local, WORDED[self.brief], locale=language)} {zone}"
+
+
+ENGLISH = {False: "%a %d %b %Y %H:%M ", True: "%a %H:%M "}  # as strftime writes them
+WORDED = {False: "EEE d. MMM y HH:mm", True: "EEE HH:mm"}  # as Babel writes them (CLDR)
 
 
 def reader_zone(zone_name: str | None, fallback: ZoneInfo) -> ZoneInfo:
@@ -273,9 +296,7 @@ def reader_zone(zone_name: str | None, fallback: ZoneInfo) -> ZoneInfo:
 def show(moment: datetime, zone_name: str | None, fallback: ZoneInfo) -> Shown:
     """A time as a player reads it: in their own time zone if they set one."""
     zone = reader_zone(zone_name, fallback)
-    local = moment.astimezone(zone)
-    name = local.tzname() or str(zone)
-    return Shown(local.strftime("%a %d %b %Y %H:%M ") + name, local.strftime("%a %H:%M ") + name)
+    return Shown(moment.astimezone(zone))
 
 
 def parse_when(text: str) -> datetime:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Literal
 from ..files import atomic_write, crashpoint, fsync_dir, private_folder
 from ..mail.inbox import MaildirInbox, create_maildir
 from ..schema import Problem, SettingsError, at_least, load_file, read, setting, within
-from .checks import ROLES, mail_address, player_name
+from .checks import ROLES, Language, mail_address, player_name
 from .names import CONFIG_NAME, STATE_FOLDER
 from .secrets import env_file, secret
 
@@ -37,6 +37,8 @@ DEFAULT_CONFIG = """\
 # set it in referee.env beside this file (KEY=value lines, read as written, mode 0600).
 
 data_root: games            # one folder per campaign
+# language: de              # the mail's language: en (the default) or de; a campaign's
+#                           #   language: and a player's `language` command come first
 
 referee:
   address: referee@localhost  # players write here; referee+<game>.<token>@... must reach it too
@@ -319,6 +321,7 @@ class SiteFile:
     inbox: MaildirInboxSettings | ImapSettings = MaildirInboxSettings()
     outbox: MaildirOutboxSettings | SmtpSettings = MaildirOutboxSettings()
     limits: AnswerLimits = AnswerLimits()
+    language: Language = "en"  # what the site's mail is written in, unless one chose another
 
 
 @dataclass(frozen=True)
@@ -332,6 +335,7 @@ class Config:
     queue_dir: Path
     game_masters: tuple = ()  # (address, token_env): may open campaigns by mail
     limits: AnswerLimits = AnswerLimits()
+    language: str = "en"  # the site's language (a campaign's or a player's own comes first)
 
     @property
     def game_master_addresses(self) -> list[str]:
@@ -482,4 +486,5 @@ def load_config(path: str | os.PathLike) -> Config:
         queue_dir=site.outbox.queue,
         game_masters=tuple((gm.address, gm.token_env) for gm in site.referee.game_masters),
         limits=site.limits,
+        language=site.language,
     )

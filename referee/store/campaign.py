@@ -182,6 +182,7 @@ class Player:
     signup: dict = field(default_factory=dict)  # what they chose when joining (the game's)
     mail: str = "each"  # how much mail they get (the `mail` command: MAIL_CHOICES)
     digest_at: str | None = None  # when their daily digest goes, in their zone ('18:00')
+    language: str | None = None  # what they read (the `language` command), if they chose
 
     def formatted(self) -> str:
         return f"{self.name} <{self.address}>"
@@ -196,6 +197,8 @@ class Player:
             data["mail"] = self.mail
         if self.digest_at:
             data["digest_at"] = self.digest_at
+        if self.language:
+            data["language"] = self.language
         if self.signup:
             data["signup"] = self.signup
         return data
@@ -212,6 +215,7 @@ class Player:
             dict(entry.signup),
             entry.mail,
             entry.digest_at,
+            entry.language,
         )
 
 
@@ -497,6 +501,8 @@ class Campaign:
             "#   timezone: Europe/London, remind_share: 0.75, grace_minutes: 60}\n"
             "# The bot for dropped seats and missed deadlines (optional, else the default\n"
             "#   bot), e.g.:  bot: strong  or  bot: {name: strong, rollouts: 100}\n"
+            "# The players' language (optional, else the site's): language: de (or en);\n"
+            "#   a player's own choice (the `language` command) comes first\n"
         )
         write_settings(self.root / SETTINGS_FILE, data, header)
 

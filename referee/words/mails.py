@@ -19,6 +19,7 @@ from ..mail.routing import Identity
 from ..records import Command, Drop, Message, Record, Replace
 from ..settings.deadlines import Shown, parse_when, show
 from ..store.campaign import Campaign, Player, Status, Step, Table
+from . import language
 from .render import fitted, help_text, render, say
 
 # pieces of every report ------------------------------------------------------------------------
@@ -123,6 +124,7 @@ def _mail(
         attachments=attachments,
         html=html,
         inline_images={map_cid: png} if html and png and map_cid else None,
+        language=language.current(),
     )
 
 
@@ -206,6 +208,7 @@ def replaced_notice(
         subject=f"[{campaign.id}] {say('subject_replaced_you')}",
         text=fitted(text),
         message_id=message_id(identity, incarnate(campaign), "replaced", record.n, replace.seat),
+        language=language.current(),
     )
 
 
@@ -249,6 +252,7 @@ def observing_ended(
         subject=say("subject_observing", campaign_id=campaign.id),
         text=fitted(text),
         message_id=message_id(identity, incarnate(campaign), "unobserved", record.n, number),
+        language=language.current(),
     )
 
 
@@ -265,6 +269,7 @@ def observer_report(
         subject=f"[{campaign.id}] {say('subject_observed', round=round_)}",
         text=fitted(text),
         message_id=message_id(identity, incarnate(campaign), "observed", round_, address),
+        language=language.current(),
     )
 
 
@@ -694,4 +699,5 @@ def notice(
         in_reply_to=in_reply_to,
         reply_to=reply_to,
         message_id=message_id(identity, "notice", digest_of_key),
+        language=language.current(),
     )

@@ -15,10 +15,13 @@ from pathlib import Path
 
 import jinja2
 import jinja2.bccache
+import jinja2.runtime
+import markupsafe
 
 from .. import cache, registry
 from ..contract import ShortChoices
 from ..maps.textgrid import WIDTH, wrap
+from . import language
 
 
 def template_source(name: str) -> str:
@@ -53,12 +56,17 @@ class CompiledTemplates(jinja2.BytecodeCache):
 
     @staticmethod
     def _path(bucket: jinja2.bccache.Bucket) -> Path:
-        return cache.cache_dir() / "templates" / f"{bucket.key}.jinja"
+        # (the folder names the environment's make: its templates compiled with gettext)
+        return cache.cache_dir() / "templates-i18n" / f"{bucket.key}.jinja"
 
 
 ENV = jinja2.Environment(
     loader=jinja2.FunctionLoader(template_source),
     bytecode_cache=CompiledTemplates(),
+    # the words of the templates in the reader's language (``language.reading``): `{% trans
+    # %}` blocks and _(), and a game's or a record's words (``contract.Say``) as they print
+    extensions=["jinja2.ext.i18n"],
+    finalize=language.word,
     autoescape=jinja2.select_autoescape(enabled_extensions=("html",)),
     trim_blocks=True,
     lstrip_blocks=True,
@@ -85,6 +93,30 @@ def _fill_lines(text: str, indent: str = "") -> str:
     )
 
 
+@jinja2.pass_context
+def _gettext(context: jinja2.runtime.Context, message: str, /, **fields: object) -> str:
+    """A template's message in the language being read, its fields worded there too (a
+    time, a game's words): Jinja's newstyle gettext, which fills the fields itself."""
+    text = language.gettext(message)
+    if context.eval_ctx.autoescape:
+        text = markupsafe.Markup(text)
+    return text % {key: language.word(value) for key, value in fields.items()}
+
+
+@jinja2.pass_context
+def _ngettext(
+    context: jinja2.runtime.Context, singular: str, plural: str, num: int, /, **fields: object
+) -> str:
+    """As ``_gettext``, the form for ``num`` (a field of its own, ``%(num)d``)."""
+    text = language.ngettext(singular, plural, num)
+    if context.eval_ctx.autoescape:
+        text = markupsafe.Markup(text)
+    return text % {"num": num, **{key: language.word(value) for key, value in fields.items()}}
+
+
+ENV.newstyle_gettext = True  # type: ignore[attr-defined]  # (what install_gettext_callables sets)
+ENV.globals.update(gettext=_gettext, _=_gettext, ngettext=_ngettext)
+ENV.policies["ext.i18n.trimmed"] = True  # a message's msgid as one line, however it is laid
 ENV.filters["fill"] = _fill
 ENV.filters["fill_lines"] = _fill_lines
 
