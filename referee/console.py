@@ -10,6 +10,7 @@ import sys
 import time
 from datetime import UTC
 from pathlib import Path
+from typing import get_args
 
 import click
 
@@ -17,6 +18,7 @@ from . import registry
 from .contract import MapFiles, MissedOrderRule, PlayFigures
 from .files import StateDamaged
 from .mail.inbox import InboxError
+from .settings.checks import Language
 from .settings.deadlines import POLICIES, DeadlineError, Deadlines
 from .settings.site import CONFIG_NAME, ConfigError, write_default_config
 from .simulate import simulate as run_simulation
@@ -182,6 +184,11 @@ def init(directory: Path) -> None:
 @click.option(
     "--rollouts", type=click.IntRange(min=1), help="a searching bot's rollouts per decision"
 )
+@click.option(
+    "--language",
+    type=click.Choice(get_args(Language)),
+    help="the players' mail's language (else the site's); a player's own choice comes first",
+)
 @click.pass_context
 def new(
     ctx,
@@ -200,6 +207,7 @@ def new(
     policy,
     bot,
     rollouts,
+    language,
 ) -> None:
     """Create campaign ID of GAME and mail every player a welcome with their token."""
     parsed = {}
@@ -247,6 +255,8 @@ def new(
         except ValueError as err:
             raise click.BadParameter(str(err), param_hint="--bot") from None
         settings["bot"] = {"name": bot or "default", **({"rollouts": rollouts} if rollouts else {})}
+    if language:
+        settings["language"] = language
     site = open_site(ctx)
     with writing(site):
         try:

@@ -44,6 +44,10 @@ class Say(NamedTuple):
         return self.text.format(**{k: str(v) for k, v in self.params.items()})
 
 
+Words = str | Say
+"""Text for a person: finished (a player's own words, an order) or to be worded (``Say``)."""
+
+
 class IllegalOrder(Exception):
     """An order the rules refuse. ``reason`` is written for the player; ``alternatives``
     (orders) are the legal choices where listing them helps."""

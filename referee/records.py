@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar, Protocol
 
-from .contract import GameDescriptor, OwnDrop
+from .contract import GameDescriptor, OwnDrop, Say
 from .files import whole
 
 FORMAT_VERSION = 2
@@ -227,8 +227,9 @@ class Command:
         """The orders it undid: (record number, index in its orders)."""
         return ()
 
-    def told(self) -> list[str]:
-        """What it puts on the record of the game, as the history tells it."""
+    def told(self) -> list[Say]:
+        """What it puts on the record of the game, as the history tells it (worded in each
+        reader's language)."""
         return []
 
     def effects(self) -> list[str]:
@@ -329,13 +330,20 @@ class Message(Command):
             for seat in [*to, *self.to]
         ]
 
-    def told(self) -> list[str]:
+    def told(self) -> list[Say]:
         # names as they were when it was sent; a private message keeps its words private
-        who = self.sender_name or "The game master"
         if self.everyone:
-            return [f"{who} to everyone: {self.text}"]
-        to = ", ".join(self.to_names) or "the game master"
-        return [f"{who} wrote to {to} (private)."]
+            if self.sender_name:
+                return [
+                    Say("{who} to everyone: {text}", {"who": self.sender_name, "text": self.text})
+                ]
+            return [Say("The game master to everyone: {text}", {"text": self.text})]
+        if not self.to_names:
+            return [Say("{who} wrote to the game master (private).", {"who": self.sender_name})]
+        to = ", ".join(self.to_names)
+        if self.sender_name:
+            return [Say("{who} wrote to {to} (private).", {"who": self.sender_name, "to": to})]
+        return [Say("The game master wrote to {to} (private).", {"to": to})]
 
 
 @dataclass(frozen=True)
@@ -369,6 +377,13 @@ class TimeZone(Command):
 
 
 @dataclass(frozen=True)
+class LanguageSet(Command):
+    """A player chose the language their mail is written in (``language de``)."""
+
+    verb = "language"
+
+
+@dataclass(frozen=True)
 class MailSet(Command):
     """A player chose how much mail they get (``mail digest|each|brief``)."""
 
@@ -387,8 +402,8 @@ class Pause(Command):
     tells_everyone = brief = True
     at: str = ""
 
-    def told(self) -> list[str]:
-        return ["The game master pauses the campaign."]
+    def told(self) -> list[Say]:
+        return [Say("The game master pauses the campaign.")]
 
 
 @dataclass(frozen=True)
@@ -397,8 +412,8 @@ class Resume(Command):
     tells_everyone = brief = asks_again = True
     at: str = ""
 
-    def told(self) -> list[str]:
-        return ["The game master resumes the campaign."]
+    def told(self) -> list[Say]:
+        return [Say("The game master resumes the campaign.")]
 
 
 @dataclass(frozen=True)
@@ -407,8 +422,9 @@ class Extend(Command):
     tells_everyone = brief = True
     hours: float = 0.0
 
-    def told(self) -> list[str]:
-        return [f"The game master extends the deadlines by {self.hours:g} hours."]
+    def told(self) -> list[Say]:
+        hours = f"{self.hours:g}"
+        return [Say("The game master extends the deadlines by {hours} hours.", {"hours": hours})]
 
 
 @dataclass(frozen=True)
@@ -419,8 +435,8 @@ class DeadlinesSet(Command):
     tells_everyone = brief = True
     settings: str = ""  # as written: "hours=24 policy=bot"
 
-    def told(self) -> list[str]:
-        return [f"The game master sets the deadlines: {self.settings}."]
+    def told(self) -> list[Say]:
+        return [Say("The game master sets the deadlines: {settings}.", {"settings": self.settings})]
 
 
 @dataclass(frozen=True)
@@ -439,8 +455,10 @@ class ObserversSet(Command):
             for number, address in enumerate(self.dropped)
         ]
 
-    def told(self) -> list[str]:
-        return [f"The game master {'opens' if self.allowed else 'closes'} the game to observers."]
+    def told(self) -> list[Say]:
+        if self.allowed:
+            return [Say("The game master opens the game to observers.")]
+        return [Say("The game master closes the game to observers.")]
 
 
 @dataclass(frozen=True)
@@ -461,8 +479,8 @@ class Replace(Command):
         told = Letter("replaced", None, (record.n, self.seat), record.n, index, self.old_address)
         return [welcome, told]
 
-    def told(self) -> list[str]:
-        return [f"{self.new} takes {self.old}'s seat."]
+    def told(self) -> list[Say]:
+        return [Say("{new} takes {old}'s seat.", {"new": self.new, "old": self.old})]
 
     def handover(self) -> Handover:
         return Handover(self.seat, self.old, self.new)
@@ -486,8 +504,8 @@ class Drop(Command):
         """The player dropped is told, in words of their own, what becomes of their seat."""
         return [Letter("dropped", self.seat, (record.n, self.seat), record.n, index)]
 
-    def told(self) -> list[str]:
-        return [f"The game master drops {self.name}."]
+    def told(self) -> list[Say]:
+        return [Say("The game master drops {name}.", {"name": self.name})]
 
     def effects(self) -> list[str]:
         return list(self.events or ())
@@ -531,9 +549,11 @@ class Rollback(Command):
     def undoing(self) -> tuple[tuple[int, int], ...]:
         return self.undone
 
-    def told(self) -> list[str]:
+    def told(self) -> list[Say]:
         count = len(self.undone)
-        return [f"The game master undoes the last {count} order{'' if count == 1 else 's'}."]
+        if count == 1:
+            return [Say("The game master undoes the last {count} order.", {"count": count})]
+        return [Say("The game master undoes the last {count} orders.", {"count": count})]
 
     def replay(self, table: Replaying) -> list[str]:
         """The kept orders go with the undone ones: they were written against a game that
@@ -547,8 +567,8 @@ class Adjudicate(Command):
     verb = "adjudicate"
     tells_everyone = True
 
-    def told(self) -> list[str]:
-        return ["The game master decides now for the players awaited."]
+    def told(self) -> list[Say]:
+        return [Say("The game master decides now for the players awaited.")]
 
 
 @dataclass(frozen=True)
@@ -566,6 +586,7 @@ COMMANDS: dict[str, type[Command]] = {
         ChoicesAsked,
         Absence,
         TimeZone,
+        LanguageSet,
         MailSet,
         Leave,
         Pause,

@@ -177,7 +177,7 @@ def test_press_and_game_master_actions_are_in_the_history_and_verify_holds(tmp_p
     run_as_gm(site, "g1", "drop Cid", T0)
     run_as_gm(site, "g1", "pause", T0)
     table = site.campaign("g1").table()
-    events = [e for step in table.steps for e in step.events]
+    events = [str(e) for step in table.steps for e in step.events]  # (their English)
     assert "Ann to everyone: Good luck!" in events
     assert "Ann wrote to Bob (private)." in events and not any("secret" in e for e in events)
     assert (
@@ -287,7 +287,9 @@ def test_the_game_master_closes_a_game_to_observers_and_opens_it_again(tmp_path)
     observing(site, boxes, olga, "g1")
     assert any("You now observe g1" in t for t in said_to(boxes, "olga@example.org"))
     # and the players' history has both on record
-    history = " ".join(r.actions[0].told()[0] for r in site.campaign("g1").records() if r.actions)
+    history = " ".join(
+        str(r.actions[0].told()[0]) for r in site.campaign("g1").records() if r.actions
+    )
     assert "closes the game to observers" in history and "opens the game to observers" in history
 
 

@@ -22,9 +22,9 @@ def readme_block() -> str:
         width = max(len(usage) for usage, _ in pairs) + 2
         return "\n".join(f"    {usage:<{width}}{summary}".rstrip() for usage, summary in pairs)
 
-    everyone = [(c.usage, c.summary) for c in CAMPAIGN if c.who != Who.GAME_MASTER]
-    game_master = [(c.usage, c.summary) for c in CAMPAIGN if c.who == Who.GAME_MASTER]
-    site = [(c.usage, c.summary) for c in SITE]
+    everyone = [(str(c.usage), str(c.summary)) for c in CAMPAIGN if c.who != Who.GAME_MASTER]
+    game_master = [(str(c.usage), str(c.summary)) for c in CAMPAIGN if c.who == Who.GAME_MASTER]
+    site = [(str(c.usage), str(c.summary)) for c in SITE]
     return (
         "<!-- commands: made from referee/service/commands (tests/test_commands_registry.py) -->\n"
         "In a campaign, for players and the game master (one a line, beside your orders):\n\n"

@@ -203,5 +203,5 @@ def test_a_token_or_plus_address_in_press_is_masked_and_the_sender_told_why(mail
     answer = " ".join(last_text_after(ann, "Your mail").split())
     assert "held a token or a player's address to the referee" in answer
     assert "shown as [hidden]" in answer
-    history = " ".join(told for r in campaign.records() for a in r.actions for told in a.told())
+    history = " ".join(str(t) for r in campaign.records() for a in r.actions for t in a.told())
     assert "Bob's token is [hidden]" in history and bob_token not in history

@@ -133,6 +133,10 @@ def test_the_sdist_and_the_wheel_carry_the_cron_and_systemd_files_the_licence_an
     assert any(name.endswith("LICENSE") for name in in_wheel)
     assert "Classifier: License :: OSI Approved :: MIT License" in metadata
     assert "Requires-Dist: tzdata" in metadata
+    # the German catalogue, read without a compile step, and Babel that reads it (issue 37)
+    assert "referee/locale/de/LC_MESSAGES/referee.po" in in_wheel
+    assert "referee/locale/de/LC_MESSAGES/referee.po" in in_sdist
+    assert "Requires-Dist: babel" in metadata
 
 
 def test_readmes_commands_install_into_a_virtualenv_as_ci_runs_them():

@@ -62,7 +62,7 @@ def test_the_old_log_holds_each_kind_of_record_typed():
     assert rollback.undone == ((69, 0), (70, 0))
     message = next(a for a in actions if isinstance(a, Message))
     assert message.everyone and message.sender is None
-    assert message.told() == ["The game master to everyone: Hello from the GM"]
+    assert [str(t) for t in message.told()] == ["The game master to everyone: Hello from the GM"]
     hows = {o.how for r in records for o in r.orders}
     assert hows <= set(How) and How.MAIL in hows
 

@@ -81,7 +81,6 @@ def compose(
         msg["References"] = " ".join(refs)
     msg["Auto-Submitted"] = "auto-replied"
     msg[REFEREE_HEADER] = marker
-    msg["Content-Language"] = language
     for name in PERSONS_TEXT:
         header = msg.get(name)
         if header is None:
@@ -109,6 +108,8 @@ def compose(
     for attachment in attachments:
         maintype, _, subtype = attachment.mimetype.partition("/")
         msg.add_attachment(attachment.data, maintype, subtype, filename=attachment.filename)
+    # last: setting the content clears the Content- headers, and moves them into a part
+    msg["Content-Language"] = language
     _set_boundaries(msg, (text, html or ""))
     return msg
 

@@ -323,11 +323,10 @@ def tell_sender(post: Post, told: Notice, now: datetime) -> bool | None:
         return None
     if told.audience is not None and not post.answer_book.allow(told.to, told.audience, now):
         return False
-    text, subject = spoken(told.text), spoken(told.subject)
-    post.queue(
-        None,
-        notice(post.identity, told.to, subject, text, told.answers, told.key, told.reply_to),
-    )
+    with language.reading(told.language):
+        text, subject = spoken(told.text), spoken(told.subject)
+        mail = notice(post.identity, told.to, subject, text, told.answers, told.key, told.reply_to)
+    post.queue(None, mail)
     return True
 
 

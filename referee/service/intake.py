@@ -203,10 +203,11 @@ class Intake:
             where = self.own_game(mail, where)
         if where.campaign_id is None or not site.has_campaign(where.campaign_id):
             site.keep_raw(site.state_dir / UNROUTED, mid, raw, mail.sender_address)
-            if where.campaign_id is None:
-                run_outside(self.outside(mail, where), where.lines)
-            else:
-                no_such_game(self.outside(mail, where), where.campaign_id)
+            with language.reading(site.identity.language):  # the site's, for a stranger
+                if where.campaign_id is None:
+                    run_outside(self.outside(mail, where), where.lines)
+                else:
+                    no_such_game(self.outside(mail, where), where.campaign_id)
             # a join or an observe wrote a campaign's files: the mails after it must not
             # act on (and save over) the copy read before
             self.sessions.forget()

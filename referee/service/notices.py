@@ -5,10 +5,11 @@ answer limits."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..mail.read import Incoming
 from ..settings.site import Audience
+from ..words import language
 from ..words.render import Said
 
 
@@ -25,6 +26,8 @@ class Notice:
     reply_to: str | None = None
     # whose answer limits it counts under; None: not limited (the game bounds how many)
     audience: Audience | None = Audience.STRANGER
+    # the language it is worded in: the one being read when it was decided (the sender's)
+    language: str = field(default_factory=language.current)
 
     @classmethod
     def answering(

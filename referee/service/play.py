@@ -26,6 +26,7 @@ from ..contract import (
     NotAnOrder,
     NotationError,
     OwnDrop,
+    Words,
 )
 from ..records import AppliedOrder, How, Record, RefusedOrder
 from ..store.campaign import CampaignError, Status, Step, Table
@@ -336,7 +337,10 @@ def commit(table: Table, outcome: Outcome, base: Record) -> Step | None:
         return None
     record = table.campaign.append(record, table.count + 1, table.last_hash)
     # the same events, in the same order, as a replay of the record tells (Table.follow)
-    events = [e for c in record.commands for e in c.effects() + c.told()]
+    events: list[Words] = []
+    for command in record.commands:
+        events += command.effects()
+        events += command.told()
     step = table.follow_applied(
         record, outcome.round, events + [e for a in outcome.applied for e in a.events]
     )

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from .. import registry
+from ..contract import Say
 from ..schema import at_least, setting, within
 from .checks import WHOM, Language, campaign_id, mail_address, name_taken, player_name, player_token
 from .deadlines import Deadlines, parse_day, parse_time, time_zone
@@ -46,10 +47,10 @@ def _absences(spans: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, ...], ...]
 
 
 MailChoice = Literal["each", "digest", "brief"]
-MAIL_CHOICES: dict[MailChoice, str] = {
-    "each": "a mail for each thing that happens (the default)",
-    "digest": "each decision at once, and one mail a day with everything else since",
-    "brief": "decisions and results only",
+MAIL_CHOICES: dict[MailChoice, Say] = {
+    "each": Say("a mail for each thing that happens (the default)"),
+    "digest": Say("each decision at once, and one mail a day with everything else since"),
+    "brief": Say("decisions and results only"),
 }
 """How much mail a player gets (the ``mail`` command), and what each means."""
 

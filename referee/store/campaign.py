@@ -41,6 +41,7 @@ from ..contract import (
     Rules,
     SignUp,
     View,
+    Words,
 )
 from ..files import (
     PRIVATE_FOLDER,
@@ -579,7 +580,7 @@ class Step:
 
     record: Record
     round: int
-    events: list[str]
+    events: list[Words]  # worded in each reader's language when told
     state: Any
     table: Table = field(repr=False)
 
@@ -741,9 +742,9 @@ class Table:
         """Apply one log record read from the log: its commands first (as they ran), then
         its orders."""
         round_ = self.round
-        events: list[str] = []
+        events: list[Words] = []
         for command in record.commands:
-            events += command.replay(self) + command.told()
+            events += [*command.replay(self), *command.told()]
         for index, order in enumerate(record.orders):
             if (record.n, index) in self.undone:
                 continue
@@ -761,7 +762,7 @@ class Table:
             self.queues[seat] = list(queue)
         return self.follow_applied(record, round_, events)
 
-    def follow_applied(self, record: Record, round_: int, events: list[str]) -> Step:
+    def follow_applied(self, record: Record, round_: int, events: list[Words]) -> Step:
         """Note a record whose orders the table has applied already (in round ``round_``)."""
         if record.message_id:
             self.seen.add((record.sender or "", record.message_id))

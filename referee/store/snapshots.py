@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import contract, records, registry
+from ..contract import Say
 from ..files import atomic_write
 from ..records import Record, RecordError
 from . import campaign as campaign_module
@@ -100,7 +101,9 @@ def save(table: Table, floor: int) -> None:
         "skipped_rounds": sorted(
             table.skipped_rounds | {s.round for s in table.held if s.record.n <= tail_from}
         ),
-        "tail": [[s.round, s.events] for s in table.held if s.record.n > tail_from],
+        "tail": [
+            [s.round, [_plain(e) for e in s.events]] for s in table.held if s.record.n > tail_from
+        ],
     }
     # a cache: if a crash loses it, the next tick replays the log
     atomic_write(
@@ -191,7 +194,7 @@ def _valid(snap: Any) -> dict:
             and len(step) == 2
             and isinstance(step[0], int)
             and isinstance(step[1], list)
-            and all(isinstance(e, str) for e in step[1])
+            and all(isinstance(e, str) or _is_say(e) for e in step[1])
         ):
             raise ValueError(f"a step of its tail is {step!r}, not [round, events]")
     return snap
@@ -229,7 +232,7 @@ def _resume(campaign: Campaign) -> Table | None:
     if len(kept) != len(snap["tail"]):
         raise Stale("the snapshot's steps do not match the log")
     table.held = [
-        Step(record, round_, events, None, table)
+        Step(record, round_, [_words(e) for e in events], None, table)
         for record, (round_, events) in zip(kept, snap["tail"], strict=True)
     ]
     if table.held:
@@ -237,3 +240,26 @@ def _resume(campaign: Campaign) -> Table | None:
     table.last_hash = snap["hash"]
     table.snapshot_n = n
     return table.follow_all(later)
+
+
+# an event to be worded in each reader's language (``contract.Say``), as the snapshot keeps it:
+# {"say": its message, "params": its fields, each kept the same way}
+def _plain(value: Any) -> Any:
+    if isinstance(value, Say):
+        return {"say": value.text, "params": {k: _plain(v) for k, v in value.params.items()}}
+    return value
+
+
+def _words(value: Any) -> Any:
+    if _is_say(value):
+        return Say(value["say"], {k: _words(v) for k, v in value["params"].items()})
+    return value
+
+
+def _is_say(value: Any) -> bool:
+    return (
+        isinstance(value, dict)
+        and set(value) == {"say", "params"}
+        and isinstance(value["say"], str)
+        and isinstance(value["params"], dict)
+    )

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import maps, registry
-from ..contract import View
+from ..contract import Say, View, Words
 from ..store.campaign import Table
 from .mails import result_context, turn_report
 from .render import render
@@ -23,13 +23,13 @@ class NoSuchTurn(ValueError):
 @dataclass(frozen=True)
 class Turn:
     round: int
-    events: list[str]
+    events: list[Words]
     view: View  # the game at the turn's end (or now, for the turn in play)
     closed: bool  # the game has moved past this turn, or has ended
 
     @property
-    def title(self) -> str:
-        return f"Round {self.round}" if self.round else "Setup"
+    def title(self) -> Say:
+        return Say("Round {round}", {"round": self.round}) if self.round else Say("Setup")
 
     @property
     def stem(self) -> str:

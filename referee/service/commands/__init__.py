@@ -19,6 +19,7 @@ from collections.abc import Callable
 
 from ... import registry
 from ...mail.read import as_order, as_written, fold
+from ...words import language
 from ...words.render import Said, game_help
 from ..reading import looks_like_prose
 from .base import (
@@ -51,7 +52,13 @@ from .game_master import (
     RollbackCommand,
     StartCommand,
 )
-from .players import AbsenceCommand, LeaveCommand, MailCommand, TimeZoneCommand
+from .players import (
+    AbsenceCommand,
+    LanguageCommand,
+    LeaveCommand,
+    MailCommand,
+    TimeZoneCommand,
+)
 from .site import (
     ASKS_TO_JOIN,
     JoinCommand,
@@ -98,6 +105,7 @@ CAMPAIGN: tuple[CampaignCommand, ...] = (
     ChoicesCommand(),
     AbsenceCommand(),
     TimeZoneCommand(),
+    LanguageCommand(),
     MailCommand(),
     LeaveCommand(),
     PauseCommand(),
@@ -133,8 +141,9 @@ SITE_VERBS: dict[str, SiteCommand] = {
 
 
 def help_lines(gm: bool) -> list[tuple[str, str]]:
-    """(usage, summary) of every campaign command the sender may give, for the help."""
-    return [(c.usage, c.summary) for c in CAMPAIGN if c.allows(gm)]
+    """(usage, summary) of every campaign command the sender may give, for the help, in
+    the language being read."""
+    return [(language.word(c.usage), language.word(c.summary)) for c in CAMPAIGN if c.allows(gm)]
 
 
 def split(
@@ -217,6 +226,6 @@ def help_outside() -> Said:
         "help-outside.txt",
         titles=[registry.get(g).title for g in registry.names()],
         games=[game_help(g) for g in registry.names()],
-        site_commands=[(c.usage, c.summary) for c in SITE],
+        site_commands=[(language.word(c.usage), language.word(c.summary)) for c in SITE],
         commands=help_lines(gm=False),
     )

@@ -15,18 +15,21 @@ mail unapplied, and the mail read again finds the change made (it then says so).
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import Enum
 from typing import ClassVar, Protocol
 
 from ... import records
+from ...contract import Say
 from ...files import StateDamaged
 from ...mail.routing import Identity
 from ...settings.checks import NAME_MOST, look_alike, name_problem, name_taken
 from ...settings.deadlines import DeadlineError
 from ...settings.site import Config
 from ...store.campaign import Campaign, CampaignError, Player, Table
+from ...words import language
 from ...words.render import Said, say
 from ..play import Outcome
 from ..post import Post
@@ -139,8 +142,10 @@ class CampaignCommand:
 
     name: ClassVar[str]
     aliases: ClassVar[tuple[str, ...]] = ()
-    usage: ClassVar[str]  # as the help shows it, e.g. "extend 24"
-    summary: ClassVar[str]  # what it does, in a line
+    # as the help shows it, e.g. "extend 24", and what it does, in a line: each worded in
+    # the reader's language (``help_lines``), where its words are the reader's too (aliases)
+    usage: ClassVar[Say]
+    summary: ClassVar[Say]
     who: ClassVar[Who] = Who.EVERYONE
     record: ClassVar[type[records.Command]]  # what the log keeps of it
     runs_first: ClassVar[bool] = False  # before the other commands and orders of its mail
@@ -162,8 +167,8 @@ class SiteCommand:
 
     name: ClassVar[str]
     aliases: ClassVar[tuple[str, ...]] = ()
-    usage: ClassVar[str]
-    summary: ClassVar[str]
+    usage: ClassVar[Say]
+    summary: ClassVar[Say]
 
     def run(self, ctx: Outside, rest: str, line: str) -> None:
         raise NotImplementedError
@@ -209,7 +214,8 @@ class Commands:
                     raise CommandError(say("after_rollback"))
                 if not line.command.allows(gm=self.seat is None):
                     raise CommandError(say("players_only" if self.seat is None else "gm_only"))
-                done = line.command.run(self, line.rest, line.line)
+                with self.reading():  # the sender's language, as an earlier line left it
+                    done = line.command.run(self, line.rest, line.line)
             except (CommandError, CampaignError, DeadlineError, StateDamaged) as err:
                 self.done.actions.append(records.RefusedCommand(line.word, line.line, str(err)))
                 continue
@@ -217,6 +223,15 @@ class Commands:
             left = left or done.ends_mail
             rolled_back = rolled_back or done.rolls_back
         return self.done
+
+    def reading(self) -> AbstractContextManager[None]:
+        """Words said inside are in the sender's language."""
+        seat, campaign = self.seat, self.campaign
+        if seat is None:
+            sender = campaign.gm
+        else:  # (a seat left earlier in the mail, a `leave`, reads the campaign's language)
+            sender = campaign.players[seat] if seat < len(campaign.players) else None
+        return language.reading_in(campaign, sender, self.site.identity.language)
 
     def started(self) -> Table:
         if self.table is None:

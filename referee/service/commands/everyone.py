@@ -6,7 +6,7 @@ import logging
 import re
 
 from ... import records
-from ...contract import HeldOrders
+from ...contract import HeldOrders, Say
 from ...settings.deadlines import show
 from ...store import snapshots
 from ...store.campaign import Campaign, Status, Table
@@ -20,8 +20,9 @@ log = logging.getLogger(__name__)
 
 class HelpCommand(CampaignCommand):
     name = "help"
-    usage = "help"
-    summary = "this text"
+    aliases = ("hilfe",)
+    usage = Say("help")
+    summary = Say("this text")
     record = records.Help
 
     def run(self, ctx: Commands, rest: str, line: str) -> records.Command:
@@ -30,8 +31,9 @@ class HelpCommand(CampaignCommand):
 
 class HistoryCommand(CampaignCommand):
     name = "history"
-    usage = "history | history turn 3"
-    summary = "the game so far, or one turn of it"
+    aliases = ("verlauf",)
+    usage = Say("history | history turn 3")
+    summary = Say("the game so far, or one turn of it")
     record = records.History
 
     def run(self, ctx: Commands, rest: str, line: str) -> records.Command:
@@ -47,8 +49,9 @@ class HistoryCommand(CampaignCommand):
 
 class MessageCommand(CampaignCommand):
     name = "message"
-    usage = "message all|<player>|gm <text>"
-    summary = "a message to all, to one player or to the game master"
+    aliases = ("nachricht",)
+    usage = Say("message all|<player>|gm <text>")
+    summary = Say("a message to all, to one player or to the game master")
     record = records.Message
     wraps = True
 
@@ -122,9 +125,9 @@ def relayed_within_budget(ctx: Commands) -> None:
 
 class StatusCommand(CampaignCommand):
     name = "status"
-    aliases = ("games",)
-    usage = "status | games"
-    summary = "every game you play: its state and what it awaits"
+    aliases = ("games", "spiele")
+    usage = Say("status | games")
+    summary = Say("every game you play: its state and what it awaits")
     record = records.StatusAsked
 
     def run(self, ctx: Commands, rest: str, line: str) -> records.Command:
@@ -136,8 +139,9 @@ class StatusCommand(CampaignCommand):
 
 class ChoicesCommand(CampaignCommand):
     name = "choices"
-    usage = "choices"
-    summary = "every choice of your decision, one a line"
+    aliases = ("auswahl",)
+    usage = Say("choices")
+    summary = Say("every choice of your decision, one a line")
     who = Who.PLAYERS
     record = records.ChoicesAsked
 

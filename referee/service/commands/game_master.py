@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from ... import records
-from ...contract import OwnDrop
+from ...contract import OwnDrop, Say
 from ...mail.headers import decoded_once
 from ...settings.deadlines import DeadlineError, Deadlines
 from ...store.campaign import Player, Status, new_token, parse_player
@@ -29,8 +29,9 @@ def switch_status(ctx: Commands, wanted: Status, new: Status) -> None:
 
 class PauseCommand(CampaignCommand):
     name = "pause"
-    usage = "pause"
-    summary = "stop the game and its deadlines"
+    aliases = ("pausieren",)
+    usage = Say("pause")
+    summary = Say("stop the game and its deadlines")
     who = Who.GAME_MASTER
     record = records.Pause
 
@@ -42,8 +43,9 @@ class PauseCommand(CampaignCommand):
 
 class ResumeCommand(CampaignCommand):
     name = "resume"
-    usage = "resume"
-    summary = "go on again after a pause"
+    aliases = ("fortsetzen",)
+    usage = Say("resume")
+    summary = Say("go on again after a pause")
     who = Who.GAME_MASTER
     record = records.Resume
 
@@ -55,8 +57,9 @@ class ResumeCommand(CampaignCommand):
 
 class ExtendCommand(CampaignCommand):
     name = "extend"
-    usage = "extend 24"
-    summary = "every running deadline moves on 24 hours"
+    aliases = ("verlängern",)
+    usage = Say("extend 24")
+    summary = Say("every running deadline moves on 24 hours")
     who = Who.GAME_MASTER
     record = records.Extend
 
@@ -77,8 +80,9 @@ class ExtendCommand(CampaignCommand):
 
 class DeadlinesCommand(CampaignCommand):
     name = "deadlines"
-    usage = "deadlines hours=48 policy=bot"
-    summary = "change the deadline settings (hours, times, policy, ...)"
+    aliases = ("fristen",)
+    usage = Say("deadlines hours=48 policy=bot")
+    summary = Say("change the deadline settings (hours, times, policy, ...)")
     who = Who.GAME_MASTER
     record = records.DeadlinesSet
 
@@ -104,8 +108,9 @@ class DeadlinesCommand(CampaignCommand):
 
 class ObserversCommand(CampaignCommand):
     name = "observers"
-    usage = "observers off"
-    summary = "keep observers out (those watching are dropped and told), or 'observers on'"
+    aliases = ("zuschauer",)
+    usage = Say("observers off")
+    summary = Say("keep observers out (those watching are dropped and told), or 'observers on'")
     who = Who.GAME_MASTER
     record = records.ObserversSet
 
@@ -133,8 +138,9 @@ WITH = re.compile(r"\s+with\s+", re.IGNORECASE)  # between a replace's two playe
 
 class ReplaceCommand(CampaignCommand):
     name = "replace"
-    usage = "replace Bob with Ann Lee <ann@example.org>"
-    summary = "a new player takes the seat"
+    aliases = ("ersetzen",)
+    usage = Say("replace Bob with Ann Lee <ann@example.org>")
+    summary = Say("a new player takes the seat")
     who = Who.GAME_MASTER
     record = records.Replace
 
@@ -178,8 +184,9 @@ class ReplaceCommand(CampaignCommand):
 
 class DropCommand(CampaignCommand):
     name = "drop"
-    usage = "drop Bob"
-    summary = "the game's rule for it, or a bot plays on"
+    aliases = ("entfernen",)
+    usage = Say("drop Bob")
+    summary = Say("the game's rule for it, or a bot plays on")
     who = Who.GAME_MASTER
     record = records.Drop
     runs_first = True  # it changes the game before the mail's orders apply
@@ -207,8 +214,9 @@ class DropCommand(CampaignCommand):
 
 class RollbackCommand(CampaignCommand):
     name = "rollback"
-    usage = "rollback 3"
-    summary = "undo the last 3 orders (the log keeps them)"
+    aliases = ("zurücknehmen",)
+    usage = Say("rollback 3")
+    summary = Say("undo the last 3 orders (the log keeps them)")
     who = Who.GAME_MASTER
     record = records.Rollback
 
@@ -241,8 +249,9 @@ class RollbackCommand(CampaignCommand):
 
 class AdjudicateCommand(CampaignCommand):
     name = "adjudicate"
-    usage = "adjudicate"
-    summary = "decide now for everyone awaited"
+    aliases = ("entscheiden",)
+    usage = Say("adjudicate")
+    summary = Say("decide now for everyone awaited")
     who = Who.GAME_MASTER
     record = records.Adjudicate
 
@@ -263,8 +272,9 @@ class AdjudicateCommand(CampaignCommand):
 
 class StartCommand(CampaignCommand):
     name = "start"
-    usage = "start"
-    summary = "start an open game before it is full"
+    aliases = ("starten",)
+    usage = Say("start")
+    summary = Say("start an open game before it is full")
     who = Who.GAME_MASTER
     record = records.Start
     # the settings its mail changes are those the welcomes tell, and what needs a running

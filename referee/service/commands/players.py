@@ -6,17 +6,20 @@ from datetime import timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ... import records
+from ...contract import Say
 from ...settings.campaign import MAIL_CHOICES
 from ...settings.deadlines import MAX_ABSENCE, DeadlineError, parse_day, parse_time
 from ...store.campaign import Status
+from ...words import language
 from ...words.render import say
 from .base import CampaignCommand, CommandError, Commands, Who
 
 
 class AbsenceCommand(CampaignCommand):
     name = "absence"
-    usage = "absence 2026-12-24 2026-12-31"
-    summary = "away: your deadlines move on by those days"
+    aliases = ("abwesend",)
+    usage = Say("absence 2026-12-24 2026-12-31")
+    summary = Say("away: your deadlines move on by those days")
     who = Who.PLAYERS
     record = records.Absence
 
@@ -42,8 +45,9 @@ class AbsenceCommand(CampaignCommand):
 
 class TimeZoneCommand(CampaignCommand):
     name = "timezone"
-    usage = "timezone Europe/Berlin"
-    summary = "times shown to you in your own time zone"
+    aliases = ("zeitzone",)
+    usage = Say("timezone Europe/Berlin")
+    summary = Say("times shown to you in your own time zone")
     who = Who.PLAYERS
     record = records.TimeZone
 
@@ -59,10 +63,41 @@ class TimeZoneCommand(CampaignCommand):
         return records.TimeZone(line, say("timezone_set", zone=zone))
 
 
+class LanguageCommand(CampaignCommand):
+    name = "language"
+    aliases = ("sprache",)
+    usage = Say("language de")
+    summary = Say("the language of your mail: en (English) or de (Deutsch)")
+    who = Who.PLAYERS
+    record = records.LanguageSet
+
+    def run(self, ctx: Commands, rest: str, line: str) -> records.Command:
+        player = ctx.player()
+        player.language = chosen_language(rest)
+        ctx.campaign.save()
+        with language.reading(player.language, ctx.campaign.game):  # said in the new one
+            return records.LanguageSet(line, say("language_set", name=player.language))
+
+
+def chosen_language(written: str) -> str:
+    """The language a player asked for, by its code or its name ('de', 'Deutsch'), or
+    CommandError naming those offered."""
+    chosen = language.known(written)
+    if chosen is None:
+        raise CommandError(say("no_such_language", written=written.strip(), offered=OFFERED))
+    return chosen
+
+
+OFFERED = [f"{code} ({name})" for code, name in language.LANGUAGES.items()]
+
+
 class MailCommand(CampaignCommand):
     name = "mail"
-    usage = "mail digest|each|brief"
-    summary = "how much mail: a daily digest (at 18:00, or 'mail digest 07:30'), each, or brief"
+    aliases = ("post",)
+    usage = Say("mail digest|each|brief")
+    summary = Say(
+        "how much mail: a daily digest (at 18:00, or 'mail digest 07:30'), each, or brief"
+    )
     who = Who.PLAYERS
     record = records.MailSet
 
@@ -84,8 +119,9 @@ class MailCommand(CampaignCommand):
 
 class LeaveCommand(CampaignCommand):
     name = "leave"
-    usage = "leave"
-    summary = "leave a game that has not started yet"
+    aliases = ("austreten",)
+    usage = Say("leave")
+    summary = Say("leave a game that has not started yet")
     who = Who.PLAYERS
     record = records.Leave
 

@@ -9,18 +9,20 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import cast
 
-from ...contract import SignUp, SignupChoice
+from ...contract import Say, SignUp, SignupChoice
 from ...mail.headers import decoded_once
 from ...records import Action, Replace
 from ...schema import SettingsError
 from ...settings.deadlines import DeadlineError
 from ...store.campaign import Campaign, CampaignError, Player, Status
+from ...words import language
 from ...words.render import Said
 from ..limits import OBSERVE_CODE, UNOBSERVE_CODE
 from ..notices import Notice
-from .base import Outside, Site, SiteCommand, checked_name, newcomer_name, seated
+from .base import CommandError, Outside, Site, SiteCommand, checked_name, newcomer_name, seated
 from .everyone import status_of
 from .game_master import deadline_settings
+from .players import chosen_language
 
 
 def no_such_game(ctx: Outside, campaign_id: str) -> None:
@@ -46,8 +48,9 @@ def named_campaign(ctx: Outside, campaign_id: str, subject: Said) -> Campaign | 
 
 class OpenCommand(SiteCommand):
     name = "open"
-    usage = "open <game> <id> <seats> [KEY=VALUE]"
-    summary = "open a game for sign-up (game masters)"
+    aliases = ("eröffnen",)
+    usage = Say("open <game> <id> <seats> [KEY=VALUE]")
+    summary = Say("open a game for sign-up (game masters)")
 
     def run(self, ctx: Outside, rest: str, line: str) -> None:
         expected = ctx.site.config.game_master_token(ctx.sender_address)
@@ -102,11 +105,25 @@ class OpenCommand(SiteCommand):
 
 class JoinCommand(SiteCommand):
     name = "join"
-    usage = "join <game> as <your name> [choices]"
-    summary = "take a seat in a game open for sign-up (its help names the choices it asks for)"
+    aliases = ("beitreten",)
+    usage = Say("join <game> as <your name> [choices]")
+    summary = Say("take a seat in a game open for sign-up (its help names the choices it asks for)")
 
     def run(self, ctx: Outside, rest: str, line: str) -> None:
         words = join_words(rest)
+        try:
+            words, chosen = asked_language(words)
+        except CommandError as err:
+            subject = Said.of("subject_not_joined")
+            ctx.answer("not joined", subject, Said.of("said", text=str(err)))
+            return
+        if chosen is None:
+            self.join(ctx, words, chosen)
+            return
+        with language.reading(chosen):  # answered in the language asked for
+            self.join(ctx, words, chosen)
+
+    def join(self, ctx: Outside, words: list[str], chosen: str | None) -> None:
         campaign_id = words[0].lower() if words else ""
         campaign = None
         if ctx.site.has_campaign(campaign_id):
@@ -147,6 +164,7 @@ class JoinCommand(SiteCommand):
             )
             return
         player.signup.update(signup)
+        player.language = chosen or player.language
         seated(campaign, player.address)
         campaign.save()
         subject, text, address = seat_taken(ctx.site, campaign, player)
@@ -237,8 +255,9 @@ def asked_to_join(ctx: Outside, lines: list[str]) -> bool:
 
 class ListCommand(SiteCommand):
     name = "list"
-    usage = "list"
-    summary = "the games open for sign-up"
+    aliases = ("liste",)
+    usage = Say("list")
+    summary = Say("the games open for sign-up")
 
     def run(self, ctx: Outside, rest: str, line: str) -> None:
         ctx.answer("open games", Said.of("subject_open_games"), open_games(ctx.site))
@@ -246,9 +265,9 @@ class ListCommand(SiteCommand):
 
 class SiteStatusCommand(SiteCommand):
     name = "status"
-    aliases = ("games",)
-    usage = "status | games"
-    summary = "every game you play, from the address you play with"
+    aliases = ("games", "spiele")
+    usage = Say("status | games")
+    summary = Say("every game you play, from the address you play with")
 
     def run(self, ctx: Outside, rest: str, line: str) -> None:
         ctx.answer(
@@ -260,8 +279,9 @@ class SiteStatusCommand(SiteCommand):
 
 class ObserveCommand(SiteCommand):
     name = "observe"
-    usage = "observe <game> | unobserve <game>"
-    summary = "get each round's report of a game you do not play (confirmed by a reply)"
+    aliases = ("zuschauen",)
+    usage = Say("observe <game> | unobserve <game>")
+    summary = Say("get each round's report of a game you do not play (confirmed by a reply)")
 
     def run(self, ctx: Outside, rest: str, line: str) -> None:
         campaign_id = rest.split()[0].lower() if rest.split() else ""
@@ -332,8 +352,9 @@ def confirm_observer(
 
 class UnobserveCommand(SiteCommand):
     name = "unobserve"
-    usage = "unobserve <game>"
-    summary = "stop observing a game (confirmed by a reply)"
+    aliases = ("abbestellen",)
+    usage = Say("unobserve <game>")
+    summary = Say("stop observing a game (confirmed by a reply)")
 
     def run(self, ctx: Outside, rest: str, line: str) -> None:
         campaign_id = rest.split()[0].lower() if rest.split() else ""
@@ -364,8 +385,9 @@ def stop_observing(campaign: Campaign, address: str) -> Said:
 
 class SiteHelpCommand(SiteCommand):
     name = "help"
-    usage = "help"
-    summary = "how to play by mail"
+    aliases = ("hilfe",)
+    usage = Say("help")
+    summary = Say("how to play by mail")
 
     def run(self, ctx: Outside, rest: str, line: str) -> None:
         ctx.answer("help", Said.of("subject_help"), ctx.help_outside())
@@ -383,6 +405,20 @@ def join_words(text: str) -> list[str]:
     return [quoted or word for quoted, word in re.findall(r'"([^"]*)"|(\S+)', text)]
 
 
+LANGUAGE_WORDS = ("language", "sprache")  # a join's choice of language, the referee's own
+AS_WORDS = ("as", "als")  # before the name a player joins under
+
+
+def asked_language(words: list[str]) -> tuple[list[str], str | None]:
+    """A join line's words without its choice of language ('language de'), and the language
+    chosen (None: none); CommandError when it is not one offered."""
+    for i, word in enumerate(words):
+        if i > 1 and word.lower() in LANGUAGE_WORDS:
+            written = words[i + 1] if i + 1 < len(words) else ""
+            return words[:i] + words[i + 2 :], chosen_language(written)
+    return words, None
+
+
 def read_signup(campaign: Campaign, words: list[str], seat: int | None) -> tuple[str, dict]:
     """A join line after the game's id: 'as <name>', then the choices the game asks for
     (``SignUp``), each its keyword and its value, e.g. company "Vale Motors" colours
@@ -395,14 +431,14 @@ def read_signup(campaign: Campaign, words: list[str], seat: int | None) -> tuple
     given: dict[str, list[str]] = {}
     current = None
     for i, word in enumerate(words):
-        if i == 0 and word.lower() == "as":
+        if i == 0 and word.lower() in AS_WORDS:
             continue
         if word.lower() in keyword:
             current = keyword[word.lower()]
             given[current.word] = []
         elif current is not None:
             given[current.word].append(word)
-        elif words[:1] and words[0].lower() == "as":
+        elif words[:1] and words[0].lower() in AS_WORDS:
             name.append(word)
     if signup is None or not given:
         return " ".join(name), {}
