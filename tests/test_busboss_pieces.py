@@ -147,7 +147,7 @@ def test_k11_rule_20_a_player_dropped_during_the_round_counts_until_the_next_rou
     ]
     s, _ = play(s, {ANN: six_lines(s), BOB: NO_RUNS, CAT: NO_RUNS})
     assert s.round == 9 and RULES.view(s)["entry_limit"] == 6  # K11: three as round 9 begins
-    assert "enter up to 6 of the" in RULES.awaiting(s)[0].prompt
+    assert "enter up to 6 of the" in str(RULES.awaiting(s)[0].prompt)
 
 
 def test_k11_rule_20_counts_players_left_not_the_players_the_game_began_with():

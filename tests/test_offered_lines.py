@@ -68,7 +68,7 @@ def answer_for(rules, line: str, listed: re.Match | None, round_: re.Match | Non
     if round_:
         with pytest.raises(Exception) as told:
             rules.parse(line)
-        return [], [(line, told.value.reason)]
+        return [], [(line, str(told.value.reason))]
     # an order the mail wrapped: after its colon, or inside its journey after a hyphen
     return [re.sub(r"-\s+", "-", " ".join(line.split("#")[0].split()))], []
 
@@ -154,7 +154,7 @@ class Game:
         for mid, (seat, line, (entries, errors)) in list(self.sent.items()):
             record = records[mid]
             if errors:
-                assert [(b.line, b.reason) for b in record.bad_lines] == errors, line
+                assert [(b.line, str(b.reason)) for b in record.bad_lines] == errors, line
                 assert not record.orders
             else:
                 assert not record.bad_lines and not record.ignored, record

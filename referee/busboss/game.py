@@ -15,7 +15,7 @@ from enum import Enum
 from operator import itemgetter
 from typing import Any
 
-from ..contract import Decision, HeldOrder, IllegalOrder, Result
+from ..contract import Decision, HeldOrder, IllegalOrder, Result, Say
 from .building import execute_build, purchase_problem
 from .journeys import JourneyError, Network, Plan, network, resolve
 from .map import load_map
@@ -81,34 +81,48 @@ def entry_limit(s: BusBossState) -> int:
 def awaiting(s: BusBossState) -> list[Decision]:
     if s.over:
         return []
+    title = TITLES[s.kind]
     text, pending, extra_build, stage = prompt(s), s.pending, s.extra_build, s.round
+    extra = Say(EXTRA_BUILD.text, {"prompt": text})
     due = []  # (a loop: a comprehension is a call of its own)
     for seat in s.order:
         if seat not in pending:
             # Decision(...) made as the tuple it is, without its __new__ in Python (as Bus's are)
-            prompted = text + EXTRA_BUILD if seat in extra_build else text
-            due.append(_make_tuple(Decision, (seat, ORDERS, prompted, stage)))
+            prompted = extra if seat in extra_build else text
+            due.append(_make_tuple(Decision, (seat, ORDERS, title, prompted, stage)))
     return due
 
 
 _make_tuple = tuple.__new__
 
 
-EXTRA_BUILD = " You may make an extra build this round, as you missed the last one (rule 38)."
+# a round's decision by its title, by the kind of round
+TITLES = {"build": Say("a building round"), "operate": Say("an operating round")}
+# the prompt of one who missed a building round: the round's, and the extra build
+EXTRA_BUILD = Say(
+    "{prompt} You may make an extra build this round, as you missed the last one (rule 38)."
+)
 
 
-def prompt(s: BusBossState) -> str:
+def prompt(s: BusBossState) -> Say:
     """What every seat is asked this round (one who missed a building round is told of
     the extra build as well)."""
     if s.kind == "build":
-        return (
-            f"Round {s.round}, a building round: buy one route of any length, or two to "
-            "four routes costing at most 12 together."
+        return Say(
+            "Round {round}, a building round: buy one route of any length, or two to "
+            "four routes costing at most 12 together.",
+            {"round": s.round},
         )
-    runs = f"{len(s.offers)} run{'s' if len(s.offers) != 1 else ''}"
-    return (
-        f"Round {s.round}, an operating round: enter up to {entry_limit(s)} of the "
-        f"{runs} on offer, then buy routes after the runs."
+    if len(s.offers) == 1:
+        return Say(
+            "Round {round}, an operating round: enter up to {limit} of the 1 run on offer, "
+            "then buy routes after the runs.",
+            {"round": s.round, "limit": entry_limit(s)},
+        )
+    return Say(
+        "Round {round}, an operating round: enter up to {limit} of the {runs} runs on offer, "
+        "then buy routes after the runs.",
+        {"round": s.round, "limit": entry_limit(s), "runs": len(s.offers)},
     )
 
 
@@ -119,23 +133,32 @@ def check_order(s: BusBossState, seat: int, order: Order) -> None:
     """What refuses a whole order (K10: everything else is judged piece by piece); raises
     IllegalOrder with the reason."""
     if s.over:
-        raise IllegalOrder("The game is over.")
+        raise IllegalOrder(Say("The game is over."))
     if not 0 <= seat < len(s.names) or not s.active[seat]:
-        raise IllegalOrder("You are no longer in the game (rule 40).")
+        raise IllegalOrder(Say("You are no longer in the game (rule 40)."))
     if order.round is not None and order.round != s.round:
         raise IllegalOrder(
-            f"This order is for round {order.round}, but the game is in round {s.round}."
+            Say(
+                "This order is for round {given}, but the game is in round {round}.",
+                {"given": order.round, "round": s.round},
+            )
         )
     # an operating round's order with build lines only enters no runs (it names none)
     if order.part == "operate" and s.kind == "build":
         raise IllegalOrder(
-            f"Round {s.round} is a building round: runs start in round 7. Send build lines only."
+            Say(
+                "Round {round} is a building round: runs start in round 7. Send build lines only.",
+                {"round": s.round},
+            )
         )
     kept = s.pending.get(seat)
     if kept is not None and kept.missed and not order.missed:
         raise IllegalOrder(
-            f"Your orders for round {s.round} were decided when the deadline passed, as a "
-            "missed round (rules 37-39); they can no longer be changed."
+            Say(
+                "Your orders for round {round} were decided when the deadline passed, as a "
+                "missed round (rules 37-39); they can no longer be changed.",
+                {"round": s.round},
+            )
         )
 
 
@@ -353,7 +376,7 @@ def drop(s: BusBossState, seat: int) -> tuple[BusBossState, list[str]]:
     """Rule 40 (K7): the game master drops a player. The bank takes their routes, which the
     others use paying the bank and may buy from it at the normal cost."""
     if s.over or not s.active[seat]:
-        raise IllegalOrder(f"{s.label(seat)} is not in the game.")
+        raise IllegalOrder(Say("{name} is not in the game.", {"name": s.label(seat)}))
     s = s.copy()
     s.active[seat] = False
     s.order = tuple(x for x in s.order if x != seat)
@@ -366,7 +389,7 @@ def drop(s: BusBossState, seat: int) -> tuple[BusBossState, list[str]]:
         f"{taken} route{'s' if taken != 1 else ''}."
     ]
     if s.players_left() <= 1:
-        s.end_reason = (Ending.ONE_LEFT if s.order else Ending.NONE_LEFT).value
+        s.end_reason = str((Ending.ONE_LEFT if s.order else Ending.NONE_LEFT).value)
         events.append(f"The game ends: {s.end_reason}.")
     elif s.pending.keys() >= set(s.order):  # every order is in
         events += resolve_round(s)
@@ -489,7 +512,7 @@ def advance(s: BusBossState, carried: tuple[Offer, ...]) -> None:
     s.round_players = s.players_left()  # K11: rule 20 counts them as the round begins
     s.round += 1
     if s.round > LAST_ROUND:
-        s.offers, s.end_reason = (), Ending.LAST_ROUND.value
+        s.offers, s.end_reason = (), str(Ending.LAST_ROUND.value)
         return
     if s.round in SHUFFLE_ROUNDS:
         s.deal = deal_runs(s.map, s.rng, [o.cards for o in carried])
@@ -737,11 +760,15 @@ def left(s: BusBossState, seat: int) -> bool:
 
 class Ending(Enum):
     """The ways a game ends: its last round played (rule 3), or too few players left to play
-    on (rule 40). The state keeps an ending by its words."""
+    on (rule 40). The state keeps an ending by its words in English (``ENDINGS``)."""
 
-    LAST_ROUND = f"round {LAST_ROUND} is over"
-    ONE_LEFT = "only one player is left"
-    NONE_LEFT = "no players are left"
+    LAST_ROUND = Say("round {round} is over", {"round": LAST_ROUND})
+    ONE_LEFT = Say("only one player is left")
+    NONE_LEFT = Say("no players are left")
+
+
+# an ending by the words the state keeps
+ENDINGS = {str(ending.value): ending for ending in Ending}
 
 
 def result(s: BusBossState) -> Result | None:
@@ -763,4 +790,4 @@ def result(s: BusBossState) -> Result | None:
                 ranking[-1].append(seat)
             else:
                 ranking.append([seat])
-    return Result(Ending(s.end_reason), tuple(s.cash), tuple(tuple(place) for place in ranking))
+    return Result(ENDINGS[s.end_reason], tuple(s.cash), tuple(tuple(place) for place in ranking))

@@ -26,6 +26,7 @@ from ..contract import (
     NotAnOrder,
     NotationError,
     OwnDrop,
+    Say,
     Words,
 )
 from ..records import AppliedOrder, How, Record, RefusedOrder
@@ -47,7 +48,7 @@ class Applied:
 class Refusal:
     seat: int
     text: str
-    reason: str
+    reason: Say
     alternatives: list[str] = field(default_factory=list)
     dropped: list[str] = field(default_factory=list)  # queued orders dropped with it
 
@@ -79,7 +80,7 @@ class Reading:
     (which stop the whole mail) and lines that are no orders at all (reported, passed over)."""
 
     entries: list[str] = field(default_factory=list)
-    errors: list[tuple[str, str]] = field(default_factory=list)
+    errors: list[tuple[str, str | Say]] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)
 
 
