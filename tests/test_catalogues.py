@@ -1,7 +1,9 @@
 """Every message the code gives a person has its German translation, and only those: Babel's
-extractor reads the messages from the code (a game's are its ``Say("...")`` literals), and
-each catalogue is checked against them."""
+extractor reads the messages from the code (a game's are its ``Say("...")`` literals; the
+shared catalogue's are the templates' ``{% trans %}`` blocks and ``_()``, and the shared
+code's ``Say``), and each catalogue is checked against them."""
 
+import re
 import string
 from pathlib import Path
 
@@ -11,32 +13,51 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
 import referee
+from referee import registry
+from referee.words.render import MAIL_WIDTH
 
 PACKAGE_ROOT = Path(referee.__file__).parent
 
 # (package, gettext domain): the package's messages, and its catalogue at
-# <package>/locale/<language>/LC_MESSAGES/<domain>.po
-CATALOGUES = [("referee.bus", "bus"), ("referee.busboss", "busboss")]
+# <package>/locale/<language>/LC_MESSAGES/<domain>.po; the shared catalogue ("referee") holds
+# the words of the templates and of the shared code, the games' their own
+CATALOGUES = [("referee.bus", "bus"), ("referee.busboss", "busboss"), ("referee", "referee")]
 LANGUAGES = ["de"]
-# the keywords that mark a message in the code: a game's words are Say(msgid, params)
-KEYWORDS = {"Say": None}
+# the keywords that mark a message in the code: a game's words are Say(msgid, params), a
+# template's gettext's (Jinja's i18n extension: {% trans %}, _(), ngettext())
+KEYWORDS = {"Say": None, "_": None, "gettext": None, "ngettext": (1, 2)}
 METHODS = [("**.py", "python")]
+# the templates, as the referee's environment reads them (words.render)
+TEMPLATES = [("**.txt", "jinja2"), ("**.html", "jinja2")]
+TEMPLATE_OPTIONS = {
+    pattern: {"extensions": "jinja2.ext.i18n", "trimmed": "true"} for pattern, _ in TEMPLATES
+}
 
 
 def package_folder(package: str) -> Path:
     return PACKAGE_ROOT.joinpath(*package.split(".")[1:])
 
 
-def extracted(package: str) -> dict[str, str]:
-    """The package's messages, each with where it was found first."""
-    found: dict[str, str] = {}
+def extracted(package: str) -> dict[str | tuple[str, ...], str]:
+    """The package's messages, each with where it was found first: the shared package's
+    without its games' (each has its own catalogue), with the templates'."""
+    found: dict[str | tuple[str, ...], str] = {}
     folder = package_folder(package)
-    for file, line, message, _comments, _context in extract_from_dir(
-        folder, METHODS, keywords=KEYWORDS
-    ):
-        msgid = message[0] if isinstance(message, tuple) else message
-        found.setdefault(msgid, f"{package}: {file}:{line}")
+    games = [(f"{g}/**", "ignore") for g in registry.names()] if package == "referee" else []
+    sources = [(folder, games + METHODS, {})]
+    if package == "referee":  # (the folder is a link, which the extractor would not follow)
+        sources.append(((folder / "templates").resolve(), TEMPLATES, TEMPLATE_OPTIONS))
+    for where, methods, options in sources:
+        for file, line, message, _comments, _context in extract_from_dir(
+            where, methods, options, keywords=KEYWORDS
+        ):
+            found.setdefault(message, f"{package}: {file}:{line}")
     return found
+
+
+def msgid(message: str | tuple[str, ...]) -> str:
+    """A message's id in a catalogue: a plural's is its singular."""
+    return message[0] if isinstance(message, tuple) else message
 
 
 def catalogue(package: str, domain: str, language: str) -> Catalog:
@@ -46,7 +67,10 @@ def catalogue(package: str, domain: str, language: str) -> Catalog:
 
 
 def fields(text: str) -> list[tuple[str, str | None]]:
-    """The ``{fields}`` of a wording, with their conversions (``!r``), in sorted order."""
+    """The ``{fields}`` of a wording, with their conversions (``!r``), in sorted order; a
+    template's message has ``%(fields)s`` instead (Jinja's newstyle gettext), each once."""
+    if "%(" in text:
+        return sorted({(name, kind) for name, kind in re.findall(r"%\((\w+)\)(\w)", text)})
     return sorted(
         (name, conversion)
         for _, name, _, conversion in string.Formatter().parse(text)
@@ -61,9 +85,9 @@ CASES = [(p, d, lang) for p, d in CATALOGUES for lang in LANGUAGES]
 def test_every_message_of_the_code_has_its_translation(package, domain, language):
     translated = catalogue(package, domain, language)
     missing = [
-        f"{where}: {msgid!r}"
-        for msgid, where in extracted(package).items()
-        if not (translated.get(msgid) and translated[msgid].string)
+        f"{where}: {message!r}"
+        for message, where in extracted(package).items()
+        if not (translated.get(msgid(message)) and all(forms(translated[msgid(message)].string)))
     ]
     assert missing == [], f"{len(missing)} messages without a {language} translation"
 
@@ -75,6 +99,8 @@ def test_the_catalogue_holds_no_stale_message(package, domain, language):
     translated = catalogue(package, domain, language)
     in_code = extracted(package)
     stale = [m.id for m in translated if m.id and m.id not in in_code]
+    # and a translation made from another wording (fuzzy) is no translation
+    assert [m.id for m in translated if m.id and m.fuzzy] == []
     assert stale == [] and not translated.obsolete
 
 
@@ -85,9 +111,30 @@ def test_a_translation_has_the_fields_of_its_message(package, domain, language):
     wrong = [
         (m.id, m.string)
         for m in catalogue(package, domain, language)
-        if m.id and m.string and fields(m.id) != fields(m.string)
+        for text in forms(m.string)
+        if m.id and text and fields(forms(m.id)[-1]) != fields(text)
     ]
     assert wrong == []
+
+
+@pytest.mark.parametrize(("package", "domain", "language"), CASES)
+def test_a_translation_laid_out_in_lines_keeps_to_the_mails_width(package, domain, language):
+    """A message the templates lay out in lines (a table, a paragraph of the welcome) is
+    sent as it is written: each of its lines fits a mail's plain text as the English does."""
+    long = [
+        line
+        for m in catalogue(package, domain, language)
+        if m.id and "\n" in forms(m.id)[0]
+        for text in forms(m.string)
+        for line in text.splitlines()
+        if len(line) > MAIL_WIDTH - 2
+    ]
+    assert long == []
+
+
+def forms(text: str | tuple[str, ...]) -> tuple[str, ...]:
+    """A message's or a translation's forms: one, or a plural's each."""
+    return text if isinstance(text, tuple) else (text,)
 
 
 def test_a_translation_that_lost_a_field_is_found():

@@ -294,7 +294,8 @@ def test_a_result_with_equal_scores_says_how_the_rules_ranked_them():
     view["result"]["scores"] = [4, 6, 4]
     names = ["Ann", "Bob", "Cid"]
     holders = SimpleNamespace(named=lambda seat: names[seat])  # the seats' players
-    result = result_context(SimpleNamespace(holders=holders), view)
+    rules = SimpleNamespace(result=lambda state: None)  # (the view's reason, as it is)
+    result = result_context(SimpleNamespace(holders=holders, rules=rules, state=None), view)
     assert result is not None and result["ties"]
     macro = '{% import "_macros.txt" as m %}{{ m.ranking(result, "bus") }}'
     text = ENV.from_string(macro).render(result=result)

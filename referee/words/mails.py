@@ -35,15 +35,22 @@ def decision_of(table: Table, seat: int) -> tuple[Say | None, Say | None, list[s
     return None, None, []
 
 
-def asked(title: Say) -> str:
+def asked(title: Say) -> Say:
     """What a decision asks, in a few words, for a subject that names its round already:
-    its title (``Decision.title``)."""
-    return str(title)
+    its title (``Decision.title``), worded as the subject is."""
+    return title
 
 
 def waiting_for(table: Table) -> str:
-    names = [f"{table.campaign.players[d.seat].name} ({asked(d.title)})" for d in table.awaiting]
-    return ", ".join(names) or "nobody"
+    """Whom the game waits for, and for what, in the language being read."""
+    names = [
+        f"{table.campaign.players[d.seat].name} ({language.word(asked(d.title))})"
+        for d in table.awaiting
+    ]
+    return ", ".join(names) or language.word(NOBODY)
+
+
+NOBODY = Say("nobody")
 
 
 def result_context(table: Table, view: View) -> dict | None:
@@ -67,7 +74,11 @@ def result_context(table: Table, view: View) -> dict | None:
         rank += len(place)
     scores = [p["score"] for p in places]
     ties = any(len(p["names"]) > 1 for p in places) or len(set(scores)) < len(scores)
-    return {"reason": result["reason"], "places": places, "ties": ties, "game": view["game"]}
+    # why it ended, as the game words it (the view keeps its English): a game ends once, so
+    # a view with a result is the game as it ended
+    final = table.rules.result(table.state)
+    reason = final.reason if final is not None else result["reason"]
+    return {"reason": reason, "places": places, "ties": ties, "game": view["game"]}
 
 
 def base_context(table: Table, seat: int | None = None, view: View | None = None) -> dict:

@@ -81,7 +81,7 @@ MAIL_WIDTH = WIDTH  # the columns of a mail's plain text, the maps' too
 def _fill(text: str, indent: str = "", first: str | None = None) -> str:
     """Text in lines of at most MAIL_WIDTH columns, each starting with ``indent`` (the
     first with ``first`` when given), broken at spaces only."""
-    return wrap(str(text), indent, indent if first is None else first)
+    return wrap(str(language.word(text)), indent, indent if first is None else first)
 
 
 def _fill_lines(text: str, indent: str = "") -> str:
@@ -89,7 +89,7 @@ def _fill_lines(text: str, indent: str = "") -> str:
     its own and indented as it was, so a list stays a list."""
     return "\n".join(
         _fill(line.strip(), indent + line[: len(line) - len(line.lstrip())]) if line.strip() else ""
-        for line in str(text).splitlines()
+        for line in str(language.word(text)).splitlines()
     )
 
 

@@ -57,10 +57,13 @@ class MessageCommand(CampaignCommand):
 
     def run(self, ctx: Commands, rest: str, line: str) -> records.Command:
         players = ctx.campaign.players
-        # the addressee is "all" or a player's whole name (which may have spaces in it)
-        addressees = [*ADDRESSEES, *sorted((p.name for p in players), key=len, reverse=True)]
+        # the addressee is "all" or a player's whole name (which may have spaces in it), or
+        # the German for all or for the game master after the players' names
+        names = sorted((p.name for p in players), key=len, reverse=True)
+        addressees = [*ADDRESSEES, *names, *GERMAN_ADDRESSEES]
         to = next((n for n in addressees if rest.lower().startswith(n.lower() + " ")), None)
         text = rest[len(to) :].strip() if to else ""
+        to = GERMAN_ADDRESSEES.get(to, to) if to else None
         if to is None or not text:
             raise CommandError(say("message_usage", players=[p.name for p in players]))
         if ctx.table is None:  # messages are relayed with the game's mail, from its log
@@ -91,6 +94,9 @@ class MessageCommand(CampaignCommand):
             to == "all",
             text,
         )
+
+
+GERMAN_ADDRESSEES = {"alle": "all", "sl": "gm"}  # 'nachricht alle ...', to the Spielleitung
 
 
 def without_secrets(ctx: Commands, text: str) -> tuple[str, bool]:

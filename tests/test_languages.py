@@ -1,0 +1,190 @@
+"""Mail in each reader's language (issue 37): a player's own choice (by mail, or when joining),
+else their campaign's, else the site's, else English; every mail says its language
+(Content-Language), and a German reader's dates have German day and month names."""
+
+from __future__ import annotations
+
+import re
+
+from sites import Mailboxes, make_site, person_mail, reload, run_tick, text_of
+
+from referee.words import language
+
+ANN, BOB, CID = "Ann <ann@example.org>", "Bob <bob@example.org>", "Cid <cid@example.org>"
+# words no German sentence of the referee's holds: found in a German reader's mail, they are
+# English left untranslated (the game's notation, the map and names aside)
+ENGLISH = (" the ", " your ", " you ", " is ", " are ", " has ", " was ", " for ", " with ")
+GERMAN_MONTHS = "Jan|Feb|März|Apr|Mai|Juni|Juli|Aug|Sept|Okt|Nov|Dez"
+GERMAN_DAY = re.compile(rf"\b(Mo|Di|Mi|Do|Fr|Sa|So)\. \d{{1,2}}\. ({GERMAN_MONTHS})\.? 20\d\d\b")
+ENGLISH_MONTHS = "Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec"
+ENGLISH_DAY = re.compile(rf"\b(Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d\d ({ENGLISH_MONTHS}) 20\d\d\b")
+
+
+def prose(text: str) -> str:
+    """A mail's words as sentences: without the offered and written order lines (indented
+    by four), the game's events and standings (the game's own words), and the text map."""
+    kept = []
+    for line in text.splitlines():
+        if line.startswith("Bus (") or line.startswith("Spielstand:"):
+            break  # the standings, then the map: the game's
+        if line.startswith(("    ", "  - ", "  + build", "  + line")):
+            continue
+        kept.append(line)
+    return " ".join(" ".join(kept).split()) + " "
+
+
+def english_in(text: str) -> list[str]:
+    return [word for word in ENGLISH if word in prose(text)]
+
+
+def signed_up(tmp_path):
+    """A Bus game for three, with deadlines: Ann and Cid join as they are (English), Bob
+    asks for German as he joins last; the game starts then."""
+    site = make_site(tmp_path)
+    site.new_campaign("bus", "bus1", [], seed=1, seats=3, settings={"deadlines": {"hours": 48}})
+    boxes = Mailboxes(site)
+    boxes.deliver(person_mail(ANN, site.identity.address, "hi", "join bus1 as Ann"))
+    boxes.deliver(person_mail(CID, site.identity.address, "hi", "join bus1 as Cid"))
+    run_tick(site)
+    boxes.deliver(
+        person_mail(BOB, site.identity.address, "hallo", "beitreten bus1 als Bob sprache de")
+    )
+    run_tick(site)
+    return site, boxes
+
+
+def test_ann_reads_english_and_bob_german_in_every_mail_press_between_them_included(tmp_path):
+    site, boxes = signed_up(tmp_path)
+    campaign = site.campaign("bus1")
+    ann, _, bob = campaign.players
+    assert (ann.language, bob.language) == (None, "de")
+    told = {"ann": boxes.new("ann@example.org"), "bob": boxes.new("bob@example.org")}
+    # Ann writes an order and a message to Bob; Bob answers in German words of his own
+    for who, sender, player, lines in (
+        ("ann", ANN, ann, "build house 15\nmessage Bob good luck"),
+        ("bob", BOB, bob, "nachricht alle danke, dir auch\nverlauf\nhilfe\nzeitzone Europe/Berlin"),
+    ):
+        boxes.deliver(person_mail(sender, site.identity.plus("bus1", player.token), who, lines))
+        run_tick(site)
+        told["ann"] += boxes.new("ann@example.org")
+        told["bob"] += boxes.new("bob@example.org")
+    subjects = {who: [str(m["Subject"]) for m in mails] for who, mails in told.items()}
+    # every mail of each in their own language, the joining answer and the press too
+    assert {m["Content-Language"] for m in told["ann"]} == {"en"}
+    assert {m["Content-Language"] for m in told["bob"]} == {"de"}
+    assert "[bus1] Du bist bus1 beigetreten" in subjects["bob"]
+    assert "[bus1] Nachricht von Ann" in subjects["bob"]
+    assert "[bus1] Message from Bob" in subjects["ann"]
+    assert any(s.startswith("[bus1] Willkommen bei Bus, Bob") for s in subjects["bob"])
+    assert any(s.startswith("[bus1] Welcome to Bus, Ann") for s in subjects["ann"])
+    for mail in told["bob"]:
+        assert english_in(text_of(mail)) == [], (mail["Subject"], prose(text_of(mail)))
+        assert not ENGLISH_DAY.search(text_of(mail))
+    for mail in told["ann"]:
+        assert english_in(text_of(mail)) or "Message from" in str(mail["Subject"])
+    bob_texts = "\n".join(text_of(m) for m in told["bob"])
+    ann_texts = "\n".join(text_of(m) for m in told["ann"])
+    assert "Ann schreibt dir in der Partie bus1:\n\ngood luck" in bob_texts
+    assert "Bob writes to you in campaign bus1:\n\ndanke, dir auch" in ann_texts
+    # the history and the help Bob asked for, his commands' German words in it
+    assert "der bisherige Verlauf" in bob_texts and "Ann hat Bob geschrieben (privat)." in bob_texts
+    assert "verlauf | verlauf zug 3" in bob_texts and "sprache de" in bob_texts
+    # dates: German day and month names for Bob (in his zone from his `zeitzone` on), English
+    # for Ann
+    assert GERMAN_DAY.search(bob_texts), bob_texts
+    assert ENGLISH_DAY.search(ann_texts)
+
+
+def test_a_time_is_shown_as_its_readers_language_writes_it():
+    from datetime import UTC, datetime
+
+    from referee.settings.deadlines import show
+
+    due = show(datetime(2026, 11, 27, 17, 0, tzinfo=UTC), "Europe/Berlin", UTC)
+    assert (str(due), str(due.short)) == ("Fri 27 Nov 2026 18:00 CET", "Fri 18:00 CET")
+    assert due.worded("de") == "Fr. 27. Nov. 2026 18:00 MEZ"
+    assert due.short.worded("de") == "Fr. 18:00 MEZ"
+    # a zone German has no name of its own for keeps the one it has
+    ny = show(datetime(2026, 3, 2, 17, 0, tzinfo=UTC), "America/New_York", UTC)
+    assert ny.worded("de") == "Mo. 2. März 2026 12:00 EST"
+    with language.reading("de"):
+        assert language.word(due) == "Fr. 27. Nov. 2026 18:00 MEZ"
+    assert language.word(due) == "Fri 27 Nov 2026 18:00 CET"
+
+
+def test_a_player_chooses_their_language_by_mail_by_its_german_word_too(tmp_path):
+    site, boxes = signed_up(tmp_path)
+    ann, _, bob = site.campaign("bus1").players
+    boxes.new()
+    boxes.deliver(person_mail(ANN, site.identity.plus("bus1", ann.token), "de", "sprache deutsch"))
+    boxes.deliver(person_mail(BOB, site.identity.plus("bus1", bob.token), "en", "language en"))
+    run_tick(site)
+    [to_ann] = boxes.new("ann@example.org")
+    [to_bob] = boxes.new("bob@example.org")
+    assert to_ann[
+        "Content-Language"
+    ] == "de" and "Deine Post kommt ab jetzt auf Deutsch." in text_of(to_ann)
+    assert to_bob["Content-Language"] == "en"
+    assert "Your mail is written in English from now on." in text_of(to_bob)
+    players = site.campaign("bus1").players
+    assert [p.language for p in players] == ["de", None, "en"]
+    # kept in campaign.yaml: the next tick's reading knows it
+    assert "language: de" in (site.campaign("bus1").root / "campaign.yaml").read_text()
+
+
+def test_an_unknown_language_is_refused_naming_the_languages_offered(tmp_path):
+    site, boxes = signed_up(tmp_path)
+    ann = site.campaign("bus1").players[0]
+    boxes.new()
+    boxes.deliver(person_mail(ANN, site.identity.plus("bus1", ann.token), "x", "language klingon"))
+    run_tick(site)
+    [answer] = boxes.new("ann@example.org")
+    said = " ".join(text_of(answer).split())
+    assert "- language klingon" in said
+    assert (
+        "'klingon' is not a language the referee writes; write one of: en (English), de (Deutsch)"
+        in said
+    )
+    assert site.campaign("bus1").players[0].language is None
+    # at sign-up too: nothing joined, and why
+    boxes.deliver(
+        person_mail(
+            "Cy <cy@example.org>", site.identity.address, "hi", "join bus1 as Cy language xx"
+        )
+    )
+    run_tick(site)
+    [refused] = boxes.new("cy@example.org")
+    assert "'xx' is not a language the referee writes" in " ".join(text_of(refused).split())
+
+
+def test_the_players_own_choice_wins_over_the_campaigns_and_the_campaigns_over_the_sites(tmp_path):
+    assert language.reader_language(None) == "en"
+    assert language.reader_language(None, None, "de") == "de"
+    assert language.reader_language(None, "en", "de") == "en"
+    assert language.reader_language("de", "en", "en") == "de"
+    site = make_site(tmp_path)
+    path = site.config.path
+    path.write_text(path.read_text().replace("# language: de ", "language: de   "))
+    site = reload(site)
+    assert site.identity.language == "de"
+    site.new_campaign("bus", "bus1", [ANN, BOB, CID], seed=1, settings={"language": "en"})
+    site.new_campaign("bus", "bus2", [ANN, BOB, CID], seed=1)
+    boxes = Mailboxes(site)
+    run_tick(site)
+    welcomes = {(str(m["Subject"]).split("]")[0], m["Content-Language"]) for m in boxes.new()}
+    assert welcomes == {("[bus1", "en"), ("[bus2", "de")}
+    # a stranger to the site is answered in the site's language
+    boxes.deliver(person_mail("Zed <zed@example.org>", site.identity.address, "?", "hello"))
+    run_tick(site)
+    [answer] = boxes.new("zed@example.org")
+    assert answer["Content-Language"] == "de" and "Diese Mail nennt kein Spiel." in text_of(answer)
+
+
+def test_the_languages_offered_are_the_ones_the_settings_take():
+    from typing import get_args
+
+    from referee.settings.checks import Language
+
+    assert list(language.LANGUAGES) == list(get_args(Language))
+    assert language.known("Deutsch") == "de" and language.known("EN") == "en"
+    assert language.known("fr") is None
