@@ -89,7 +89,8 @@ def compose(
             header.fold = functools.partial(_fold_words, header)
         elif name == "Subject" and len(name) + 2 + len(str(header)) > LINE:
             header.fold = functools.partial(_fold_at_spaces, header)
-    msg.set_content(text, cte=_text_cte(text))
+    text = flowed(text)
+    msg.set_content(text, cte=_text_cte(text), params={"format": "flowed", "delsp": "no"})
     if html is not None:
         msg.add_alternative(html, subtype="html", cte=_text_cte(html))
         *_, html_part = msg.iter_parts()  # the alternative just added is the last part
@@ -112,6 +113,26 @@ def compose(
     msg["Content-Language"] = language
     _set_boundaries(msg, (text, html or ""))
     return msg
+
+
+def flowed(text: str) -> str:
+    """A mail's plain text as format=flowed (RFC 3676, delsp=no), so that a mail program
+    that knows it wraps each paragraph to its screen: ``text`` marks a soft line break as
+    the space a line ends with (``words.render.fill`` writes paragraphs so), every other
+    line is fixed (an offered order, the text map, a table). The indent that lines up a
+    paragraph's next line under its first is taken off (joined, it would sit in the middle
+    of the paragraph); a line that begins with a space, '>' or 'From ' is stuffed with a
+    space, so that no reader takes it for a quote (the reader takes one space off)."""
+    lines = []
+    goes_on = False
+    for line in text.split("\n"):
+        if goes_on:
+            line = line.lstrip(" ")
+        if not line.strip():
+            line = ""  # spaces alone are no paragraph to go on
+        goes_on = line.endswith(" ")
+        lines.append(" " + line if line.startswith((" ", ">", "From ")) else line)
+    return "\n".join(lines)
 
 
 def _set_boundaries(msg: EmailMessage, texts: tuple[str, ...]) -> None:
