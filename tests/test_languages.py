@@ -38,17 +38,18 @@ def english_in(text: str) -> list[str]:
 
 
 def signed_up(tmp_path):
-    """A Bus game for three, with deadlines: Ann and Cid join as they are (English), Bob
-    asks for German as he joins last; the game starts then."""
+    """A Bus game for three, with deadlines: Bob asks for German as he joins, first (his is
+    the first decision, with the map); Ann and Cid join as they are (English), and the game
+    starts."""
     site = make_site(tmp_path)
     site.new_campaign("bus", "bus1", [], seed=1, seats=3, settings={"deadlines": {"hours": 48}})
     boxes = Mailboxes(site)
-    boxes.deliver(person_mail(ANN, site.identity.address, "hi", "join bus1 as Ann"))
-    boxes.deliver(person_mail(CID, site.identity.address, "hi", "join bus1 as Cid"))
-    run_tick(site)
     boxes.deliver(
         person_mail(BOB, site.identity.address, "hallo", "beitreten bus1 als Bob sprache de")
     )
+    run_tick(site)
+    boxes.deliver(person_mail(ANN, site.identity.address, "hi", "join bus1 as Ann"))
+    boxes.deliver(person_mail(CID, site.identity.address, "hi", "join bus1 as Cid"))
     run_tick(site)
     return site, boxes
 
@@ -56,12 +57,13 @@ def signed_up(tmp_path):
 def test_ann_reads_english_and_bob_german_in_every_mail_press_between_them_included(tmp_path):
     site, boxes = signed_up(tmp_path)
     campaign = site.campaign("bus1")
-    ann, _, bob = campaign.players
+    bob, ann, cid = campaign.players
     assert (ann.language, bob.language) == (None, "de")
     told = {"ann": boxes.new("ann@example.org"), "bob": boxes.new("bob@example.org")}
-    # Ann writes an order and a message to Bob; Bob answers in German words of his own
+    # Bob builds, then writes in German words of his own; Ann builds and writes to Bob
     for who, sender, player, lines in (
-        ("ann", ANN, ann, "build house 15\nmessage Bob good luck"),
+        ("bob", BOB, bob, "build house 15"),
+        ("ann", ANN, ann, "build house 16\nmessage Bob good luck"),
         ("bob", BOB, bob, "nachricht alle danke, dir auch\nverlauf\nhilfe\nzeitzone Europe/Berlin"),
     ):
         boxes.deliver(person_mail(sender, site.identity.plus("bus1", player.token), who, lines))
@@ -82,6 +84,12 @@ def test_ann_reads_english_and_bob_german_in_every_mail_press_between_them_inclu
         assert not ENGLISH_DAY.search(text_of(mail))
     for mail in told["ann"]:
         assert english_in(text_of(mail)) or "Message from" in str(mail["Subject"])
+    # the HTML part says its language too, and is German for Bob
+    html = {who: [m.get_body(("html",)) for m in mails] for who, mails in told.items()}
+    bob_html = [part.get_content() for part in html["bob"] if part is not None]
+    assert bob_html and all('<html lang="de">' in page for page in bob_html)
+    assert any("Spielstand:" in page or "Deine Entscheidung" in page for page in bob_html)
+    assert all('<html lang="en">' in p.get_content() for p in html["ann"] if p is not None)
     bob_texts = "\n".join(text_of(m) for m in told["bob"])
     ann_texts = "\n".join(text_of(m) for m in told["ann"])
     assert "Ann schreibt dir in der Partie bus1:\n\ngood luck" in bob_texts
@@ -114,7 +122,7 @@ def test_a_time_is_shown_as_its_readers_language_writes_it():
 
 def test_a_player_chooses_their_language_by_mail_by_its_german_word_too(tmp_path):
     site, boxes = signed_up(tmp_path)
-    ann, _, bob = site.campaign("bus1").players
+    bob, ann, _ = site.campaign("bus1").players
     boxes.new()
     boxes.deliver(person_mail(ANN, site.identity.plus("bus1", ann.token), "de", "sprache deutsch"))
     boxes.deliver(person_mail(BOB, site.identity.plus("bus1", bob.token), "en", "language en"))
@@ -127,14 +135,14 @@ def test_a_player_chooses_their_language_by_mail_by_its_german_word_too(tmp_path
     assert to_bob["Content-Language"] == "en"
     assert "Your mail is written in English from now on." in text_of(to_bob)
     players = site.campaign("bus1").players
-    assert [p.language for p in players] == ["de", None, "en"]
+    assert [p.language for p in players] == ["en", "de", None]
     # kept in campaign.yaml: the next tick's reading knows it
     assert "language: de" in (site.campaign("bus1").root / "campaign.yaml").read_text()
 
 
 def test_an_unknown_language_is_refused_naming_the_languages_offered(tmp_path):
     site, boxes = signed_up(tmp_path)
-    ann = site.campaign("bus1").players[0]
+    ann = site.campaign("bus1").players[1]
     boxes.new()
     boxes.deliver(person_mail(ANN, site.identity.plus("bus1", ann.token), "x", "language klingon"))
     run_tick(site)
@@ -145,7 +153,7 @@ def test_an_unknown_language_is_refused_naming_the_languages_offered(tmp_path):
         "'klingon' is not a language the referee writes; write one of: en (English), de (Deutsch)"
         in said
     )
-    assert site.campaign("bus1").players[0].language is None
+    assert site.campaign("bus1").players[1].language is None
     # at sign-up too: nothing joined, and why
     boxes.deliver(
         person_mail(

@@ -122,7 +122,7 @@ def _ngettext(
 
 
 ENV.newstyle_gettext = True  # type: ignore[attr-defined]  # (what install_gettext_callables sets)
-ENV.globals.update(gettext=_gettext, _=_gettext, ngettext=_ngettext)
+ENV.globals.update(gettext=_gettext, _=_gettext, ngettext=_ngettext, language=language.current)
 ENV.policies["ext.i18n.trimmed"] = True  # a message's msgid as one line, however it is laid
 ENV.filters["fill"] = _fill
 ENV.filters["fill_lines"] = _fill_lines
