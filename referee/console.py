@@ -569,7 +569,12 @@ def retry(ctx) -> None:
 )
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--game", type=GameName(), default=registry.names()[0], show_default=True)
-def demo(directory: Path, seed: int, game: str) -> None:
+@click.option(
+    "--language",
+    type=click.Choice(get_args(Language)),
+    help="the language the robot players read their mail in (else the site's)",
+)
+def demo(directory: Path, seed: int, game: str, language: str | None) -> None:
     """Play a 4-player game by mail with robot players on local Maildirs."""
     from .demo import PLAYERS, MailCount, run_demo
 
@@ -578,7 +583,8 @@ def demo(directory: Path, seed: int, game: str) -> None:
         f"answer it by mail; a tick runs after each round of answers."
     )
     try:
-        result = run_demo(directory, seed, progress=click.echo, game=game)
+        settings = {"language": language} if language else None
+        result = run_demo(directory, seed, progress=click.echo, game=game, settings=settings)
     except ConfigError as err:
         raise Failure(str(err)) from None
     except OSError as err:

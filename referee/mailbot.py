@@ -6,6 +6,7 @@ on top, the whole mail quoted below an "On ... wrote:" line, and a signature.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from email.message import EmailMessage
@@ -14,8 +15,8 @@ from email.utils import formatdate, make_msgid, parseaddr
 
 from .mail.email_policy import POLICY
 from .mail.read import plain_text
+from .words import language
 
-DECISION = re.compile(r"^YOUR DECISION: (.*)$", re.MULTILINE)
 CHOICE = re.compile(r"^    (\S.*)$")
 GROUP = re.compile(r"^([^:#]+): (\S+(?:, \S+)+)$")
 
@@ -32,7 +33,7 @@ def body(msg: EmailMessage) -> str:
 def choices_in(text: str) -> list[str]:
     """The order lines offered under the mail's decision (comments and the round line left
     out), or [] when it asks for none."""
-    match = DECISION.search(text)
+    match = decision_heading().search(text)
     if not match:
         return []
     found, started = [], False
@@ -50,6 +51,17 @@ def choices_in(text: str) -> list[str]:
         elif order and not order.lower().startswith("round "):
             found.append(order)
     return found
+
+
+@functools.cache
+def decision_heading() -> re.Pattern[str]:
+    """The line that asks a decision, in any language the referee writes: a player reads
+    their own."""
+    headings = []
+    for code in language.LANGUAGES:
+        with language.reading(code):
+            headings.append(re.escape(language.gettext("YOUR DECISION:")))
+    return re.compile(rf"^(?:{'|'.join(headings)}) (.*)$", re.MULTILINE)
 
 
 def reply(msg: EmailMessage, name: str, address: str, orders: list[str]) -> EmailMessage:

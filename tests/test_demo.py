@@ -58,3 +58,29 @@ def test_the_demo_plays_a_game_to_its_end_and_leaves_readable_reports(tmp_path):
         own.update({name: own[name] + 1 for name, address in PLAYERS if address in to})
     assert {name: int(n) for name, n in printed.items()} == own and min(own.values()) > 5
     assert "1 earlier demo(s)" in again.output
+
+
+@pytest.mark.parametrize("game", ["bus", "busboss"])
+def test_the_demo_plays_each_game_with_robots_that_read_german(tmp_path, game):
+    """`referee demo --language de`: the robots read the decision in German (DEINE
+    ENTSCHEIDUNG), and answer it, to the end of the game (issue 37)."""
+    site = tmp_path / "demo"
+    result = CliRunner().invoke(
+        main, ["demo", "--dir", str(site), "--game", game, "--language", "de"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "The game ended after" in result.output
+    mails = [
+        mailbot.parse(p.read_bytes())
+        for folder in ("new", "cur")
+        for p in (site / "mail" / "outbox" / folder).iterdir()
+    ]
+    assert mails and {m["Content-Language"] for m in mails} == {"de"}
+    subjects = [str(m["Subject"]) for m in mails]
+    assert sum("du bist dran" in s for s in subjects) > 8
+    assert sum("Das Spiel ist aus" in s for s in subjects) == 4
+    assert all(
+        "DEINE ENTSCHEIDUNG" in mailbot.body(m)
+        for m in mails
+        if "du bist dran" in str(m["Subject"])
+    )
