@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from sites import Mailboxes, make_site, person_mail, reload, run_tick, text_of
 
+from referee import mailbot
+from referee.demo import run_demo
 from referee.words import language
 
 ANN, BOB, CID = "Ann <ann@example.org>", "Bob <bob@example.org>", "Cid <cid@example.org>"
@@ -196,3 +199,23 @@ def test_the_languages_offered_are_the_ones_the_settings_take():
     assert list(language.LANGUAGES) == list(get_args(Language))
     assert language.known("Deutsch") == "de" and language.known("EN") == "en"
     assert language.known("fr") is None
+
+
+@pytest.mark.slow  # whole games played by mail
+@pytest.mark.parametrize("game", ["bus", "busboss"])
+def test_a_whole_game_by_mail_gives_german_players_german_sentences_and_dates(tmp_path, game):
+    """Every mail of a whole game, to players who read German: no English sentence outside
+    the game's own words (its notation, its events and the map, which the game words) and
+    people's names; each due time with German day and month names."""
+    settings = {"language": "de", "deadlines": {"hours": 48}}
+    result = run_demo(tmp_path / "demo", game=game, settings=settings)
+    assert result.finished
+    outbox = tmp_path / "demo" / "mail" / "outbox"
+    mails = [mailbot.parse(p.read_bytes()) for p in sorted(outbox.glob("*/*"))]
+    assert len(mails) > 40 and {m["Content-Language"] for m in mails} == {"de"}
+    texts = [text_of(m) for m in mails]
+    english = [(str(m["Subject"]), english_in(t)) for m, t in zip(mails, texts) if english_in(t)]
+    assert english == []
+    assert sum(bool(GERMAN_DAY.search(t)) for t in texts) > 10
+    assert not any(ENGLISH_DAY.search(t) for t in texts)
+    assert all("Fällig bis" in t for t in texts if t.startswith("DEINE ENTSCHEIDUNG"))
