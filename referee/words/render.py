@@ -18,6 +18,8 @@ import jinja2.bccache
 
 from .. import cache, registry
 from ..contract import ShortChoices
+from ..mail.compose import flowed
+from ..mail.read import unflowed
 from ..maps.textgrid import WIDTH, wrap
 
 
@@ -91,8 +93,15 @@ def _fill_lines(text: str, indent: str = "") -> str:
     )
 
 
+def _joined(text: str) -> str:
+    """Text as a mail program that knows format=flowed shows it: each paragraph that
+    ``fill`` broke softly on one line again (for the HTML, which wraps it to the screen)."""
+    return unflowed(flowed(str(text)))
+
+
 ENV.filters["fill"] = _fill
 ENV.filters["fill_lines"] = _fill_lines
+ENV.filters["joined"] = _joined
 
 GROUP_FROM = 12  # a decision with more choices than this lists them grouped
 
