@@ -90,7 +90,8 @@ def compose(
         elif name == "Subject" and len(name) + 2 + len(str(header)) > LINE:
             header.fold = functools.partial(_fold_at_spaces, header)
     text = flowed(text)
-    msg.set_content(text, cte=_text_cte(text), params={"format": "flowed", "delsp": "no"})
+    # delsp=no is the format's default: a soft break's space stays in the paragraph
+    msg.set_content(text, cte=_text_cte(text), params={"format": "flowed"})
     if html is not None:
         msg.add_alternative(html, subtype="html", cte=_text_cte(html))
         *_, html_part = msg.iter_parts()  # the alternative just added is the last part
@@ -116,7 +117,8 @@ def compose(
 
 
 def flowed(text: str) -> str:
-    """A mail's plain text as format=flowed (RFC 3676, delsp=no), so that a mail program
+    """A mail's plain text as format=flowed (RFC 3676, with the space of a soft break kept:
+    delsp=no, the default), so that a mail program
     that knows it wraps each paragraph to its screen: ``text`` marks a soft line break as
     the space a line ends with (``words.render.fill`` writes paragraphs so), every other
     line is fixed (an offered order, the text map, a table). The indent that lines up a
@@ -206,6 +208,13 @@ def _address(recipient: Recipient) -> Address:
     return Address(header_text(name), local, domain)
 
 
-def _text_cte(text: str) -> str | None:
-    # 8-bit bodies are not safe on every relay; ASCII keeps the package's own choice
-    return None if text.isascii() else "quoted-printable"
+LONGEST = 998  # the longest line RFC 5322 allows
+
+
+def _text_cte(text: str) -> str:
+    """8-bit bodies are not safe on every relay; ASCII goes as it is (a line stuffed for
+    format=flowed is 79 columns: the email package would send the whole text
+    quoted-printable, a tenth longer, for lines above 78), unless a line is too long for
+    mail."""
+    fits = text.isascii() and all(len(line) <= LONGEST for line in text.split("\n"))
+    return "7bit" if fits else "quoted-printable"

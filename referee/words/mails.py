@@ -13,8 +13,7 @@ from typing import Any
 
 from .. import maps
 from ..contract import HeldOrders, Say, View
-from ..mail.compose import Attachment, compose, flowed
-from ..mail.read import unflowed
+from ..mail.compose import Attachment, compose
 from ..mail.routing import Identity
 from ..records import Command, Drop, Message, Record, Replace
 from ..settings.deadlines import Shown, parse_when, show
@@ -191,9 +190,8 @@ def welcome(
     html = map_cid = None
     if png:
         map_cid = f"map.{mid.strip('<>')}"
-        # as a mail program that reads format=flowed shows it: the HTML wraps it anew
-        body = unflowed(flowed(fitted(render("welcome.txt", headline=False, **parts))))
-        html = render("welcome.html", subject=subject, map_cid=map_cid, body=body, **parts)
+        body = fitted(render("welcome.txt", headline=False, **parts))
+        html = render("welcome.html", map_cid=map_cid, body=body, **parts)
     return _mail(
         identity, campaign, player, subject, text, mid, png=png, html=html, map_cid=map_cid
     )
@@ -596,7 +594,7 @@ def digest(
     html = map_cid = None
     if png:
         map_cid = f"map.{mid.strip('<>')}"
-        html = render("digest.html", subject=subject, map_cid=map_cid, **parts)
+        html = render("digest.html", map_cid=map_cid, **parts)
     return _mail(
         identity,
         campaign,

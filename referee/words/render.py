@@ -20,6 +20,8 @@ import markupsafe
 
 from .. import cache, registry
 from ..contract import ShortChoices
+from ..mail.compose import flowed
+from ..mail.read import unflowed
 from ..maps.textgrid import WIDTH, wrap
 from . import language
 
@@ -124,8 +126,17 @@ def _ngettext(
 ENV.newstyle_gettext = True  # type: ignore[attr-defined]  # (what install_gettext_callables sets)
 ENV.globals.update(gettext=_gettext, _=_gettext, ngettext=_ngettext, language=language.current)
 ENV.policies["ext.i18n.trimmed"] = True  # a message's msgid as one line, however it is laid
+
+
+def _joined(text: str) -> str:
+    """Text as a mail program that knows format=flowed shows it: each paragraph that
+    ``fill`` broke softly on one line again (for the HTML, which wraps it to the screen)."""
+    return unflowed(flowed(str(text)))
+
+
 ENV.filters["fill"] = _fill
 ENV.filters["fill_lines"] = _fill_lines
+ENV.filters["joined"] = _joined
 
 GROUP_FROM = 12  # a decision with more choices than this lists them grouped
 
