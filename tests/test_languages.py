@@ -25,12 +25,14 @@ ENGLISH_DAY = re.compile(rf"\b(Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d\d ({ENGLISH_MONTH
 
 def prose(text: str) -> str:
     """A mail's words as sentences: without the offered and written order lines (indented
-    by four), the game's events and standings (the game's own words), and the text map."""
-    kept = []
+    by four), the game's events (a line from "- ", and its wrapped lines under it) and
+    standings (the game's own words), and the text map."""
+    kept, event = [], False
     for line in text.splitlines():
         if line.startswith("Bus (") or line.startswith("Spielstand:"):
             break  # the standings, then the map: the game's
-        if line.startswith(("    ", "  - ", "  + build", "  + line")):
+        event = line.startswith("- ") or (event and line.startswith("  "))
+        if event or line.startswith(("    ", "  - ", "  + build", "  + line")):
             continue
         kept.append(line)
     return " ".join(" ".join(kept).split()) + " "
