@@ -25,10 +25,11 @@ from .. import maps
 from ..contract import option_defaults
 from ..files import PUBLIC_FILE, atomic_write
 from ..store.campaign import Status, Table
+from ..words import language
 from ..words.chart import player_colour, score_chart
 from ..words.history import history_text, measure, standings, turns
 from ..words.mails import result_context, turn_report, waiting_for
-from ..words.render import render
+from ..words.render import render, say
 
 
 def write_archive(table: Table, out: Path) -> list[Path]:
@@ -43,7 +44,13 @@ def write_archive(table: Table, out: Path) -> list[Path]:
 
 
 def pages(table: Table) -> dict[str, str | bytes]:
-    """The archive's files by name."""
+    """The archive's files by name, in the campaign's language (English, unless its
+    campaign.yaml names another)."""
+    with language.reading(table.campaign.config.language or language.ENGLISH, table.campaign.game):
+        return _pages(table)
+
+
+def _pages(table: Table) -> dict[str, str | bytes]:
     campaign = table.campaign
     played = turns(table)
     view = table.view()
@@ -89,12 +96,15 @@ def pages(table: Table) -> dict[str, str | bytes]:
 def state_line(table: Table) -> str:
     view = table.view()
     ended = table.rules.result(table.state)
-    if ended:
-        return f"Finished in round {view['round']}: {ended.reason}."
-    where = f"round {view['round']}" if view["round"] else "the setup"
-    if table.campaign.status != Status.RUNNING:
-        return f"{table.campaign.status.capitalize()} in {where}."
-    return f"In {where}; waiting for {waiting_for(table)}."
+    status = str(table.campaign.status)
+    reason = ended.reason if ended else None
+    return say(
+        "archive_state",
+        round=view["round"],
+        reason=reason,
+        status=status,
+        waiting_for=waiting_for(table),
+    )
 
 
 def players_context(table: Table) -> dict:
