@@ -149,7 +149,7 @@ class HeldOrder:
     are for that player alone: how the held order will be used."""
 
     kind: str
-    notes: tuple[str, ...] = ()
+    notes: tuple[Say, ...] = ()
     text: str = ""  # the held order written back in the game's notation (what it holds)
 
 
