@@ -168,7 +168,7 @@ class SignupChoice:
 
     word: str
     example: str
-    summary: str
+    summary: Say
     distinct: bool = False
     aliases: tuple[str, ...] = ()
 
@@ -330,7 +330,7 @@ class OwnDrop(Capability):
     their orders are no longer taken). Without it, the bot plays the seat."""
 
     drop: Callable[[Any, int], tuple[Any, list[str]]]
-    note: str
+    note: Say
     left: Callable[[Any, int], bool]
 
 

@@ -19,6 +19,7 @@ from referee.contract import (
     NotationError,
     OwnDrop,
     Say,
+    SignUp,
 )
 
 PLAYERS = ["Ann", "Bob", "Cat", "Dan"]
@@ -165,6 +166,10 @@ def play_collecting(game: str, seed: int) -> list[Say]:
             met.append(error.reason)
     missed = descriptor.offers(MissedOrderRule)
     dropped = descriptor.offers(OwnDrop)
+    signup = descriptor.offers(SignUp)
+    # what the help and a drop tell of the game's own rules
+    met += [dropped.note] if dropped else []
+    met += [choice.summary for choice in signup.choices] if signup else []
     while due := rules.awaiting(state):
         for decision in due:
             met += [decision.title, decision.prompt]
@@ -227,3 +232,4 @@ def test_the_game_words_met_include_every_decision_and_the_end():
     assert "The game is over; no more orders are taken." in bus
     assert "This order is for round {given}, but the game is in round {round}." in busboss
     assert "These pieces of them will not count (K10):" in busboss
+    assert "the bank takes their routes (rule 40)" in busboss

@@ -17,7 +17,6 @@ from .board import BOARD
 from .notation import ACTIONS, BUILDING_TYPES, Order, format_order
 from .state import (
     ACTION_BITS,
-    ACTION_MARKERS,
     BUS_CAP,
     EVERY_ACTION,
     PASSENGERS,
@@ -75,8 +74,11 @@ def awaiting(s: BusState) -> list[Decision]:
     if s.phase == "choose":  # most decisions: said here, without owed and _prompt
         seat = s.turn
         placed = s.placed[seat]
-        prompts = CHOOSE_PROMPTS.get(s.round) or choose_prompts(s.round)
-        title, prompt = prompts[placed][s.markers[seat]]
+        title, text = CHOOSE_TEXTS[placed >= 2]
+        # Say(...) made as the tuple it is, as Decision(...) below
+        prompt = _make_tuple(
+            Say, (text, {"round": s.round, "placed": placed, "left": s.markers[seat]})
+        )
         # Decision(...) made as the tuple it is, without its __new__ in Python
         return [_make_tuple(Decision, (seat, "action", title, prompt, s.moves))]
     due = decision(s)
@@ -102,23 +104,8 @@ CHOOSE = (
 
 _make_tuple = tuple.__new__
 
-# by round, by the markers placed this round and the markers left, the title and the prompt
-# of a choice of action: every count there can be, made once for a round
-CHOOSE_PROMPTS: dict[int, list[list[tuple[Say, Say]]]] = {}
-
-
-def choose_prompts(round_: int) -> list[list[tuple[Say, Say]]]:
-    CHOOSE_PROMPTS[round_] = prompts = [
-        [
-            (
-                CHOOSE[placed >= 2][0],
-                Say(CHOOSE[placed >= 2][1].text, {"round": round_, "placed": placed, "left": left}),
-            )
-            for left in range(ACTION_MARKERS + 1)
-        ]
-        for placed in range(ACTION_MARKERS + 1)
-    ]
-    return prompts
+# the title and the wording of the prompt of a choice of action (``awaiting`` fills it in)
+CHOOSE_TEXTS = tuple((title, prompt.text) for title, prompt in CHOOSE)
 
 
 def decision(s: BusState) -> Decision | None:
