@@ -21,6 +21,7 @@ from referee.contract import (
     Say,
     SignUp,
 )
+from referee.records import BadLine, RefusedOrder
 
 PLAYERS = ["Ann", "Bob", "Cat", "Dan"]
 
@@ -233,3 +234,24 @@ def test_the_game_words_met_include_every_decision_and_the_end():
     assert "This order is for round {given}, but the game is in round {round}." in busboss
     assert "These pieces of them will not count (K10):" in busboss
     assert "the bank takes their routes (rule 40)" in busboss
+
+
+def test_the_log_and_the_views_keep_the_games_words_in_english():
+    """A campaign's log, snapshots and turn files keep what they always kept: a refusal's
+    reason and a bad line's as English text, a view's prompts and end as English text; a
+    campaign written before the games gave Says reads the same."""
+    reason = Say(
+        "Crossing {crossing} has no free lot in zone {zone}, the zone open now.",
+        {"crossing": 10, "zone": "B"},
+    )
+    english = "Crossing 10 has no free lot in zone B, the zone open now."
+    refused = RefusedOrder(0, "build house 10", reason)
+    assert refused.to_json()["reason"] == english
+    assert RefusedOrder.from_json(refused.to_json()).reason == english
+    assert BadLine("line 99", reason).to_json() == ["line 99", english]
+    for game in ("bus", "busboss"):
+        rules = registry.get(game).rules
+        state = rules.new_game({}, PLAYERS, 4)
+        [awaited, *_] = rules.view(state)["awaiting"]
+        [due, *_] = rules.awaiting(state)
+        assert awaited["prompt"] == str(due.prompt) and isinstance(awaited["prompt"], str)
