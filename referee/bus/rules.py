@@ -467,9 +467,9 @@ def _not_an_order(order: object) -> Say:
 # each kind of decision by its name in a sentence
 KIND_NAMES = {
     "action": Say("choice of action"),
-    "line": Say("line expansion"),
+    "line": LINE_EXPANSION,
     "build": Say("building"),
-    "passengers": Say("passengers"),
+    "passengers": PASSENGERS_TITLE,
     "clock": Say("clock decision"),
     "vroom": Say("Vrrooomm! move"),
 }
