@@ -153,7 +153,7 @@ class HeldOrder:
     are for that player alone: how the held order will be used."""
 
     kind: str
-    notes: tuple[str, ...] = ()
+    notes: tuple[Say, ...] = ()
     text: str = ""  # the held order written back in the game's notation (what it holds)
 
 
@@ -172,7 +172,7 @@ class SignupChoice:
 
     word: str
     example: str
-    summary: str
+    summary: Say
     distinct: bool = False
     aliases: tuple[str, ...] = ()
 
@@ -334,7 +334,7 @@ class OwnDrop(Capability):
     their orders are no longer taken). Without it, the bot plays the seat."""
 
     drop: Callable[[Any, int], tuple[Any, list[str]]]
-    note: str
+    note: Say
     left: Callable[[Any, int], bool]
 
 

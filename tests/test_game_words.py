@@ -12,7 +12,16 @@ from test_catalogues import catalogue
 from referee import registry
 from referee.bus import rules as bus_rules
 from referee.bus.notation import Order as BusOrder
-from referee.contract import IllegalOrder, MissedOrderRule, NotationError, OwnDrop, Say
+from referee.contract import (
+    HeldOrders,
+    IllegalOrder,
+    MissedOrderRule,
+    NotationError,
+    OwnDrop,
+    Say,
+    SignUp,
+)
+from referee.records import BadLine, RefusedOrder
 
 PLAYERS = ["Ann", "Bob", "Cat", "Dan"]
 
@@ -110,6 +119,32 @@ def probes_busboss(state, seat: int) -> list[object]:
     ]
 
 
+# orders with pieces that will not count (K10), which the player is told of at once
+VOID_PIECES = [
+    "build leeds-york cost 99",
+    "build nowhere-york",
+    "build leeds-york leeds-york",
+    "build leeds-york york-malton hull-beverley scarborough-whitby malton-pickering",
+    "run 2C-3C: hull-york",
+    "run 2C-3C with red: hull-york",
+    "build leeds-york\nbuild york-malton",
+]
+
+
+def held_notes(state, seat: int) -> Iterator[Say]:
+    """What Bus Boss tells a player of the order it holds for them, for a few orders with
+    pieces that will not count."""
+    rules, held = registry.get("busboss").rules, registry.get("busboss").offers(HeldOrders)
+    for pieces in VOID_PIECES:
+        order = rules.parse(f"round {state.round}\n{pieces}")[0].alternatives[0]
+        try:
+            after, _ = rules.apply(state, seat, order)
+        except IllegalOrder:
+            continue
+        kept = held.held(after, seat) if held else None
+        yield from kept.notes if kept else ()
+
+
 def play_collecting(game: str, seed: int) -> list[Say]:
     """A whole game by the default bot, with every Say it gave on the way."""
     descriptor = registry.get(game)
@@ -132,6 +167,10 @@ def play_collecting(game: str, seed: int) -> list[Say]:
             met.append(error.reason)
     missed = descriptor.offers(MissedOrderRule)
     dropped = descriptor.offers(OwnDrop)
+    signup = descriptor.offers(SignUp)
+    # what the help and a drop tell of the game's own rules
+    met += [dropped.note] if dropped else []
+    met += [choice.summary for choice in signup.choices] if signup else []
     while due := rules.awaiting(state):
         for decision in due:
             met += [decision.title, decision.prompt]
@@ -140,6 +179,8 @@ def play_collecting(game: str, seed: int) -> list[Say]:
         probes = probes_bus(rng) if game == "bus" else probes_busboss(state, seat)
         for order in probes:
             refused(state, seat, order)
+        if game == "busboss":
+            met += held_notes(state, seat)
         refused(state, others[0], rng.choice(rules.legal_orders(state, seat) or [None]))
         if missed and rules.round(state) == 2 and seat == 0:
             # rules 37-39: a missed building round, which allows an extra build in the next
@@ -191,3 +232,26 @@ def test_the_game_words_met_include_every_decision_and_the_end():
     assert {"The game is over.", "{name} is not in the game."} <= busboss
     assert "The game is over; no more orders are taken." in bus
     assert "This order is for round {given}, but the game is in round {round}." in busboss
+    assert "These pieces of them will not count (K10):" in busboss
+    assert "the bank takes their routes (rule 40)" in busboss
+
+
+def test_the_log_and_the_views_keep_the_games_words_in_english():
+    """A campaign's log, snapshots and turn files keep what they always kept: a refusal's
+    reason and a bad line's as English text, a view's prompts and end as English text; a
+    campaign written before the games gave Says reads the same."""
+    reason = Say(
+        "Crossing {crossing} has no free lot in zone {zone}, the zone open now.",
+        {"crossing": 10, "zone": "B"},
+    )
+    english = "Crossing 10 has no free lot in zone B, the zone open now."
+    refused = RefusedOrder(0, "build house 10", reason)
+    assert refused.to_json()["reason"] == english
+    assert RefusedOrder.from_json(refused.to_json()).reason == english
+    assert BadLine("line 99", reason).to_json() == ["line 99", english]
+    for game in ("bus", "busboss"):
+        rules = registry.get(game).rules
+        state = rules.new_game({}, PLAYERS, 4)
+        [awaited, *_] = rules.view(state)["awaiting"]
+        [due, *_] = rules.awaiting(state)
+        assert awaited["prompt"] == str(due.prompt) and isinstance(awaited["prompt"], str)

@@ -179,7 +179,7 @@ def reading_of(site: Site, rules, reply) -> tuple[list, list]:
     _, order_lines = split(where.lines, False, lambda line: reads_as_order(rules, line))
     reading = read_orders(rules, order_lines)
     assert not reading.ignored, reading.ignored
-    return reading.entries, reading.errors
+    return reading.entries, [(line, str(reason)) for line, reason in reading.errors]
 
 
 @pytest.mark.parametrize("game", ["bus", "busboss"])

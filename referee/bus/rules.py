@@ -74,27 +74,13 @@ def awaiting(s: BusState) -> list[Decision]:
     if s.phase == "choose":  # most decisions: said here, without owed and _prompt
         seat = s.turn
         placed = s.placed[seat]
-        title, prompt = CHOOSE[placed >= 2]
-        # Decision(...) and Say(...) made as the tuples they are, without their __new__ in
-        # Python
-        return [
-            _make_tuple(
-                Decision,
-                (
-                    seat,
-                    "action",
-                    title,
-                    _make_tuple(
-                        Say,
-                        (
-                            prompt.text,
-                            {"round": s.round, "placed": placed, "left": s.markers[seat]},
-                        ),
-                    ),
-                    s.moves,
-                ),
-            )
-        ]
+        title, text = CHOOSE_TEXTS[placed >= 2]
+        # Say(...) made as the tuple it is, as Decision(...) below
+        prompt = _make_tuple(
+            Say, (text, {"round": s.round, "placed": placed, "left": s.markers[seat]})
+        )
+        # Decision(...) made as the tuple it is, without its __new__ in Python
+        return [_make_tuple(Decision, (seat, "action", title, prompt, s.moves))]
     due = decision(s)
     return [due] if due else []
 
@@ -117,6 +103,9 @@ CHOOSE = (
 
 
 _make_tuple = tuple.__new__
+
+# the title and the wording of the prompt of a choice of action (``awaiting`` fills it in)
+CHOOSE_TEXTS = tuple((title, prompt.text) for title, prompt in CHOOSE)
 
 
 def decision(s: BusState) -> Decision | None:
@@ -478,9 +467,9 @@ def _not_an_order(order: object) -> Say:
 # each kind of decision by its name in a sentence
 KIND_NAMES = {
     "action": Say("choice of action"),
-    "line": Say("line expansion"),
+    "line": LINE_EXPANSION,
     "build": Say("building"),
-    "passengers": Say("passengers"),
+    "passengers": PASSENGERS_TITLE,
     "clock": Say("clock decision"),
     "vroom": Say("Vrrooomm! move"),
 }

@@ -96,6 +96,8 @@ def awaiting(s: BusBossState) -> list[Decision]:
 _make_tuple = tuple.__new__
 
 
+# the runs on offer when there are none
+NO_RUNS = Say("none")
 # a round's decision by its title, by the kind of round
 TITLES = {"build": Say("a building round"), "operate": Say("an operating round")}
 # the prompt of one who missed a building round: the round's, and the extra build
@@ -166,8 +168,8 @@ def check_order(s: BusBossState, seat: int, order: Order) -> None:
 class Void:
     """A piece of an order that does not count (K10): what it is, and why, with its rule."""
 
-    piece: str  # "run 7H-QS", "build leeds-york", "the second build line"
-    reason: str
+    piece: str  # "run 7H-QS", "build leeds-york" (the order's notation)
+    reason: Say
     entry: RunEntry | None = None  # a run line's entry (K16 names it in a joint run's report)
 
 
@@ -186,8 +188,12 @@ def counted_builds(
     voids = [
         Void(
             "build " + " | ".join(format_purchase(p) for p in build.choices),
-            f"only {allowed} build line{'s' if allowed > 1 else ''} may be given this round "
-            "(rules 8, 38)",
+            Say("only 1 build line may be given this round (rules 8, 38)")
+            if allowed == 1
+            else Say(
+                "only {allowed} build lines may be given this round (rules 8, 38)",
+                {"allowed": allowed},
+            ),
         )
         for build in order.builds[allowed:]
     ]
@@ -217,8 +223,11 @@ def counted_entries(
             voids.append(
                 Void(
                     piece,
-                    f"at most {limit} runs may be entered in a round, and this is "
-                    f"run line {number} (rule 20)",
+                    Say(
+                        "at most {limit} runs may be entered in a round, and this is run "
+                        "line {number} (rule 20)",
+                        {"limit": limit, "number": number},
+                    ),
                     entry,
                 )
             )
@@ -226,25 +235,30 @@ def counted_entries(
         # an entry names its run by the two cards in either order
         offer = offered.get(entry.cards) or offered.get(entry.cards[::-1])
         if offer is None:
-            on_offer = ", ".join(o.name for o in s.offers) or "none"
             voids.append(
                 Void(
                     piece,
-                    f"no such run is on offer this round (the runs on offer: {on_offer}) "
-                    "(rules 16, 21)",
+                    Say(
+                        "no such run is on offer this round (the runs on offer: {runs}) "
+                        "(rules 16, 21)",
+                        {"runs": ", ".join(o.name for o in s.offers) or NO_RUNS},
+                    ),
                     entry,
                 )
             )
             continue
         if offer in entries:
-            voids.append(Void(piece, "the run is entered on an earlier line (rule 20)", entry))
+            voids.append(Void(piece, Say("the run is entered on an earlier line (rule 20)"), entry))
             continue
         if len(entries) == limit:  # (K15; before it, counted above)
             voids.append(
                 Void(
                     piece,
-                    f"at most {limit} runs may be entered in a round, and this would be "
-                    f"run {limit + 1} (rule 20, K15)",
+                    Say(
+                        "at most {limit} runs may be entered in a round, and this would be "
+                        "run {number} (rule 20, K15)",
+                        {"limit": limit, "number": limit + 1},
+                    ),
                     entry,
                 )
             )
@@ -274,7 +288,7 @@ def review(s: BusBossState, seat: int, order: Order) -> list[Void]:
         try:
             resolve(net, company, offer.cards, entry.journey, s.colours, s.rulings, s.order)
         except JourneyError as e:
-            voids.append(Void(f"run {entry.run}", str(e)))
+            voids.append(Void(f"run {entry.run}", e.reason))
     for build in builds:
         for purchase in build.choices:
             problem = purchase.routes and purchase_problem(s, seat, purchase)
@@ -283,21 +297,21 @@ def review(s: BusBossState, seat: int, order: Order) -> list[Void]:
     return voids
 
 
-def partner_problem(s: BusBossState, seat: int, entry: RunEntry) -> str | None:
+def partner_problem(s: BusBossState, seat: int, entry: RunEntry) -> Say | None:
     """What is wrong with the partners a joint entry names (rule 26: two or three players
     in all, each in the game), or None."""
     seats: list[int] = []
     for colour in entry.partners:
         partner = s.colours.index(colour) if colour in s.colours else None
         if partner is None or not s.active[partner]:
-            return f"no player in the game plays {colour} (rule 26)"
+            return Say("no player in the game plays {colour} (rule 26)", {"colour": colour})
         if partner == seat:
-            return "a company cannot run jointly with itself (rule 26)"
+            return Say("a company cannot run jointly with itself (rule 26)")
         if partner in seats:
-            return f"{colour} is named twice (rule 26)"
+            return Say("{colour} is named twice (rule 26)", {"colour": colour})
         seats.append(partner)
     if len(seats) > 2:
-        return "a joint run is for two or three players (rule 26)"
+        return Say("a joint run is for two or three players (rule 26)")
     return None
 
 
@@ -317,24 +331,35 @@ def held(s: BusBossState, seat: int) -> HeldOrder | None:
         return HeldOrder(
             ORDERS,
             (
-                f"Your round {s.round} was decided as missed when the deadline passed "
-                "(rules 37-39).",
+                Say(
+                    "Your round {round} was decided as missed when the deadline passed "
+                    "(rules 37-39).",
+                    {"round": s.round},
+                ),
             ),
         )
     voids = review(s, seat, order)
     notes = [
-        f"Your orders for round {s.round} are held until the round resolves; "
-        "a new order sent before then replaces them."
+        Say(
+            "Your orders for round {round} are held until the round resolves; a new order "
+            "sent before then replaces them.",
+            {"round": s.round},
+        )
     ]
     if voids:
-        notes.append("These pieces of them will not count (K10):")
-        notes += [f"  {v.piece}: {v.reason}." for v in voids]
+        notes.append(Say("These pieces of them will not count (K10):"))
+        notes += [
+            Say("  {piece}: {reason}.", {"piece": v.piece, "reason": v.reason}) for v in voids
+        ]
     else:
         notes.append(
-            "Every piece of them is valid now; whether a route is still free and affordable "
-            "when your turn to build comes is settled as the round resolves (rule 35)."
+            Say(
+                "Every piece of them is valid now; whether a route is still free and "
+                "affordable when your turn to build comes is settled as the round resolves "
+                "(rule 35)."
+            )
             if order.builds and any(p.routes for b in order.builds for p in b.choices)
-            else "Every piece of them is valid now."
+            else Say("Every piece of them is valid now.")
         )
     return HeldOrder(ORDERS, tuple(notes), format_order(order))
 
@@ -423,7 +448,7 @@ def resolve_round(s: BusBossState) -> list[str]:
         void_lines[seat] = entry_voids
         for v in entry_voids + voids:
             events.append(f"{s.label(seat)}: {v.piece} is void, {v.reason}.")
-            record["void"].append({"seats": [seat], "piece": v.piece, "reason": v.reason})
+            record["void"].append({"seats": [seat], "piece": v.piece, "reason": str(v.reason)})
     carried: list[Offer] = []
     if s.kind == "operate":
         # K5: "poorer" is cash at the start of the round, then earlier in the play order
@@ -580,7 +605,7 @@ def entrants(
                 if journey is not None
             ]
         except JourneyError as e:
-            void(company, str(e))
+            void(company, str(e.reason))
             continue
         if not found:
             void(company, "no partner gave the journey (rule 26)")

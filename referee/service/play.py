@@ -201,7 +201,7 @@ def submit(table: Table, seat: int, entries: list[str]) -> Outcome:
     return outcome
 
 
-def dropped_by(table: Table, seat: int) -> str | None:
+def dropped_by(table: Table, seat: int) -> Say | str | None:
     """How the seat left the game: by the game's own rule (``OwnDrop``: its note), or ""
     when the bot plays it; None while its player plays on."""
     if seat in table.campaign.robots:
