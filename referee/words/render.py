@@ -109,6 +109,8 @@ def _gettext(context: jinja2.runtime.Context, message: str, /, **fields: object)
     text = language.gettext(message)
     if context.eval_ctx.autoescape:
         text = markupsafe.Markup(text)
+    if not fields and "%" not in text:  # (most: a heading, a sentence of its own)
+        return text
     return text % {key: language.word(value) for key, value in fields.items()}
 
 
