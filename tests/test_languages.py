@@ -221,3 +221,23 @@ def test_a_whole_game_by_mail_gives_german_players_german_sentences_and_dates(tm
     assert sum(bool(GERMAN_DAY.search(t)) for t in texts) > 10
     assert not any(ENGLISH_DAY.search(t) for t in texts)
     assert all("Fällig bis" in t for t in texts if t.startswith("DEINE ENTSCHEIDUNG"))
+
+
+def test_referee_new_sets_the_campaigns_language_with_a_comment_that_says_so(tmp_path):
+    from click.testing import CliRunner
+
+    from referee.cli import main
+
+    site = make_site(tmp_path)
+    players = [arg for p in (ANN, BOB, CID) for arg in ("--player", p)]
+    base = ["--config", str(site.config.path), "new", "bus"]
+    gm = ["--gm", "Gil <gil@example.org>"]
+    result = CliRunner().invoke(main, [*base, "g1", *players, *gm, "--language", "de"])
+    assert result.exit_code == 0, result.output
+    written = (site.campaign("g1").root / "campaign.yaml").read_text()
+    assert "\nlanguage: de\n" in written and "# The players' language" in written
+    sent = Mailboxes(site).new()
+    assert len(sent) == 4 and {m["Content-Language"] for m in sent} == {"de"}
+    assert any("Du leitest die Partie g1" in text_of(m) for m in sent)  # the game master's
+    refused = CliRunner().invoke(main, [*base, "g2", *players, "--language", "fr"])
+    assert refused.exit_code == 2 and "'fr' is not one of 'en', 'de'" in refused.output
