@@ -54,6 +54,23 @@ class Notices:
     gm: list = field(default_factory=list)  # the misses to tell the game master now (gm_news)
     applied: bool = False  # the policy applied orders: the game goes on from them
 
+    def told_dues(self) -> list[tuple[int, datetime, bool]]:
+        """The due times each player is told of (seat, due, whether their clock stood
+        still): the reminders, and the new due times of the clocks that ran again."""
+        reminded = [(seat, due, False) for seat, due in self.reminders]
+        return reminded + [(seat, due, True) for seat, due in self.moved]
+
+
+@dataclass(frozen=True)
+class Clocks:
+    """The times a campaign's telling reads, worked out once before it (the telling itself
+    keeps no clock): when each awaited decision is due, as its player reads times
+    (``dues``), and when each player on `mail digest` has their next daily mail
+    (``daily``, by seat as the watermarks key it)."""
+
+    dues: dict[int, Shown] = field(default_factory=dict)
+    daily: dict[str, datetime] = field(default_factory=dict)
+
 
 @dataclass(frozen=True)
 class Ticking:
@@ -137,13 +154,6 @@ def digest_due(campaign: Campaign, seat: int, last: datetime) -> datetime:
     player = campaign.players[seat]
     at = parse_time(player.digest_at) if player.digest_at else DIGEST_AT
     return next_daily(last, at, reader_zone(player.timezone, campaign.config.deadlines.zone))
-
-
-def told_dues(notices: Notices) -> list[tuple[int, datetime, bool]]:
-    """The due times each player is told of (seat, due, whether their clock stood still):
-    the reminders, and the new due times of the clocks that ran again."""
-    reminded = [(seat, due, False) for seat, due in notices.reminders]
-    return reminded + [(seat, due, True) for seat, due in notices.moved]
 
 
 WAITS = "the game waits for the game master"  # what a miss under `wait` did
@@ -388,6 +398,25 @@ def first_due(table: Table, seat: int) -> Shown | None:
     ]
     first = min((t for t in times if t is not None), default=None)
     return show(first, campaign.players[seat].timezone, settings.zone) if first else None
+
+
+def clocks(table: Table, mailed: dict[str, str], now: datetime) -> Clocks:
+    """The campaign's clocks after every line of the tick (``Clocks``); ``mailed``: when
+    each player's last mail went (the watermarks' ``mailed``)."""
+    return Clocks(dues(table), daily_mail_due(table.campaign, mailed, now))
+
+
+def daily_mail_due(
+    campaign: Campaign, mailed: dict[str, str], now: datetime
+) -> dict[str, datetime]:
+    """When each player on `mail digest` has their next daily mail: now, if they had none."""
+    return {
+        str(seat): digest_due(campaign, seat, datetime.fromisoformat(mailed[str(seat)]))
+        if str(seat) in mailed
+        else now
+        for seat, player in enumerate(campaign.players)
+        if player.mail == "digest"
+    }
 
 
 def dues(table: Table) -> dict[int, Shown]:

@@ -207,7 +207,8 @@ def resolve_and_answer(
         snapshots.save(table, marks.floor())
     # an answer held to gather with the player's next mail is looked at again next tick, a
     # player's daily mail when its day is over
-    due = min_time(next_mail(table, marks, now), wake(table, now, ticking))
+    daily = timekeeping.daily_mail_due(table.campaign, marks.mailed, now)
+    due = min_time(next_mail(table, marks, now, daily), wake(table, now, ticking))
     waits.note(table.campaign.root, due, campaign_summary(table.campaign, table))
     resolved = sum(len(s.record.orders) for s in table.steps_after(before))
     log.log(
