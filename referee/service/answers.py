@@ -87,7 +87,8 @@ def answer(
     status: Callable[[str], str] | None = None,
 ) -> tuple[int, Watermarks]:
     """Queue every mail the campaign calls for (``telling.tell`` decides them; ``Letters``
-    words them); returns how many mails were queued, and the watermarks as saved.
+    words them); returns how many mails were queued, and the watermarks moved on (which the
+    session commits).
     ``status`` writes the games of an address, for a `status` answered now, after every
     line of the tick."""
     campaign, now = table.campaign, now or datetime.now(UTC)
@@ -99,9 +100,7 @@ def answer(
         for mail in words.write(letter):
             post.queue(campaign, mail)
             queued += 1
-    marks = told.marks
-    campaign.marks = marks  # kept, and saved (mailed.json)
-    return queued, marks
+    return queued, told.marks  # saved when the session commits
 
 
 class Letters:

@@ -405,6 +405,7 @@ class Intake:
         # seat's number is then another player's
         sender = campaign.gm if seat is None else campaign.players[seat]
         done = Commands(self.site, campaign, None, seat, self.now).run(commands)
+        self.sessions.commit(campaign.id)  # before the answer that tells of it is queued
         lines = [Said.of("line_said", line=a.line, said=a.answer("")) for a in done.actions]
         # a sign-up's choices changed in a reply to the answer that gave the seat, which the
         # game's address (and the sender's token) is the Reply-To of: answered here

@@ -1,13 +1,28 @@
 """A campaign as one tick holds it: read once, acted on by every mail and every due deadline
-of the tick, its answers decided once (``answers``)."""
+of the tick, its answers decided once (``answers``), and committed once.
+
+Every write to a campaign's files goes through it, in this order:
+
+1. each mail's and each deadline's record appended to the log (``Campaign.append``), after
+   the settings and the deadline book that its commands changed (``Campaign.commit``): the
+   log never holds a record whose changes are not on disk;
+2. the turn files of the rounds that ended, then the answers queued (the outbox);
+3. ``commit``: what changed since the last record (the deadline book's reminders told, the
+   decisions asked for, a game's end in the settings), then the watermarks of what was
+   queued (mailed.json), then the snapshot the next tick starts from.
+
+A tick killed between two steps loses nothing: what comes after the log is made again from
+it (the watermarks were not moved, so the answers are made again, with the same Message-IDs
+the outbox knows)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TypeVar
 
-from ..store.campaign import Campaign, CampaignError, Table
-from ..store.snapshots import load as load_table
+from ..store import snapshots
+from ..store.campaign import Campaign, CampaignError, Status, Table
+from ..store.marks import Watermarks
 from .site import Site
 
 T = TypeVar("T")
@@ -37,7 +52,7 @@ class Sessions:
 
     def table(self, campaign_id: str) -> Table:
         if campaign_id not in self.tables:
-            self.tables[campaign_id] = load_table(self.campaign(campaign_id))
+            self.tables[campaign_id] = snapshots.load(self.campaign(campaign_id))
         return self.tables[campaign_id]
 
     def loaded(self, campaign_id: str) -> Campaign:
@@ -61,6 +76,11 @@ class Sessions:
             self.forget(campaign_id)
             raise Unavailable(why) from err
 
+    def commit(self, campaign_id: str, marks: Watermarks | None = None) -> None:
+        """The campaign's writes once its answers are queued (see the module's docstring):
+        ``marks``, the watermarks the answers moved on."""
+        commit(self.campaign(campaign_id), self.tables.get(campaign_id), marks)
+
     def replay(self, campaign_id: str) -> None:
         """Rebuild a table from its log (after a rollback)."""
         self.tables[campaign_id] = self.campaign(campaign_id).table()
@@ -73,3 +93,18 @@ class Sessions:
                 cached.clear()
             else:
                 cached.pop(campaign_id, None)
+
+
+def commit(
+    campaign: Campaign, table: Table | None, marks: Watermarks | None, snapshot: bool = False
+) -> None:
+    """Step 3 of the module's docstring, for a campaign held by a tick or by a game master's
+    command line; the snapshot when a round ended since the last (or always: ``snapshot``)."""
+    if table is not None and table.over and campaign.status != Status.FINISHED:
+        campaign.status = Status.FINISHED  # a tick killed before it was written
+        campaign.changed()
+    campaign.commit()
+    if marks is not None:
+        campaign.marks = marks
+        if table is not None and (snapshot or snapshots.due(table)):
+            snapshots.save(table, marks.floor())

@@ -112,7 +112,7 @@ def extend(campaign: Campaign, hours: float, table: Table | None, now: datetime)
     for entry in book.seats.values():
         entry.extended = min(entry.extended + hours * 3600, MAX_EXTENSION.total_seconds())
         entry.reminded = False
-    book.save(campaign.root)
+    campaign.changed("book")
 
 
 def rearm(campaign: Campaign, now: datetime, every: bool = False) -> None:
@@ -127,13 +127,13 @@ def rearm(campaign: Campaign, now: datetime, every: bool = False) -> None:
         entry.asked, entry.extended, entry.paused, entry.stopped = stamp(now), 0.0, 0.0, 0.0
         entry.missed = entry.reminded = False
     if missed:
-        book.save(campaign.root)
+        campaign.changed("book")
 
 
 def pause(campaign: Campaign, now: datetime) -> None:
     book = campaign.book
     book.paused_at = stamp(now)
-    book.save(campaign.root)
+    campaign.changed("book")
 
 
 def resume(campaign: Campaign, now: datetime) -> None:
@@ -144,7 +144,7 @@ def resume(campaign: Campaign, now: datetime) -> None:
         for entry in book.seats.values():
             entry.paused += max(lasted, 0)
         book.paused_at = None
-    book.save(campaign.root)
+    campaign.changed("book")
 
 
 def digest_due(campaign: Campaign, seat: int, last: datetime) -> datetime:
@@ -237,8 +237,8 @@ def check(
     table: Table, now: datetime, settings: Deadlines, ticking: Ticking, halted: bool = False
 ) -> tuple[Notices, Outcome]:
     """Bring the book up to date with the decisions owed now, and act on what is due (not
-    while the clocks stand still, ``halted``). The caller saves the book once the notices
-    are queued (so that none is lost)."""
+    while the clocks stand still, ``halted``). The session commits the book once the
+    notices are queued (so that none is lost)."""
     campaign = table.campaign
     book = campaign.book
     notices, outcome = Notices(), Outcome(round=table.round)
@@ -299,19 +299,17 @@ def due_if_asked(table: Table, now: datetime) -> dict[int, datetime]:
     return {seat: due for seat, due in dues.items() if due is not None}
 
 
-def note_asked(table: Table, now: datetime, save: bool = True) -> None:
+def note_asked(table: Table, now: datetime) -> None:
     """Enter the decisions owed now in the book, asked for ``now``, after every line of the
     tick (a bot's move or a kept order may have made new ones) or of a game master's
-    command line: every mail that asks for them shows their due time. Without ``save``
-    the caller saves the book (a tick, with its notices)."""
+    command line: every mail that asks for them shows their due time."""
     campaign = table.campaign
     settings = campaign.config.deadlines
     if campaign.status != Status.RUNNING or not settings.active:
         return
     book = campaign.book
     catch_up(book, table, now)
-    if save:
-        book.save(campaign.root)
+    campaign.changed("book")
 
 
 def _apply_policy(table: Table, seat: int, policy: str, outcome: Outcome) -> str:
@@ -333,7 +331,7 @@ def keep_time(table: Table, now: datetime, ticking: Ticking) -> Notices | None:
     """One tick's deadlines for a running campaign: the reminders due, the new due times of
     clocks that stood still (``ticking``: the outbox's outages), and the policy for every decision
     missed (its orders committed to the log). None when it keeps no
-    deadlines. The answers stage tells what the notices say; the caller saves the book
+    deadlines. The answers stage tells what the notices say; the session commits the book
     once they are queued, so that none is lost."""
     settings = table.campaign.config.deadlines
     if not settings.active:
