@@ -63,7 +63,7 @@ def answered(site: Site, table: Table) -> None:
     without a snapshot (the tests of snapshots keep theirs themselves)."""
     answers.write_turns(table)
     _, marks = answers.answer(site.post, table)
-    session.commit(table.campaign, None, marks)
+    session.commit_files(table.campaign, None, marks)
 
 
 def reached(table: Table, round_: int | None) -> bool:

@@ -18,11 +18,20 @@ the outbox knows)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
+from datetime import datetime
 from typing import TypeVar
 
+from ..mail.read import Incoming
+from ..mail.routing import MAX_LINES, Route
+from ..records import BadLine, Kind, Record
+from ..settings.deadlines import stamp
 from ..store import snapshots
 from ..store.campaign import Campaign, CampaignError, Status, Table
 from ..store.marks import Watermarks
+from ..words.render import Said, say, spoken
+from .commands import Commands, split
+from .play import Outcome, commit, dropped_by, read_orders, reads_as_order, submit
 from .site import Site
 
 T = TypeVar("T")
@@ -79,7 +88,76 @@ class Sessions:
     def commit(self, campaign_id: str, marks: Watermarks | None = None) -> None:
         """The campaign's writes once its answers are queued (see the module's docstring):
         ``marks``, the watermarks the answers moved on."""
-        commit(self.campaign(campaign_id), self.tables.get(campaign_id), marks)
+        commit_files(self.campaign(campaign_id), self.tables.get(campaign_id), marks)
+
+    def apply(
+        self,
+        mail: Incoming,
+        table: Table,
+        seat: int | None,
+        where: Route,
+        now: datetime,
+        sent_anew: str | None = None,
+    ) -> tuple[Outcome, Record]:
+        """A player's (or the game master's, seat None) mail to a started campaign: its
+        commands, then its orders, in one log record; none of them when it was ``sent_anew``
+        (why it is refused)."""
+        campaign = table.campaign
+        commands, order_lines = (
+            split(where.lines, seat is None, lambda line: reads_as_order(table.rules, line))
+            if not sent_anew
+            else ([], [])
+        )
+        done = Commands(self.site, campaign, table, seat, now).run(commands)
+        record = Record(
+            Kind.MAIL,
+            message_id=mail.message_id,
+            sender=mail.sender_address,
+            seat=seat,
+            subject=mail.subject,
+            actions=tuple(done.actions),
+        )
+        if seat is not None and not sent_anew:  # what knows this mail if it comes again
+            record = replace(
+                record,
+                # a date to come (a wrong clock) counts as now: it must not refuse the next
+                date=stamp(min(mail.date, now)) if mail.date else None,
+                body=mail.body_digest if where.lines else None,
+            )
+        assert done.outcome is not None  # a started campaign's commands have one
+        outcome = done.outcome
+        if sent_anew:
+            record = replace(record, bad_lines=(BadLine("(all)", sent_anew),))
+        elif seat is None:
+            record = replace(record, ignored=tuple(order_lines))
+        elif campaign.status != Status.RUNNING or (dropped := dropped_by(table, seat)) is not None:
+            # no orders are taken now, or ever from a dropped player
+            if order_lines:
+                why = (
+                    say("no_orders_now", campaign_id=campaign.id, status=campaign.status)
+                    if campaign.status != Status.RUNNING
+                    else say("no_orders_dropped", campaign_id=campaign.id, rule=dropped)
+                )
+                record = replace(record, bad_lines=(BadLine("(all)", why),))
+        else:
+            reading = read_orders(table.rules, order_lines)
+            if where.cut:
+                reading.ignored.append(say("lines_unread", count=where.cut, limit=MAX_LINES))
+            passed = reading.ignored
+            if not (reading.entries or reading.errors or commands):
+                unread = [spoken(s) for s in set_aside(mail)]
+                passed = passed + unread  # the answer says what was not read
+            record = replace(
+                record,
+                ignored=tuple(passed),
+                bad_lines=tuple(BadLine(*e) for e in reading.errors),
+            )
+            if reading.entries and not reading.errors:
+                outcome = submit(table, seat, reading.entries)
+        commit(table, outcome, record)
+        if done.rebuild:
+            self.replay(campaign.id)
+        return outcome, record
 
     def replay(self, campaign_id: str) -> None:
         """Rebuild a table from its log (after a rollback)."""
@@ -95,7 +173,7 @@ class Sessions:
                 cached.pop(campaign_id, None)
 
 
-def commit(
+def commit_files(
     campaign: Campaign, table: Table | None, marks: Watermarks | None, snapshot: bool = False
 ) -> None:
     """Step 3 of the module's docstring, for a campaign held by a tick or by a game master's
@@ -108,3 +186,9 @@ def commit(
         campaign.marks = marks
         if table is not None and (snapshot or snapshots.due(table)):
             snapshots.save(table, marks.floor())
+
+
+def set_aside(mail: Incoming) -> list[Said]:
+    """What of a mail's text was not read (quotes, a signature, a footer), as its answer
+    tells it."""
+    return [Said.of("set_aside", kind=a.kind, line=a.line, count=a.count) for a in mail.set_aside]

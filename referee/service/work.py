@@ -33,8 +33,7 @@ from .health import campaign_summary
 from .intake import Intake
 from .play import advance, campaign_bot, commit
 from .report import TickReport
-from .session import Sessions
-from .session import commit as commit_session
+from .session import Sessions, commit_files
 from .site import Site
 from .telling import next_mail
 from .timekeeping import Ticking, keep_time, wake
@@ -246,7 +245,7 @@ def run_as_gm(site: Site, campaign_id: str, line: str, now: datetime) -> list[Ac
         campaign_bot(table)
     done = Commands(site, campaign, table, None, now).run(commands)
     if table is None:  # open for sign-up: no log to answer from
-        commit_session(campaign, None, None)
+        commit_files(campaign, None, None)
         for told in tell_replaced(site, campaign, done.actions):
             tell_sender(site.post, told, now)
     # a refusal is told where the command was typed: logged, it would only be mailed back
@@ -263,7 +262,7 @@ def run_as_gm(site: Site, campaign_id: str, line: str, now: datetime) -> list[Ac
             site.post, table, now, status=lambda address: status_text(site, address, table)
         )
         # the next tick starts from here, not the log
-        commit_session(table.campaign, table, marks, snapshot=True)
+        commit_files(table.campaign, table, marks, snapshot=True)
     site.post.save()
     return done.actions
 
