@@ -15,7 +15,7 @@ from ...store.campaign import Player, Status, new_token, parse_player
 from ...words.render import say
 from .. import timekeeping
 from ..play import adjudicate, decide_by_bot, dropped_by
-from .base import DECIDES, CampaignCommand, CommandError, Commands, Who, newcomer_name, seated
+from .base import CampaignCommand, CommandError, Commands, Who, newcomer_name, seated
 
 
 def switch_status(ctx: Commands, wanted: Status, new: Status) -> None:
@@ -218,7 +218,7 @@ class RollbackCommand(CampaignCommand):
             raise CommandError(say("rollback_usage"))
         count = int(rest)
         table = ctx.started()
-        if any(isinstance(a, DECIDES) for a in ctx.done.actions):
+        if any(a.decides for a in ctx.done.actions):
             raise CommandError(say("rollback_alone"))
         if ctx.campaign.status == Status.FINISHED:
             raise CommandError(say("rollback_finished"))
