@@ -21,7 +21,7 @@ from .state import LAST_ROUND
 
 # The bank (owner of a dropped player's routes, rule 40) is drawn as an owner too: grey,
 # and dashed on the PNG.
-BANK_STYLE = PlayerStyle("#", (120, 120, 120), "grey", "gaps")
+BANK_STYLE = PlayerStyle("#", (88, 88, 88), "grey", "gaps")
 
 
 @dataclass(frozen=True)
