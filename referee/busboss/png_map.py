@@ -265,17 +265,24 @@ def _layout(m: Map) -> Layout:
         reach = radius + RINGS[-1] + max(w, h)
         near = obstacles.near((cx - reach, cy - reach, cx + reach, cy + reach))
         best: tuple[float, Label] | None = None  # (cost, where)
-        for ring, gap in enumerate(RINGS):
-            for preference, degrees in enumerate(DIRECTIONS):
-                sx, sy = math.cos(math.radians(degrees)), math.sin(math.radians(degrees))
-                # the label's centre, so that its near side is `gap` from the disc
-                lx = cx + sx * (radius + gap + w / 2)
-                ly = cy + sy * (radius + gap + h / 2)
-                box = (lx - w / 2, ly - h / 2, lx + w / 2, ly + h / 2)
-                score = near.cost(box) + preference * 3 + ring * 60
-                if best is None or score < best[0]:
-                    align = "l" if sx > 0.3 else "r" if sx < -0.3 else "m"
-                    best = (score, Label(box, align))
+        # in order of what they cost before what they cover (a ring costs more than any
+        # direction): none after one whose cost the best's beats is tried
+        for penalty, gap, degrees in (
+            (ring * 60 + preference * 3, gap, degrees)
+            for ring, gap in enumerate(RINGS)
+            for preference, degrees in enumerate(DIRECTIONS)
+        ):
+            if best is not None and best[0] <= penalty:
+                break
+            sx, sy = math.cos(math.radians(degrees)), math.sin(math.radians(degrees))
+            # the label's centre, so that its near side is `gap` from the disc
+            lx = cx + sx * (radius + gap + w / 2)
+            ly = cy + sy * (radius + gap + h / 2)
+            box = (lx - w / 2, ly - h / 2, lx + w / 2, ly + h / 2)
+            score = near.cost(box) + penalty
+            if best is None or score < best[0]:
+                align = "l" if sx > 0.3 else "r" if sx < -0.3 else "m"
+                best = (score, Label(box, align))
         assert best is not None  # there are places to try
         labels[key] = best[1]
         obstacles.boxes.append(best[1].box)
@@ -303,6 +310,8 @@ def _layout(m: Map) -> Layout:
         ]
         on = [(0.0, length * t * s, 0) for t in (0.25, 0.32, 0.18) for s in (1, -1)]
         for preference, (away, shift, side) in enumerate(beside + on):
+            if best_centre is not None and best_centre[0] <= preference * 2:
+                break  # (as for the keys)
             cx = mx + uy * away * side + ux * shift
             cy = my - ux * away * side + uy * shift
             score = near.cost(length_box(m, route.name, (cx, cy)), route.name) + preference * 2
