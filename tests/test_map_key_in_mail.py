@@ -70,3 +70,13 @@ def test_a_bus_mail_s_html_says_whose_line_is_which_and_shows_the_clock_and_acti
         assert "Line markers left: " in html
         for _, action in ACTIONS:
             assert f"{action}: " in html, action
+
+
+def test_the_bank_is_in_the_key_only_when_it_holds_routes():
+    from busboss_map_views import stored
+
+    from referee import maps
+
+    assert stored("middle")["bank_routes"] and not stored("start")["bank_routes"]
+    assert "# the bank (rule 40): grey, broken into dashes" in maps.map_key(stored("middle"))[0]
+    assert "the bank" not in maps.map_key(stored("start"))[0]

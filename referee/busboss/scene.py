@@ -237,7 +237,8 @@ def map_key(scene: BossScene, m: Map) -> tuple[str, ...]:
     """What the PNG map does not say for itself, a sentence a line, for the mail beside it:
     whose routes are which, the symbols, and every town's abbreviation."""
     owners = [f"{c.style.letter} {c.name}: {c.style.looks}" for c in scene.companies]
-    owners.append(f"{BANK_STYLE.letter} the bank (rule 40): {BANK_STYLE.looks}")
+    if scene.bank_routes:
+        owners.append(f"{BANK_STYLE.letter} the bank (rule 40): {BANK_STYLE.looks}")
     return (
         f"Routes: {'; '.join(owners)}; thin grey lines are free. Numbers are lengths.",
         "Towns: a ring is a town with cards (its abbreviation in capitals), a dot one without"
