@@ -19,6 +19,7 @@ from referee.bus import png_map as bus_png
 from referee.bus.board import BOARD
 from referee.bus.scene import STYLES
 from referee.busboss import png_map as busboss_png
+from referee.busboss.scene import view_map
 from referee.maps import canvas
 from referee.maps.styles import INK
 
@@ -115,3 +116,33 @@ def test_bus_crossing_numbers_and_players_letters_come_out_8_css_pixels_tall():
             letter = light if style.ink != INK else dark
             height = ink_height(image, (x, y), half, letter)
             assert css(height, bus_png) >= least, (style.letter, height)
+
+
+def test_bus_boss_town_keys_and_lengths_come_out_8_css_pixels_tall():
+    view = busboss_stored("middle")
+    m = view_map(view)
+    image = Image.open(io.BytesIO(maps.png_map(view))).convert("RGB")
+    layout = busboss_png._layout(m)
+    least = SMALLEST * FIGURE_HEIGHT
+
+    def ink(pixel) -> bool:  # the keys' ink, darker than any route or owner's colour
+        return max(pixel) < 70
+
+    def muted(pixel) -> bool:  # lengths: grey figures on the paper and their halo
+        return max(pixel) < 150 and max(pixel) - min(pixel) < 20
+
+    capitals = [key for key in layout.labels if m.places[key].destination]
+    assert capitals
+    for key in capitals:
+        height = rows_of(image, layout.labels[key].box, ink)
+        assert css(height, busboss_png) >= least, (key, height)
+    for route, at in layout.lengths.items():
+        height = rows_of(image, busboss_png.length_box(m, route, at), muted)
+        assert css(height, busboss_png) >= least, (route, height)
+
+
+def rows_of(image: Image.Image, box, is_ink) -> int:
+    """How many rows of the box hold a pixel of ink, from the first to the last."""
+    x0, y0, x1, y1 = (round(v) for v in box)
+    rows = [y for y in range(y0, y1) if any(is_ink(image.getpixel((x, y))) for x in range(x0, x1))]
+    return rows[-1] - rows[0] + 1 if rows else 0
