@@ -21,9 +21,27 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, NamedTuple, Protocol, TypedDict, TypeVar
 
 from . import schema
+
+
+class Say(NamedTuple):
+    """Words a game gives the referee for a person to read, not yet in any language: a
+    message identifier, which is its English wording with ``{name}`` fields (gettext's
+    msgid, found by Babel's extractor under the keyword ``Say``), and the fields' values.
+    The referee words it in the reader's language from the game's catalogue
+    (``words.language``); ``str()`` gives the English, for logs and the game master's
+    files. A value a field takes that is itself a ``Say`` is worded in the same language."""
+
+    text: str
+    params: Mapping[str, Any] = MappingProxyType({})
+
+    def __str__(self) -> str:
+        if not self.params:
+            return self.text
+        return self.text.format(**{k: str(v) for k, v in self.params.items()})
 
 
 class IllegalOrder(Exception):
@@ -398,6 +416,9 @@ class GameDescriptor:
                    the view's players: "score", "cash")
     text_map       view -> the plain-text map (for the mail body and turns/)
     png_map        view -> PNG bytes, or None for a game drawn in text only
+    map_key        view -> what the PNG map does not say for itself (whose lines are which,
+                   the symbols, the keys it writes, what a side panel held), a sentence a
+                   line, for the mail to show beside it
     player_colour  a player of the view -> "#rrggbb", their colour on maps and the chart
     capabilities   what only some games do (``Capability``), each at most once
     """
@@ -406,6 +427,7 @@ class GameDescriptor:
     measure: str
     text_map: Callable[[View], str]
     png_map: Callable[[View], bytes] | None = None
+    map_key: Callable[[View], tuple[str, ...]] = lambda view: ()
     player_colour: Callable[[dict[str, Any]], str] = lambda player: "#000000"
     capabilities: tuple[Capability, ...] = ()
 
