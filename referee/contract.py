@@ -45,19 +45,20 @@ class Say(NamedTuple):
 
 
 class IllegalOrder(Exception):
-    """An order the rules refuse. ``reason`` is written for the player; ``alternatives``
-    (orders) are the legal choices where listing them helps."""
+    """An order the rules refuse. ``reason`` is for the player (``str()`` gives it in
+    English); ``alternatives`` (orders) are the legal choices where listing them helps."""
 
-    def __init__(self, reason: str, alternatives: Sequence[Any] = ()):
+    def __init__(self, reason: Say, alternatives: Sequence[Any] = ()):
         super().__init__(reason)
         self.reason = reason
         self.alternatives = list(alternatives)
 
 
 class NotationError(ValueError):
-    """Text that is not an order of the game. ``line`` is the offending text."""
+    """Text that is not an order of the game: ``reason`` says why, for the player who wrote
+    it; ``line`` is the offending text."""
 
-    def __init__(self, reason: str, line: str = ""):
+    def __init__(self, reason: Say, line: str = ""):
         super().__init__(f"{reason}: {line!r}" if line else reason)
         self.reason = reason
         self.line = line
@@ -79,15 +80,18 @@ class Entry:
 
 class Decision(NamedTuple):
     """A decision owed by one seat: its kind (matches the kind of the orders that answer it),
-    a sentence saying what it is about ('<title>: <details>'), and its stage: a number that
-    changes whenever the seat faces a new decision, so the referee prompts once per decision
-    (Bus: every order moves the game on; Bus Boss: one decision per round). A named tuple,
-    not a frozen dataclass: one is made for every decision of a game, and a frozen
-    dataclass's __init__ cost a tenth of a Bus decision."""
+    its title (what it asks in a few words, to stand inside a sentence: a subject's 'your
+    turn: <title>', 'waiting for Ann (<title>)'), a sentence saying what it is about
+    ('<Title>: <details>'), and its stage: a number that changes whenever the seat faces a
+    new decision, so the referee prompts once per decision (Bus: every order moves the game
+    on; Bus Boss: one decision per round). A named tuple, not a frozen dataclass: one is
+    made for every decision of a game, and a frozen dataclass's __init__ cost a tenth of a
+    Bus decision."""
 
     seat: int
     kind: str
-    prompt: str
+    title: Say
+    prompt: Say
     stage: int = 0
 
 
@@ -105,19 +109,21 @@ class Result:
     of lists of seats (ties share a place).
 
     ending  a member of the game's own Enum of the ways a game of it ends, whose value is
-            its wording; a wording may name players by ``{}``, filled from ``named``
-    named   the names the wording mentions, in order
+            its wording (a ``Say``); a wording may name players by fields filled from
+            ``named``
+    named   the names the wording mentions, by its fields
     """
 
     ending: Enum
     scores: tuple[int, ...]
     ranking: tuple[tuple[int, ...], ...]
-    named: tuple[str, ...] = ()
+    named: Mapping[str, str] = field(default_factory=dict)
 
     @property
-    def reason(self) -> str:
-        """Why the game ended, in words for the players."""
-        return str(self.ending.value).format(*self.named)
+    def reason(self) -> Say:
+        """Why the game ended, for the players."""
+        wording: Say = self.ending.value
+        return Say(wording.text, {**wording.params, **self.named}) if self.named else wording
 
     def outcome(self, seat: int) -> Outcome:
         first = self.ranking[0]
@@ -143,7 +149,7 @@ class HeldOrder:
     are for that player alone: how the held order will be used."""
 
     kind: str
-    notes: tuple[str, ...] = ()
+    notes: tuple[Say, ...] = ()
     text: str = ""  # the held order written back in the game's notation (what it holds)
 
 
@@ -162,7 +168,7 @@ class SignupChoice:
 
     word: str
     example: str
-    summary: str
+    summary: Say
     distinct: bool = False
     aliases: tuple[str, ...] = ()
 
@@ -185,13 +191,16 @@ def option_defaults(rules: Rules) -> dict[str, Any]:
 
 
 def progress_view(decisions: Sequence[Decision], result: Result | None) -> Progress:
-    """The part of every game's view that says who is awaited and how the game ended."""
+    """The part of every game's view that says who is awaited and how the game ended. Its
+    words are English (``str()``), as every view's were: a view is plain data, kept in
+    snapshots and turn files; the reader's language comes from the decisions and the
+    result themselves (``Rules.awaiting``, ``Rules.result``)."""
     return {
-        "awaiting": [{"seat": d.seat, "kind": d.kind, "prompt": d.prompt} for d in decisions],
+        "awaiting": [{"seat": d.seat, "kind": d.kind, "prompt": str(d.prompt)} for d in decisions],
         "result": None
         if result is None
         else {
-            "reason": result.reason,
+            "reason": str(result.reason),
             "scores": list(result.scores),
             "ranking": [list(place) for place in result.ranking],
         },
@@ -321,7 +330,7 @@ class OwnDrop(Capability):
     their orders are no longer taken). Without it, the bot plays the seat."""
 
     drop: Callable[[Any, int], tuple[Any, list[str]]]
-    note: str
+    note: Say
     left: Callable[[Any, int], bool]
 
 

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar, Protocol
 
-from .contract import GameDescriptor, OwnDrop
+from .contract import GameDescriptor, OwnDrop, Say
 from .files import whole
 
 FORMAT_VERSION = 2
@@ -80,18 +80,19 @@ class AppliedOrder:
 
 @dataclass(frozen=True)
 class RefusedOrder:
-    """A kept order its decision refused, with the rest of that queue dropped."""
+    """A kept order its decision refused, with the rest of that queue dropped. The log
+    keeps its reason in English (``str()`` of the game's ``Say``), as it always has."""
 
     seat: int
     text: str
-    reason: str
+    reason: str | Say
     dropped: tuple[str, ...] = ()
 
     def to_json(self) -> dict:
         return {
             "seat": self.seat,
             "text": self.text,
-            "reason": self.reason,
+            "reason": str(self.reason),
             "dropped": list(self.dropped),
         }
 
@@ -121,11 +122,14 @@ class MissedDeadline:
 
 @dataclass(frozen=True)
 class BadLine:
+    """A line that is no order as written, and why (kept in English in the log, as
+    ``RefusedOrder``'s reason)."""
+
     line: str
-    reason: str
+    reason: str | Say
 
     def to_json(self) -> list:
-        return [self.line, self.reason]
+        return [self.line, str(self.reason)]
 
     @classmethod
     def from_json(cls, data: Any) -> BadLine:

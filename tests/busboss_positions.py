@@ -61,7 +61,7 @@ def refusal(s: BusBossState, seat: int, text: str) -> str:
     """The reason the rules give for refusing the order."""
     with pytest.raises(IllegalOrder) as caught:
         RULES.apply(s, seat, order(text))
-    return caught.value.reason
+    return str(caught.value.reason)
 
 
 def void(s: BusBossState, seat: int, text: str) -> list[str]:

@@ -480,7 +480,7 @@ def test_b13_the_last_clock_stone_ends_the_game_at_once():
     assert s.phase == "over" and RULES.awaiting(s) == []
     assert s.points[1] == 0  # Bob's Vrrooomm! never happens
     result = RULES.result(s)
-    assert result.reason == "the last clock stone was taken" and result.scores == (-1, 0, 0)
+    assert str(result.reason) == "the last clock stone was taken" and result.scores == (-1, 0, 0)
     assert result.ranking == ((1, 2), (0,))
 
 

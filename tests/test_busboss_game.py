@@ -57,8 +57,8 @@ def test_the_state_given_is_never_changed():
 def test_operating_rounds_owe_operate_decisions():
     s = at_round(new(), 7, "AS-QH")
     assert {d.kind for d in RULES.awaiting(s)} == {"orders"}
-    assert "an operating round" in RULES.awaiting(s)[0].prompt
-    assert RULES.awaiting(s)[0].prompt == (
+    assert "an operating round" in str(RULES.awaiting(s)[0].prompt)
+    assert str(RULES.awaiting(s)[0].prompt) == (
         "Round 7, an operating round: enter up to 5 of the 1 run on offer, then buy routes "
         "after the runs."
     )

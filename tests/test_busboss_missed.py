@@ -41,7 +41,7 @@ def test_rule_38_a_missed_building_round_buys_nothing_and_allows_an_extra_build(
     )
     assert s.round == 4 and s.routes_of(ANN) == [] and s.cash[ANN] == 100
     assert s.extra_build == (ANN,) and RULES.view(s)["players"][ANN]["missed_in_a_row"] == 1
-    prompts = {d.seat: d.prompt for d in RULES.awaiting(s)}
+    prompts = {d.seat: str(d.prompt) for d in RULES.awaiting(s)}
     assert "extra build" in prompts[ANN] and "extra build" not in prompts[BOB]
     assert void(s, BOB, "build leeds-york\nbuild york-malton") == [
         "build york-malton: only 1 build line may be given this round (rules 8, 38)"
@@ -141,7 +141,7 @@ def test_rule_40_after_two_missed_rounds_the_bank_takes_the_routes():
     assert view["entry_limit"] == 5  # K11: four were in the game as round 9 began
     with pytest.raises(IllegalOrder) as caught:
         RULES.apply(s, ANN, order("no runs"))
-    assert caught.value.reason == "You are no longer in the game (rule 40)."
+    assert str(caught.value.reason) == "You are no longer in the game (rule 40)."
 
 
 def test_rule_40_others_pay_the_bank_and_may_buy_its_routes():

@@ -17,7 +17,7 @@ def test_every_game_of_a_simulation_ends_in_a_named_way_of_its_game():
 
 def test_a_tie_for_first_place_is_shared():
     tied = Result(BusEnding.CLOCK, (5, 5, 3), ((0, 1), (2,)))
-    assert tied.reason == "the last clock stone was taken"
+    assert str(tied.reason) == "the last clock stone was taken"
     assert [tied.outcome(seat) for seat in range(3)] == [
         Outcome.SHARED,
         Outcome.SHARED,

@@ -68,7 +68,7 @@ def answer_for(rules, line: str, listed: re.Match | None, round_: re.Match | Non
     if round_:
         with pytest.raises(Exception) as told:
             rules.parse(line)
-        return [], [(line, told.value.reason)]
+        return [], [(line, str(told.value.reason))]
     # an order the mail wrapped: after its colon, or inside its journey after a hyphen
     return [re.sub(r"-\s+", "-", " ".join(line.split("#")[0].split()))], []
 
@@ -154,7 +154,7 @@ class Game:
         for mid, (seat, line, (entries, errors)) in list(self.sent.items()):
             record = records[mid]
             if errors:
-                assert [(b.line, b.reason) for b in record.bad_lines] == errors, line
+                assert [(b.line, str(b.reason)) for b in record.bad_lines] == errors, line
                 assert not record.orders
             else:
                 assert not record.bad_lines and not record.ignored, record
@@ -179,7 +179,7 @@ def reading_of(site: Site, rules, reply) -> tuple[list, list]:
     _, order_lines = split(where.lines, False, lambda line: reads_as_order(rules, line))
     reading = read_orders(rules, order_lines)
     assert not reading.ignored, reading.ignored
-    return reading.entries, reading.errors
+    return reading.entries, [(line, str(reason)) for line, reason in reading.errors]
 
 
 @pytest.mark.parametrize("game", ["bus", "busboss"])

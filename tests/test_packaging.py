@@ -130,6 +130,8 @@ def test_the_sdist_and_the_wheel_carry_the_cron_and_systemd_files_the_licence_an
     assert {f"cron/{name}" for name in cron} <= in_sdist
     assert {f"referee/cron/{name}" for name in cron} | {"referee/py.typed"} <= in_wheel
     assert any(name.endswith(".data/scripts/referee-tick") for name in in_wheel)
+    catalogues = {f"referee/{game}/locale/de/LC_MESSAGES/{game}.po" for game in ("bus", "busboss")}
+    assert catalogues <= in_wheel and catalogues <= in_sdist
     assert any(name.endswith("LICENSE") for name in in_wheel)
     assert "Classifier: License :: OSI Approved :: MIT License" in metadata
     assert "Requires-Dist: tzdata" in metadata

@@ -111,7 +111,7 @@ def test_the_default_bot_wins_from_a_pile_it_can_make_a_multiple_of_four(takeawa
         seat = takeaway.awaiting(state)[0].seat
         state, _events = takeaway.apply(state, seat, bot(state, seat, rng))
     result = takeaway.result(state)
-    assert (result.reason, result.scores, result.ranking) == (
+    assert (str(result.reason), result.scores, result.ranking) == (
         "Ann took the last counter",
         (1, 0),
         ((0,), (1,)),
@@ -313,5 +313,6 @@ def test_the_wording_is_the_ending_s_with_the_players_it_names(takeaway):
     state, _ = takeaway.apply(state, 0, takeaway.parse("take 2")[0].alternatives[0])
     result = takeaway.result(state)
     assert isinstance(result.ending, Enum) and result.ending.name == "LAST_COUNTER"
-    assert result.reason == "Ann took the last counter" and result.named == ("Ann",)
+    assert str(result.reason) == "Ann took the last counter"
+    assert result.named == {"winner": "Ann"}
     assert [result.outcome(seat) for seat in (0, 1)] == [Outcome.WON, Outcome.LOST]

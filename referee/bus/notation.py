@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from ..contract import Entry, NotAnOrder, NotationError
+from ..contract import Entry, NotAnOrder, NotationError, Say
 
 BUILDING_TYPES = ("house", "office", "pub")
 ACTIONS = ("line", "buses", "passengers", "buildings", "clock", "vroom", "start")
@@ -95,7 +95,9 @@ def parse_orders(text: str, stations: tuple[int, ...] = (11, 26)) -> list[Entry]
             for alt in alternatives:
                 parsed = _parse_line(alt, stations)
                 if len(parsed) != 1:
-                    raise NotationError("each alternative around | must be one single order", raw)
+                    raise NotationError(
+                        Say("each alternative around | must be one single order"), raw
+                    )
                 options.append(parsed[0])
             entries.append(Entry(tuple(options), line))
         else:
@@ -113,22 +115,24 @@ def _number(word: str, line: str) -> int:
     # ASCII digits only: isdigit() also takes "²", which int() refuses; and no crossing or
     # count has more than a few digits, while int() refuses more than 4,300
     if not (word.isascii() and word.isdigit()) or len(word) > 6:
-        raise NotationError(f"{word!r} is not a crossing number", line)
+        raise NotationError(Say("{word!r} is not a crossing number", {"word": word}), line)
     return int(word)
 
 
 def _parse_line(line: str, stations: tuple[int, ...]) -> list[Order]:
     words = _words(line)
     if not words:  # "|" alone, or an empty alternative as in "pass | |"
-        raise NotationError("an order is missing around '|'", line)
+        raise NotationError(Say("an order is missing around '|'"), line)
     verb, rest = words[0], words[1:]
     if verb == "pass":
         if rest:
-            raise NotationError("'pass' takes nothing after it", line)
+            raise NotationError(Say("'pass' takes nothing after it"), line)
         return [Order("action", ("pass",))]
     if verb in ("action", "actions", "choose", "take"):
         if not rest:
-            raise NotationError("name the action: " + ", ".join(ACTIONS), line)
+            raise NotationError(
+                Say("name the action: {actions}", {"actions": ", ".join(ACTIONS)}), line
+            )
         return [_action(word, line) for word in rest]
     if verb == "build":
         return [_build(rest, line)]
@@ -141,7 +145,9 @@ def _parse_line(line: str, stations: tuple[int, ...]) -> list[Order]:
     if VROOM.match(verb):
         return [_vroom(rest, line)]
     raise NotAnOrder(
-        "not an order; orders start with build, line, action, pass, passengers, clock or vroom",
+        Say(
+            "not an order; orders start with build, line, action, pass, passengers, clock or vroom"
+        ),
         line,
     )
 
@@ -152,7 +158,11 @@ def _action(word: str, line: str) -> Order:
     name = "vroom" if VROOM.match(word) else ACTION_NAMES.get(word)
     if name is None:
         raise NotationError(
-            f"{word!r} is not an action; the actions are " + ", ".join(ACTIONS), line
+            Say(
+                "{word!r} is not an action; the actions are {actions}",
+                {"word": word, "actions": ", ".join(ACTIONS)},
+            ),
+            line,
         )
     return Order("action", (name,))
 
@@ -162,7 +172,8 @@ def _build(rest: list[str], line: str) -> Order:
     numbers = [w for w in rest if w not in TYPE_NAMES and w not in ("at", "on", "a", "an")]
     if len(types) != 1 or len(numbers) != 1:
         raise NotationError(
-            "write e.g. 'build house 15': one type (house, office, pub) and one crossing", line
+            Say("write e.g. 'build house 15': one type (house, office, pub) and one crossing"),
+            line,
         )
     return Order("build", (_number(numbers[0], line), types[0]))
 
@@ -174,10 +185,12 @@ def _line(rest: list[str], line: str) -> list[Order]:
     for word in rest:
         path = [_number(w, line) for w in word.split("-")]
         if len(path) < 2:
-            raise NotationError("write a street as two crossings joined by '-', e.g. 15-21", line)
+            raise NotationError(
+                Say("write a street as two crossings joined by '-', e.g. 15-21"), line
+            )
         orders.extend(Order("line", (a, b)) for a, b in zip(path, path[1:]))
     if not orders:
-        raise NotationError("name the street, e.g. 'line 15-21'", line)
+        raise NotationError(Say("name the street, e.g. 'line 15-21'"), line)
     return orders
 
 
@@ -190,8 +203,10 @@ def _passengers(rest: list[str], line: str, stations: tuple[int, ...]) -> Order:
         station = _number(label, line)
         if station not in counts:
             raise NotationError(
-                f"passengers arrive at the stations {stations[0]} and "
-                f"{stations[1]}, not at {station}",
+                Say(
+                    "passengers arrive at the stations {a} and {b}, not at {station}",
+                    {"a": stations[0], "b": stations[1], "station": station},
+                ),
                 line,
             )
         counts[station] += _number(count, line) if count else 1
@@ -203,7 +218,7 @@ def _clock(rest: list[str], line: str) -> Order:
         return Order("clock", ("stop",))
     if rest in (["go"], ["run"], ["turn"], ["on"]):
         return Order("clock", ("go",))
-    raise NotationError("write 'clock stop' to stop time or 'clock go' to let it turn", line)
+    raise NotationError(Say("write 'clock stop' to stop time or 'clock go' to let it turn"), line)
 
 
 def _vroom(rest: list[str], line: str) -> Order:
@@ -211,5 +226,5 @@ def _vroom(rest: list[str], line: str) -> Order:
     if len(numbers) == 1 and "-" in numbers[0]:
         numbers = numbers[0].split("-")
     if len(numbers) != 2:
-        raise NotationError("write e.g. 'vroom 15 to 21': from a crossing to a crossing", line)
+        raise NotationError(Say("write e.g. 'vroom 15 to 21': from a crossing to a crossing"), line)
     return Order("vroom", (_number(numbers[0], line), _number(numbers[1], line)))

@@ -12,12 +12,11 @@ from __future__ import annotations
 from enum import Enum
 from operator import itemgetter
 
-from ..contract import Decision, IllegalOrder
+from ..contract import Decision, IllegalOrder, Say
 from .board import BOARD
 from .notation import ACTIONS, BUILDING_TYPES, Order, format_order
 from .state import (
     ACTION_BITS,
-    ACTION_MARKERS,
     BUS_CAP,
     EVERY_ACTION,
     PASSENGERS,
@@ -75,32 +74,38 @@ def awaiting(s: BusState) -> list[Decision]:
     if s.phase == "choose":  # most decisions: said here, without owed and _prompt
         seat = s.turn
         placed = s.placed[seat]
+        title, text = CHOOSE_TEXTS[placed >= 2]
+        # Say(...) made as the tuple it is, as Decision(...) below
+        prompt = _make_tuple(
+            Say, (text, {"round": s.round, "placed": placed, "left": s.markers[seat]})
+        )
         # Decision(...) made as the tuple it is, without its __new__ in Python
-        return [
-            _make_tuple(
-                Decision,
-                (
-                    seat,
-                    "action",
-                    f"{CHOOSE[placed >= 2]}{s.round}{PLACED_AND_LEFT[placed][s.markers[seat]]}",
-                    s.moves,
-                ),
-            )
-        ]
+        return [_make_tuple(Decision, (seat, "action", title, prompt, s.moves))]
     due = decision(s)
     return [due] if due else []
 
 
-# the prompt of a choice of action, before the round and after it (by the markers placed this
-# round and the markers left: every count there can be, written once)
-CHOOSE = ("Choose an action: round ", "Choose an action or pass: round ")
-PLACED_AND_LEFT = [
-    [f", {placed} placed this round, {left} markers left." for left in range(ACTION_MARKERS + 1)]
-    for placed in range(ACTION_MARKERS + 1)
-]
+# the title and the prompt of a choice of action, before two markers are down this round and
+# after (B6: passing is a choice then); the prompt's fields are filled in ``awaiting``
+CHOOSE = (
+    (
+        Say("choose an action"),
+        Say("Choose an action: round {round}, {placed} placed this round, {left} markers left."),
+    ),
+    (
+        Say("choose an action or pass"),
+        Say(
+            "Choose an action or pass: round {round}, {placed} placed this round, "
+            "{left} markers left."
+        ),
+    ),
+)
 
 
 _make_tuple = tuple.__new__
+
+# the title and the wording of the prompt of a choice of action (``awaiting`` fills it in)
+CHOOSE_TEXTS = tuple((title, prompt.text) for title, prompt in CHOOSE)
 
 
 def decision(s: BusState) -> Decision | None:
@@ -109,32 +114,63 @@ def decision(s: BusState) -> Decision | None:
         return None
     seat, kind = due
     # Decision(...) made as the tuple it is, as in awaiting
-    return _make_tuple(Decision, (seat, kind, _prompt(s, seat, kind), s.moves))
+    return _make_tuple(Decision, (seat, kind, *_prompt(s, seat, kind), s.moves))
 
 
-def _prompt(s: BusState, seat: int, kind: str) -> str:
-    """What the decision is, as '<title>: <details>' (a choice of action: ``awaiting``)."""
+def _prompt(s: BusState, seat: int, kind: str) -> tuple[Say, Say]:
+    """What the decision is: its title, and its prompt as '<Title>: <details>' (a choice of
+    action: ``awaiting``)."""
     if s.phase == "setup":
         if kind == "build":
             left = sum(1 for p, k in s.setup if p == seat and k == "build")
-            return f"First buildings: place a building in zone A ({left} left to place)."
+            return FIRST_BUILDINGS, Say(
+                "First buildings: place a building in zone A ({left} left to place).",
+                {"left": left},
+            )
         if not s.streets[seat]:
-            return "First line: lay your first line marker on any street."
-        return "First line: lay your second line marker at one end of your first."
+            return FIRST_LINE, Say("First line: lay your first line marker on any street.")
+        return FIRST_LINE, Say("First line: lay your second line marker at one end of your first.")
     if kind == "line":
-        heads = " and ".join(map(str, head_crossings(s, seat)))
-        return f"Line expansion: lay {s.todo} more street(s) at your heads ({heads})."
-    if kind == "passengers":
-        return f"Passengers: place {s.todo} new passenger(s) at the stations."
-    if kind == "build":
-        return f"Buildings: erect {s.todo} more building(s) in zone {s.open_zone()}."
-    if kind == "clock":
-        return (
-            f"Clock: stop time (take a clock stone, -1 point) or let it turn "
-            f"(now {s.clock}, next {next_clock(s.clock)})."
+        return LINE_EXPANSION, Say(
+            "Line expansion: lay {todo} more street(s) at your heads ({heads}).",
+            {"todo": s.todo, "heads": _crossings(head_crossings(s, seat))},
         )
-    buses = "1 bus" if s.todo == 1 else f"{s.todo} buses"
-    return f"Vrrooomm!: carry a passenger ({buses} still free, time: {s.clock})."
+    if kind == "passengers":
+        return PASSENGERS_TITLE, Say(
+            "Passengers: place {todo} new passenger(s) at the stations.", {"todo": s.todo}
+        )
+    if kind == "build":
+        return BUILDINGS, Say(
+            "Buildings: erect {todo} more building(s) in zone {zone}.",
+            {"todo": s.todo, "zone": s.open_zone()},
+        )
+    if kind == "clock":
+        return CLOCK, Say(
+            "Clock: stop time (take a clock stone, -1 point) or let it turn "
+            "(now {now}, next {next}).",
+            {"now": BUILDING_NAMES[s.clock], "next": BUILDING_NAMES[next_clock(s.clock)]},
+        )
+    if s.todo == 1:
+        return VROOM, Say(
+            "Vrrooomm!: carry a passenger (1 bus still free, time: {time}).",
+            {"time": BUILDING_NAMES[s.clock]},
+        )
+    return VROOM, Say(
+        "Vrrooomm!: carry a passenger ({buses} buses still free, time: {time}).",
+        {"buses": s.todo, "time": BUILDING_NAMES[s.clock]},
+    )
+
+
+# the decisions' titles
+FIRST_BUILDINGS = Say("first buildings")
+FIRST_LINE = Say("first line")
+LINE_EXPANSION = Say("line expansion")
+PASSENGERS_TITLE = Say("passengers")
+BUILDINGS = Say("buildings")
+CLOCK = Say("clock")
+VROOM = Say("vrrooomm!")
+# a building type by its name in the notation (orders keep the notation's word)
+BUILDING_NAMES = {"house": Say("house"), "office": Say("office"), "pub": Say("pub")}
 
 
 # legal choices -----------------------------------------------------------------------------
@@ -388,20 +424,25 @@ def _checked(s: BusState, seat: int, order: Order) -> Order:
     """The legal order of the rules' list that ``order`` names, or IllegalOrder saying why
     it is none."""
     if not isinstance(order, Order):
-        raise IllegalOrder(f"{order!r} is not a Bus order.")
+        raise IllegalOrder(_not_an_order(order))
     due = owed(s)
     if due is None:
-        raise IllegalOrder("The game is over; no more orders are taken.")
+        raise IllegalOrder(Say("The game is over; no more orders are taken."))
     if due[0] != seat:
         raise IllegalOrder(
-            f"It is not your turn: the game waits for {s.names[due[0]]} ({_kind_name(due[1])})."
+            Say(
+                "It is not your turn: the game waits for {name} ({decision}).",
+                {"name": s.names[due[0]], "decision": KIND_NAMES[due[1]]},
+            )
         )
     if order.kind != due[1]:
         if not well_formed(order):
-            raise IllegalOrder(f"{order!r} is not a Bus order.", legal_orders(s, seat))
+            raise IllegalOrder(_not_an_order(order), legal_orders(s, seat))
         raise IllegalOrder(
-            f"This is not the time for {_kind_name(order.kind)}: the game waits "
-            f"for your {_kind_name(due[1])}.",
+            Say(
+                "This is not the time for {given}: the game waits for your {owed}.",
+                {"given": KIND_NAMES[order.kind], "owed": KIND_NAMES[due[1]]},
+            ),
             legal_orders(s, seat),
         )
     return _check_legal(s, seat, order)
@@ -419,15 +460,19 @@ def well_formed(order: Order) -> bool:
     )
 
 
-def _kind_name(kind: str) -> str:
-    return {
-        "action": "choice of action",
-        "line": "line expansion",
-        "build": "building",
-        "passengers": "passengers",
-        "clock": "clock decision",
-        "vroom": "Vrrooomm! move",
-    }[kind]
+def _not_an_order(order: object) -> Say:
+    return Say("{order} is not a Bus order.", {"order": repr(order)})
+
+
+# each kind of decision by its name in a sentence
+KIND_NAMES = {
+    "action": Say("choice of action"),
+    "line": LINE_EXPANSION,
+    "build": Say("building"),
+    "passengers": PASSENGERS_TITLE,
+    "clock": Say("clock decision"),
+    "vroom": Say("Vrrooomm! move"),
+}
 
 
 def _check_legal(s: BusState, seat: int, order: Order) -> Order:
@@ -435,7 +480,7 @@ def _check_legal(s: BusState, seat: int, order: Order) -> Order:
     if order in legal:
         return legal[legal.index(order)]
     if not well_formed(order):
-        raise IllegalOrder(f"{order!r} is not a Bus order.", legal)
+        raise IllegalOrder(_not_an_order(order), legal)
     if order.kind == "line" and (not s.streets[seat] or s.line_orders == "either-end"):
         # the first marker has no head to name (B7); B15 reads any other `line A-B` from the
         # head at A only, but a game made before B15 read it from B when A did not do
@@ -445,45 +490,68 @@ def _check_legal(s: BusState, seat: int, order: Order) -> Order:
     raise IllegalOrder(_why_illegal(s, seat, order), legal)
 
 
-def _why_illegal(s: BusState, seat: int, order: Order) -> str:
+def _why_illegal(s: BusState, seat: int, order: Order) -> Say:
     kind, args = order
     if kind == "line":
         street = BOARD.street(*args)
         if street is None:
-            return f"There is no street between {args[0]} and {args[1]}."
+            return Say("There is no street between {a} and {b}.", {"a": args[0], "b": args[1]})
         if s.owns(seat, street):
-            return f"Your line already runs along {args[0]}-{args[1]}; a line never doubles back."
+            return Say(
+                "Your line already runs along {a}-{b}; a line never doubles back.",
+                {"a": args[0], "b": args[1]},
+            )
         heads = head_crossings(s, seat)
         if args[0] not in heads:
-            return (
-                f"Street {args[0]}-{args[1]} does not start at a head of your line (heads at "
-                f"{' and '.join(map(str, heads))}); write the head first, as in "
-                f"'line {heads[0]}-...' (B15)."
+            return Say(
+                "Street {a}-{b} does not start at a head of your line (heads at {heads}); "
+                "write the head first, as in 'line {head}-...' (B15).",
+                {"a": args[0], "b": args[1], "heads": _crossings(heads), "head": heads[0]},
             )
-        return (
-            f"Street {args[0]}-{args[1]} runs along another line while an empty street is "
-            f"free at {args[0]}, and not every line on it ends there (B7)."
+        return Say(
+            "Street {a}-{b} runs along another line while an empty street is free at {a}, "
+            "and not every line on it ends there (B7).",
+            {"a": args[0], "b": args[1]},
         )
     if kind == "build":
         if args[1] not in BUILDING_TYPES:
-            return f"There is no building {args[1]!r}; build a {', '.join(BUILDING_TYPES)}."
-        zone = s.open_zone()
-        return f"Crossing {args[0]} has no free lot in zone {zone}, the zone open now."
+            return Say(
+                "There is no building {given!r}; build a {types}.",
+                {"given": args[1], "types": ", ".join(BUILDING_TYPES)},
+            )
+        return Say(
+            "Crossing {crossing} has no free lot in zone {zone}, the zone open now.",
+            {"crossing": args[0], "zone": s.open_zone()},
+        )
     if kind == "action":
         if args[0] == "pass":
-            return "You must place at least two markers this round before you pass."
+            return Say("You must place at least two markers this round before you pass.")
         if args[0] not in ACTIONS:
-            return f"There is no action {args[0]!r}; the actions are {', '.join(ACTIONS)}."
-        return f"Every space of {args[0]} is taken this round."
+            return Say(
+                "There is no action {given!r}; the actions are {actions}.",
+                {"given": args[0], "actions": ", ".join(ACTIONS)},
+            )
+        return Say("Every space of {action} is taken this round.", {"action": args[0]})
     if kind == "passengers":
-        return f"Place exactly {s.todo} passenger(s), split between stations 11 and 26."
-    if kind == "vroom":
-        return (
-            f"No passenger can go from {args[0]} to {args[1]}: the start must be a crossing "
-            f"of your line with a passenger who wants to leave, the end a crossing of your "
-            f"line with a free {s.clock}."
+        return Say(
+            "Place exactly {todo} passenger(s), split between stations 11 and 26.",
+            {"todo": s.todo},
         )
-    return "That clock order is not possible."
+    if kind == "vroom":
+        return Say(
+            "No passenger can go from {a} to {b}: the start must be a crossing of your line "
+            "with a passenger who wants to leave, the end a crossing of your line with a "
+            "free {building}.",
+            {"a": args[0], "b": args[1], "building": BUILDING_NAMES[s.clock]},
+        )
+    return Say("That clock order is not possible.")
+
+
+def _crossings(crossings: tuple[int, ...]) -> Say | str:
+    """A line's heads: two as 'a and b', one (a closed circle), or none (no street yet)."""
+    if len(crossings) == 2:
+        return Say("{a} and {b}", {"a": crossings[0], "b": crossings[1]})
+    return " ".join(map(str, crossings))
 
 
 def choose_action(s: BusState, seat: int, args: tuple, events: list[str]) -> None:
@@ -766,9 +834,9 @@ def _new_round(s: BusState, start: int, events: list[str]) -> None:
 class Ending(Enum):
     """B13: the ways a game ends (``BusState.end_reason`` keeps the name, lower-case)."""
 
-    CLOCK = "the last clock stone was taken"
-    MARKERS = "at most one player has action markers left"
-    LOTS = "no building lot is free"
+    CLOCK = Say("the last clock stone was taken")
+    MARKERS = Say("at most one player has action markers left")
+    LOTS = Say("no building lot is free")
 
 
 def _game_over(s: BusState, reason: str, events: list[str]) -> None:

@@ -18,6 +18,7 @@ from ..contract import (
     OwnDrop,
     PinnedOptions,
     PlayFigures,
+    Say,
     ShortChoices,
     SignUp,
     SignupChoice,
@@ -120,18 +121,22 @@ GAME = GameDescriptor(
     map_key=_map_key,
     player_colour=player_colour,
     capabilities=(
-        OwnDrop(game.drop, "the bank takes their routes (rule 40)", game.left),
+        OwnDrop(game.drop, Say("the bank takes their routes (rule 40)"), game.left),
         MissedOrderRule(game.adjudicate),
         HeldOrders(game.held),
         ShortChoices(prompts.short_choices),
         SignUp(
             (
-                SignupChoice("company", '"Vale Motors"', "your bus company's name (rule 6)", True),
+                SignupChoice(
+                    "company", '"Vale Motors"', Say("your bus company's name (rule 6)"), True
+                ),
                 SignupChoice(
                     "colours",
                     "red,blue,green",
-                    f"the colours of your routes, first choice first, of {', '.join(COLOURS)} "
-                    "(rule 6)",
+                    Say(
+                        "the colours of your routes, first choice first, of {colours} (rule 6)",
+                        {"colours": ", ".join(COLOURS)},
+                    ),
                     aliases=("colour", "colors", "color"),
                 ),
             ),

@@ -6,6 +6,7 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 
+from ..contract import Say
 from .map import Map, Route
 from .orders import Build, Purchase, format_purchase
 from .state import BANK_SEAT, BusBossState, Ownership, owned_routes
@@ -23,18 +24,21 @@ def routes_of_purchase(m: Map, purchase: Purchase) -> list[Route]:
             unknown = [p for p in (a, b) if p not in m.places]
             junction = [p for p in (a, b) if p in m.places and m.places[p].junction]
             raise ValueError(
-                f"there is no place {unknown[0]!r} on the map (K1)"
+                Say("there is no place {place!r} on the map (K1)", {"place": unknown[0]})
                 if unknown
-                else f"there is no route {a}-{b} on the map: routes run between towns, and "
-                f"{junction[0]} is a junction along routes (K9)"
+                else Say(
+                    "there is no route {a}-{b} on the map: routes run between towns, and "
+                    "{junction} is a junction along routes (K9)",
+                    {"a": a, "b": b, "junction": junction[0]},
+                )
                 if junction
-                else f"there is no route {a}-{b} on the map (K1)"
+                else Say("there is no route {a}-{b} on the map (K1)", {"a": a, "b": b})
             )
         routes.append(route)
     return routes
 
 
-def purchase_problem(s: BusBossState, seat: int, purchase: Purchase) -> str | None:
+def purchase_problem(s: BusBossState, seat: int, purchase: Purchase) -> Say | None:
     """What is wrong with a purchase whatever the other players do, or None (rules 8, 12, 34);
     K10: such an alternative is skipped. Whether a route is still free, connects and is
     affordable is judged at the player's turn."""
@@ -43,46 +47,62 @@ def purchase_problem(s: BusBossState, seat: int, purchase: Purchase) -> str | No
 
 def checked_purchase(
     s: BusBossState, seat: int, purchase: Purchase
-) -> tuple[list[Route], int, str | None]:
+) -> tuple[list[Route], int, Say | None]:
     """The routes a purchase names, what they cost together (rule 9), and what is wrong with
     it (``purchase_problem``)."""
     try:
         routes = routes_of_purchase(s.map, purchase)
     except ValueError as e:
-        return [], 0, str(e)
+        return [], 0, e.args[0]
     total = cost_of(routes)
     if len(routes) > 1:
         names = [r.name for r in routes]
         if len(set(names)) < len(names):
             twice = sorted({n for n in names if names.count(n) > 1})
-            return routes, total, f"{twice[0]} is named twice (rule 8)"
+            return routes, total, Say("{route} is named twice (rule 8)", {"route": twice[0]})
         if len(routes) > MAX_ROUTES:
-            return routes, total, f"at most {MAX_ROUTES} routes can be bought in one build (rule 8)"
+            return (
+                routes,
+                total,
+                Say(
+                    "at most {most} routes can be bought in one build (rule 8)",
+                    {"most": MAX_ROUTES},
+                ),
+            )
         if total > SHARED_BUDGET:
             return (
                 routes,
                 total,
-                (
-                    f"two to four routes may cost at most {SHARED_BUDGET} together; "
-                    f"{' '.join(names)} cost {total} (rule 8)"
+                Say(
+                    "two to four routes may cost at most {budget} together; {routes} cost "
+                    "{total} (rule 8)",
+                    {"budget": SHARED_BUDGET, "routes": " ".join(names), "total": total},
                 ),
             )
     if purchase.cost is not None and purchase.cost != total:
         names = [r.name for r in routes]
-        return routes, total, f"{' '.join(names)} cost {total}, not {purchase.cost} (rule 34)"
+        return (
+            routes,
+            total,
+            Say(
+                "{routes} cost {total}, not {given} (rule 34)",
+                {"routes": " ".join(names), "total": total, "given": purchase.cost},
+            ),
+        )
     for r in routes:
         if seat in s.owners[r.index]:
             return routes, total, owned_already(r)
     return routes, total, None
 
 
-def owned_already(route: Route) -> str:
+def owned_already(route: Route) -> Say:
     if route.copies > 1:
-        return (
-            f"the company owns one of the {route.copies} identical routes {route.name} "
-            "already; a player may only ever buy one (rule 12)"
+        return Say(
+            "the company owns one of the {copies} identical routes {route} already; a player "
+            "may only ever buy one (rule 12)",
+            {"copies": route.copies, "route": route.name},
         )
-    return f"the company owns {route.name} already (rule 12)"
+    return Say("the company owns {route} already (rule 12)", {"route": route.name})
 
 
 def cost_of(routes: Sequence[Route]) -> int:
@@ -99,18 +119,23 @@ def available(owners: tuple[int, ...], route: Route) -> bool:
     return len(owners) < route.copies or BANK_SEAT in owners
 
 
-def buy(s: BusBossState, seat: int, routes: Sequence[Route], total: int) -> str | None:
+def buy(s: BusBossState, seat: int, routes: Sequence[Route], total: int) -> Say | None:
     """Buys for the seat the routes of a purchase ``checked_purchase`` passed, costing
     ``total``, if they can be bought now, and says why not otherwise. Mutates ``s``."""
     if total > s.cash[seat]:
-        return f"it costs {total} and only {s.cash[seat]} is left (K2)"
+        return Say(
+            "it costs {total} and only {cash} is left (K2)", {"total": total, "cash": s.cash[seat]}
+        )
     for r in routes:
         if not available(s.owners[r.index], r):
-            return f"{r.name} is taken (rule 35)"
+            return Say("{route} is taken (rule 35)", {"route": r.name})
     before = ownership(s)
     unjoined = unconnected(s.map, before.owned.get(seat, 0), before.near.get(seat, 0), routes)
     if unjoined:
-        return f"{unjoined.name} does not meet the company's routes at a town or junction (rule 10)"
+        return Say(
+            "{route} does not meet the company's routes at a town or junction (rule 10)",
+            {"route": unjoined.name},
+        )
     owners = list(s.owners)
     from_bank = False
     for r in routes:
@@ -184,7 +209,9 @@ def execute_build(
                 return
         events.append(f"{s.label(seat)} skips {format_purchase(purchase)}: {problem}.")
         if skipped is not None:
-            skipped.append({"seat": seat, "purchase": format_purchase(purchase), "reason": problem})
+            skipped.append(
+                {"seat": seat, "purchase": format_purchase(purchase), "reason": str(problem)}
+            )
     events.append(f"{s.label(seat)} buys nothing.")
 
 

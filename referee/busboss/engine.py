@@ -27,6 +27,7 @@ from ..contract import (
     Entry,
     IllegalOrder,
     Result,
+    Say,
     View,
     check_setup,
     progress_view,
@@ -127,7 +128,7 @@ class BusBossRules:
 
     def apply(self, state: BusBossState, seat: int, order: Order) -> tuple[BusBossState, list[str]]:
         if not isinstance(order, Order):
-            raise IllegalOrder(f"{order!r} is not a Bus Boss order.")
+            raise IllegalOrder(Say("{order} is not a Bus Boss order.", {"order": repr(order)}))
         try:
             return game.apply(state, seat, order)
         except IllegalOrder as refused:

@@ -15,7 +15,7 @@ from enum import Enum
 from operator import itemgetter
 from typing import Any
 
-from ..contract import Decision, HeldOrder, IllegalOrder, Result
+from ..contract import Decision, HeldOrder, IllegalOrder, Result, Say
 from .building import execute_build, purchase_problem
 from .journeys import JourneyError, Network, Plan, network, resolve
 from .map import load_map
@@ -81,34 +81,49 @@ def entry_limit(s: BusBossState) -> int:
 def awaiting(s: BusBossState) -> list[Decision]:
     if s.over:
         return []
+    title = TITLES[s.kind]
     text, pending, extra_build, stage = prompt(s), s.pending, s.extra_build, s.round
     due = []  # (a loop: a comprehension is a call of its own)
     for seat in s.order:
         if seat not in pending:
             # Decision(...) made as the tuple it is, without its __new__ in Python (as Bus's are)
-            prompted = text + EXTRA_BUILD if seat in extra_build else text
-            due.append(_make_tuple(Decision, (seat, ORDERS, prompted, stage)))
+            prompted = Say(EXTRA_BUILD.text, {"prompt": text}) if seat in extra_build else text
+            due.append(_make_tuple(Decision, (seat, ORDERS, title, prompted, stage)))
     return due
 
 
 _make_tuple = tuple.__new__
 
 
-EXTRA_BUILD = " You may make an extra build this round, as you missed the last one (rule 38)."
+# the runs on offer when there are none
+NO_RUNS = Say("none")
+# a round's decision by its title, by the kind of round
+TITLES = {"build": Say("a building round"), "operate": Say("an operating round")}
+# the prompt of one who missed a building round: the round's, and the extra build
+EXTRA_BUILD = Say(
+    "{prompt} You may make an extra build this round, as you missed the last one (rule 38)."
+)
 
 
-def prompt(s: BusBossState) -> str:
+def prompt(s: BusBossState) -> Say:
     """What every seat is asked this round (one who missed a building round is told of
     the extra build as well)."""
     if s.kind == "build":
-        return (
-            f"Round {s.round}, a building round: buy one route of any length, or two to "
-            "four routes costing at most 12 together."
+        return Say(
+            "Round {round}, a building round: buy one route of any length, or two to "
+            "four routes costing at most 12 together.",
+            {"round": s.round},
         )
-    runs = f"{len(s.offers)} run{'s' if len(s.offers) != 1 else ''}"
-    return (
-        f"Round {s.round}, an operating round: enter up to {entry_limit(s)} of the "
-        f"{runs} on offer, then buy routes after the runs."
+    if len(s.offers) == 1:
+        return Say(
+            "Round {round}, an operating round: enter up to {limit} of the 1 run on offer, "
+            "then buy routes after the runs.",
+            {"round": s.round, "limit": entry_limit(s)},
+        )
+    return Say(
+        "Round {round}, an operating round: enter up to {limit} of the {runs} runs on offer, "
+        "then buy routes after the runs.",
+        {"round": s.round, "limit": entry_limit(s), "runs": len(s.offers)},
     )
 
 
@@ -119,23 +134,32 @@ def check_order(s: BusBossState, seat: int, order: Order) -> None:
     """What refuses a whole order (K10: everything else is judged piece by piece); raises
     IllegalOrder with the reason."""
     if s.over:
-        raise IllegalOrder("The game is over.")
+        raise IllegalOrder(Say("The game is over."))
     if not 0 <= seat < len(s.names) or not s.active[seat]:
-        raise IllegalOrder("You are no longer in the game (rule 40).")
+        raise IllegalOrder(Say("You are no longer in the game (rule 40)."))
     if order.round is not None and order.round != s.round:
         raise IllegalOrder(
-            f"This order is for round {order.round}, but the game is in round {s.round}."
+            Say(
+                "This order is for round {given}, but the game is in round {round}.",
+                {"given": order.round, "round": s.round},
+            )
         )
     # an operating round's order with build lines only enters no runs (it names none)
     if order.part == "operate" and s.kind == "build":
         raise IllegalOrder(
-            f"Round {s.round} is a building round: runs start in round 7. Send build lines only."
+            Say(
+                "Round {round} is a building round: runs start in round 7. Send build lines only.",
+                {"round": s.round},
+            )
         )
     kept = s.pending.get(seat)
     if kept is not None and kept.missed and not order.missed:
         raise IllegalOrder(
-            f"Your orders for round {s.round} were decided when the deadline passed, as a "
-            "missed round (rules 37-39); they can no longer be changed."
+            Say(
+                "Your orders for round {round} were decided when the deadline passed, as a "
+                "missed round (rules 37-39); they can no longer be changed.",
+                {"round": s.round},
+            )
         )
 
 
@@ -143,8 +167,8 @@ def check_order(s: BusBossState, seat: int, order: Order) -> None:
 class Void:
     """A piece of an order that does not count (K10): what it is, and why, with its rule."""
 
-    piece: str  # "run 7H-QS", "build leeds-york", "the second build line"
-    reason: str
+    piece: str  # "run 7H-QS", "build leeds-york" (the order's notation)
+    reason: Say
     entry: RunEntry | None = None  # a run line's entry (K16 names it in a joint run's report)
 
 
@@ -163,8 +187,12 @@ def counted_builds(
     voids = [
         Void(
             "build " + " | ".join(format_purchase(p) for p in build.choices),
-            f"only {allowed} build line{'s' if allowed > 1 else ''} may be given this round "
-            "(rules 8, 38)",
+            Say("only 1 build line may be given this round (rules 8, 38)")
+            if allowed == 1
+            else Say(
+                "only {allowed} build lines may be given this round (rules 8, 38)",
+                {"allowed": allowed},
+            ),
         )
         for build in order.builds[allowed:]
     ]
@@ -194,8 +222,11 @@ def counted_entries(
             voids.append(
                 Void(
                     piece,
-                    f"at most {limit} runs may be entered in a round, and this is "
-                    f"run line {number} (rule 20)",
+                    Say(
+                        "at most {limit} runs may be entered in a round, and this is run "
+                        "line {number} (rule 20)",
+                        {"limit": limit, "number": number},
+                    ),
                     entry,
                 )
             )
@@ -203,25 +234,30 @@ def counted_entries(
         # an entry names its run by the two cards in either order
         offer = offered.get(entry.cards) or offered.get(entry.cards[::-1])
         if offer is None:
-            on_offer = ", ".join(o.name for o in s.offers) or "none"
             voids.append(
                 Void(
                     piece,
-                    f"no such run is on offer this round (the runs on offer: {on_offer}) "
-                    "(rules 16, 21)",
+                    Say(
+                        "no such run is on offer this round (the runs on offer: {runs}) "
+                        "(rules 16, 21)",
+                        {"runs": ", ".join(o.name for o in s.offers) or NO_RUNS},
+                    ),
                     entry,
                 )
             )
             continue
         if offer in entries:
-            voids.append(Void(piece, "the run is entered on an earlier line (rule 20)", entry))
+            voids.append(Void(piece, Say("the run is entered on an earlier line (rule 20)"), entry))
             continue
         if len(entries) == limit:  # (K15; before it, counted above)
             voids.append(
                 Void(
                     piece,
-                    f"at most {limit} runs may be entered in a round, and this would be "
-                    f"run {limit + 1} (rule 20, K15)",
+                    Say(
+                        "at most {limit} runs may be entered in a round, and this would be "
+                        "run {number} (rule 20, K15)",
+                        {"limit": limit, "number": limit + 1},
+                    ),
                     entry,
                 )
             )
@@ -251,7 +287,7 @@ def review(s: BusBossState, seat: int, order: Order) -> list[Void]:
         try:
             resolve(net, company, offer.cards, entry.journey, s.colours, s.rulings, s.order)
         except JourneyError as e:
-            voids.append(Void(f"run {entry.run}", str(e)))
+            voids.append(Void(f"run {entry.run}", e.reason))
     for build in builds:
         for purchase in build.choices:
             problem = purchase.routes and purchase_problem(s, seat, purchase)
@@ -260,21 +296,21 @@ def review(s: BusBossState, seat: int, order: Order) -> list[Void]:
     return voids
 
 
-def partner_problem(s: BusBossState, seat: int, entry: RunEntry) -> str | None:
+def partner_problem(s: BusBossState, seat: int, entry: RunEntry) -> Say | None:
     """What is wrong with the partners a joint entry names (rule 26: two or three players
     in all, each in the game), or None."""
     seats: list[int] = []
     for colour in entry.partners:
         partner = s.colours.index(colour) if colour in s.colours else None
         if partner is None or not s.active[partner]:
-            return f"no player in the game plays {colour} (rule 26)"
+            return Say("no player in the game plays {colour} (rule 26)", {"colour": colour})
         if partner == seat:
-            return "a company cannot run jointly with itself (rule 26)"
+            return Say("a company cannot run jointly with itself (rule 26)")
         if partner in seats:
-            return f"{colour} is named twice (rule 26)"
+            return Say("{colour} is named twice (rule 26)", {"colour": colour})
         seats.append(partner)
     if len(seats) > 2:
-        return "a joint run is for two or three players (rule 26)"
+        return Say("a joint run is for two or three players (rule 26)")
     return None
 
 
@@ -294,24 +330,35 @@ def held(s: BusBossState, seat: int) -> HeldOrder | None:
         return HeldOrder(
             ORDERS,
             (
-                f"Your round {s.round} was decided as missed when the deadline passed "
-                "(rules 37-39).",
+                Say(
+                    "Your round {round} was decided as missed when the deadline passed "
+                    "(rules 37-39).",
+                    {"round": s.round},
+                ),
             ),
         )
     voids = review(s, seat, order)
     notes = [
-        f"Your orders for round {s.round} are held until the round resolves; "
-        "a new order sent before then replaces them."
+        Say(
+            "Your orders for round {round} are held until the round resolves; a new order "
+            "sent before then replaces them.",
+            {"round": s.round},
+        )
     ]
     if voids:
-        notes.append("These pieces of them will not count (K10):")
-        notes += [f"  {v.piece}: {v.reason}." for v in voids]
+        notes.append(Say("These pieces of them will not count (K10):"))
+        notes += [
+            Say("  {piece}: {reason}.", {"piece": v.piece, "reason": v.reason}) for v in voids
+        ]
     else:
         notes.append(
-            "Every piece of them is valid now; whether a route is still free and affordable "
-            "when your turn to build comes is settled as the round resolves (rule 35)."
+            Say(
+                "Every piece of them is valid now; whether a route is still free and "
+                "affordable when your turn to build comes is settled as the round resolves "
+                "(rule 35)."
+            )
             if order.builds and any(p.routes for b in order.builds for p in b.choices)
-            else "Every piece of them is valid now."
+            else Say("Every piece of them is valid now.")
         )
     return HeldOrder(ORDERS, tuple(notes), format_order(order))
 
@@ -353,7 +400,7 @@ def drop(s: BusBossState, seat: int) -> tuple[BusBossState, list[str]]:
     """Rule 40 (K7): the game master drops a player. The bank takes their routes, which the
     others use paying the bank and may buy from it at the normal cost."""
     if s.over or not s.active[seat]:
-        raise IllegalOrder(f"{s.label(seat)} is not in the game.")
+        raise IllegalOrder(Say("{name} is not in the game.", {"name": s.label(seat)}))
     s = s.copy()
     s.active[seat] = False
     s.order = tuple(x for x in s.order if x != seat)
@@ -366,7 +413,7 @@ def drop(s: BusBossState, seat: int) -> tuple[BusBossState, list[str]]:
         f"{taken} route{'s' if taken != 1 else ''}."
     ]
     if s.players_left() <= 1:
-        s.end_reason = (Ending.ONE_LEFT if s.order else Ending.NONE_LEFT).value
+        s.end_reason = str((Ending.ONE_LEFT if s.order else Ending.NONE_LEFT).value)
         events.append(f"The game ends: {s.end_reason}.")
     elif s.pending.keys() >= set(s.order):  # every order is in
         events += resolve_round(s)
@@ -400,7 +447,7 @@ def resolve_round(s: BusBossState) -> list[str]:
         void_lines[seat] = entry_voids
         for v in entry_voids + voids:
             events.append(f"{s.label(seat)}: {v.piece} is void, {v.reason}.")
-            record["void"].append({"seats": [seat], "piece": v.piece, "reason": v.reason})
+            record["void"].append({"seats": [seat], "piece": v.piece, "reason": str(v.reason)})
     carried: list[Offer] = []
     if s.kind == "operate":
         # K5: "poorer" is cash at the start of the round, then earlier in the play order
@@ -489,7 +536,7 @@ def advance(s: BusBossState, carried: tuple[Offer, ...]) -> None:
     s.round_players = s.players_left()  # K11: rule 20 counts them as the round begins
     s.round += 1
     if s.round > LAST_ROUND:
-        s.offers, s.end_reason = (), Ending.LAST_ROUND.value
+        s.offers, s.end_reason = (), str(Ending.LAST_ROUND.value)
         return
     if s.round in SHUFFLE_ROUNDS:
         s.deal = deal_runs(s.map, s.rng, [o.cards for o in carried])
@@ -557,7 +604,7 @@ def entrants(
                 if journey is not None
             ]
         except JourneyError as e:
-            void(company, str(e))
+            void(company, str(e.reason))
             continue
         if not found:
             void(company, "no partner gave the journey (rule 26)")
@@ -737,11 +784,15 @@ def left(s: BusBossState, seat: int) -> bool:
 
 class Ending(Enum):
     """The ways a game ends: its last round played (rule 3), or too few players left to play
-    on (rule 40). The state keeps an ending by its words."""
+    on (rule 40). The state keeps an ending by its words in English (``ENDINGS``)."""
 
-    LAST_ROUND = f"round {LAST_ROUND} is over"
-    ONE_LEFT = "only one player is left"
-    NONE_LEFT = "no players are left"
+    LAST_ROUND = Say("round {round} is over", {"round": LAST_ROUND})
+    ONE_LEFT = Say("only one player is left")
+    NONE_LEFT = Say("no players are left")
+
+
+# an ending by the words the state keeps
+ENDINGS = {str(ending.value): ending for ending in Ending}
 
 
 def result(s: BusBossState) -> Result | None:
@@ -763,4 +814,4 @@ def result(s: BusBossState) -> Result | None:
                 ranking[-1].append(seat)
             else:
                 ranking.append([seat])
-    return Result(Ending(s.end_reason), tuple(s.cash), tuple(tuple(place) for place in ranking))
+    return Result(ENDINGS[s.end_reason], tuple(s.cash), tuple(tuple(place) for place in ranking))

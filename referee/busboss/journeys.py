@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from ..contract import Say
 from .map import Map, Route
 from .orders import BANK, Journey
 from .state import RULINGS, BusBossState, owned_routes, owner_name, owner_seat
@@ -28,7 +29,11 @@ Path = tuple["Path", str, Route, int, int] | None
 
 
 class JourneyError(Exception):
-    """A journey the rules refuse; the message is written for the player."""
+    """A journey the rules refuse; ``reason`` says why, for the player."""
+
+    def __init__(self, reason: Say):
+        super().__init__(reason)
+        self.reason = reason
 
 
 @dataclass(slots=True)
@@ -276,7 +281,10 @@ def resolve(
     first, last = journey.places[0], journey.places[-1]
     if not ((first in ends_a and last in ends_b) or (first in ends_b and last in ends_a)):
         raise JourneyError(
-            f"the journey must run between {' or '.join(ends_a)} and {' or '.join(ends_b)} (K4)"
+            Say(
+                "the journey must run between {a} and {b} (K4)",
+                {"a": _either(ends_a), "b": _either(ends_b)},
+            )
         )
     legs = []
     passed: list[str] = [first]
@@ -285,10 +293,13 @@ def resolve(
         if found is None:
             unknown = [p for p in (a, b) if p not in m.places]
             raise JourneyError(
-                f"there is no place {unknown[0]!r} on the map (K4)"
+                Say("there is no place {place!r} on the map (K4)", {"place": unknown[0]})
                 if unknown
-                else f"no route runs from {a} to {b}: a journey names each town or junction "
-                "where it changes route (K4, rule 29)"
+                else Say(
+                    "no route runs from {a} to {b}: a journey names each town or junction "
+                    "where it changes route (K4, rule 29)",
+                    {"a": a, "b": b},
+                )
             )
         route, spaces = found
         if len(route.places) == 2:  # (most routes: two towns, no junction between)
@@ -297,27 +308,38 @@ def resolve(
             passed += route.between(a, b)[1:]
         owners = net.owners[route.index]
         if not owners:
-            raise JourneyError(f"nobody owns {route.name} yet (K4)")
+            raise JourneyError(Say("nobody owns {route} yet (K4)", {"route": route.name}))
         if named is None:
             # (most routes have one owner, whose copy it is whoever runs)
             owner = owners[0] if len(owners) == 1 else default_owner(owners, company)
             if owner is None and rulings >= RULINGS:
                 owner = cheapest_owner(owners, play_order)
             if owner is None:
-                names = " and ".join(owner_name(o, colours) for o in sorted(set(owners)))
+                names = [owner_name(o, colours) for o in sorted(set(owners))]
                 raise JourneyError(
-                    f"{route.name} is owned by {names}: name whose route you use, "
-                    f"e.g. {a}-{b}({owner_name(owners[0], colours)}) (K4)"
+                    Say(
+                        "{route} is owned by {owners}: name whose route you use, "
+                        "e.g. {a}-{b}({owner}) (K4)",
+                        {
+                            "route": route.name,
+                            "owners": _both(names),
+                            "a": a,
+                            "b": b,
+                            "owner": owner_name(owners[0], colours),
+                        },
+                    )
                 )
         else:
             playing = named == BANK or named in colours
             owner = owner_seat(named, colours) if playing else None
             if owner is None or owner not in owners:
-                raise JourneyError(f"{named} has no route {route.name} (K4)")
+                raise JourneyError(
+                    Say("{owner} has no route {route} (K4)", {"owner": named, "route": route.name})
+                )
         legs.append((route, owner, spaces))
     if len(set(passed)) < len(passed):  # (seldom: then the first place passed again)
         twice = next(p for i, p in enumerate(passed) if p in passed[:i])
-        raise JourneyError(f"the journey passes {twice} twice (K4)")
+        raise JourneyError(Say("the journey passes {place} twice (K4)", {"place": twice}))
     places = journey.places
     if rulings >= RULINGS:
         places, legs = by_routes(places, legs, company)
@@ -360,7 +382,7 @@ def check(
     partner, and the cap of rule 24 for the company's payments together (K12); a partner
     owning either copy of a doubled route the company travels owns its spaces (K14)."""
     if plan.paid == plan.spaces:  # (what it does not pay for is on the company's routes)
-        raise JourneyError("the journey uses none of your own routes (rule 22)")
+        raise JourneyError(Say("the journey uses none of your own routes (rule 22)"))
     if len(plan.company) > 1:
         for seat in plan.company:
             owns = (
@@ -370,16 +392,24 @@ def check(
             )
             if not owns:
                 raise JourneyError(
-                    f"the journey uses no route of {owner_name(seat, colours)}'s: in a joint "
-                    "run each partner must own at least one space of it (rule 22, K12)"
+                    Say(
+                        "the journey uses no route of {partner}'s: in a joint run each partner "
+                        "must own at least one space of it (rule 22, K12)",
+                        {"partner": owner_name(seat, colours)},
+                    )
                 )
     if plan.paid > PAYMENT_CAP:
         raise JourneyError(
-            f"the journey would pay {plan.paid} to other players; at most "
-            f"{PAYMENT_CAP} is allowed (rule 24)"
+            Say(
+                "the journey would pay {paid} to other players; at most {cap} is allowed (rule 24)",
+                {"paid": plan.paid, "cap": PAYMENT_CAP},
+            )
             if len(plan.company) == 1
-            else f"the partners would pay {plan.paid} to other players together; at most "
-            f"{PAYMENT_CAP} is allowed (rule 24, K12)"
+            else Say(
+                "the partners would pay {paid} to other players together; at most {cap} is "
+                "allowed (rule 24, K12)",
+                {"paid": plan.paid, "cap": PAYMENT_CAP},
+            )
         )
     if plan.spaces <= DETOUR_FACTOR * net.map.distance(*cards):
         return  # within twice the shortest over the whole map, so over the owned routes
@@ -388,8 +418,11 @@ def check(
     limit = DETOUR_FACTOR * shortest_spaces
     if plan.spaces > limit:
         raise JourneyError(
-            f"the journey is {plan.spaces} spaces, more than twice the "
-            f"shortest journey of {limit // 2} (rule 25)"
+            Say(
+                "the journey is {spaces} spaces, more than twice the shortest journey of "
+                "{shortest} (rule 25)",
+                {"spaces": plan.spaces, "shortest": limit // 2},
+            )
         )
 
 
@@ -492,3 +525,17 @@ def _plan(path: Path, end: str, company: tuple[int, ...]) -> Plan:
             places.append(place)
             legs.append((route, owner, spaces))
     return Plan(tuple(places) + (end,), tuple(legs), company)
+
+
+def _either(places: Sequence[str]) -> Say | str:
+    """A run's end: its one place, or its places as 'a or b (or c)' (a card of several)."""
+    if len(places) < 2:
+        return "".join(places)
+    return Say("{a} or {b}", {"a": _either(places[:-1]), "b": places[-1]})
+
+
+def _both(owners: Sequence[str]) -> Say | str:
+    """The owners of a route: one, or several as 'a and b (and c)'."""
+    if len(owners) < 2:
+        return "".join(owners)
+    return Say("{a} and {b}", {"a": _both(owners[:-1]), "b": owners[-1]})

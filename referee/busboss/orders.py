@@ -34,7 +34,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from ..contract import Entry, NotAnOrder, NotationError
+from ..contract import Entry, NotAnOrder, NotationError, Say
 from .map import CARDS
 
 COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")  # rule 6; the default by seat
@@ -179,9 +179,9 @@ def parse_order(text: str) -> list[Entry]:
         word, _, rest = line.partition(" ")
         if word == "round":
             if not (rest.isascii() and rest.isdigit()) or len(rest) > 6:
-                raise NotationError("write the round as a number, e.g. 'round 8'", raw)
+                raise NotationError(Say("write the round as a number, e.g. 'round 8'"), raw)
             if round_no is not None and int(rest) != round_no:
-                raise NotationError("one round's orders at a time", raw)
+                raise NotationError(Say("one round's orders at a time"), raw)
             round_no = int(rest)
         elif line == "missed":
             missed = True
@@ -193,30 +193,42 @@ def parse_order(text: str) -> list[Entry]:
             builds.append(_parse_build(rest, raw))
         elif _JOURNEY.match(line) and not _ROUTES.match(line):
             raise NotationError(
-                f"'{raw.strip()}' is a journey: write it after its run, 'run 7H-QS: {line}'", raw
+                Say(
+                    "'{line}' is a journey: write it after its run, 'run 7H-QS: {journey}'",
+                    {"line": raw.strip(), "journey": line},
+                ),
+                raw,
             )
         elif _ROUTES.match(line):  # copied from the mail's list of routes to buy
             first = re.split(r"[\s,]+", line.partition(":")[2] or line)
             raise NotationError(
-                f"'{raw.strip()}' names routes: buy one with 'build {next(filter(None, first))}'",
+                Say(
+                    "'{line}' names routes: buy one with 'build {route}'",
+                    {"line": raw.strip(), "route": next(filter(None, first))},
+                ),
                 raw,
             )
         else:  # a greeting or a remark: the referee passes it over and says so
             raise NotAnOrder(
-                "not a Bus Boss order; lines start with round, build, run or 'no runs'", raw
+                Say("not a Bus Boss order; lines start with round, build, run or 'no runs'"), raw
             )
     if no_runs and runs:
-        raise NotationError("'no runs' together with run lines: keep one or the other")
+        raise NotationError(Say("'no runs' together with run lines: keep one or the other"))
     part = "operate" if runs or no_runs else "build"
     if part == "build" and not builds and not missed and round_no is not None:
         raise NotationError(
-            f"no orders found: 'round {round_no}' only names the round; write the order "
-            "under it, 'build ...' in rounds 1-6, 'run ...' or 'no runs' in rounds 7-12"
+            Say(
+                "no orders found: 'round {round}' only names the round; write the order "
+                "under it, 'build ...' in rounds 1-6, 'run ...' or 'no runs' in rounds 7-12",
+                {"round": round_no},
+            )
         )
     if part == "build" and not builds and not missed:
         raise NotationError(
-            "no orders found: write 'build ...' in rounds 1-6, "
-            "'run ...' or 'no runs' in rounds 7-12"
+            Say(
+                "no orders found: write 'build ...' in rounds 1-6, "
+                "'run ...' or 'no runs' in rounds 7-12"
+            )
         )
     order = Order(part, tuple(runs), tuple(builds), round_no, missed)
     return [Entry((order,), text)]
@@ -237,7 +249,9 @@ def _run_lines_joined(lines: list[str]) -> list[str]:
 def parse_card(word: str, raw: str) -> str:
     m = _CARD.match(word)
     if not m:
-        raise NotationError(f"{word!r} is not a card; write cards like 7H, 10S, QD", raw)
+        raise NotationError(
+            Say("{word!r} is not a card; write cards like 7H, 10S, QD", {"word": word}), raw
+        )
     rank = "10" if m.group(1) == "t" else m.group(1).upper()
     card = rank + m.group(2).upper()
     assert card in CARDS
@@ -247,7 +261,10 @@ def parse_card(word: str, raw: str) -> str:
 def _owner(word: str, raw: str) -> str:
     if word not in OWNERS:
         raise NotationError(
-            f"{word!r} is not a player's colour; the colours are {', '.join(COLOURS)} (and bank)",
+            Say(
+                "{word!r} is not a player's colour; the colours are {colours} (and bank)",
+                {"word": word, "colours": ", ".join(COLOURS)},
+            ),
             raw,
         )
     return word
@@ -258,23 +275,26 @@ def _parse_entry(rest: str, raw: str) -> RunEntry:
     head = re.sub(r"\s*-\s*", "-", head).strip()
     words = head.replace(",", " ").split()
     if not words or words[0].count("-") != 1:
-        raise NotationError("name the run by its two cards, e.g. 'run 7H-QS: hull-york'", raw)
+        raise NotationError(Say("name the run by its two cards, e.g. 'run 7H-QS: hull-york'"), raw)
     first, second = words[0].split("-")
     cards = (parse_card(first, raw), parse_card(second, raw))
     partners: tuple[str, ...] = ()
     if len(words) > 1:
         if words[1] != "with" or len(words) == 2:
             raise NotationError(
-                "after the cards write 'with' and the partners' colours, then ':' and the journey",
+                Say(
+                    "after the cards write 'with' and the partners' colours, then ':' and "
+                    "the journey"
+                ),
                 raw,
             )
         partners = tuple(_owner(w, raw) for w in words[2:] if w != "and")
         if BANK in partners:
-            raise NotationError("the bank runs no buses", raw)
+            raise NotationError(Say("the bank runs no buses"), raw)
     journey = _parse_journey(route, raw) if colon and route.strip() else None
     if journey is None and not partners:
         raise NotationError(
-            "give the journey after a colon, e.g. 'run 7H-QS: hull-york-leeds'", raw
+            Say("give the journey after a colon, e.g. 'run 7H-QS: hull-york-leeds'"), raw
         )
     return RunEntry(cards, partners, journey)
 
@@ -283,21 +303,25 @@ def _parse_journey(text: str, raw: str) -> Journey:
     text = re.sub(r"\s*([-()])\s*", r"\1", text.strip())
     stops = [re.sub(r"\s+", "", s) for s in text.split("-")]
     if len(stops) < 2:
-        raise NotationError("a journey names at least two places joined by '-'", raw)
+        raise NotationError(Say("a journey names at least two places joined by '-'"), raw)
     places, owners = [], []
     for i, stop in enumerate(stops):
         m = _STOP.match(stop)
         if not m:
             raise NotationError(
-                f"{stop!r} is not a place; write place keys as on the map, "
-                "e.g. hull-beverley-york(blue)-leeds",
+                Say(
+                    "{stop!r} is not a place; write place keys as on the map, "
+                    "e.g. hull-beverley-york(blue)-leeds",
+                    {"stop": stop},
+                ),
                 raw,
             )
         places.append(m.group(1))
         if i == 0:
             if m.group(2):
                 raise NotationError(
-                    "a journey's first place has no leg before it to name an owner for", raw
+                    Say("a journey's first place has no leg before it to name an owner for"),
+                    raw,
                 )
         else:
             owners.append(_owner(m.group(2), raw) if m.group(2) else None)
@@ -324,15 +348,18 @@ def _parse_purchase(alt: str, raw: str) -> Purchase:
     words = [w for w in words if w != "and"]
     if not words:
         raise NotationError(
-            "name the routes to buy, e.g. 'build leeds-york', or 'build nothing'", raw
+            Say("name the routes to buy, e.g. 'build leeds-york', or 'build nothing'"), raw
         )
     routes = []
     for w in words:
         ends = w.split("-")
         if len(ends) != 2 or not all(_PLACE.match(e) for e in ends):
             raise NotationError(
-                f"{w!r} is not a route; write a route as its two places "
-                "joined by '-', e.g. leeds-york",
+                Say(
+                    "{route!r} is not a route; write a route as its two places joined by '-', "
+                    "e.g. leeds-york",
+                    {"route": w},
+                ),
                 raw,
             )
         routes.append((ends[0], ends[1]))

@@ -69,7 +69,11 @@ def campaign_summary(campaign: Campaign, table: Table | None) -> dict:
         "state": str(campaign.status),
         "round": view["round"],
         "awaiting": [
-            {"player": campaign.players[d.seat].name, "decision": d.kind, "prompt": d.prompt}
+            {
+                "player": campaign.players[d.seat].name,
+                "decision": d.kind,
+                "prompt": str(d.prompt),
+            }
             for d in table.awaiting
         ],
         "scores": {p["name"]: p[table.descriptor.measure] for p in view["players"]},

@@ -26,6 +26,7 @@ from ..contract import (
     NotAnOrder,
     NotationError,
     OwnDrop,
+    Say,
 )
 from ..records import AppliedOrder, How, Record, RefusedOrder
 from ..store.campaign import CampaignError, Status, Step, Table
@@ -46,7 +47,7 @@ class Applied:
 class Refusal:
     seat: int
     text: str
-    reason: str
+    reason: Say
     alternatives: list[str] = field(default_factory=list)
     dropped: list[str] = field(default_factory=list)  # queued orders dropped with it
 
@@ -78,7 +79,7 @@ class Reading:
     (which stop the whole mail) and lines that are no orders at all (reported, passed over)."""
 
     entries: list[str] = field(default_factory=list)
-    errors: list[tuple[str, str]] = field(default_factory=list)
+    errors: list[tuple[str, str | Say]] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)
 
 
@@ -199,7 +200,7 @@ def submit(table: Table, seat: int, entries: list[str]) -> Outcome:
     return outcome
 
 
-def dropped_by(table: Table, seat: int) -> str | None:
+def dropped_by(table: Table, seat: int) -> Say | str | None:
     """How the seat left the game: by the game's own rule (``OwnDrop``: its note), or ""
     when the bot plays it; None while its player plays on."""
     if seat in table.campaign.robots:

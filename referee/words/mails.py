@@ -7,13 +7,12 @@ and into mail messages. The mails are composed by ``mail.compose``.
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Sequence
 from email.message import EmailMessage
 from typing import Any
 
 from .. import maps
-from ..contract import HeldOrders, View
+from ..contract import HeldOrders, Say, View
 from ..mail.compose import Attachment, compose
 from ..mail.routing import Identity
 from ..records import Command, Drop, Message, Record, Replace
@@ -24,30 +23,25 @@ from .render import fitted, help_text, render, say
 # pieces of every report ------------------------------------------------------------------------
 
 
-def decision_of(table: Table, seat: int) -> tuple[str | None, list[str]]:
-    """The prompt and the choices, as lines of the order language, of the seat's decision;
-    none while the campaign is paused (no orders are taken, no deadline runs)."""
+def decision_of(table: Table, seat: int) -> tuple[Say | None, Say | None, list[str]]:
+    """The prompt, the title and the choices, as lines of the order language, of the seat's
+    decision; none while the campaign is paused (no orders are taken, no deadline runs)."""
     if table.campaign.status == Status.PAUSED:
-        return None, []
+        return None, None, []
     for due in table.awaiting:
         if due.seat == seat:
-            return due.prompt, table.rules.prompt_lines(table.state, seat)
-    return None, []
+            return due.prompt, due.title, table.rules.prompt_lines(table.state, seat)
+    return None, None, []
 
 
-def asked(prompt: str) -> str:
+def asked(title: Say) -> str:
     """What a decision asks, in a few words, for a subject that names its round already:
-    its title, without a round number it starts with ('Round 7, an operating round: ...'
-    asks for 'an operating round')."""
-    title = prompt.split(":")[0].lower()
-    return re.sub(r"^round \d+,\s*", "", title) or title
+    its title (``Decision.title``)."""
+    return str(title)
 
 
 def waiting_for(table: Table) -> str:
-    names = [
-        f"{table.campaign.players[d.seat].name} ({d.prompt.split(':')[0].lower()})"
-        for d in table.awaiting
-    ]
+    names = [f"{table.campaign.players[d.seat].name} ({asked(d.title)})" for d in table.awaiting]
     return ", ".join(names) or "nobody"
 
 
@@ -153,7 +147,7 @@ def welcome(
     them due ``waits_due``); then their token, the help and the seed's fingerprint."""
     campaign = table.campaign
     player = campaign.players[seat]
-    prompt, choices = decision_of(table, seat)
+    prompt, title, choices = decision_of(table, seat)
     parts = dict(
         campaign=campaign,
         player=player,
@@ -177,7 +171,7 @@ def welcome(
         title=table.rules.title,
         name=player.name,
         round=table.round,
-        decision=asked(prompt) if choices and prompt else None,
+        decision=asked(title) if choices and title else None,
         due=due.short if due else None,
     )
     mid = message_id(identity, incarnate(campaign), "welcome", seat, *([key] if key else []))
@@ -359,7 +353,7 @@ def confirmation(
     record = records[-1]
     seat = record.seat
     player = game_master(campaign) if seat is None else campaign.players[seat]
-    prompt, choices = decision_of(table, seat) if seat is not None else (None, [])
+    prompt, title, choices = decision_of(table, seat) if seat is not None else (None, None, [])
     wants_help = any(r.asks_for("help") for r in records)
     full = any(r.asks_for("choices") for r in records)
     holds = table.descriptor.offers(HeldOrders)  # an answer held until everyone's is in
@@ -392,7 +386,7 @@ def confirmation(
             "subject_confirmation",
             gm=seat is None,
             verdict=verdict(reads),
-            decision=asked(prompt) if choices and prompt else None,
+            decision=asked(title) if choices and title else None,
             due=due.short if due else None,
         ),
         text,
@@ -433,11 +427,11 @@ def reminder(
     """A player's reminder of the decision they owe, or (``moved``) its new due time after
     its clock stood still: its subject reads as the prompt's did."""
     campaign = table.campaign
-    prompt, choices = decision_of(table, seat)
+    prompt, title, choices = decision_of(table, seat)
     text = render(
         "reminder.txt", campaign=campaign, due=due, prompt=prompt, choices=choices, moved=moved
     )
-    decision = prompt and asked(prompt)
+    decision = title and asked(title)
     # each new due time is a mail of its own
     what = (
         ("moved", seat, stage, hashlib.sha256(due.encode()).hexdigest()[:12])
@@ -551,7 +545,7 @@ def digest(
     paused = campaign.status == Status.PAUSED
     if paused:
         notes.append(say("note_paused"))
-    prompt, choices = decision_of(table, seat)
+    prompt, title, choices = decision_of(table, seat)
     context = base_context(table, seat)
     went = verdict(reads) if reads else None
     subject = say(
@@ -559,7 +553,7 @@ def digest(
         over=bool(context["result"]),
         winners=context["result"]["places"][0]["names"] if context["result"] else (),
         round=context["view"]["round"],
-        decision=asked(prompt) if choices and prompt else None,
+        decision=asked(title) if choices and title else None,
         due=due.short if isinstance(due, Shown) else due,
         paused=paused,
         # a report leads with the decision: what became of the mail only when it went wrong
@@ -616,7 +610,7 @@ def told(
     was."""
     campaign = table.campaign
     paused = campaign.status == Status.PAUSED
-    prompt, choices = decision_of(table, seat)
+    prompt, title, choices = decision_of(table, seat)
     text = render(
         "told.txt",
         campaign=campaign,
@@ -632,7 +626,7 @@ def told(
         "subject_told",
         round=table.round,
         changes=[say("told_change", a=a) for a in actions],
-        decision=asked(prompt) if prompt else None,
+        decision=asked(title) if title else None,
         due=due.short if due else None,
     )
     last = steps[-1].record.n
@@ -648,7 +642,7 @@ def told(
 
 def position_text(table: Table, seat: int | None = None) -> str:
     """The game now, as a report shows it (with the seat's decision when one is given)."""
-    prompt, choices = decision_of(table, seat) if seat is not None else (None, [])
+    prompt, title, choices = decision_of(table, seat) if seat is not None else (None, None, [])
     context = base_context(table, seat)
     return render(
         "digest.txt",

@@ -17,7 +17,7 @@ import jinja2
 import jinja2.bccache
 
 from .. import cache, registry
-from ..contract import ShortChoices
+from ..contract import Say, ShortChoices
 from ..mail.compose import flowed
 from ..mail.read import unflowed
 from ..maps.textgrid import WIDTH, wrap
@@ -232,6 +232,8 @@ def _spoken_param(value: object) -> object:
         isinstance(value, tuple) and value and all(isinstance(v, Said) for v in value)
     ):
         return spoken(value)
+    if isinstance(value, Say):  # a game's words, as they are
+        return value
     if isinstance(value, (list, tuple)):
         return type(value)(_spoken_param(v) for v in value)
     return value

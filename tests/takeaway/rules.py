@@ -21,6 +21,7 @@ from referee.contract import (
     NotAnOrder,
     NotationError,
     Result,
+    Say,
     View,
     check_setup,
     progress_view,
@@ -58,8 +59,11 @@ class TakeawayState:
         return 1 + (self.takes - (self.winner is not None)) // 2
 
 
+TAKE_TITLE = Say("take counters")
+
+
 class Ending(Enum):
-    LAST_COUNTER = "{} took the last counter"  # the one way a game ends: who took it
+    LAST_COUNTER = Say("{winner} took the last counter")  # the one way a game ends
 
 
 @dataclass(frozen=True)
@@ -85,8 +89,11 @@ class TakeawayRules:
     def awaiting(self, state: TakeawayState) -> list[Decision]:
         if state.winner is not None:
             return []
-        prompt = f"Take counters: {state.pile} left, take 1 to {min(MOST, state.pile)}"
-        return [Decision(state.to_move, "take", prompt, stage=state.takes)]
+        prompt = Say(
+            "Take counters: {pile} left, take 1 to {most}",
+            {"pile": state.pile, "most": min(MOST, state.pile)},
+        )
+        return [Decision(state.to_move, "take", TAKE_TITLE, prompt, stage=state.takes)]
 
     def legal_orders(self, state: TakeawayState, seat: int) -> list[Take]:
         if state.winner is not None or seat != state.to_move:
@@ -117,14 +124,20 @@ class TakeawayRules:
         self, state: TakeawayState, seat: int, order: Take
     ) -> tuple[TakeawayState, list[str]]:
         if state.winner is not None:
-            raise IllegalOrder("The game is over.")
+            raise IllegalOrder(Say("The game is over."))
         if seat != state.to_move:
-            raise IllegalOrder(f"It is {state.names[state.to_move]}'s turn to take.")
+            raise IllegalOrder(
+                Say("It is {name}'s turn to take.", {"name": state.names[state.to_move]})
+            )
         legal = self.legal_orders(state, seat)
         if order not in legal:
             raise IllegalOrder(
-                f"Take 1 to {len(legal)}: the pile has {state.pile} "
-                f"counter{'s' * (state.pile != 1)}.",
+                Say(
+                    "Take 1 to {most}: the pile has {pile} counters.",
+                    {"most": len(legal), "pile": state.pile},
+                )
+                if state.pile != 1
+                else Say("Take 1: the pile has 1 counter."),
                 legal,
             )
         taken = list(state.taken)
@@ -201,16 +214,18 @@ class TakeawayRules:
             Ending.LAST_COUNTER,
             tuple(int(seat == state.winner) for seat in range(2)),
             ((state.winner,), (loser,)),
-            named=(state.names[state.winner],),
+            named={"winner": state.names[state.winner]},
         )
 
 
 def _take(text: str, line: str) -> Take:
     match = TAKE.match(text.lower())
     if match is None:
-        raise NotationError("write take and a number of counters, e.g. take 2", line)
+        raise NotationError(Say("write take and a number of counters, e.g. take 2"), line)
     if match.group(1) not in ("1", "2", "3"):
-        raise NotationError(f"{match.group(1)!r}: take 1, 2 or 3 counters", line)
+        raise NotationError(
+            Say("{given!r}: take 1, 2 or 3 counters", {"given": match.group(1)}), line
+        )
     return Take(int(match.group(1)))
 
 
