@@ -429,6 +429,9 @@ class GameDescriptor:
                    the view's players: "score", "cash")
     text_map       view -> the plain-text map (for the mail body and turns/)
     png_map        view -> PNG bytes, or None for a game drawn in text only
+    map_key        view -> what the PNG map does not say for itself (whose lines are which,
+                   the symbols, the keys it writes, what a side panel held), a sentence a
+                   line, for the mail to show beside it
     player_colour  a player of the view -> "#rrggbb", their colour on maps and the chart
     capabilities   what only some games do (``Capability``), each at most once
     """
@@ -437,6 +440,7 @@ class GameDescriptor:
     measure: str
     text_map: Callable[[View], str]
     png_map: Callable[[View], bytes] | None = None
+    map_key: Callable[[View], tuple[str, ...]] = lambda view: ()
     player_colour: Callable[[dict[str, Any]], str] = lambda player: "#000000"
     capabilities: tuple[Capability, ...] = ()
 

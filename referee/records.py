@@ -214,6 +214,9 @@ class Command:
     refused: ClassVar[bool] = False  # it ran (a ``RefusedCommand`` did not)
     ends_mail: ClassVar[bool] = False  # nothing after it in its mail is done (leave)
     rolls_back: ClassVar[bool] = False  # it undoes orders (see ``undoing``)
+    # it decides or undoes orders on the game as its mail found it: beside a rollback in one
+    # mail it would be decided on the game before it and replayed on the game after it
+    decides: ClassVar[bool] = False
     line: str
     said: str
 
@@ -499,7 +502,7 @@ class Drop(Command):
     it again), or the bot plays the seat from then on."""
 
     verb = "drop"
-    tells_everyone = brief = True
+    tells_everyone = brief = decides = True
     seat: int = 0
     name: str = ""
     events: tuple[str, ...] | None = None
@@ -547,7 +550,7 @@ class Rollback(Command):
     """Earlier orders undone: (record number, index in its orders). They stay in the log."""
 
     verb = "rollback"
-    tells_everyone = asks_again = rolls_back = True
+    tells_everyone = asks_again = rolls_back = decides = True
     undone: tuple[tuple[int, int], ...] = ()
 
     def undoing(self) -> tuple[tuple[int, int], ...]:
@@ -569,7 +572,7 @@ class Rollback(Command):
 @dataclass(frozen=True)
 class Adjudicate(Command):
     verb = "adjudicate"
-    tells_everyone = True
+    tells_everyone = decides = True
 
     def told(self) -> list[Say]:
         return [Say("The game master decides now for the players awaited.")]
@@ -617,6 +620,7 @@ class RefusedCommand:
     reason: str
     refused: ClassVar[bool] = True
     wants: ClassVar[str] = ""  # a refused command shows nothing besides its reason
+    decides: ClassVar[bool] = False  # it decided nothing
 
     def answer(self, status: str) -> str:
         """What its sender is told: why it was refused."""

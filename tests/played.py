@@ -11,7 +11,7 @@ from pathlib import Path
 from sites import PLAYERS, make_site
 
 from referee.records import Kind, Record
-from referee.service import answers
+from referee.service import answers, session
 from referee.service.play import advance, commit, submit
 from referee.service.site import Site
 from referee.settings.site import load_config
@@ -52,12 +52,18 @@ def play(
         )
         commit(table, advance(table), Record(Kind.REFEREE))
         if answer and table.round != round_:
-            answers.write_turns(table)
-            answers.answer(site.post, table)
+            answered(site, table)
     if answer:
-        answers.write_turns(table)
-        answers.answer(site.post, table)
+        answered(site, table)
     return table
+
+
+def answered(site: Site, table: Table) -> None:
+    """The turn files and the answers, as a tick writes them after its mails, committed
+    without a snapshot (the tests of snapshots keep theirs themselves)."""
+    answers.write_turns(table)
+    _, marks = answers.answer(site.post, table)
+    session.commit_files(table.campaign, None, marks)
 
 
 def reached(table: Table, round_: int | None) -> bool:

@@ -12,6 +12,8 @@ from markupsafe import escape
 from played import play, played_site
 from sites import ADDRESSES, PLAYERS, make_site
 
+from referee import maps
+from referee.bus import png_map as bus_png
 from referee.cli import main
 from referee.service.archive import write_archive
 from referee.words.chart import score_chart
@@ -99,7 +101,11 @@ def test_each_turn_page_holds_its_report_and_its_map_and_steps_to_its_neighbours
         page = (out / f"{turn.stem}.html").read_text()
         report = (table.campaign.root / "turns" / f"{turn.stem}.txt").read_text()
         assert f'<pre class="report">{escape(report)}</pre>' in page
-        assert f'<img src="{turn.stem}.png" width="1460" height="1020"' in page
+        size = f'width="{bus_png.WIDTH}" height="{bus_png.HEIGHT}"'  # the mails' picture
+        assert f'<img src="{turn.stem}.png" {size}' in page
+        # and what the mails say under it: whose line is which, the clock, the actions
+        for line in maps.map_key(turn.view):
+            assert f"<p>{escape(line)}</p>" in page
         assert (out / f"{turn.stem}.png").read_bytes() == (
             table.campaign.root / "turns" / f"{turn.stem}.png"
         ).read_bytes()

@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sites import PLAYERS, Mailboxes, make_site, person_mail, text_of, with_game_master
 
-from referee.service import failures, intake
+from referee.service import failures, session
 from referee.service.failures import note_failure
 from referee.service.tick import tick
 
@@ -146,7 +146,7 @@ def test_the_summary_names_each_cause_once_and_a_new_one_beside_a_flood_of_repea
     # a player's mail that cannot be handled: quarantined, and noted once
     token = site.campaign("g1").players[0].token
     boxes.deliver(person_mail(PLAYERS[0], site.identity.plus("g1", token), "o", "build"))
-    monkeypatch.setattr(intake.Intake, "apply", lambda *a, **k: 1 / 0)
+    monkeypatch.setattr(session.Sessions, "apply", lambda *a, **k: 1 / 0)
     later = T0 + timedelta(hours=20)
     assert any("ZeroDivisionError" in e for e in tick(site, later).errors)
     monkeypatch.undo()

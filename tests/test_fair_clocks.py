@@ -24,7 +24,7 @@ from test_commands_maildir import T0, game
 from test_gm_behaviours import bot_order, gm_mail, mail_from, run
 
 from referee import mailbot
-from referee.service import telling
+from referee.service import telling, timekeeping
 from referee.service.tick import tick
 
 HOUR = timedelta(hours=1)
@@ -232,7 +232,12 @@ def test_the_daily_digest_goes_at_the_time_of_day_the_player_chose_in_their_zone
     mail_from(site, boxes, 0, order, T0 + HOUR)
     assert boxes.new(ADDRESSES[1]) == []  # nothing for him to decide: it waits
     table = site.campaign("g1").table()
-    goes = telling.next_mail(table, table.campaign.marks, T0 + HOUR)
+    goes = telling.next_mail(
+        table,
+        table.campaign.marks,
+        T0 + HOUR,
+        timekeeping.daily_mail_due(table.campaign, table.campaign.marks.mailed, T0 + HOUR),
+    )
     assert goes == T0 + 3 * HOUR + timedelta(minutes=30)
 
 

@@ -84,7 +84,7 @@ def test_a_report_flows_its_prose_and_keeps_its_choices_and_its_map_as_fixed_lin
     assert all(f"- {e}" in read for e in events)  # each event one line, however long
     # the short choices: each a fixed line, as offered (a comment longer than a line goes
     # on as a comment in lines of its own)
-    _, _, choices = decision_of(table, seat)
+    *_, choices = decision_of(table, seat)
     shown = grouped(choices, table.campaign.game)
     for line in shown:
         assert f"    {line}" in read or line.startswith("#"), line

@@ -7,7 +7,7 @@ import pytest
 from sites import ADDRESSES, PLAYERS, Mailboxes, make_site, person_mail, run_tick, text_of
 
 from referee.records import RefusedCommand
-from referee.service import intake, work
+from referee.service import session, work
 from referee.service.tick import tick
 from referee.service.work import run_as_gm
 
@@ -160,7 +160,7 @@ def test_a_failed_mail_whose_sender_cannot_be_told_is_recorded_once_and_not_take
         raise RuntimeError("a fault")
 
     order(site, "g1", 0, "build house 15")
-    monkeypatch.setattr(intake.Intake, "apply", fault)
+    monkeypatch.setattr(session.Sessions, "apply", fault)
     monkeypatch.setattr(work, "tell_sender", fault)  # the answers stage fails to queue it
     first = tick(site, T0)
     assert first.fetched == 1 and any("a fault" in e for e in first.errors)

@@ -9,7 +9,7 @@ import pytest
 from played import play
 from sites import PLAYERS, Mailboxes, make_site, person_mail, text_of
 
-from referee.service import telling
+from referee.service import telling, timekeeping
 from referee.service.tick import tick
 
 pytestmark = pytest.mark.slow  # whole games by mail: left out of --fast
@@ -91,7 +91,9 @@ def test_digest_asks_each_decision_at_once_and_gathers_the_rest_at_a_time_of_day
         table = play(site, table, orders=1, seed=n)
         assert all("YOUR DECISION" in text_of(m) for m in sent(site, boxes, BOB))
         last = datetime.fromisoformat(marks.mailed["1"])
-        goes = telling.next_mail(table, marks, last)
+        goes = telling.next_mail(
+            table, marks, last, timekeeping.daily_mail_due(table.campaign, marks.mailed, last)
+        )
         if goes is not None:
             break
     evening = datetime.combine(last.date(), time(18, 0), UTC)

@@ -49,7 +49,7 @@ def test_a_new_process_finds_the_static_parts_and_draws_the_same_map(cache, monk
         canvas, "draw", lambda s, image, o: drawn_on.append(image.size) or draw(s, image, o)
     )
     assert png_map(VIEW) == first
-    ground = (bus_png.PANEL_LEFT * canvas.SUPERSAMPLE, bus_png.HEIGHT * canvas.SUPERSAMPLE)
+    ground = (bus_png.WIDTH * canvas.SUPERSAMPLE, bus_png.HEIGHT * canvas.SUPERSAMPLE)
     assert ground not in drawn_on  # the ground was read, not drawn
 
 

@@ -20,6 +20,7 @@ pytestmark = pytest.mark.slow  # ticks killed in other processes
 CRASH_POINTS = [
     "fetched",
     "stored",
+    "recorded",
     "taken",
     "synced-files",
     "applied",
@@ -56,7 +57,8 @@ def prepared(tmp_path_factory):
     bob = reply_to(
         welcomes["bob@example.org"],
         "bob@example.org",
-        "build office 21\nbuild office 22\nline 26-27",
+        # a setting with the orders: written before the record (see service/session.py)
+        "timezone Europe/Berlin\nbuild office 21\nbuild office 22\nline 26-27",
     )
     boxes.deliver(bob)
     boxes.deliver(
@@ -72,7 +74,8 @@ def prepared(tmp_path_factory):
 
 
 def outcome(site_dir):
-    """What a run leaves: the log without times, and every mail the players received."""
+    """What a run leaves: the log without times, every mail the players received, and the
+    players' settings."""
     site = Site(load_config(site_dir / "referee.yaml"))
     records = [
         {k: v for k, v in r.items() if k not in ("at", "hash")}
@@ -81,7 +84,8 @@ def outcome(site_dir):
     mails = Mailboxes(site).sent()
     ids = Counter(str(m["Message-ID"]) for m in mails)
     bodies = sorted((str(m["To"]), str(m["Subject"]), mailbot.body(m)) for m in mails)
-    return records, ids, bodies
+    zones = [p.timezone for p in site.campaign("bus1").players]
+    return records, ids, bodies, zones
 
 
 @pytest.fixture(scope="module")
@@ -104,14 +108,15 @@ def test_a_tick_killed_at_each_step_is_made_good_by_the_next(
     for _ in range(2):
         done = tick_process(site_dir)
         assert done.returncode == 0, done.stdout + done.stderr
-    records, ids, bodies = outcome(site_dir)
-    clean_records, clean_ids, clean_bodies = uninterrupted
+    records, ids, bodies, zones = outcome(site_dir)
+    clean_records, clean_ids, clean_bodies, clean_zones = uninterrupted
     assert records == clean_records  # no order lost, none applied twice
     applied = [o for r in records for o in r.get("orders", ())]
     assert [1, "build office 21", "queue"] in applied and len(applied) == 6
     assert max(ids.values()) == 1  # no mail sent twice
     assert set(ids) == set(clean_ids)  # and none lost
     assert bodies == clean_bodies
+    assert zones == clean_zones and "Europe/Berlin" in zones  # no setting lost
 
 
 def test_an_init_killed_before_it_ends_leaves_no_referee_yaml_and_runs_again(tmp_path):

@@ -28,6 +28,12 @@ def _png_map(view: View) -> bytes:
     return draw(cast(BusView, view), BOARD)
 
 
+def _map_key(view: View) -> tuple[str, ...]:
+    from .scene import build_scene, map_key
+
+    return map_key(build_scene(cast(BusView, view), BOARD))
+
+
 def player_colour(player: dict[str, Any]) -> str:
     return "#{:02x}{:02x}{:02x}".format(*STYLES[player["seat"]].colour)
 
@@ -59,6 +65,7 @@ GAME = GameDescriptor(
     measure="score",
     text_map=_text_map,
     png_map=_png_map,
+    map_key=_map_key,
     player_colour=player_colour,
     capabilities=(
         RoundEndView(round_end_view),

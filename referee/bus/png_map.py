@@ -1,7 +1,9 @@
-"""The PNG map of a Bus position: the board as it lies on the table, and a side panel.
+"""The PNG map of a Bus position: the board as it lies on the table, drawn for a phone (the
+board fills the picture; the clock, the players and the action board are in the mail's text,
+where they reflow).
 
 Drawn on the maps' shared canvas (canvas.py), so the work is not repeated from one map to
-the next: the ground (paper, park, plain roads, panel) is drawn once per process, the lines
+the next: the ground (paper, park, plain roads) is drawn once per process, the lines
 over just the part of it they cover, and each small thing that recurs (a crossing, a lot, a
 head mark, an icon) once as a sprite that is pasted wherever it stands. Coordinates in this
 module are output pixels.
@@ -10,7 +12,6 @@ module are output pixels.
 from __future__ import annotations
 
 import math
-import textwrap
 from collections.abc import Callable
 from functools import lru_cache
 
@@ -21,34 +22,41 @@ from ..maps.canvas import (
     Shapes,
     along,
     badge,
+    badge_radius,
     fixed_palette,
-    pattern_sample,
+    smallest_text,
     stroke,
 )
 from ..maps.styles import INK, WHITE
 from .board import Board
 from .engine import BusView
-from .scene import BUILDING_TYPES, STYLES, CrossingFacts, Lot, Player, Scene, build_scene, legend
+from .scene import STYLES, CrossingFacts, Lot, Player, Scene, build_scene
 
-WIDTH, HEIGHT = 1460, 1020
-MAP_ORIGIN, MAP_SCALE = (60, 60), 9.0  # board position 0..100 -> 60..960 pixels
-PANEL_LEFT = 1015
-PANEL_BOX = (PANEL_LEFT, 0, WIDTH, HEIGHT)
+WIDTH = HEIGHT = 1000
+MAP_ORIGIN, MAP_SCALE = (74, 74), 8.52  # board position 0..100 -> 74..926 pixels
 
-NODE_RADIUS = 13  # a crossing's disc
-STATION_HALF = 17  # a station's square
-STROKE, STROKE_PITCH = 7, 8  # one line on a street; lines side by side are this far apart
-ITEM_DISTANCE, ITEM_DISTANCE_MAX = 35, 70  # lots and passengers: how far from the crossing
-LOT_RADIUS = 11
-BADGE_RADIUS = 10  # a head's lettered disc
+# Every text on the map, in pixels: none under smallest_text(WIDTH), 8 CSS pixels on a phone
+CROSSING_TEXT = smallest_text(WIDTH)  # a crossing's number
+ZONE_TEXT = smallest_text(WIDTH)  # a lot's zone letter
+BADGE_TEXT = smallest_text(WIDTH)  # the player's letter on a head's disc
+COUNT_TEXT = smallest_text(WIDTH)  # "x5": passengers waiting, when more than three
+PARK_TEXT = smallest_text(WIDTH)
+TEXT_SIZES = (CROSSING_TEXT, ZONE_TEXT, BADGE_TEXT, COUNT_TEXT, PARK_TEXT)
+
+NODE_RADIUS = 17  # a crossing's disc: room for its two figures
+STATION_HALF = 20  # a station's square
+STROKE, STROKE_PITCH = 8, 9  # one line on a street; lines side by side are this far apart
+LOT_RADIUS = 14  # room for the zone's letter
+ITEM_DISTANCE = NODE_RADIUS + LOT_RADIUS + 11  # lots and passengers: how far from the crossing
+ITEM_DISTANCE_MAX = 2 * ITEM_DISTANCE
+BADGE_RADIUS = badge_radius(BADGE_TEXT)  # a head's lettered disc
+FIGURE = 1.3  # a waiting passenger's figure, to the size it was drawn at first
 
 PAPER = (250, 248, 242)
 ROAD = (214, 210, 200)
 MUTED = (150, 146, 138)
 PARK = (220, 235, 208)
 PARK_INK = (92, 130, 70)
-PANEL = (238, 235, 226)
-STONE = (120, 170, 200)
 BUILDING_FILL = {"house": (241, 205, 160), "office": (186, 206, 228), "pub": (226, 200, 120)}
 
 # how far a street's road or head marks reach to either side, by (crossing, street)
@@ -60,11 +68,11 @@ def png_map(view: BusView, board: Board) -> bytes:
     scene = build_scene(view, board)
     picture = Picture(_ground(board))
     _draw_board(picture, scene, board)
-    _draw_panel(picture, scene)
     # zlib's level 3: a fifth larger than its default (76 KB against 63 for a map in
     # mid-game; a whole game's largest mail 137 KB against 118) in under half the time (4.6 ms
     # against 11), and that deflate was a third of what a tick did for a campaign whose round
-    # ended (bench/tick_costs_bench.py)
+    # ended (bench/tick_costs_bench.py). (Figures of the 1460 px map with its side panel;
+    # the map drawn for a phone is 66 KB against 55, its game's largest mail 101 KB.)
     return picture.png(fixed_palette(FLAT_COLOURS, TEXT_COLOURS), compress_level=3)
 
 
@@ -115,10 +123,8 @@ def _offset(a: Point, b: Point, offset: float) -> tuple[Point, Point]:
 
 @lru_cache(maxsize=4)
 def _ground(board: Board) -> Ground:
-    """The board drawn at twice the size, the panel flat."""
-    return Ground(
-        (WIDTH, HEIGHT), PAPER, lambda shapes: _draw_ground(shapes, board), PANEL_LEFT, PANEL
-    )
+    """The board drawn at twice the size."""
+    return Ground((WIDTH, HEIGHT), PAPER, lambda shapes: _draw_ground(shapes, board))
 
 
 def _draw_ground(canvas: Shapes, board: Board) -> None:
@@ -126,7 +132,7 @@ def _draw_ground(canvas: Shapes, board: Board) -> None:
     park = [crossing_centre(board, c) for c in _park_corners(board)]
     canvas.polygon(park, fill=PARK)
     cx, cy = sum(p[0] for p in park) / 4, sum(p[1] for p in park) / 4
-    canvas.text((cx, cy), "Central Park", 14, PARK_INK, "mm")
+    canvas.text((cx, cy), "Central Park", PARK_TEXT, PARK_INK, "mm")
     for street in board.streets:
         canvas.line([crossing_centre(board, c) for c in street], ROAD, _road_width(0))
 
@@ -149,7 +155,7 @@ def _draw_board(picture: Picture, scene: Scene, board: Board) -> None:
     picture.over_ground(roads)
     for player in scene.players:
         for at in _head_marks(board, scene, player):
-            picture.sprite(at, badge, player.style, BADGE_RADIUS)
+            picture.sprite(at, badge, player.style, BADGE_TEXT)
     reach = _reach(scene)
     for label in board.crossings:
         _draw_crossing(picture, board, reach, scene.crossings[label])
@@ -203,10 +209,10 @@ def _crossing_mark(canvas: Shapes, at: Point, facts: CrossingFacts) -> None:
         x, y = at
         h = STATION_HALF
         canvas.rectangle((x - h, y - h, x + h, y + h), INK, radius=5)
-        canvas.text(at, str(facts.label), 15, WHITE, "mm")
+        canvas.text(at, str(facts.label), CROSSING_TEXT, WHITE, "mm")
     else:
         canvas.circle(at, NODE_RADIUS, WHITE, outline=INK, width=2)
-        canvas.text(at, str(facts.label), 14, INK, "mm")
+        canvas.text(at, str(facts.label), CROSSING_TEXT, INK, "mm")
 
 
 def _reach(scene: Scene) -> Reach:
@@ -269,12 +275,12 @@ def _lot(canvas: Shapes, at: Point, lot: Lot) -> None:
         canvas.circle(
             at, LOT_RADIUS, WHITE, outline=INK if lot.open else MUTED, width=3 if lot.open else 1
         )
-        canvas.text(at, lot.zone, 13, INK if lot.open else MUTED, "mm")
+        canvas.text(at, lot.zone, ZONE_TEXT, INK if lot.open else MUTED, "mm")
         return
     _building(canvas, at, lot.building, LOT_RADIUS + 1)
-    canvas.text((at[0], at[1] + 2), lot.zone, 12, INK, "mm")
+    canvas.text((at[0], at[1] + 2), lot.zone, ZONE_TEXT, INK, "mm")
     if lot.seated:
-        canvas.circle((at[0] + LOT_RADIUS, at[1] - LOT_RADIUS + 1), 5, INK, outline=WHITE, width=2)
+        canvas.circle((at[0] + LOT_RADIUS, at[1] - LOT_RADIUS + 1), 6, INK, outline=WHITE, width=2)
 
 
 def _building(canvas: Shapes, at: Point, building: str, s: float) -> None:
@@ -289,7 +295,7 @@ def _building(canvas: Shapes, at: Point, building: str, s: float) -> None:
             (x - s, y - s * 0.2),
         ]
     elif building == "office":
-        w = s * 0.72
+        w = s * 0.8
         points = [(x - w, y + s), (x + w, y + s), (x + w, y - s * 1.15), (x - w, y - s * 1.15)]
     else:
         r = s * 1.25
@@ -298,7 +304,7 @@ def _building(canvas: Shapes, at: Point, building: str, s: float) -> None:
 
 
 def _waiting_width(count: int) -> float:
-    return 12 * count if count <= 3 else 36
+    return 12 * FIGURE * count if count <= 3 else 12 * FIGURE + 26
 
 
 def _waiting(canvas: Shapes, at: Point, count: int) -> None:
@@ -306,176 +312,24 @@ def _waiting(canvas: Shapes, at: Point, count: int) -> None:
     x, y = at
     shown = count if count <= 3 else 1
     for i in range(shown):
-        _figure(canvas, (x + (i - (shown - 1) / 2) * 12 - (7 if count > 3 else 0), y))
+        _figure(canvas, (x + (i - (shown - 1) / 2) * 12 * FIGURE - (13 if count > 3 else 0), y))
     if count > 3:
-        canvas.text((x + 1, y + 1), f"x{count}", 13, INK, "lm")
+        canvas.text((x - 3, y + 1), f"x{count}", COUNT_TEXT, INK, "lm")
 
 
 def _figure(canvas: Shapes, at: Point) -> None:
     x, y = at
-    canvas.circle((x, y - 6.5), 3.8, INK)
-    canvas.polygon([(x - 5, y + 8), (x + 5, y + 8), (x + 4, y - 1.5), (x - 4, y - 1.5)], INK)
-
-
-# the side panel -------------------------------------------------------------------------------
-
-
-def _draw_panel(picture: Picture, scene: Scene) -> None:
-    x = PANEL_LEFT + 10
-    picture.restore_ground(PANEL_BOX)  # over anything of the board that reaches under it
-    picture.text((x, 36), scene.title, 26, INK, "ls")
-    picture.text((x, 62), scene.status.capitalize(), 17, INK, "ls")
-    y = _clock(picture, scene, x, 80)
-    y = _players(picture, scene, x, y + 20)
-    y = _action_board(picture, scene, x, y + 22)
-    y = _legend(picture, scene, x, y + 22)
-    for paragraph in scene.awaiting + scene.result:
-        for line in textwrap.wrap(paragraph, 56, subsequent_indent="    "):
-            y += 22
-            picture.text((x, y), line, 15, INK, "ls")
-
-
-def _clock(picture: Picture, scene: Scene, x: float, y: float) -> float:
-    """A dial with the three building types, the hand on the current one; the stones left
-    on the clock; the open zone and the passenger supply."""
-    picture.sprite((x + 50, y + 52), _dial, scene.clock)
-    tx = x + 116
-    picture.text((tx, y + 22), f"Clock: {scene.clock}", 19, INK, "ls")
-    picture.text((tx, y + 42), f"turns to {scene.next_clock} unless stopped", 14, MUTED, "ls")
-    picture.text((tx, y + 68), "Stones", 14, INK, "ls")
-    for i in range(scene.clock_stones_total):
-        picture.sprite((tx + 62 + i * 22, y + 63), _stone, i < scene.clock_stones)
-    picture.text(
-        (tx + 62 + scene.clock_stones_total * 22, y + 68),
-        f"{scene.clock_stones} left",
-        14,
+    f = FIGURE
+    canvas.circle((x, y - 6.5 * f), 3.8 * f, INK)
+    canvas.polygon(
+        [
+            (x - 5 * f, y + 8 * f),
+            (x + 5 * f, y + 8 * f),
+            (x + 4 * f, y - 1.5 * f),
+            (x - 4 * f, y - 1.5 * f),
+        ],
         INK,
-        "ls",
     )
-    zone = (
-        f"Open zone {scene.open_zone}: {len(scene.open_lots)} free lots"
-        if scene.open_zone
-        else "No free lots left"
-    )
-    picture.text((tx, y + 92), zone, 14, INK, "ls")
-    picture.text((tx, y + 112), f"Passengers in supply: {scene.passenger_supply}", 14, INK, "ls")
-    return y + 116
-
-
-def _dial(canvas: Shapes, centre: Point, clock: str) -> None:
-    canvas.circle(centre, 48, WHITE, outline=INK, width=2)
-    for i, kind in enumerate(BUILDING_TYPES):
-        angle = math.radians(-90 + 120 * i)
-        at = (centre[0] + 30 * math.cos(angle), centre[1] + 30 * math.sin(angle))
-        _building(canvas, at, kind, 8)
-        if kind == clock:
-            canvas.line([centre, along(centre, at, 19)], INK, 4)
-            canvas.circle(centre, 4, INK)
-
-
-def _stone(canvas: Shapes, at: Point, filled: bool) -> None:
-    canvas.circle(at, 8, STONE if filled else WHITE, outline=INK, width=2 if filled else 1)
-
-
-# (header, right edge of the column)
-PLAYER_COLUMNS = (
-    ("Score", 200),
-    ("Points", 246),
-    ("Stones", 292),
-    ("Buses", 334),
-    ("action", 378),
-    ("line", 414),
-)
-
-
-def _players(picture: Picture, scene: Scene, x: float, y: float) -> float:
-    picture.text((x + 392, y + 10), "markers left", 13, MUTED, "ms")
-    for name, dx in PLAYER_COLUMNS:
-        picture.text((x + dx, y + 26), name, 13, MUTED, "rs")
-    y += 32
-    for p in scene.players:
-        mid = y + 18
-        picture.sprite((x + 11, mid), badge, p.style, 11)
-        picture.sprite((x + 30, mid), pattern_sample, p.style, STROKE)
-        picture.text((x + 68, mid - (6 if p.start else 0)), _fit(p.name, 12), 17, INK, "lm")
-        if p.start:
-            picture.text((x + 68, mid + 11), "start player", 12, MUTED, "lm")
-        values = (p.score, p.points, p.stones, p.buses, p.markers, p.line_markers)
-        for (name, dx), value in zip(PLAYER_COLUMNS, values):
-            picture.text((x + dx, mid), str(value), 20 if name == "Score" else 16, INK, "rm")
-        y += 38
-    return y
-
-
-def _action_board(picture: Picture, scene: Scene, x: float, y: float) -> float:
-    picture.text((x, y + 12), "Actions this round", 16, INK, "ls")
-    for i, letter in enumerate("abcdef"):
-        picture.text((x + 170 + i * 32, y + 12), letter, 13, MUTED, "ms")
-    y += 20
-    for row in scene.actions:
-        mid = y + 15
-        picture.text((x, mid), row.name, 15, INK, "lm")
-        for i in range(row.spaces):
-            at = (x + 170 + i * 32, mid)
-            if i < len(row.seats):
-                picture.sprite(at, badge, STYLES[row.seats[i]], 12)
-            else:
-                picture.sprite(at, _free_space)
-        y += 31
-    return y
-
-
-def _free_space(canvas: Shapes, at: Point) -> None:
-    canvas.circle(at, 12, WHITE, outline=MUTED, width=1)
-
-
-def _legend(picture: Picture, scene: Scene, x: float, y: float) -> float:
-    picture.text((x, y + 12), "Legend", 16, INK, "ls")
-    y += 20
-    icons = (
-        _legend_buildings,
-        _legend_lot,
-        _legend_waiting,
-        _legend_seated,
-        _legend_station,
-        _legend_head,
-    )
-    for draw, sentence in zip(icons, legend(scene)):
-        mid = y + 13
-        picture.sprite((x + 24, mid), draw, scene)
-        picture.text((x + 58, mid), sentence, 13, INK, "lm")
-        y += 28
-    return y
-
-
-def _legend_buildings(canvas: Shapes, at: Point, scene: Scene) -> None:
-    for i, kind in enumerate(BUILDING_TYPES):
-        _building(canvas, (at[0] - 18 + i * 17, at[1]), kind, 6.5)
-
-
-def _legend_lot(canvas: Shapes, at: Point, scene: Scene) -> None:
-    _lot(canvas, at, Lot(scene.open_zone or "A", None, False, True))
-
-
-def _legend_waiting(canvas: Shapes, at: Point, scene: Scene) -> None:
-    _figure(canvas, at)
-
-
-def _legend_seated(canvas: Shapes, at: Point, scene: Scene) -> None:
-    _lot(canvas, at, Lot("A", scene.clock, True, False))
-
-
-def _legend_station(canvas: Shapes, at: Point, scene: Scene) -> None:
-    canvas.rectangle((at[0] - 9, at[1] - 9, at[0] + 9, at[1] + 9), INK, radius=3)
-
-
-def _legend_head(canvas: Shapes, at: Point, scene: Scene) -> None:
-    canvas.line([(at[0] - 22, at[1]), (at[0] + 4, at[1])], STYLES[0].colour, STROKE)
-    badge(canvas, (at[0] + 8, at[1]), STYLES[0], BADGE_RADIUS)
-
-
-def _fit(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 # every colour drawn flat, and the colours text is drawn in
@@ -486,9 +340,7 @@ FLAT_COLOURS = (
     MUTED,
     PARK,
     PARK_INK,
-    PANEL,
     WHITE,
-    STONE,
     *BUILDING_FILL.values(),
     *(style.colour for style in STYLES),
 )

@@ -2,7 +2,7 @@
 
 The text map and the PNG map draw the same `Scene`: player styles, the line of each player
 as a path, which lines use each street, what stands at each crossing, the clock, the action
-board and the legend. Renderers only decide where and how to draw it.
+board, and what the mail says beside the PNG. Renderers only decide where and how to draw it.
 """
 
 from __future__ import annotations
@@ -261,13 +261,36 @@ def _result(result: ResultView | None, names: dict[int, str]) -> tuple[str, ...]
     return tuple(lines)
 
 
-def legend(scene: Scene) -> tuple[str, ...]:
-    """The legend sentences of the PNG map, one per symbol, in the order it draws them."""
+def map_key(scene: Scene) -> tuple[str, ...]:
+    """What the PNG map does not say for itself, a sentence a line, for the mail beside it:
+    whose line is which, the clock, the action board, and the symbols."""
+    lines = "; ".join(f"{p.style.letter} {p.name}: {p.style.looks}" for p in scene.players)
+    start = next((p.name for p in scene.players if p.start), None)
+    markers = "; ".join(f"{p.name} {p.line_markers}" for p in scene.players)
+    actions = "; ".join(
+        f"{row.name}: "
+        + ", ".join(
+            ([" ".join(STYLES[s].letter for s in row.seats)] if row.seats else [])
+            + ([f"{row.spaces - len(row.seats)} free"] if row.spaces > len(row.seats) else [])
+        )
+        for row in scene.actions
+    )
+    zone = (
+        f"open zone {scene.open_zone}, {len(scene.open_lots)} free lots"
+        if scene.open_zone
+        else "no free lots left"
+    )
     return (
-        "house, office, pub; the letter is the lot's zone",
-        "a free lot of its zone; bold when the zone is open",
-        "passengers who want to leave",
-        f"a passenger seated in a building ({scene.clock} now)",
-        "a station: new passengers arrive here",
-        "a line's head (two on one crossing: a circle)",
+        f"Lines: {lines}. A disc with the letter marks a line's head (two at one crossing: a"
+        " circle).",
+        f"Line markers left: {markers}." + (f" {start} holds the start bus." if start else ""),
+        f"Clock: {scene.clock}, turns to {scene.next_clock} unless stopped;"
+        f" {scene.clock_stones} of {scene.clock_stones_total} stones left; {zone};"
+        f" {scene.passenger_supply} passengers in supply.",
+        f"Actions this round: {actions}.",
+        "On the map: black squares are stations, where new passengers arrive. A roofed"
+        " pentagon is a house, a tall block an office, a diamond a pub, each with its lot's"
+        " zone; a white disc is a free lot (a bold ring when its zone is open); a black dot on"
+        f" a building, a passenger seated there ({scene.clock}s now); figures, passengers who"
+        " want to leave.",
     )

@@ -52,6 +52,13 @@ def _png_map(view: View) -> bytes:
     return draw(boss_view, view_map(boss_view))
 
 
+def _map_key(view: View) -> tuple[str, ...]:
+    from .scene import build_scene, map_key, view_map
+
+    boss_view = cast(BusBossView, view)
+    return map_key(build_scene(boss_view), view_map(boss_view))
+
+
 def map_summary(path: Path) -> str:
     """A game master's map file in a line: its places, routes, cards and longest route;
     MapError naming every problem with its line."""
@@ -111,6 +118,7 @@ GAME = GameDescriptor(
     measure="cash",
     text_map=_text_map,
     png_map=_png_map,
+    map_key=_map_key,
     player_colour=player_colour,
     capabilities=(
         OwnDrop(game.drop, Say("the bank takes their routes (rule 40)"), game.left),

@@ -83,12 +83,11 @@ def awaiting(s: BusBossState) -> list[Decision]:
         return []
     title = TITLES[s.kind]
     text, pending, extra_build, stage = prompt(s), s.pending, s.extra_build, s.round
-    extra = Say(EXTRA_BUILD.text, {"prompt": text})
     due = []  # (a loop: a comprehension is a call of its own)
     for seat in s.order:
         if seat not in pending:
             # Decision(...) made as the tuple it is, without its __new__ in Python (as Bus's are)
-            prompted = extra if seat in extra_build else text
+            prompted = Say(EXTRA_BUILD.text, {"prompt": text}) if seat in extra_build else text
             due.append(_make_tuple(Decision, (seat, ORDERS, title, prompted, stage)))
     return due
 

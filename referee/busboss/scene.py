@@ -9,6 +9,8 @@ map itself (places and routes) comes from the engine's loader.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations
 from typing import Any
 
 from ..contract import ResultView
@@ -21,7 +23,7 @@ from .state import LAST_ROUND
 
 # The bank (owner of a dropped player's routes, rule 40) is drawn as an owner too: grey,
 # and dashed on the PNG.
-BANK_STYLE = PlayerStyle("#", (120, 120, 120), "grey", "gaps")
+BANK_STYLE = PlayerStyle("#", (88, 88, 88), "grey", "gaps")
 
 
 @dataclass(frozen=True)
@@ -194,3 +196,52 @@ def _result(result: ResultView | None, companies: tuple[Company, ...]) -> tuple[
         who = ", ".join(companies[s].label for s in seats)
         lines.append(f"{place}. {who}: {result['scores'][seats[0]]}")
     return tuple(lines)
+
+
+@lru_cache(maxsize=8)
+def abbreviations(m: Map) -> dict[str, str]:
+    """Three characters for each town, unique whatever the case: the first three letters
+    of its key where they are free, else its first letter and two later ones (its first
+    letter and a number for a short key). Destinations are upper case, towns without cards
+    lower case; a junction has none (it is drawn as a +)."""
+    taken: set[str] = set()
+    found = {}
+    for key, place in m.places.items():
+        if place.junction:
+            continue
+        letters = key.upper()
+        candidates = [letters[0] + a + b for a, b in combinations(letters[1:], 2)]
+        short = next(
+            c for c in candidates + [f"{letters[0]}{n:02d}" for n in range(100)] if c not in taken
+        )
+        taken.add(short)
+        found[key] = short if place.destination else short.lower()
+    return found
+
+
+def town_entries(m: Map) -> list[str]:
+    """Every town by its abbreviation: the key orders write, the name where it is not just
+    the key, and its cards ("AUC auckland (Bishop Auckland) 6D"), sorted by abbreviation."""
+    short = abbreviations(m)
+    entries = []
+    for key in sorted(short, key=lambda k: short[k].upper()):
+        place = m.places[key]
+        name = place.destination or place.name
+        title = "" if name.lower() == key else f" ({name})"
+        cards = " ".join(m.destination_cards[place.destination]) if place.destination else ""
+        entries.append(f"{short[key]} {key}{title} {cards}".rstrip())
+    return entries
+
+
+def map_key(scene: BossScene, m: Map) -> tuple[str, ...]:
+    """What the PNG map does not say for itself, a sentence a line, for the mail beside it:
+    whose routes are which, the symbols, and every town's abbreviation."""
+    owners = [f"{c.style.letter} {c.name}: {c.style.looks}" for c in scene.companies]
+    if scene.bank_routes:
+        owners.append(f"{BANK_STYLE.letter} the bank (rule 40): {BANK_STYLE.looks}")
+    return (
+        f"Routes: {'; '.join(owners)}; thin grey lines are free. Numbers are lengths.",
+        "Towns: a ring is a town with cards (its abbreviation in capitals), a dot one without"
+        " (in small letters); a small ring is a junction, where routes cross and buses change.",
+        "Abbreviation, key in orders, name, cards: " + "; ".join(town_entries(m)) + ".",
+    )

@@ -10,7 +10,6 @@ there is room.
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import combinations
 
 from ..maps.textgrid import (
     WIDTH,
@@ -27,7 +26,7 @@ from ..maps.textgrid import (
 )
 from .engine import BusBossView
 from .map import Map, Route
-from .scene import BANK_STYLE, BossScene, RunFacts, build_scene
+from .scene import BANK_STYLE, BossScene, RunFacts, abbreviations, build_scene, town_entries
 
 # Map positions run 0..100 both ways; a character cell is about twice as tall as wide.
 GRID_X, GRID_Y = 0.74, 0.56
@@ -60,27 +59,6 @@ def _header(scene: BossScene) -> str:
 
 
 # the schematic ----------------------------------------------------------------------------
-
-
-@lru_cache(maxsize=8)
-def abbreviations(m: Map) -> dict[str, str]:
-    """Three characters for each town, unique whatever the case: the first three letters
-    of its key where they are free, else its first letter and two later ones (its first
-    letter and a number for a short key). Destinations are upper case, towns without cards
-    lower case; a junction has none (it is drawn as a +)."""
-    taken: set[str] = set()
-    found = {}
-    for key, place in m.places.items():
-        if place.junction:
-            continue
-        letters = key.upper()
-        candidates = [letters[0] + a + b for a, b in combinations(letters[1:], 2)]
-        short = next(
-            c for c in candidates + [f"{letters[0]}{n:02d}" for n in range(100)] if c not in taken
-        )
-        taken.add(short)
-        found[key] = short if place.destination else short.lower()
-    return found
 
 
 def labels(m: Map) -> dict[str, Label]:
@@ -265,14 +243,7 @@ def _run_end(run: RunFacts, i: int) -> str:
 def _places(m: Map) -> str:
     """Every town: abbreviation, key (as orders write it), name where it is not just the
     key, and cards; in two columns sorted by abbreviation."""
-    short = abbreviations(m)
-    entries = []
-    for key in sorted(short, key=lambda k: short[k].upper()):
-        place = m.places[key]
-        name = place.destination or place.name
-        title = "" if name.lower() == key else f" ({name})"
-        cards = " ".join(m.destination_cards[place.destination]) if place.destination else ""
-        entries.append(f"{short[key]} {key}{title} {cards}".rstrip())
+    entries = town_entries(m)
     half = (len(entries) + 1) // 2
     column = max(map(len, entries[:half]))
     if column + 3 + max(map(len, entries[half:]), default=0) > WIDTH:  # a map's long names

@@ -17,3 +17,10 @@ def png_map(view: View) -> bytes | None:
     """The PNG map, or None for a game that is drawn in text only."""
     draw = get(view["game"]).png_map
     return draw(view) if draw else None
+
+
+def map_key(view: View) -> tuple[str, ...]:
+    """What the PNG map does not say for itself, a sentence a line (none for a game drawn in
+    text only)."""
+    game = get(view["game"])
+    return game.map_key(view) if game.png_map else ()

@@ -47,6 +47,16 @@ BAND = 64  # output rows drawn over the ground at a time (see Ground)
 HALO = 2  # pixels round the letters of a text with a halo
 
 
+# A map is drawn for a phone: shown PHONE_WIDTH CSS pixels wide (a phone held upright), no
+# text on it is smaller than SMALLEST_TEXT CSS pixels there (issue 36).
+PHONE_WIDTH, SMALLEST_TEXT = 390, 8
+
+
+def smallest_text(width: int) -> int:
+    """The smallest font size (pixels) that a map ``width`` pixels wide may draw text in."""
+    return math.ceil(SMALLEST_TEXT * width / PHONE_WIDTH)
+
+
 @cache
 def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.load_default(size=size)  # a bitmap font only in a Pillow without FreeType
@@ -648,15 +658,11 @@ def pattern_mark(
             )
 
 
-def pattern_sample(canvas: Shapes, at: Point, style: PlayerStyle, width: float) -> None:
-    """A short stroke with the player's pattern, as on the map."""
-    a, b = (at[0], at[1]), (at[0] + 28, at[1])
-    canvas.line([a, b], style.colour, width)
-    pattern_mark(canvas, style, 0, (at[0] + 8, at[1]), a, b, width)
-    pattern_mark(canvas, style, 1, (at[0] + 20, at[1]), a, b, width)
+def badge(canvas: Shapes, at: Point, style: PlayerStyle, letter_size: int) -> None:
+    """A disc in the player's colour with their letter, `letter_size` pixels."""
+    canvas.circle(at, badge_radius(letter_size), style.colour, outline=WHITE, width=2)
+    canvas.text(at, style.letter, letter_size, style.ink, "mm")
 
 
-def badge(canvas: Shapes, at: Point, style: PlayerStyle, radius: float) -> None:
-    """A disc in the player's colour with their letter."""
-    canvas.circle(at, radius, style.colour, outline=WHITE, width=2)
-    canvas.text(at, style.letter, round(radius * 1.5), style.ink, "mm")
+def badge_radius(letter_size: int) -> float:
+    return letter_size / 1.5

@@ -18,6 +18,22 @@ class PlayerStyle:
     pattern: str  # solid, dots, dashes, bars, dash-dot, pairs: marks along the stroke
     ink: tuple[int, int, int] = WHITE  # letters and pattern marks drawn on the colour
 
+    @property
+    def looks(self) -> str:
+        """How its strokes look, in words: for the key beside the PNG map."""
+        return f"{self.colour_name}, {PATTERN_WORDS[self.pattern]}"
+
+
+PATTERN_WORDS = {
+    "solid": "solid",
+    "dots": "dotted",
+    "dashes": "dashed",
+    "bars": "barred",
+    "dash-dot": "dashes and dots",
+    "pairs": "pairs of bars",
+    "gaps": "broken into dashes",
+}
+
 
 # Letters follow the colour names (U for blue) and avoid the Bus zone letters A-D. Yellow
 # is the one light colour: its letters and marks are dark.

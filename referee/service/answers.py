@@ -37,7 +37,7 @@ from ..mail.headers import plain_address
 from ..records import Letter, Record
 from ..schema import SettingsError, load_file
 from ..settings.checks import TOKEN_PATTERN
-from ..settings.deadlines import show
+from ..settings.deadlines import Shown, show
 from ..settings.site import Audience
 from ..store import snapshots
 from ..store.campaign import Campaign, Table
@@ -88,31 +88,37 @@ def answer(
     status: Callable[[str], str] | None = None,
 ) -> tuple[int, Watermarks]:
     """Queue every mail the campaign calls for (``telling.tell`` decides them; ``Letters``
-    words them); returns how many mails were queued, and the watermarks as saved.
+    words them); returns how many mails were queued, and the watermarks moved on (which the
+    session commits).
     ``status`` writes the games of an address, for a `status` answered now, after every
     line of the tick."""
-    campaign = table.campaign
-    told = tell(table, campaign.marks, now or datetime.now(UTC), notices)
-    words = Letters(post, table, status)
+    campaign, now = table.campaign, now or datetime.now(UTC)
+    clocks = timekeeping.clocks(table, campaign.marks.mailed, now)  # after every line of the tick
+    told = tell(table, campaign.marks, now, notices, clocks.daily)
+    words = Letters(post, table, status, clocks.dues)
     queued = 0
     for letter in told.letters:
         for mail in words.write(letter):
             post.queue(campaign, mail)
             queued += 1
-    marks = told.marks
-    campaign.marks = marks  # kept, and saved (mailed.json)
-    return queued, marks
+    return queued, told.marks  # saved when the session commits
 
 
 class Letters:
     """The words of a campaign's letters (``records.Letter``): one method a kind, each
     giving the mails it makes (none: held back by the answer limits)."""
 
-    def __init__(self, post: Post, table: Table, status: Callable[[str], str] | None):
+    def __init__(
+        self,
+        post: Post,
+        table: Table,
+        status: Callable[[str], str] | None,
+        due_at: dict[int, Shown],
+    ):
         self.post, self.identity, self.table = post, post.identity, table
         self.campaign = table.campaign
         self.status = status
-        self.due_at = timekeeping.dues(table)  # after every line of the tick
+        self.due_at = due_at  # when each awaited decision is due, as its player reads it
 
     def write(self, letter: Letter) -> list[EmailMessage]:
         """The letter's mails, in the language of the one it goes to."""

@@ -88,6 +88,7 @@ def _pages(table: Table) -> dict[str, str | bytes]:
             chart=score_chart(played, named, mark=turn.round),
             report=turn_report(table, turn.round, turn.view),
             map_size=Image.open(BytesIO(png)).size if png else None,
+            map_key=maps.map_key(turn.view),  # as the mails show it under the same picture
             **common,
         )
     return files

@@ -1,6 +1,7 @@
 """One incoming mail, from its raw bytes to its one outcome: stored, routed, authenticated,
-and its commands and orders applied in one log record, or, outside a started game, what to
-answer decided as a ``notices.Notice`` for the answers stage to render and queue.
+and handed to its campaign's session, which applies its commands and orders in one log
+record (``Sessions.apply``); or, outside a started game, what to answer decided as a
+``notices.Notice`` for the answers stage to render and queue.
 
 The order of work keeps a crash harmless: the raw mail is stored first; the log record that
 carries the mail's Message-ID is the moment it counts as applied, and a mail already in a
@@ -24,14 +25,14 @@ from typing import Any
 from ..files import crashpoint
 from ..mail.inbox import InMail
 from ..mail.read import Incoming, read_head, read_mail
-from ..mail.routing import MAX_LINES, Route, route
-from ..records import BadLine, Kind, Record
+from ..mail.routing import Route, route
+from ..records import Record
 from ..settings.deadlines import parse_when, show, stamp
 from ..settings.site import Audience
 from ..store.campaign import Campaign, CampaignError, Status, Table
 from ..store.names import MAIL_IN, QUARANTINE, UNROUTED
 from ..words import language
-from ..words.render import Said, say, spoken
+from ..words.render import Said, say
 from .commands import (
     ASKS_TO_JOIN,
     SITE_VERBS,
@@ -48,8 +49,8 @@ from .commands import (
 from .failures import note_failure
 from .limits import OBSERVE_CODE, UNOBSERVE_CODE
 from .notices import Notice
-from .play import Outcome, commit, dropped_by, read_orders, reads_as_order, submit
-from .session import Sessions, Unavailable
+from .play import Outcome, reads_as_order
+from .session import Sessions, Unavailable, set_aside
 from .site import Site
 
 log = logging.getLogger(__name__)
@@ -260,7 +261,7 @@ class Intake:
             self.counts.ignored += 1
             return True
         sent_anew = self.sent_anew(mail, table, seat) if seat is not None else None
-        outcome, record = self.apply(mail, table, seat, where, sent_anew)
+        outcome, record = self.sessions.apply(mail, table, seat, where, self.now, sent_anew)
         done = "refused: sent anew" if sent_anew else "applied"
         self.noted(mail, campaign.id, done, effect(outcome, record))
         self.counts.by_campaign[campaign.id] += 1
@@ -343,74 +344,6 @@ class Intake:
             )
         return None
 
-    def apply(
-        self,
-        mail: Incoming,
-        table: Table,
-        seat: int | None,
-        where: Route,
-        sent_anew: str | None = None,
-    ) -> tuple[Outcome, Record]:
-        """A player's (or the game master's, seat None) mail to a started campaign: its
-        commands, then its orders, in one log record; none of them when it was ``sent_anew``
-        (why it is refused)."""
-        campaign = table.campaign
-        commands, order_lines = (
-            split(where.lines, seat is None, lambda line: reads_as_order(table.rules, line))
-            if not sent_anew
-            else ([], [])
-        )
-        done = Commands(self.site, campaign, table, seat, self.now).run(commands)
-        record = Record(
-            Kind.MAIL,
-            message_id=mail.message_id,
-            sender=mail.sender_address,
-            seat=seat,
-            subject=mail.subject,
-            actions=tuple(done.actions),
-        )
-        if seat is not None and not sent_anew:  # what knows this mail if it comes again
-            record = replace(
-                record,
-                # a date to come (a wrong clock) counts as now: it must not refuse the next
-                date=stamp(min(mail.date, self.now)) if mail.date else None,
-                body=mail.body_digest if where.lines else None,
-            )
-        assert done.outcome is not None  # a started campaign's commands have one
-        outcome = done.outcome
-        if sent_anew:
-            record = replace(record, bad_lines=(BadLine("(all)", sent_anew),))
-        elif seat is None:
-            record = replace(record, ignored=tuple(order_lines))
-        elif campaign.status != Status.RUNNING or (dropped := dropped_by(table, seat)) is not None:
-            # no orders are taken now, or ever from a dropped player
-            if order_lines:
-                why = (
-                    say("no_orders_now", campaign_id=campaign.id, status=campaign.status)
-                    if campaign.status != Status.RUNNING
-                    else say("no_orders_dropped", campaign_id=campaign.id, rule=dropped)
-                )
-                record = replace(record, bad_lines=(BadLine("(all)", why),))
-        else:
-            reading = read_orders(table.rules, order_lines)
-            if where.cut:
-                reading.ignored.append(say("lines_unread", count=where.cut, limit=MAX_LINES))
-            passed = reading.ignored
-            if not (reading.entries or reading.errors or commands):
-                unread = [spoken(s) for s in set_aside(mail)]
-                passed = passed + unread  # the answer says what was not read
-            record = replace(
-                record,
-                ignored=tuple(passed),
-                bad_lines=tuple(BadLine(*e) for e in reading.errors),
-            )
-            if reading.entries and not reading.errors:
-                outcome = submit(table, seat, reading.entries)
-        commit(table, outcome, record)
-        if done.rebuild:
-            self.sessions.replay(campaign.id)
-        return outcome, record
-
     def handle_open(
         self, mail: Incoming, campaign: Campaign, seat: int | None, where: Route
     ) -> None:
@@ -422,6 +355,7 @@ class Intake:
         # seat's number is then another player's
         sender = campaign.gm if seat is None else campaign.players[seat]
         done = Commands(self.site, campaign, None, seat, self.now).run(commands)
+        self.sessions.commit(campaign.id)  # before the answer that tells of it is queued
         lines = [Said.of("line_said", line=a.line, said=a.answer("")) for a in done.actions]
         # a sign-up's choices changed in a reply to the answer that gave the seat, which the
         # game's address (and the sender's token) is the Reply-To of: answered here
@@ -611,12 +545,6 @@ class Intake:
 def site_command(lines: list[str]) -> bool:
     """Whether one of the lines of a mail for no campaign is a site command."""
     return any(line.split()[0].lower() in SITE_VERBS for line in lines if line.strip())
-
-
-def set_aside(mail: Incoming) -> list[Said]:
-    """What of a mail's text was not read (quotes, a signature, a footer), as its answer
-    tells it."""
-    return [Said.of("set_aside", kind=a.kind, line=a.line, count=a.count) for a in mail.set_aside]
 
 
 def effect(outcome: Outcome, record: Record) -> str:

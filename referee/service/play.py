@@ -347,5 +347,5 @@ def commit(table: Table, outcome: Outcome, base: Record) -> Step | None:
     )
     if table.over and table.campaign.status != Status.FINISHED:
         table.campaign.status = Status.FINISHED
-        table.campaign.save()
+        table.campaign.changed()
     return step

@@ -1,13 +1,37 @@
 """A campaign as one tick holds it: read once, acted on by every mail and every due deadline
-of the tick, its answers decided once (``answers``)."""
+of the tick, its answers decided once (``answers``), and committed once.
+
+Every write to a campaign's files goes through it, in this order:
+
+1. each mail's and each deadline's record appended to the log (``Campaign.append``), after
+   the settings and the deadline book that its commands changed (``Campaign.commit``): the
+   log never holds a record whose changes are not on disk;
+2. the turn files of the rounds that ended, then the answers queued (the outbox);
+3. ``commit``: what changed since the last record (the deadline book's reminders told, the
+   decisions asked for, a game's end in the settings), then the watermarks of what was
+   queued (mailed.json), then the snapshot the next tick starts from.
+
+A tick killed between two steps loses nothing: what comes after the log is made again from
+it (the watermarks were not moved, so the answers are made again, with the same Message-IDs
+the outbox knows)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
+from datetime import datetime
 from typing import TypeVar
 
-from ..store.campaign import Campaign, CampaignError, Table
-from ..store.snapshots import load as load_table
+from ..mail.read import Incoming
+from ..mail.routing import MAX_LINES, Route
+from ..records import BadLine, Kind, Record
+from ..settings.deadlines import stamp
+from ..store import snapshots
+from ..store.campaign import Campaign, CampaignError, Status, Table
+from ..store.marks import Watermarks
+from ..words.render import Said, say, spoken
+from .commands import Commands, split
+from .play import Outcome, commit, dropped_by, read_orders, reads_as_order, submit
 from .site import Site
 
 T = TypeVar("T")
@@ -37,7 +61,7 @@ class Sessions:
 
     def table(self, campaign_id: str) -> Table:
         if campaign_id not in self.tables:
-            self.tables[campaign_id] = load_table(self.campaign(campaign_id))
+            self.tables[campaign_id] = snapshots.load(self.campaign(campaign_id))
         return self.tables[campaign_id]
 
     def loaded(self, campaign_id: str) -> Campaign:
@@ -61,6 +85,80 @@ class Sessions:
             self.forget(campaign_id)
             raise Unavailable(why) from err
 
+    def commit(self, campaign_id: str, marks: Watermarks | None = None) -> None:
+        """The campaign's writes once its answers are queued (see the module's docstring):
+        ``marks``, the watermarks the answers moved on."""
+        commit_files(self.campaign(campaign_id), self.tables.get(campaign_id), marks)
+
+    def apply(
+        self,
+        mail: Incoming,
+        table: Table,
+        seat: int | None,
+        where: Route,
+        now: datetime,
+        sent_anew: str | None = None,
+    ) -> tuple[Outcome, Record]:
+        """A player's (or the game master's, seat None) mail to a started campaign: its
+        commands, then its orders, in one log record; none of them when it was ``sent_anew``
+        (why it is refused)."""
+        campaign = table.campaign
+        commands, order_lines = (
+            split(where.lines, seat is None, lambda line: reads_as_order(table.rules, line))
+            if not sent_anew
+            else ([], [])
+        )
+        done = Commands(self.site, campaign, table, seat, now).run(commands)
+        record = Record(
+            Kind.MAIL,
+            message_id=mail.message_id,
+            sender=mail.sender_address,
+            seat=seat,
+            subject=mail.subject,
+            actions=tuple(done.actions),
+        )
+        if seat is not None and not sent_anew:  # what knows this mail if it comes again
+            record = replace(
+                record,
+                # a date to come (a wrong clock) counts as now: it must not refuse the next
+                date=stamp(min(mail.date, now)) if mail.date else None,
+                body=mail.body_digest if where.lines else None,
+            )
+        assert done.outcome is not None  # a started campaign's commands have one
+        outcome = done.outcome
+        if sent_anew:
+            record = replace(record, bad_lines=(BadLine("(all)", sent_anew),))
+        elif seat is None:
+            record = replace(record, ignored=tuple(order_lines))
+        elif campaign.status != Status.RUNNING or (dropped := dropped_by(table, seat)) is not None:
+            # no orders are taken now, or ever from a dropped player
+            if order_lines:
+                why = (
+                    say("no_orders_now", campaign_id=campaign.id, status=campaign.status)
+                    if campaign.status != Status.RUNNING
+                    else say("no_orders_dropped", campaign_id=campaign.id, rule=dropped)
+                )
+                record = replace(record, bad_lines=(BadLine("(all)", why),))
+        else:
+            reading = read_orders(table.rules, order_lines)
+            if where.cut:
+                reading.ignored.append(say("lines_unread", count=where.cut, limit=MAX_LINES))
+            passed = reading.ignored
+            if not (reading.entries or reading.errors or commands):
+                unread = [spoken(s) for s in set_aside(mail)]
+                passed = passed + unread  # the answer says what was not read
+            record = replace(
+                record,
+                ignored=tuple(passed),
+                bad_lines=tuple(BadLine(*e) for e in reading.errors),
+            )
+            if reading.entries and not reading.errors:
+                outcome = submit(table, seat, reading.entries)
+        commit(table, outcome, record)
+        if done.rebuild:
+            self.replay(campaign.id)
+        return outcome, record
+
     def replay(self, campaign_id: str) -> None:
         """Rebuild a table from its log (after a rollback)."""
         self.tables[campaign_id] = self.campaign(campaign_id).table()
@@ -73,3 +171,24 @@ class Sessions:
                 cached.clear()
             else:
                 cached.pop(campaign_id, None)
+
+
+def commit_files(
+    campaign: Campaign, table: Table | None, marks: Watermarks | None, snapshot: bool = False
+) -> None:
+    """Step 3 of the module's docstring, for a campaign held by a tick or by a game master's
+    command line; the snapshot when a round ended since the last (or always: ``snapshot``)."""
+    if table is not None and table.over and campaign.status != Status.FINISHED:
+        campaign.status = Status.FINISHED  # a tick killed before it was written
+        campaign.changed()
+    campaign.commit()
+    if marks is not None:
+        campaign.marks = marks
+        if table is not None and (snapshot or snapshots.due(table)):
+            snapshots.save(table, marks.floor())
+
+
+def set_aside(mail: Incoming) -> list[Said]:
+    """What of a mail's text was not read (quotes, a signature, a footer), as its answer
+    tells it."""
+    return [Said.of("set_aside", kind=a.kind, line=a.line, count=a.count) for a in mail.set_aside]

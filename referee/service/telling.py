@@ -16,13 +16,13 @@ here, one seat at a time, for every kind of record alike.
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from ..records import GAME_MASTER, Kind, Letter, Record
 from ..store.campaign import Step, Table
 from ..store.marks import Watermarks
-from . import timekeeping
 from .timekeeping import Notices
 
 
@@ -34,9 +34,16 @@ class Telling:
     marks: Watermarks = field(default_factory=Watermarks)
 
 
-def tell(table: Table, marks: Watermarks, now: datetime, notices: Notices | None = None) -> Telling:
+def tell(
+    table: Table,
+    marks: Watermarks,
+    now: datetime,
+    notices: Notices | None = None,
+    daily: Mapping[str, datetime] | None = None,
+) -> Telling:
     """Every mail the campaign calls for now (see the module's docstring); ``marks`` is left
-    as it was: the telling returns the watermarks moved on."""
+    as it was: the telling returns the watermarks moved on. ``daily``: when each player on
+    `mail digest` has their next daily mail (``timekeeping.Clocks``)."""
     campaign = table.campaign
     marks = copy.deepcopy(marks)
     told = Telling(marks=marks)
@@ -46,12 +53,12 @@ def tell(table: Table, marks: Watermarks, now: datetime, notices: Notices | None
         book = campaign.book.seats
         letters += [
             Letter("reminder", seat, (seat, book[str(seat)].stage), moved=moved)
-            for seat, _, moved in timekeeping.told_dues(notices)
+            for seat, _, moved in notices.told_dues()
         ]
         if notices.gm:  # the misses the timekeeper tells the game master now, in one mail
-            letters.append(Letter("missed", GAME_MASTER, tuple(map(tuple, notices.gm))))
+            letters += [Letter("missed", GAME_MASTER, tuple(map(tuple, notices.gm)))]
     if table.set_aside:
-        letters.append(Letter("set_aside", GAME_MASTER, (last,)))
+        letters += [Letter("set_aside", GAME_MASTER, (last,))]
     # what happened since the earliest watermark, read once for everyone
     kept = [n - 1 for numbers in marks.held.values() for n in numbers]
     steps = table.steps_after(min([marks.confirmed, *marks.digests.values(), *kept]))
@@ -60,8 +67,9 @@ def tell(table: Table, marks: Watermarks, now: datetime, notices: Notices | None
     told_alone: set[int] = set()  # seats told in a mail of their own (a welcome, a drop)
     for step in _after(steps, marks.confirmed):
         record = step.record
-        for letter in record.letters():
-            letters.append(letter)
+        own = record.letters()
+        letters += own
+        for letter in own:
             if letter.to is not None and letter.kind in ("welcome", "dropped"):
                 told_alone.add(letter.to)
             if letter.kind == "welcome":  # a newcomer comes into a game under way: the map
@@ -73,10 +81,12 @@ def tell(table: Table, marks: Watermarks, now: datetime, notices: Notices | None
         if record.missed and campaign.config.lateness_notice:
             told_everyone = True
         if record.kind == Kind.MAIL:
-            held.setdefault(record.seat, []).append(record)
+            held[record.seat] = [*held.get(record.seat, []), record]
     marks.confirmed = last
     for seat in range(len(campaign.players)):
-        letters += _tell_seat(table, steps, marks, seat, held, told_everyone, told_alone, now)
+        letters += _tell_seat(
+            table, steps, marks, seat, held, told_everyone, told_alone, now, daily or {}
+        )
     letters += [
         Letter("confirmation", GAME_MASTER, (r.n,), reads=(r.n,))
         for r in held.pop(GAME_MASTER, [])  # the game master's mails: answered at once
@@ -110,6 +120,7 @@ def _tell_seat(
     told_everyone: bool,
     told_alone: set[int],
     now: datetime,
+    daily: Mapping[str, datetime],
 ) -> list[Letter]:
     """One player's mail, if anything concerns them: a report (with the answers to their
     mails read since) when they have a new decision, a new round or the result, a short
@@ -151,7 +162,7 @@ def _tell_seat(
         if all(_plain(r) for r in reads):
             held[seat] = reads  # accepted orders: told with the next decision
             return []
-    if choice == "digest" and not (final or new_decision) and _later(table, marks, key, now):
+    if choice == "digest" and not (final or new_decision) and now < daily.get(key, now):
         held[seat] = reads  # one mail a day: everything since goes in the next one
         return []
     if new_decision or new_round or final:
@@ -221,31 +232,19 @@ def told_briefly(news: list[Step]) -> list:
     return actions
 
 
-def _later(table: Table, marks: Watermarks, key: str, now: datetime) -> bool:
-    """Whether a player who asked for one mail a day (``mail digest``) had theirs today."""
-    return now < _digest_due(table, marks, key, now)
-
-
-def _digest_due(table: Table, marks: Watermarks, key: str, now: datetime) -> datetime:
-    """When the daily mail of a player on ``mail digest`` goes (now, if they had none)."""
-    last = marks.mailed.get(key)
-    if last is None:
-        return now
-    return timekeeping.digest_due(table.campaign, int(key), datetime.fromisoformat(last))
-
-
-def next_mail(table: Table, marks: Watermarks, now: datetime) -> datetime | None:
+def next_mail(
+    table: Table, marks: Watermarks, now: datetime, daily: Mapping[str, datetime]
+) -> datetime | None:
     """When the campaign's answers next need a tick of their own: at once when an answer
     waits for the player's next mail (or the gather time), else when a player who gets one
-    mail a day has theirs held; None when nothing waits."""
-    players = table.campaign.players
-    daily = {
-        k for k in marks.mailed if players[int(k)].mail == "digest" and _later(table, marks, k, now)
-    }
-    times = [now for key, reads in marks.held.items() if reads and key not in daily]
-    for key in daily:
-        if marks.held.get(key) or table.steps_after(marks.digests.get(key, 0)):
-            times.append(_digest_due(table, marks, key, now))
+    mail a day (``daily``: when it goes) has theirs held; None when nothing waits."""
+    later = {key: due for key, due in daily.items() if now < due}
+    times = [now for key, reads in marks.held.items() if reads and key not in later]
+    times += [
+        due
+        for key, due in later.items()
+        if marks.held.get(key) or table.steps_after(marks.digests.get(key, 0))
+    ]
     return min(times, default=None)
 
 

@@ -54,6 +54,23 @@ class Notices:
     gm: list = field(default_factory=list)  # the misses to tell the game master now (gm_news)
     applied: bool = False  # the policy applied orders: the game goes on from them
 
+    def told_dues(self) -> list[tuple[int, datetime, bool]]:
+        """The due times each player is told of (seat, due, whether their clock stood
+        still): the reminders, and the new due times of the clocks that ran again."""
+        reminded = [(seat, due, False) for seat, due in self.reminders]
+        return reminded + [(seat, due, True) for seat, due in self.moved]
+
+
+@dataclass(frozen=True)
+class Clocks:
+    """The times a campaign's telling reads, worked out once before it (the telling itself
+    keeps no clock): when each awaited decision is due, as its player reads times
+    (``dues``), and when each player on `mail digest` has their next daily mail
+    (``daily``, by seat as the watermarks key it)."""
+
+    dues: dict[int, Shown] = field(default_factory=dict)
+    daily: dict[str, datetime] = field(default_factory=dict)
+
 
 @dataclass(frozen=True)
 class Ticking:
@@ -95,7 +112,7 @@ def extend(campaign: Campaign, hours: float, table: Table | None, now: datetime)
     for entry in book.seats.values():
         entry.extended = min(entry.extended + hours * 3600, MAX_EXTENSION.total_seconds())
         entry.reminded = False
-    book.save(campaign.root)
+    campaign.changed("book")
 
 
 def rearm(campaign: Campaign, now: datetime, every: bool = False) -> None:
@@ -110,13 +127,13 @@ def rearm(campaign: Campaign, now: datetime, every: bool = False) -> None:
         entry.asked, entry.extended, entry.paused, entry.stopped = stamp(now), 0.0, 0.0, 0.0
         entry.missed = entry.reminded = False
     if missed:
-        book.save(campaign.root)
+        campaign.changed("book")
 
 
 def pause(campaign: Campaign, now: datetime) -> None:
     book = campaign.book
     book.paused_at = stamp(now)
-    book.save(campaign.root)
+    campaign.changed("book")
 
 
 def resume(campaign: Campaign, now: datetime) -> None:
@@ -127,7 +144,7 @@ def resume(campaign: Campaign, now: datetime) -> None:
         for entry in book.seats.values():
             entry.paused += max(lasted, 0)
         book.paused_at = None
-    book.save(campaign.root)
+    campaign.changed("book")
 
 
 def digest_due(campaign: Campaign, seat: int, last: datetime) -> datetime:
@@ -137,13 +154,6 @@ def digest_due(campaign: Campaign, seat: int, last: datetime) -> datetime:
     player = campaign.players[seat]
     at = parse_time(player.digest_at) if player.digest_at else DIGEST_AT
     return next_daily(last, at, reader_zone(player.timezone, campaign.config.deadlines.zone))
-
-
-def told_dues(notices: Notices) -> list[tuple[int, datetime, bool]]:
-    """The due times each player is told of (seat, due, whether their clock stood still):
-    the reminders, and the new due times of the clocks that ran again."""
-    reminded = [(seat, due, False) for seat, due in notices.reminders]
-    return reminded + [(seat, due, True) for seat, due in notices.moved]
 
 
 WAITS = "the game waits for the game master"  # what a miss under `wait` did
@@ -227,8 +237,8 @@ def check(
     table: Table, now: datetime, settings: Deadlines, ticking: Ticking, halted: bool = False
 ) -> tuple[Notices, Outcome]:
     """Bring the book up to date with the decisions owed now, and act on what is due (not
-    while the clocks stand still, ``halted``). The caller saves the book once the notices
-    are queued (so that none is lost)."""
+    while the clocks stand still, ``halted``). The session commits the book once the
+    notices are queued (so that none is lost)."""
     campaign = table.campaign
     book = campaign.book
     notices, outcome = Notices(), Outcome(round=table.round)
@@ -289,19 +299,17 @@ def due_if_asked(table: Table, now: datetime) -> dict[int, datetime]:
     return {seat: due for seat, due in dues.items() if due is not None}
 
 
-def note_asked(table: Table, now: datetime, save: bool = True) -> None:
+def note_asked(table: Table, now: datetime) -> None:
     """Enter the decisions owed now in the book, asked for ``now``, after every line of the
     tick (a bot's move or a kept order may have made new ones) or of a game master's
-    command line: every mail that asks for them shows their due time. Without ``save``
-    the caller saves the book (a tick, with its notices)."""
+    command line: every mail that asks for them shows their due time."""
     campaign = table.campaign
     settings = campaign.config.deadlines
     if campaign.status != Status.RUNNING or not settings.active:
         return
     book = campaign.book
     catch_up(book, table, now)
-    if save:
-        book.save(campaign.root)
+    campaign.changed("book")
 
 
 def _apply_policy(table: Table, seat: int, policy: str, outcome: Outcome) -> str:
@@ -323,7 +331,7 @@ def keep_time(table: Table, now: datetime, ticking: Ticking) -> Notices | None:
     """One tick's deadlines for a running campaign: the reminders due, the new due times of
     clocks that stood still (``ticking``: the outbox's outages), and the policy for every decision
     missed (its orders committed to the log). None when it keeps no
-    deadlines. The answers stage tells what the notices say; the caller saves the book
+    deadlines. The answers stage tells what the notices say; the session commits the book
     once they are queued, so that none is lost."""
     settings = table.campaign.config.deadlines
     if not settings.active:
@@ -388,6 +396,25 @@ def first_due(table: Table, seat: int) -> Shown | None:
     ]
     first = min((t for t in times if t is not None), default=None)
     return show(first, campaign.players[seat].timezone, settings.zone) if first else None
+
+
+def clocks(table: Table, mailed: dict[str, str], now: datetime) -> Clocks:
+    """The campaign's clocks after every line of the tick (``Clocks``); ``mailed``: when
+    each player's last mail went (the watermarks' ``mailed``)."""
+    return Clocks(dues(table), daily_mail_due(table.campaign, mailed, now))
+
+
+def daily_mail_due(
+    campaign: Campaign, mailed: dict[str, str], now: datetime
+) -> dict[str, datetime]:
+    """When each player on `mail digest` has their next daily mail: now, if they had none."""
+    return {
+        str(seat): digest_due(campaign, seat, datetime.fromisoformat(mailed[str(seat)]))
+        if str(seat) in mailed
+        else now
+        for seat, player in enumerate(campaign.players)
+        if player.mail == "digest"
+    }
 
 
 def dues(table: Table) -> dict[int, Shown]:

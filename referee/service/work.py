@@ -33,7 +33,7 @@ from .health import campaign_summary
 from .intake import Intake
 from .play import advance, campaign_bot, commit
 from .report import TickReport
-from .session import Sessions
+from .session import Sessions, commit_files
 from .site import Site
 from .telling import next_mail
 from .timekeeping import Ticking, keep_time, wake
@@ -183,6 +183,7 @@ def resolve_and_answer(
     kept; returns the number of mails queued."""
     campaign = sessions.campaign(campaign_id)
     if campaign.status == Status.OPEN:
+        sessions.commit(campaign_id)  # its players' commands
         waits.note(campaign.root, None, campaign_summary(campaign, None))
         return 0
     table = sessions.table(campaign_id)
@@ -195,19 +196,19 @@ def resolve_and_answer(
             commit(table, advance(table, robots), Record(Kind.REFEREE))
         # the decisions owed after every line of the tick (a bot's move may have made a new
         # one) are asked for now: every mail shows their due time
-        timekeeping.note_asked(table, now, save=False)  # saved with the notices below
+        timekeeping.note_asked(table, now)
     write_turns(table)  # the rounds that ended: their reports in turns/
     # every mail the campaign calls for, then what was answered, as mailed.json keeps it
     queued, marks = answer(
         site.post, table, now, notices, lambda address: status_text(site, address, table)
     )
     if notices is not None:  # the reminders told are marked once they are queued
-        campaign.book.save(campaign.root)
-    if snapshots.due(table):
-        snapshots.save(table, marks.floor())
+        campaign.changed("book")
+    sessions.commit(campaign_id, marks)
     # an answer held to gather with the player's next mail is looked at again next tick, a
     # player's daily mail when its day is over
-    due = min_time(next_mail(table, marks, now), wake(table, now, ticking))
+    daily = timekeeping.daily_mail_due(table.campaign, marks.mailed, now)
+    due = min_time(next_mail(table, marks, now, daily), wake(table, now, ticking))
     waits.note(table.campaign.root, due, campaign_summary(table.campaign, table))
     resolved = sum(len(s.record.orders) for s in table.steps_after(before))
     log.log(
@@ -244,6 +245,7 @@ def run_as_gm(site: Site, campaign_id: str, line: str, now: datetime) -> list[Ac
         campaign_bot(table)
     done = Commands(site, campaign, table, None, now).run(commands)
     if table is None:  # open for sign-up: no log to answer from
+        commit_files(campaign, None, None)
         for told in tell_replaced(site, campaign, done.actions):
             tell_sender(site.post, told, now)
     # a refusal is told where the command was typed: logged, it would only be mailed back
@@ -259,7 +261,8 @@ def run_as_gm(site: Site, campaign_id: str, line: str, now: datetime) -> list[Ac
         _, marks = answer(
             site.post, table, now, status=lambda address: status_text(site, address, table)
         )
-        snapshots.save(table, marks.floor())  # the next tick starts from here, not the log
+        # the next tick starts from here, not the log
+        commit_files(table.campaign, table, marks, snapshot=True)
     site.post.save()
     return done.actions
 

@@ -48,6 +48,7 @@ from ..files import (
     CorruptRecord,
     append_record,
     atomic_write,
+    crashpoint,
     private_folder,
     read_records,
 )
@@ -275,6 +276,8 @@ class Campaign:
     # for one tick (or one command), which reads each of its files once
     _book: Book | None = field(default=None, init=False, repr=False, compare=False)
     _marks: Watermarks | None = field(default=None, init=False, repr=False, compare=False)
+    # what changed since the last commit: "settings" (campaign.yaml), "book" (deadlines.json)
+    _unsaved: set[str] = field(default_factory=set, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.config is None:
@@ -474,9 +477,30 @@ class Campaign:
             CampaignSettings(**{name: getattr(file, name) for name in SETTINGS}),
         )
 
+    def changed(self, what: str = "settings") -> None:
+        """The settings (or, ``what="book"``, the deadline book) changed: written at the next
+        ``commit``, once however many commands changed them. Settings are read again now as
+        the campaign reads them, so a command's change takes effect at once, and one its
+        reader would refuse raises CampaignError here, before anything is written."""
+        if what == "settings":
+            self.config = self.read_settings()
+        self._unsaved.add(what)
+
+    def commit(self) -> None:
+        """Write what changed since the last commit: the settings, then the deadline book.
+        ``append`` commits before a record goes into the log, so the log never holds a
+        record whose commands' changes are not on disk; a crash before the record leaves
+        the mail unrecorded, to be read again (its changes made again, to the same end)."""
+        if "settings" in self._unsaved:
+            self.save()
+        if "book" in self._unsaved:
+            self.book.save(self.root)
+        self._unsaved.clear()
+
     def save(self) -> None:
-        """Write campaign.yaml; settings that its reader would refuse are not written
-        (CampaignError), so no command leaves a file the next tick cannot read."""
+        """Write campaign.yaml now (a new campaign, or a ``commit``); settings that its
+        reader would refuse are not written (CampaignError), so nothing leaves a file the
+        next tick cannot read."""
         self.config = self.read_settings()
         data: dict[str, Any] = {
             "id": self.id,
@@ -560,11 +584,14 @@ class Campaign:
 
     def append(self, record: Record, n: int, previous_hash: str) -> Record:
         """Append ``record`` as the log's record number ``n`` (the table knows the count),
-        chained to the record before it by ``hash`` (see ``record_hash``)."""
+        chained to the record before it by ``hash`` (see ``record_hash``), after what its
+        commands changed (``commit``)."""
+        self.commit()
         numbered = dataclasses.replace(record, n=n, at=now())
         data = numbered.to_json()
         data["hash"] = record_hash(previous_hash, data)
         append_record(self.log_path, data)
+        crashpoint("recorded")
         return dataclasses.replace(numbered, hash=data["hash"])
 
     def table(self) -> Table:

@@ -91,6 +91,7 @@ def base_context(table: Table, seat: int | None = None, view: View | None = None
         "title": table.rules.title,
         "view": view if seat is None else table.view(seat),
         "map": maps.text_map(view),
+        "map_key": maps.map_key(view),  # beside the PNG, in the HTML
         "result": result_context(table, view),
         "waiting_for": waiting_for(table),
     }

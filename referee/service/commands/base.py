@@ -123,12 +123,6 @@ def newcomer_name(
     return name
 
 
-# the commands that decide or undo orders on the game as the mail found it: one of them
-# beside a rollback in a mail would be decided on the game before it and replayed on the game
-# after it, which the log would refuse
-DECIDES = (records.Adjudicate, records.Drop, records.Rollback)
-
-
 class Who(Enum):
     """Who may give a command inside a campaign."""
 
@@ -210,7 +204,7 @@ class Commands:
             try:
                 if left:  # the seat is no longer theirs to command
                     raise CommandError(say("after_leaving"))
-                if rolled_back and line.command.record in DECIDES:
+                if rolled_back and line.command.record.decides:
                     raise CommandError(say("after_rollback"))
                 if not line.command.allows(gm=self.seat is None):
                     raise CommandError(say("players_only" if self.seat is None else "gm_only"))

@@ -15,7 +15,7 @@ from ...store.campaign import Player, Status, new_token, parse_player
 from ...words.render import say
 from .. import timekeeping
 from ..play import adjudicate, decide_by_bot, dropped_by
-from .base import DECIDES, CampaignCommand, CommandError, Commands, Who, newcomer_name, seated
+from .base import CampaignCommand, CommandError, Commands, Who, newcomer_name, seated
 
 
 def switch_status(ctx: Commands, wanted: Status, new: Status) -> None:
@@ -24,7 +24,7 @@ def switch_status(ctx: Commands, wanted: Status, new: Status) -> None:
     if ctx.campaign.status != wanted:
         raise CommandError(say("not_in_status", status=ctx.campaign.status, wanted=wanted))
     ctx.campaign.status = new
-    ctx.campaign.save()
+    ctx.campaign.changed()
 
 
 class PauseCommand(CampaignCommand):
@@ -99,7 +99,7 @@ class DeadlinesCommand(CampaignCommand):
         settings = {**(ctx.campaign.settings.get("deadlines") or {}), **changed}
         Deadlines.from_settings(settings)  # the whole, as the campaign will read it
         ctx.campaign.settings["deadlines"] = settings
-        ctx.campaign.save()
+        ctx.campaign.changed()
         timekeeping.rearm(ctx.campaign, ctx.now, every=True)  # the new settings, from now
         # a game open for sign-up tells its players nothing until their welcome
         said = say("deadlines_set", settings=rest.strip(), started=ctx.table is not None)
@@ -129,7 +129,7 @@ class ObserversCommand(CampaignCommand):
         settings["no_observers"] = not allowed
         if dropped:
             settings["observers"] = []
-        ctx.campaign.save()
+        ctx.campaign.changed()
         return records.ObserversSet(line, say("observers_set", allowed=allowed), allowed, dropped)
 
 
@@ -173,7 +173,7 @@ class ReplaceCommand(CampaignCommand):
         if seat in ctx.campaign.robots:  # a seat the bot played since a drop: the newcomer's
             ctx.campaign.robots.remove(seat)
         seated(ctx.campaign, address)
-        ctx.campaign.save()
+        ctx.campaign.changed()
         replaced = records.Replace(
             line, say("replaced", old=old.name, new=new_name), seat, old.name, new_name, old.address
         )
@@ -208,7 +208,7 @@ class DropCommand(CampaignCommand):
             return replace(dropped, events=tuple(dropped.replay(table)))
         if seat not in ctx.campaign.robots:
             ctx.campaign.robots.append(seat)
-            ctx.campaign.save()
+            ctx.campaign.changed()
         return dropped
 
 
@@ -226,7 +226,7 @@ class RollbackCommand(CampaignCommand):
             raise CommandError(say("rollback_usage"))
         count = int(rest)
         table = ctx.started()
-        if any(isinstance(a, DECIDES) for a in ctx.done.actions):
+        if any(a.decides for a in ctx.done.actions):
             raise CommandError(say("rollback_alone"))
         if ctx.campaign.status == Status.FINISHED:
             raise CommandError(say("rollback_finished"))

@@ -39,7 +39,7 @@ class AbsenceCommand(CampaignCommand):
         if words not in kept:  # the same absence twice is kept once
             kept.append(words)
         player.absence = kept
-        ctx.campaign.save()
+        ctx.campaign.changed()
         return records.Absence(line, say("absence_noted", first=words[0], last=words[1]))
 
 
@@ -59,7 +59,7 @@ class TimeZoneCommand(CampaignCommand):
         except (ZoneInfoNotFoundError, ValueError):
             raise CommandError(say("no_such_zone", zone=zone)) from None
         player.timezone = zone
-        ctx.campaign.save()
+        ctx.campaign.changed()
         return records.TimeZone(line, say("timezone_set", zone=zone))
 
 
@@ -112,7 +112,7 @@ class MailCommand(CampaignCommand):
             except DeadlineError as err:
                 raise CommandError(str(err)) from None
         player.mail, player.digest_at = choice, at or None
-        ctx.campaign.save()
+        ctx.campaign.changed()
         means = MAIL_CHOICES[choice]
         return records.MailSet(line, say("mail_set", choice=choice, means=means, at=at))
 
@@ -130,5 +130,5 @@ class LeaveCommand(CampaignCommand):
         if ctx.campaign.status != Status.OPEN:
             raise CommandError(say("leave_too_late"))
         ctx.campaign.players.remove(player)
-        ctx.campaign.save()
+        ctx.campaign.changed()
         return records.Leave(line, say("left", campaign_id=ctx.campaign.id))
