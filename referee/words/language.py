@@ -129,6 +129,7 @@ def translations(language: str, game: str | None) -> gettext_module.NullTranslat
     return own
 
 
+@functools.cache  # the shared catalogue read once, for every game's
 def _catalogue(language: str, package: str, domain: str) -> gettext_module.GNUTranslations | None:
     """A catalogue as Babel reads it from its .po file (no compile step), or None if there is
     none; fuzzy entries are left out, as gettext's compiler leaves them."""
