@@ -16,7 +16,7 @@ from referee.words import language
 ANN, BOB, CID = "Ann <ann@example.org>", "Bob <bob@example.org>", "Cid <cid@example.org>"
 # words no German sentence of the referee's holds: found in a German reader's mail, they are
 # English left untranslated (the game's notation, the map and names aside)
-ENGLISH = (" the ", " your ", " you ", " is ", " are ", " has ", " was ", " for ", " with ")
+ENGLISH = (" the ", " your ", " you ", " is ", " are ", " has ", " were ", " for ", " with ")
 GERMAN_MONTHS = "Jan|Feb|März|Apr|Mai|Juni|Juli|Aug|Sept|Okt|Nov|Dez"
 GERMAN_DAY = re.compile(rf"\b(Mo|Di|Mi|Do|Fr|Sa|So)\. \d{{1,2}}\. ({GERMAN_MONTHS})\.? 20\d\d\b")
 ENGLISH_MONTHS = "Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec"
@@ -241,3 +241,26 @@ def test_referee_new_sets_the_campaigns_language_with_a_comment_that_says_so(tmp
     assert any("Du leitest die Partie g1" in text_of(m) for m in sent)  # the game master's
     refused = CliRunner().invoke(main, [*base, "g2", *players, "--language", "fr"])
     assert refused.exit_code == 2 and "'fr' is not one of 'en', 'de'" in refused.output
+
+
+def test_a_german_sites_game_masters_read_its_failure_summary_in_german(tmp_path):
+    from datetime import UTC, datetime
+
+    from sites import with_game_master
+
+    from referee.service.failures import note_failure
+    from referee.service.tick import tick
+
+    site = make_site(tmp_path)
+    path = site.config.path
+    path.write_text(path.read_text().replace("# language: de ", "language: de   "))
+    site = with_game_master(reload(site), "gm@example.org", "GM_TOKEN")
+    boxes = Mailboxes(site)
+    note_failure(site, "mail <m1@x>", "unreadable", datetime.now(UTC))
+    tick(site, datetime.now(UTC))
+    [summary] = boxes.new("gm@example.org")
+    assert summary["Content-Language"] == "de"
+    assert str(summary["Subject"]) == "referee: 1 Fehler seit dem Start"
+    text = text_of(summary)
+    assert "ist seit der letzten Zusammenfassung 1-mal etwas fehlgeschlagen" in text
+    assert "mail <m1@x>" in text and english_in(text) == [], text

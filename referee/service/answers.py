@@ -399,7 +399,7 @@ def tell_failures(post: Post, site: SiteFiles, game_masters: list[str], now: dat
         from_address=post.identity.address,
         from_name=post.identity.name,
         to=game_masters,
-        subject=f"referee: {len(new)} failure(s) since {told.at or 'the start'}",
+        subject=say("subject_failures", count=len(new), since=told.at),
         text=fitted(text),
         message_id=message_id(post.identity, "failures", place.inode, place.head, place.offset),
         language=language.current(),

@@ -17,6 +17,7 @@ from ..store import snapshots
 from ..store.campaign import CampaignError, Status
 from ..store.names import WAITS
 from ..store.waits import Waits
+from ..words import language
 from ..words.render import say
 from . import timekeeping
 from .answers import (
@@ -85,12 +86,14 @@ def take_and_answer(
     waits.save()
     site.post.save()
     try:
-        tell_undelivered(site.post, site, site.config.game_master_addresses)
+        with language.reading(site.identity.language):  # the site's game masters read it
+            tell_undelivered(site.post, site, site.config.game_master_addresses)
     except Exception as err:  # the notice must not stop the sending
         report.errors.append(f"the game masters' notice of undelivered mail: {err}")
         log.error("the game masters' notice of undelivered mail: %s", err)
     try:
-        tell_failures(site.post, site, site.config.game_master_addresses, now)
+        with language.reading(site.identity.language):
+            tell_failures(site.post, site, site.config.game_master_addresses, now)
     except Exception as err:  # the summary must not stop the sending
         report.errors.append(f"the game masters' summary of failures: {err}")
         log.error("the game masters' summary of failures: %s", err)
@@ -161,7 +164,9 @@ def resolve_all(
             note_failure(site, what, text, now)
             timekeeping.halt(site.data_root / campaign_id, now)  # nobody can act in it
             try:
-                tell_stopped(site.post, site, site.config.game_master_addresses, campaign_id, text)
+                with language.reading(site.identity.language):
+                    gms = site.config.game_master_addresses
+                    tell_stopped(site.post, site, gms, campaign_id, text)
             except Exception as lost:  # the notice lost, not the tick: recorded for the GMs
                 log.exception("%s: its game masters could not be told", what)
                 note_failure(site, f"{what}: the notice", f"{type(lost).__name__}: {lost}", now)
