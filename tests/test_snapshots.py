@@ -208,7 +208,7 @@ def played_by_mail(root, monkeypatch, snapshots_used: bool):
     """Ann, Bob and Cid answer their newest prompt each tick, for 20 ticks; what the site
     then holds: the log, the mails sent and the turns/ files."""
     if not snapshots_used:
-        monkeypatch.setattr("referee.service.session.load_table", lambda campaign: campaign.table())
+        monkeypatch.setattr("referee.store.snapshots.load", lambda campaign: campaign.table())
     site = make_site(root)
     site.new_campaign("bus", "game", PLAYERS, seed=11)
     boxes = Mailboxes(site)
