@@ -1,6 +1,7 @@
 """How many mails, and how many bytes, a player gets over a whole 4-player game of Bus and
-of Bus Boss under each mail setting (`mail each`, `mail brief`, `mail digest`), against a
-base commit in the same run (the base has no setting: its figure is today's, everyone's).
+of Bus Boss (and the largest mail of the game) under each mail setting (`mail each`, `mail
+brief`, `mail digest`), against a base commit in the same run (the base has no setting: its
+figure is today's, everyone's).
 
     python3 bench/mail_volume_bench.py [--base 0b9ec9d] [--seed 1] [--hours 1]
 
@@ -30,7 +31,8 @@ START = datetime(2026, 11, 2, 8, 0, tzinfo=UTC)
 
 
 def play(game: str, setting: str, directory: Path, seed: int, hours: float) -> dict:
-    """One game played to its end (by the code on the path); per player: mails, bytes."""
+    """One game played to its end (by the code on the path); per player: mails, bytes, the
+    largest mail's bytes."""
     from referee import mailbot
     from referee.demo import GATHER_MINUTES, PLAYERS, Postman, RobotPlayer, mail_counts
     from referee.mail.outbox import MaildirSender, OutMail
@@ -81,7 +83,7 @@ def play(game: str, setting: str, directory: Path, seed: int, hours: float) -> d
     return {
         "days": round((now - START) / timedelta(days=1), 1),
         "ticks": ticks,
-        "players": {a: [counts[a].mails, counts[a].bytes] for _, a in PLAYERS},
+        "players": {a: [counts[a].mails, counts[a].bytes, counts[a].largest] for _, a in PLAYERS},
     }
 
 
@@ -100,10 +102,15 @@ def run(code: Path, game: str, setting: str, directory: Path, seed: int, hours: 
     return json.loads(out.stdout.splitlines()[-1])
 
 
-def per_player(result: dict) -> tuple[float, float]:
-    """Mails and KB a player gets, on average over the four."""
+def per_player(result: dict) -> tuple[float, float, float]:
+    """Mails and KB a player gets, on average over the four, and the KB of the game's
+    largest mail."""
     rows = list(result["players"].values())
-    return sum(r[0] for r in rows) / len(rows), sum(r[1] for r in rows) / len(rows) / 1024
+    return (
+        sum(r[0] for r in rows) / len(rows),
+        sum(r[1] for r in rows) / len(rows) / 1024,
+        max(r[2] for r in rows) / 1024,
+    )
 
 
 def main() -> None:
@@ -131,16 +138,19 @@ def main() -> None:
         f"Mail a player gets over a whole 4-player game (seed {args.seed}, a tick every "
         f"{args.hours:g} h of a simulated clock), on average over the four players:"
     )
-    print(f"{'game':<9}{'setting':<22}{'mails':>7}{'KB':>9}{'vs base':>17}{'game days':>11}")
+    print(
+        f"{'game':<9}{'setting':<22}{'mails':>7}{'KB':>9}{'vs base':>17}{'game days':>11}"
+        f"{'largest KB':>12}"
+    )
     for game in GAMES:
-        base_mails, base_kb = per_player(results[game, "base"])
+        base_mails, base_kb, _ = per_player(results[game, "base"])
         for setting in ("base", *SETTINGS):
-            mails, kb = per_player(results[game, setting])
+            mails, kb, largest = per_player(results[game, setting])
             label = f"base {args.base}" if setting == "base" else f"mail {setting}"
             versus = "" if setting == "base" else f"{mails / base_mails:6.0%} {kb / base_kb:6.0%}"
             print(
                 f"{game:<9}{label:<22}{mails:7.1f}{kb:9.0f}{versus:>17}"
-                f"{results[game, setting]['days']:11.1f}"
+                f"{results[game, setting]['days']:11.1f}{largest:12.0f}"
             )
 
 

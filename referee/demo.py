@@ -63,7 +63,9 @@ def mail_counts(outbox: Path, keys: Iterable[str] | None = None) -> dict[str, Ma
         count.mails += 1
         count.bytes += len(raw)
         count.largest = max(count.largest, len(raw))
-        lines = mailbot.body(msg).splitlines() or [""]
+        # its lines as they travel: a flowed paragraph wraps on the reader's screen
+        plain = msg.get_body(("plain",))
+        lines = (plain.get_content() if plain is not None else "").splitlines() or [""]
         count.widest = max(count.widest, *map(len, lines))
     return counts
 

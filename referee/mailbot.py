@@ -13,6 +13,7 @@ from email.parser import BytesParser
 from email.utils import formatdate, make_msgid, parseaddr
 
 from .mail.email_policy import POLICY
+from .mail.read import plain_text
 
 DECISION = re.compile(r"^YOUR DECISION: (.*)$", re.MULTILINE)
 CHOICE = re.compile(r"^    (\S.*)$")
@@ -24,8 +25,8 @@ def parse(raw: bytes) -> EmailMessage:
 
 
 def body(msg: EmailMessage) -> str:
-    part = msg.get_body(("plain",))
-    return part.get_content() if part is not None else ""
+    """The mail's plain text as a person reads it (its flowed paragraphs joined)."""
+    return plain_text(msg)
 
 
 def choices_in(text: str) -> list[str]:

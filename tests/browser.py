@@ -17,7 +17,10 @@ import shutil
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+
+import pytest
 
 FLAGS = [
     "--headless",
@@ -33,8 +36,24 @@ FLAGS = [
 ]
 
 
+PHONE_SCALE = 3  # device pixels a CSS pixel on a phone's screen
+
+
 def chromium_path() -> str | None:
     return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@contextlib.contextmanager
+def browser_or_skip(width: int, height: int) -> Iterator[Browser]:
+    """A browser for a test: where Chromium is missing, the test is skipped, but fails
+    under CI (a browser test never skips there)."""
+    if not chromium_path():
+        message = "the browser test needs Debian's chromium: apt-get install chromium"
+        if os.environ.get("CI"):
+            pytest.fail(message + " (CI is set: a browser test never skips there)")
+        pytest.skip(message)
+    with Browser(width=width, height=height) as chromium:
+        yield chromium
 
 
 @dataclass
@@ -140,14 +159,25 @@ class Browser:
             self.events.append(self._read())
 
     # pages --------------------------------------------------------------------------------
-    def load(self, url: str, script: str | None = None) -> Page:
+    def load(self, url: str, script: str | None = None, phone: bool = False) -> Page:
         """Open ``url`` in a new tab: the console errors, uncaught exceptions and failed
         loads it caused, a screenshot of the whole page, and what ``script`` (an expression
-        giving JSON) read from it."""
+        giving JSON) read from it. With ``phone``, the tab is a phone's screen of the
+        browser's width and height (a mobile viewport, three device pixels a CSS pixel, as
+        a phone has): a desktop window is never narrower than 500 px."""
         target = self.call("Target.createTarget", url="about:blank")["targetId"]
         session = self.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
         for domain in ("Page", "Runtime", "Log", "Network"):
             self.call(f"{domain}.enable", session)
+        if phone:
+            self.call(
+                "Emulation.setDeviceMetricsOverride",
+                session,
+                width=self.width,
+                height=self.height,
+                deviceScaleFactor=PHONE_SCALE,
+                mobile=True,
+            )
         self.call("Page.navigate", session, url=url)
         self.wait_for("Page.loadEventFired", session)
         page = Page(url)

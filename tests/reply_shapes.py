@@ -203,6 +203,14 @@ def thunderbird(lang, orders, p):  # format=flowed (delsp=no), the quote wrapped
             + "\n", "flowed": "no"}  # fmt: skip
 
 
+def rewrapping(lang, orders, p):  # format=flowed read as paragraphs, quoted, flowed at 72
+    """A mail program that knows format=flowed: it shows the referee's paragraphs joined
+    (``p.plain`` is the text as read), quotes each with "> " and sends its reply flowed
+    again, every line longer than 72 broken softly."""
+    text = "\n".join(orders) + f"\n\n{wrote(lang, p)}\n" + quoted(p.plain) + "\n"
+    return {"text": text, "flowed": "no", "width": 72}
+
+
 def lotus_notes(lang, orders, p):  # stacked labels, the original not marked
     return {"text": "\n".join(orders) + f"\n\n\n\n{header(lang, p, stacked=True)}\n\n{p.plain}\n"}
 
@@ -320,6 +328,7 @@ PROGRAMS = {
     "iphone": iphone,
     "samsung": samsung,
     "thunderbird": thunderbird,
+    "rewrapping": rewrapping,
     "lotus-notes": lotus_notes,
     "yahoo": yahoo,
     "yahoo-android": yahoo_android,
@@ -345,7 +354,7 @@ class Shape:
     name: str
     program: str
     language: str
-    parts: dict  # text and/or html, and flowed ("yes" for delsp=yes, "no")
+    parts: dict  # text and/or html, flowed ("yes" for delsp=yes, "no"), its width
     orders: list[str]  # as the game queues them
 
 
@@ -398,7 +407,7 @@ def raw_mail(shape: Shape, prompt: Prompt, number: int, sender: str = BOB) -> by
         kind = "text/plain; charset=utf-8"
         if "flowed" in shape.parts:
             delsp = shape.parts["flowed"] == "yes"
-            text = flowed(text, delsp)
+            text = flowed(text, delsp, shape.parts.get("width", 66))
             kind += "; format=flowed" + ("; delsp=yes" if delsp else "")
         parts.append((kind, text))
     if "html" in shape.parts:
@@ -438,7 +447,7 @@ def bobs_prompt(root):
     for _ in range(8):
         for msg in boxes.new():
             to = re.search(r"<(.*)>", str(msg["To"])).group(1)
-            choices = choices_in(msg.get_body(("plain",)).get_content())
+            choices = choices_in(text_of(msg))
             if choices and to != "cid@example.org":
                 if to == "bob@example.org":
                     prompt = msg
@@ -450,7 +459,4 @@ def bobs_prompt(root):
 
 
 def _waits_for_cid(boxes) -> bool:
-    return any(
-        "cid@example.org" in str(m["To"]) and choices_in(m.get_body(("plain",)).get_content())
-        for m in boxes.sent()
-    )
+    return any("cid@example.org" in str(m["To"]) and choices_in(text_of(m)) for m in boxes.sent())

@@ -87,7 +87,16 @@ def recipients(msg: EmailMessage) -> str:
 
 
 def text_of(msg: EmailMessage) -> str:
+    """A mail's plain text as a person reads it: its flowed paragraphs joined (the one way
+    the tests read the referee's mail)."""
     return mailbot.body(msg)
+
+
+def lines_as_sent(msg: EmailMessage) -> list[str]:
+    """The lines of a mail's plain text as they travel (format=flowed: a paragraph in
+    lines of at most 78 columns), each without the space that stuffs it."""
+    sent = msg.get_body(("plain",)).get_content().split("\n")
+    return [line[1:] if line.startswith(" ") else line for line in sent]
 
 
 def person_mail(sender: str, to: str, subject: str, text: str, **headers) -> EmailMessage:

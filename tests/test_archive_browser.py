@@ -3,10 +3,9 @@ reports no console error, no exception and no failed load, and its screenshots s
 score chart in the players' colours and the map as drawn."""
 
 import io
-import os
 
 import pytest
-from browser import Browser, chromium_path
+from browser import browser_or_skip
 from PIL import Image, ImageChops, ImageStat
 from played import played_site
 
@@ -28,12 +27,7 @@ LAYOUT = """(() => {
 
 @pytest.fixture(scope="module")
 def browser():
-    if not chromium_path():
-        message = "the browser test needs Debian's chromium: apt-get install chromium"
-        if os.environ.get("CI"):
-            pytest.fail(message + " (CI is set: a browser test never skips there)")
-        pytest.skip(message)
-    with Browser(width=1200, height=900) as chromium:
+    with browser_or_skip(width=1200, height=900) as chromium:
         yield chromium
 
 

@@ -19,6 +19,7 @@ from sites import (
     person_mail,
     run_tick,
     status_health,
+    text_of,
     with_game_master,
 )
 
@@ -139,7 +140,7 @@ def test_a_failure_noted_is_summarised_by_the_next_tick_even_with_nothing_else_t
     note_failure(site, "mail <m1@x>", "unreadable", T0)
     tick(site, datetime.now(UTC))
     [summary] = boxes.new("gm@example.org")
-    assert "mail <m1@x>" in str(summary.get_body(("plain",)).get_content())
+    assert "mail <m1@x>" in text_of(summary)
 
 
 # what a tick at rest may import beyond a bare interpreter: the referee's own modules, the

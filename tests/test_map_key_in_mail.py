@@ -13,7 +13,7 @@ from email.parser import BytesParser
 from html import unescape
 
 from played import play
-from sites import PLAYERS, make_site
+from sites import PLAYERS, make_site, text_of
 
 from referee.bus.scene import ACTIONS
 from referee.busboss import png_map as busboss_png
@@ -37,7 +37,7 @@ def parts(msg) -> tuple[str, str]:
     """The plain part, and the HTML part's words (tags out, entities read, spaces single)."""
     html = msg.get_body(("html",)).get_content()
     words = " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
-    return msg.get_body(("plain",)).get_content(), words
+    return text_of(msg), words
 
 
 def test_every_town_key_the_bus_boss_map_writes_is_explained_in_both_parts(tmp_path):

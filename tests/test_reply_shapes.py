@@ -16,6 +16,7 @@ from reply_shapes import (
     labels,
     prompt_of,
     raw_mail,
+    rewrapping,
     shapes,
 )
 from sites import PLAYERS, Mailboxes, logged, make_site, run_tick, text_of
@@ -143,3 +144,34 @@ def test_a_bus_boss_prompt_is_known_in_a_reply_the_same_way(tmp_path):
         shape = Shape(program, program, "vi", PROGRAMS[program]("vi", [order], prompt), [order])
         raw = raw_mail(shape, prompt, number)
         assert read_mail(raw, "referee@example.org", site.post.sent_mail).text == order, program
+
+
+def test_a_reply_that_flows_the_prompt_again_is_read_as_the_offered_line_it_copies(
+    mailrig, tmp_path
+):
+    """The referee's plain text is format=flowed: a mail program that knows it shows the
+    paragraphs joined, quotes them with "> " and sends them flowed again at its own width
+    (72). Over the real servers, Ann copies one offered line of her prompt on top of such a
+    reply: it is read as that order, and the quote is set aside without a word (the Bus
+    Boss test above has the program break offered lines longer than its width)."""
+    site = mail_site(tmp_path, mailrig)
+    players = [MailPlayer(mailrig, name, seed) for seed, name in enumerate(["Ann", "Bob", "Cid"])]
+    ann = players[0]
+    site.new_campaign("bus", "bus1", [f"{p.name} <{p.account.address}>" for p in players], seed=1)
+    site.outbox.flush(site.config.make_sender())
+    [msg] = [m for m in ann.new_mail() if choices_in(text_of(m))]
+    assert msg.get_body(("plain",)).get_param("format") == "flowed"
+    prompt = prompt_of(msg)
+    order = choices_in(prompt.plain)[-1]
+    shape = Shape("rewrapping-de", "rewrapping", "de", rewrapping("de", [order], prompt), [order])
+    raw = raw_mail(shape, prompt, 0, sender=f"Ann <{ann.account.address}>")
+    # the program joined the referee's paragraphs and broke them again at 72, softly
+    quote = [line for line in raw.decode().splitlines() if line.startswith(">")]
+    assert any(line.endswith("=20") for line in quote), quote[:10]
+    mailrig.send(raw, prompt.reply_to, ann.account.address)
+    run_tick(site)
+    [record] = [
+        r for r in logged(site.campaign("bus1")) if r.get("message_id", "").startswith("<rewr")
+    ]
+    assert [o[1] for o in record["orders"]] == [order], record
+    assert "ignored" not in record and "bad_lines" not in record, record

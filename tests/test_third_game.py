@@ -143,7 +143,7 @@ def test_a_whole_campaign_by_mail_to_its_result_history_status_and_archive(takea
     digest = one(boxes.new(BOB), "Round 1: your turn - take counters")
     assert digest.get_content_type() == "text/plain" and not list(digest.iter_attachments())
     text = text_of(digest)
-    assert "  - Ann takes 2; 5 left." in text
+    assert "\n- Ann takes 2; 5 left." in text
     assert "The pile: 5 of 7 counters left\n  |||||\n" in text
     assert "  Ann              2  counters taken\n  Bob              0  counters taken" in text
 
@@ -171,7 +171,7 @@ def test_a_whole_campaign_by_mail_to_its_result_history_status_and_archive(takea
         (bob_final, "Ann takes 1; 1 left."),
     ):
         text = text_of(final)
-        assert f"  - {event}" in text
+        assert f"\n- {event}" in text
         assert "THE GAME IS OVER: Bob took the last counter.\n  1. Bob (1)\n  2. Ann (0)" in text
         assert "The pile: 0 of 7 counters left\n  (empty)" in text
         assert "The secret seed was 1" in text
@@ -260,13 +260,13 @@ def test_a_missed_deadline_lets_the_games_bot_take(takeaway, tmp_path):
     assert record["missed"][0]["done"] == "the bot decided for them: take 3"
     assert boxes.new(ANN) == []  # she hears of it with her next decision
     bob = one(boxes.new(BOB), "Round 1: your turn - take counters")
-    assert "  - Ann takes 3; 12 left." in text_of(bob)
+    assert "\n- Ann takes 3; 12 left." in text_of(bob)
     assert "The pile: 12 of 15 counters left" in text_of(bob)
     boxes.deliver(reply_to(bob, BOB, "take 1"))
     assert not tick(site, T0 + timedelta(hours=26)).errors
     ann = text_of(one(boxes.new(ANN), "Round 2: your turn - take counters"))
-    assert "  ! your deadline passed: the bot decided for them" in ann
-    assert "  - Ann takes 3; 12 left.\n  - Bob takes 1; 11 left." in ann
+    assert "! your deadline passed: the bot decided for them" in ann
+    assert "\n- Ann takes 3; 12 left.\n- Bob takes 1; 11 left." in ann
 
 
 # the shared code names no game but through the registry ---------------------------------------

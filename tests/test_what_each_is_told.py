@@ -10,7 +10,16 @@ from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
 
 import pytest
-from sites import ADDRESSES, PLAYERS, Mailboxes, make_site, person_mail, reply_to, text_of
+from sites import (
+    ADDRESSES,
+    PLAYERS,
+    Mailboxes,
+    lines_as_sent,
+    make_site,
+    person_mail,
+    reply_to,
+    text_of,
+)
 
 from referee.records import Kind, Letter, Record
 from referee.service.telling import tell
@@ -236,7 +245,7 @@ def test_a_missed_deadline_tells_the_game_master_what_the_bot_chose_in_readable_
     assert chosen and f"the bot decided for them: {chosen[0]}." in " ".join(text.split())
     assert "due by Tue 24 Nov 2026 09:00 UTC" in " ".join(text.split())
     assert not re.search(r"\d{4}-\d\d-\d\dT\d\d:\d\d", text)  # no raw ISO time
-    assert all(len(line) <= 78 for line in text.splitlines())
+    assert all(len(line) <= 78 for line in lines_as_sent(notice))
 
 
 def test_deadlines_missed_at_one_tick_reach_the_game_master_in_one_mail(tmp_path):
@@ -374,4 +383,4 @@ def test_a_stopped_campaigns_notice_names_the_site_folder_and_fits_the_screen(
     text = text_of(notice)
     assert f"on the referee in {tmp_path}" in " ".join(text.split())
     assert "referee in ." not in text
-    assert all(len(line) <= 78 for line in text.splitlines()), text
+    assert all(len(line) <= 78 for line in lines_as_sent(notice)), text

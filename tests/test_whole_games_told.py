@@ -83,8 +83,9 @@ class Table:
         return self.site.campaign("g1").table().over
 
 
-def played(tmp_path, game: str) -> Table:
-    """The game, with each odd thing at its turn, played to its end."""
+def played(tmp_path, game: str, more=None) -> Table:
+    """The game, with each odd thing at its turn, played to its end (and the things
+    ``more`` does with the table, by the turn they are done at)."""
     t = Table(tmp_path, game)
     script = {
         2: lambda: t.silent.add("cid@example.org"),  # Cid misses: the bot plays (policy bot)
@@ -100,6 +101,9 @@ def played(tmp_path, game: str) -> Table:
         31: lambda: (t.gm("adjudicate"), t.silent.discard("eve@example.org")),
         33: lambda: t.gm("drop Cid"),
     }
+    for number, then in (more or {}).items():
+        assert number not in script, number
+        script[number] = lambda then=then: then(t)
     for number in range(400):
         if number in script:
             script[number]()

@@ -7,7 +7,7 @@ alternative), Gmail's and Apple Mail's attributions, Thunderbird's format=flowed
 quotes, bullets, a full stop and a signature without its "-- " line."""
 
 import pytest
-from sites import PLAYERS, Mailboxes, logged, make_site
+from sites import PLAYERS, Mailboxes, logged, make_site, text_of
 
 from referee.service.tick import tick
 
@@ -179,7 +179,7 @@ def test_a_near_miss_of_an_order_is_refused_with_a_suggestion(game):
     [[line, reason]] = record["bad_lines"]
     assert line == "biuld house 15" and "did you mean 'build house 15'?" in reason
     [answer] = boxes.new("ann@example.org")[-1:]
-    assert "did you mean 'build house 15'?" in answer.get_body(("plain",)).get_content()
+    assert "did you mean 'build house 15'?" in text_of(answer)
 
 
 def test_press_wrapped_by_the_client_goes_on_until_a_blank_line(game):

@@ -4,7 +4,6 @@ order language, ready to copy into a reply (rules 8, 20, 22-25, 34, 36)."""
 from __future__ import annotations
 
 import re
-import textwrap
 from collections.abc import Iterable, Iterator
 
 from .building import buyable
@@ -128,7 +127,6 @@ def prompt_lines(s: BusBossState, seat: int) -> list[str]:
     return lines
 
 
-CHOICE_WIDTH = 74  # a choice line is indented by four spaces in a 78-column mail
 STRANDED = re.compile(r"# run (\S+) \(.*\): no journey you can make alone$")
 ONE_BUILD = re.compile(r"build (\S+) cost (\d+)\s+#")
 
@@ -148,24 +146,14 @@ def short_choices(lines: list[str]) -> list[str]:
             by_cost.setdefault(int(found.group(2)), []).append(found.group(1))
             continue
         if stranded:
-            out += _comment("No journey you can make alone for: " + ", ".join(stranded))
+            out.append("# No journey you can make alone for: " + ", ".join(stranded))
             stranded = []
         if by_cost and line == "build nothing":
             first = next(iter(by_cost.values()))[0]
-            out += _comment(f"By cost; write one as, for example: build {first}")
-            for cost, routes in by_cost.items():
-                out += _comment(f"{cost}: {', '.join(routes)}", "   ")
+            out.append(f"# By cost; write one as, for example: build {first}")
+            # a line a cost, however long: the mail wraps it to its reader's width (the
+            # plain text at 78 columns, as a comment; the HTML at the screen's edge)
+            out += [f"#    {cost}: {', '.join(routes)}" for cost, routes in by_cost.items()]
             by_cost = {}
         out.append(line)
     return out
-
-
-def _comment(text: str, indent: str = "") -> list[str]:
-    return textwrap.wrap(
-        text,
-        CHOICE_WIDTH,
-        initial_indent=f"# {indent}",
-        subsequent_indent=f"# {indent}   ",
-        break_long_words=False,
-        break_on_hyphens=False,
-    )

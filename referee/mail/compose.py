@@ -87,7 +87,9 @@ def compose(
             header.fold = functools.partial(_fold_words, header)
         elif name == "Subject" and len(name) + 2 + len(str(header)) > LINE:
             header.fold = functools.partial(_fold_at_spaces, header)
-    msg.set_content(text, cte=_text_cte(text))
+    text = flowed(text)
+    # delsp=no is the format's default: a soft break's space stays in the paragraph
+    msg.set_content(text, cte=_text_cte(text), params={"format": "flowed"})
     if html is not None:
         msg.add_alternative(html, subtype="html", cte=_text_cte(html))
         *_, html_part = msg.iter_parts()  # the alternative just added is the last part
@@ -108,6 +110,27 @@ def compose(
         msg.add_attachment(attachment.data, maintype, subtype, filename=attachment.filename)
     _set_boundaries(msg, (text, html or ""))
     return msg
+
+
+def flowed(text: str) -> str:
+    """A mail's plain text as format=flowed (RFC 3676, with the space of a soft break kept:
+    delsp=no, the default), so that a mail program
+    that knows it wraps each paragraph to its screen: ``text`` marks a soft line break as
+    the space a line ends with (``words.render.fill`` writes paragraphs so), every other
+    line is fixed (an offered order, the text map, a table). The indent that lines up a
+    paragraph's next line under its first is taken off (joined, it would sit in the middle
+    of the paragraph); a line that begins with a space, '>' or 'From ' is stuffed with a
+    space, so that no reader takes it for a quote (the reader takes one space off)."""
+    lines = []
+    goes_on = False
+    for line in text.split("\n"):
+        if goes_on:
+            line = line.lstrip(" ")
+        if not line.strip():
+            line = ""  # spaces alone are no paragraph to go on
+        goes_on = line.endswith(" ")
+        lines.append(" " + line if line.startswith((" ", ">", "From ")) else line)
+    return "\n".join(lines)
 
 
 def _set_boundaries(msg: EmailMessage, texts: tuple[str, ...]) -> None:
@@ -181,6 +204,13 @@ def _address(recipient: Recipient) -> Address:
     return Address(header_text(name), local, domain)
 
 
-def _text_cte(text: str) -> str | None:
-    # 8-bit bodies are not safe on every relay; ASCII keeps the package's own choice
-    return None if text.isascii() else "quoted-printable"
+LONGEST = 998  # the longest line RFC 5322 allows
+
+
+def _text_cte(text: str) -> str:
+    """8-bit bodies are not safe on every relay; ASCII goes as it is (a line stuffed for
+    format=flowed is 79 columns: the email package would send the whole text
+    quoted-printable, a tenth longer, for lines above 78), unless a line is too long for
+    mail."""
+    fits = text.isascii() and all(len(line) <= LONGEST for line in text.split("\n"))
+    return "7bit" if fits else "quoted-printable"

@@ -442,6 +442,12 @@ def _body_text(msg: EmailMessage, kinds: tuple[str, ...] = ("plain", "html")) ->
     return text, truncated
 
 
+def plain_text(msg: EmailMessage) -> str:
+    """The plain text of a mail as its writer wrote it (``format=flowed`` joined again),
+    or "" when it has none."""
+    return _body_text(msg, ("plain",))[0]
+
+
 def unflowed(text: str, delsp: bool = False) -> str:
     """``format=flowed`` text (RFC 3676) as its writer typed it: a line ending in a space
     goes on in the next line of the same quote depth (its space dropped with ``delsp=yes``),

@@ -87,28 +87,32 @@ def document(parts: list[str], awaiting: Iterable[str], result: Iterable[str]) -
     return "\n\n".join(parts) + "\n"
 
 
-def wrap(text: str, indent: str, first: str = "") -> str:
+def wrap(text: str, indent: str, first: str = "", soft: str = "") -> str:
     """At most WIDTH columns, broken at spaces (never inside a-b): the first line starts
     with ``first``, the others with ``indent``. Only a word longer than a line (a Bus Boss
-    journey through ten towns) is broken, after one of its hyphens; a path, never."""
+    journey through ten towns) is broken, after one of its hyphens; a path, never. A line
+    broken at a space ends with ``soft`` (within the WIDTH columns): a mail's soft line
+    break (format=flowed) is a space at the end of a line."""
     lines = []
-    for line in textwrap.wrap(
+    most = WIDTH - len(soft)
+    wrapped = textwrap.wrap(
         text,
-        WIDTH,
+        most,
         initial_indent=first,
         subsequent_indent=indent,
         break_long_words=False,
         break_on_hyphens=False,
-    ):
-        while len(line) > WIDTH and "/" not in line and "-" in line[len(indent) + 1 : WIDTH]:
-            cut = line.rindex("-", len(indent) + 1, WIDTH) + 1
+    )
+    for n, line in enumerate(wrapped):
+        while len(line) > most and "/" not in line and "-" in line[len(indent) + 1 : most]:
+            cut = line.rindex("-", len(indent) + 1, most) + 1
             if "-" not in line[cut:].split(" ", 1)[0] and "-" in line[len(indent) + 1 : cut - 1]:
                 # what goes on names two places at least, never a place alone: it reads
                 # as part of a journey
                 cut = line.rindex("-", len(indent) + 1, cut - 1) + 1
             lines.append(line[:cut])
             line = indent + line[cut:]
-        lines.append(line)
+        lines.append(line + soft if n + 1 < len(wrapped) else line)
     return "\n".join(lines)
 
 

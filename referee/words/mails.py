@@ -179,7 +179,7 @@ def welcome(
     if png:
         map_cid = f"map.{mid.strip('<>')}"
         body = fitted(render("welcome.txt", headline=False, **parts))
-        html = render("welcome.html", subject=subject, map_cid=map_cid, body=body, **parts)
+        html = render("welcome.html", map_cid=map_cid, body=body, **parts)
     return _mail(
         identity, campaign, player, subject, text, mid, png=png, html=html, map_cid=map_cid
     )
@@ -579,7 +579,7 @@ def digest(
     html = map_cid = None
     if png:
         map_cid = f"map.{mid.strip('<>')}"
-        html = render("digest.html", subject=subject, map_cid=map_cid, **parts)
+        html = render("digest.html", map_cid=map_cid, **parts)
     return _mail(
         identity,
         campaign,

@@ -18,6 +18,8 @@ import jinja2.bccache
 
 from .. import cache, registry
 from ..contract import Say, ShortChoices
+from ..mail.compose import flowed
+from ..mail.read import unflowed
 from ..maps.textgrid import WIDTH, wrap
 
 
@@ -70,10 +72,16 @@ ENV = jinja2.Environment(
 MAIL_WIDTH = WIDTH  # the columns of a mail's plain text, the maps' too
 
 
-def _fill(text: str, indent: str = "", first: str | None = None) -> str:
+SOFT = " "  # a soft line break (format=flowed): the space a line ends with
+
+
+def _fill(text: str, indent: str = "", first: str | None = None, soft: str = SOFT) -> str:
     """Text in lines of at most MAIL_WIDTH columns, each starting with ``indent`` (the
-    first with ``first`` when given), broken at spaces only."""
-    return wrap(str(text), indent, indent if first is None else first)
+    first with ``first`` when given), broken at spaces only. Each break at a space is soft
+    (``soft`` ends its line): a mail program that reads format=flowed joins the lines again
+    and wraps the paragraph to its screen (the indent of the lines that go on only lines
+    them up under the first, and is not sent: ``mail.compose.flowed``)."""
+    return wrap(str(text), indent, indent if first is None else first, soft)
 
 
 def _fill_lines(text: str, indent: str = "") -> str:
@@ -85,8 +93,15 @@ def _fill_lines(text: str, indent: str = "") -> str:
     )
 
 
+def _joined(text: str) -> str:
+    """Text as a mail program that knows format=flowed shows it: each paragraph that
+    ``fill`` broke softly on one line again (for the HTML, which wraps it to the screen)."""
+    return unflowed(flowed(str(text)))
+
+
 ENV.filters["fill"] = _fill
 ENV.filters["fill_lines"] = _fill_lines
+ENV.filters["joined"] = _joined
 
 GROUP_FROM = 12  # a decision with more choices than this lists them grouped
 
@@ -150,7 +165,8 @@ COMMENT = "   # "  # how a choice and the comment after it are set apart
 
 def fitted(text: str) -> str:
     """A mail's plain text with every line in MAIL_WIDTH columns: the templates keep to it,
-    and a line that a long name or reason makes longer is wrapped under its own indent."""
+    and a line that a long name or reason makes longer is wrapped under its own indent, a
+    paragraph written on one line (as the templates write prose) softly."""
     lines = []
     for line in text.splitlines():
         order, mark, comment = line.partition(COMMENT)
@@ -161,12 +177,20 @@ def fitted(text: str) -> str:
             # whole, and the comment under it
             indent = " " * (len(line) - len(line.lstrip()))
             lines.append(fitted(order.rstrip()).rstrip("\n"))
-            lines.append(_fill(comment.strip(), indent + "  # "))
+            # a comment goes on as a comment, in lines of its own (no soft break: joined,
+            # the "#" of each line would be read in the middle of it)
+            lines.append(_fill(comment.strip(), indent + "  # ", soft=""))
+        elif line.lstrip().startswith("#"):
+            # a comment goes on as a comment (so that no part of it reads as an order), in
+            # lines of its own, under the text of an indented one ("#    3: a-b, ...")
+            indent = " " * (len(line) - len(line.lstrip()))
+            after = line.lstrip()[1:]
+            inner = after[: len(after) - len(after.lstrip())]
+            more = indent + "#" + (inner + "   " if len(inner) > 1 else " ")
+            lines.append(_fill(line.strip(), more, indent, soft=""))
         else:
             indent = " " * (len(line) - len(line.lstrip()))
-            # a comment goes on as a comment, so that no part of it reads as an order
-            more = indent + ("# " if line.lstrip().startswith("#") else "  " if indent else "")
-            lines.append(_fill(line.strip(), more, indent))
+            lines.append(_fill(line.strip(), indent + ("  " if indent else ""), indent))
     return "\n".join(lines) + ("\n" if text.endswith("\n") else "")
 
 
