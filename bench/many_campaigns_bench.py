@@ -38,6 +38,8 @@ def make_sites(tmp: Path, campaigns: int) -> tuple[Path, Path]:
     sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
     from sites import PLAYERS, make_site, run_tick
 
+    from referee.store.names import WAITS
+
     empty = tmp / "empty"
     make_site(empty)
     many = tmp / "many"
@@ -59,7 +61,7 @@ def make_sites(tmp: Path, campaigns: int) -> tuple[Path, Path]:
             if name == "campaign.yaml":
                 data = data.replace(f"id: {model}\n".encode(), f"id: {campaign_id}\n".encode())
             (folder / name).write_bytes(data)
-    (site.state_dir / "waits.json").unlink(missing_ok=True)
+    (site.state_dir / WAITS).unlink(missing_ok=True)
     return empty, many
 
 

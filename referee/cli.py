@@ -1,14 +1,16 @@
 """The `referee` command (the entry point ``referee.cli:main``).
 
 cron runs `referee tick` every minute, and most ticks find nothing to do: that command line
-is run by ``ticking`` without importing click or the rest of the command line. Any other
-goes to the click group of ``console`` (imported then), as does every use of ``main`` as a
-click command (``CliRunner().invoke(main, ...)`` in the tests)."""
+is run by ``ticking`` without importing click or the rest of the command line, as a
+monitoring system's `referee status --json` is by ``statusing``. Any other goes to the click
+group of ``console`` (imported then), as does every use of ``main`` as a click command
+(``CliRunner().invoke(main, ...)`` in the tests)."""
 
 from __future__ import annotations
 
 import sys
 
+from .statusing import quick_status
 from .ticking import quick_tick
 
 TYPE_CHECKING = False  # typing is not imported by a tick at rest (see ticking)
@@ -23,6 +25,8 @@ class Referee:
 
     def __call__(self) -> Any:
         status = quick_tick(sys.argv[1:])
+        if status is None:
+            status = quick_status(sys.argv[1:])
         if status is not None:
             sys.exit(status)
         return self.group()()

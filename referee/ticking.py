@@ -126,12 +126,13 @@ def rest_tick(config: str) -> int | None:
     return 0
 
 
-def quick_tick(args: list[str]) -> int | None:
-    """The exit status of ``referee ARGS`` when they ask for a plain tick, run here; None
-    for any other command line, which click reads (with its help and its errors)."""
+def options(args: list[str], command: str) -> tuple[str, int, bool, list[str]] | None:
+    """What ``referee ARGS`` asks of ``command`` run without click: the configuration's path,
+    -v's count, -q, and the arguments after the command; None when ARGS hold anything else
+    before it (click reads them, with its help and its errors)."""
     config, verbose, quiet = os.environ.get("REFEREE_CONFIG", CONFIG_NAME), 0, False
     rest = list(args)
-    while rest and rest[0] != "tick":
+    while rest and rest[0] != command:
         arg = rest.pop(0)
         if arg in ("-q", "--quiet"):
             quiet = True
@@ -143,8 +144,18 @@ def quick_tick(args: list[str]) -> int | None:
             config = arg.partition("=")[2]
         else:
             return None
-    if rest != ["tick"] or not config or os.path.isdir(config):
+    if not rest or not config or os.path.isdir(config):
         return None  # (click says what is wrong with a folder given as the configuration)
+    return config, verbose, quiet, rest[1:]
+
+
+def quick_tick(args: list[str]) -> int | None:
+    """The exit status of ``referee ARGS`` when they ask for a plain tick, run here; None
+    for any other command line."""
+    asked = options(args, "tick")
+    if asked is None or asked[3]:
+        return None
+    config, verbose, quiet, _ = asked
     resting = rest_tick(config) if verbose < 2 else None  # -vv: the details of a look
     if resting is not None:
         return resting

@@ -26,6 +26,8 @@ from test_gm_behaviours import bot_order, gm_mail, mail_from, run
 from referee import mailbot
 from referee.service import telling, timekeeping
 from referee.service.tick import tick
+from referee.store.names import WAITS
+from referee.store.waits import Waits
 
 HOUR = timedelta(hours=1)
 DUE = re.compile(r"[Dd]ue by (\w{3} \d+ \w{3} \d{4} \d\d:\d\d) UTC")
@@ -69,8 +71,7 @@ def test_a_seat_missed_under_wait_runs_again_from_new_deadlines(tmp_path):
     gm_mail(site, boxes, "deadlines hours=24 policy=bot", T0 + 30 * HOUR)
     assert not book(site)["seats"]["0"]["missed"]
     assert dues_told(boxes, ADDRESSES[0]) == ["Wed 25 Nov 2026 15:00"]  # 30 h + 24 h
-    waits = json.loads((site.state_dir / "waits.json").read_text())
-    assert waits["g1"]["wake"] is not None
+    assert Waits(site.state_dir / WAITS).entries["g1"]["wake"] is not None
     run(site, T0 + 50 * HOUR)
     assert moves(site) == []
     run(site, T0 + 54 * HOUR)

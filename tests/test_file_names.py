@@ -40,7 +40,7 @@ def spelt(path: Path) -> list[str]:
 def test_the_names_cover_a_campaigns_files_and_the_sites_state():
     for name in ("campaign.yaml", "log.jsonl", "snapshot.json", "deadlines.json", "mailed.json"):
         assert name in FILE_NAMES
-    assert {"waits.json", "received.jsonl", "tick.lock", "failures.jsonl"} <= FILE_NAMES
+    assert {"waits.marshal", "received.jsonl", "tick.lock", "failures.jsonl"} <= FILE_NAMES
 
 
 def test_no_module_outside_the_storage_layer_spells_a_file_name():

@@ -363,7 +363,7 @@ STATE_FILES = [
     "games/g1/mailed.json",
     "games/g1/deadlines.json",
     "games/g1/snapshot.json",
-    "state/waits.json",
+    "state/waits.marshal",
     "state/received.jsonl",
     "state/failures-told.json",
     "state/last-tick.json",
@@ -431,7 +431,7 @@ def sent_ids(site: Site) -> list[str]:
 @example(name="games/g1/mailed.json", damage="no time")  # each file's times spoilt, always
 @example(name="games/g1/mailed.json", damage="no offset")
 @example(name="games/g1/deadlines.json", damage="no offset")
-@example(name="state/waits.json", damage="no offset")
+@example(name="state/waits.marshal", damage="no offset")
 @example(name="state/last-tick.json", damage="no offset")
 @example(name="state/answers.json", damage="no offset")
 def test_a_damaged_state_file_is_set_aside_and_the_campaign_goes_on(

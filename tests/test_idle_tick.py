@@ -1,7 +1,7 @@
 """A tick with nothing to do costs what it does: cron starts `referee tick` every minute and
 most ticks find no mail and no deadline due, so that tick reads referee.yaml, takes the
-lock, looks at the inbox, the queue and state/waits.json, and ends, without importing the
-template engine, the drawing library, the games, the email package or click. What it passes
+lock, looks at the inbox, the queue and state/waits.marshal, and ends, without importing
+the template engine, the drawing library, the games, the email package or click. What it passes
 over is still done by the first tick that has it to do."""
 
 import ast

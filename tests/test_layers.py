@@ -19,7 +19,10 @@ ROOT = Path(referee.__file__).parent
 
 # top to bottom: a module may import its own layer (without a circle) and the layers below
 LAYERS = [
-    ("command line", {"__main__", "cli", "console", "demo", "mailbot", "simulate", "ticking"}),
+    (
+        "command line",
+        {"__main__", "cli", "console", "demo", "mailbot", "simulate", "statusing", "ticking"},
+    ),
     ("service", {"service"}),
     ("words", {"words"}),
     ("storage", {"store"}),

@@ -15,7 +15,7 @@ from sites import PLAYERS, Mailboxes, logged, make_site, reply_to, run_tick, tex
 from test_referee_crash import CRASH_POINTS, outcome
 
 from referee.cli import main
-from referee.service.intake import Intake
+from referee.service.session import Sessions
 from referee.service.site import Site
 from referee.service.tick import tick
 from referee.settings.site import load_config
@@ -66,7 +66,7 @@ def prepared(tmp_path_factory):
     ann = reply_to(welcomes["ann@example.org"], "ann@example.org", "build house 15\nbuild pub 16")
     boxes.deliver(ann)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(Intake, "apply", fault)
+        patch.setattr(Sessions, "apply", fault)
         report = tick(site)
     assert any(FAULT in e for e in report.errors)
     [kept] = (site.state_dir / "quarantine").glob("*.eml")
@@ -115,7 +115,7 @@ def test_retry_while_the_cause_stands_keeps_the_mail_and_tells_no_one_twice(
 ):
     site_dir = copy(prepared, tmp_path)
     site = Site(load_config(site_dir / "referee.yaml"))
-    monkeypatch.setattr(Intake, "apply", fault)
+    monkeypatch.setattr(Sessions, "apply", fault)
     boxes = Mailboxes(site)
     boxes.new()
     done = cli(site_dir, "retry")
@@ -150,7 +150,7 @@ def test_a_retry_killed_at_each_step_is_made_good_by_the_next(
     done = referee(site_dir, "retry")
     assert done.returncode == 0, done.stdout + done.stderr
     assert referee(site_dir, "tick").returncode == 0
-    records, ids, bodies = outcome(site_dir)
+    records, ids, bodies, _ = outcome(site_dir)
     assert records == uninterrupted[0]  # Ann's orders applied once, none lost
     assert len(ann_records(site_dir)) == 1
     assert max(ids.values()) == 1 and set(ids) == set(uninterrupted[1])
@@ -191,7 +191,7 @@ def test_two_senders_mails_under_one_message_id_are_kept_and_taken_again_each(tm
     boxes.deliver(ann)
     boxes.deliver(bob)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(Intake, "apply", fault)
+        patch.setattr(Sessions, "apply", fault)
         tick(site)
     assert len(list((site.state_dir / "quarantine").glob("*.eml"))) == 2
 

@@ -13,6 +13,8 @@ from referee import mailbot
 from referee.service.tick import tick
 from referee.store import snapshots
 from referee.store.campaign import Campaign, Table
+from referee.store.names import WAITS
+from referee.store.waits import Waits
 from referee.words.history import history_text, turn_files
 
 
@@ -208,7 +210,7 @@ def played_by_mail(root, monkeypatch, snapshots_used: bool):
     """Ann, Bob and Cid answer their newest prompt each tick, for 20 ticks; what the site
     then holds: the log, the mails sent and the turns/ files."""
     if not snapshots_used:
-        monkeypatch.setattr("referee.service.session.load_table", lambda campaign: campaign.table())
+        monkeypatch.setattr("referee.store.snapshots.load", lambda campaign: campaign.table())
     site = make_site(root)
     site.new_campaign("bus", "game", PLAYERS, seed=11)
     boxes = Mailboxes(site)
@@ -274,11 +276,11 @@ def test_the_index_forgets_a_campaign_whose_folder_was_removed(tmp_path):
     site.new_campaign("bus", "one", PLAYERS, seed=1)
     site.new_campaign("bus", "two", PLAYERS, seed=2)
     run_tick(site)
-    index = site.state_dir / "waits.json"
-    assert set(json.loads(index.read_text())) == {"one", "two"}
+    index = site.state_dir / WAITS
+    assert set(Waits(index).entries) == {"one", "two"}
     shutil.rmtree(site.data_root / "two")
     run_tick(site)
-    assert set(json.loads(index.read_text())) == {"one"}
+    assert set(Waits(index).entries) == {"one"}
 
 
 def test_a_tick_without_mail_does_not_read_the_log_of_every_mail_received(tmp_path, monkeypatch):

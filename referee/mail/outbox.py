@@ -45,7 +45,16 @@ from typing import Protocol
 
 from ..files import atomic_write, crashpoint, fsync_dir, instant, second_name, whole
 from .email_policy import POLICY
-from .queue import OUTAGE, RESTING, Outages, given_up_untold, make_folders, outages, queued
+from .queue import (
+    FAILING,
+    OUTAGE,
+    RESTING,
+    Outages,
+    given_up_untold,
+    make_folders,
+    outages,
+    queued,
+)
 
 log = logging.getLogger(__name__)
 
@@ -516,7 +525,7 @@ class Outbox:
 
     def failing(self) -> dict[str, dict]:
         """The addresses failing now: since when, tries, the last error, the next try."""
-        return FailingAddresses(self.dir / "addresses.json", self.patience).known
+        return FailingAddresses(self.dir / FAILING, self.patience).known
 
     def undelivered(self) -> list[Undelivered]:
         """The mails in ``failed/`` whose queuer has not been told yet (``mark_told``)."""
@@ -582,7 +591,7 @@ class Outbox:
         if not names:
             return report
         now = now or datetime.now(UTC)
-        failing = FailingAddresses(self.dir / "addresses.json", self.patience)
+        failing = FailingAddresses(self.dir / FAILING, self.patience)
         resting: dict[str, datetime] = {}  # name -> when it is next to be tried
         try:
             with sender:

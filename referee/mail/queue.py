@@ -15,6 +15,9 @@ from ..files import private_folder
 
 log = logging.getLogger(__name__)
 
+FAILING = "addresses.json"
+"""The queue's note of the addresses the server refuses for now (``outbox.FailingAddresses``)."""
+
 RESTING = "resting.json"
 """The queue's note of the mails its last flush left resting (every address of each failing,
 none due for its next try) and until when: ``{"mails": [names], "until": ISO time}``."""
@@ -73,11 +76,15 @@ def queued(queue_dir: str | os.PathLike) -> list[str]:
     return sorted(p.name for p in Path(queue_dir).glob("*.eml"))
 
 
+def given_up(queue_dir: str | os.PathLike) -> list[Path]:
+    """The mails the outbox gave up (``failed/<name>.eml``), oldest first."""
+    return sorted((Path(queue_dir) / "failed").glob("*.eml"))
+
+
 def given_up_untold(queue_dir: str | os.PathLike) -> list[Path]:
-    """The mails the outbox gave up (``failed/<name>.eml``) that no one was told of yet (no
-    ``<name>.eml.told`` beside them), oldest first."""
-    failed = Path(queue_dir) / "failed"
-    return [p for p in sorted(failed.glob("*.eml")) if not (failed / f"{p.name}.told").exists()]
+    """The mails the outbox gave up that no one was told of yet (no ``<name>.eml.told``
+    beside them), oldest first."""
+    return [p for p in given_up(queue_dir) if not p.with_name(f"{p.name}.told").exists()]
 
 
 def resting_until(queue_dir: str | os.PathLike) -> datetime | None:

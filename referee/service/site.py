@@ -8,6 +8,7 @@ them."""
 from __future__ import annotations
 
 import logging
+import os
 from datetime import datetime
 from functools import cached_property
 from pathlib import Path
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING
 from ..mail.inbox import InMail, read_file
 from ..mail.queue import make_folders
 from ..settings.site import Config
+from ..store.rest import note_folders
 from ..store.site import SiteFiles
 
 if TYPE_CHECKING:
@@ -34,6 +36,12 @@ class Site(SiteFiles):
         super().__init__(Path(config.path).absolute().parent, Path(config.data_root))
         make_folders(config.queue_dir)  # here, so that a site that opens can queue mail
         self.config = config
+        note_folders(
+            self.state_dir,
+            config.path,
+            data_root=os.path.abspath(config.data_root),
+            queue=os.path.abspath(config.queue_dir),
+        )
 
     @cached_property
     def post(self) -> Post:

@@ -2,7 +2,7 @@
 
 Order of work, chosen so that a tick killed at any moment loses nothing and repeats nothing:
 1. take the site lock (a second tick exits at once); with no new mail, no campaign due
-   (``state/waits.json``), nothing queued, no undelivered mail and no failure summary to
+   (``state/waits.marshal``), nothing queued, no undelivered mail and no failure summary to
    tell, the tick ends there (``quiet``), having imported no game, no template engine, no
    email package (the work is in ``work``, imported when there is some);
 2. fetch new mail and take each one (``intake``): store the raw mail, then route,
@@ -80,7 +80,7 @@ def look_and_work(site: Site, now: datetime) -> TickReport:
 
 def quiet(site: Site, now: datetime) -> bool:
     """Whether a tick without new mail has nothing to do: every campaign asleep (no file of
-    it changed since a tick looked at it, no deadline due: ``state/waits.json``), nothing
+    it changed since a tick looked at it, no deadline due: ``state/waits.marshal``), nothing
     queued to send (mail to addresses that rest after failing waits for its next try) or
     given up untold, no mail held for a broken campaign, no failure summary due, no campaign
     gone. It may say no in vain (the work then finds nothing), never yes when there is work.

@@ -11,7 +11,15 @@ from typing import Any, Literal
 from .. import registry
 from ..contract import Say
 from ..schema import at_least, setting, within
-from .checks import WHOM, Language, campaign_id, mail_address, name_taken, player_name, player_token
+from .checks import (
+    WHOM,
+    Language,
+    campaign_id,
+    first_taken,
+    mail_address,
+    player_name,
+    player_token,
+)
 from .deadlines import Deadlines, parse_day, parse_time, time_zone
 
 
@@ -107,11 +115,10 @@ class CampaignFile(CampaignSettings):
         """No player is named so that they could be taken for another, the game master or
         the referee (``checks.name_taken``): each would read and send press as the other."""
         gm = (self.gm.name, self.gm.address) if self.gm else None
-        for seat, player in enumerate(self.players):
-            before = [(p.name, p.address) for p in self.players[:seat]]
-            taken = name_taken(player.name, player.address, before, gm)
-            if taken is not None:
-                raise ValueError(
-                    f"players[{seat}].name {player.name!r} could be taken for {taken[1]!r} "
-                    f"({WHOM[taken[0]]}): give each player a name of their own"
-                )
+        found = first_taken([(p.name, p.address) for p in self.players], gm)
+        if found is not None:
+            seat, (whom, other) = found
+            raise ValueError(
+                f"players[{seat}].name {self.players[seat].name!r} could be taken for "
+                f"{other!r} ({WHOM[whom]}): give each player a name of their own"
+            )

@@ -25,6 +25,7 @@ import time
 
 NOTE = "rest"  # in the state folder
 RESTED = "rested"  # in the state folder: when the last tick at rest ran
+FOLDERS = "folders"  # in the state folder: where referee.yaml puts the site's other folders
 FORMAT = (1, sys.version_info[:2])  # a note of another format or interpreter is not read
 
 
@@ -150,3 +151,34 @@ def last_rested(state_dir: str | os.PathLike) -> tuple[str, int] | None:
         return at, int(waiting)
     except (OSError, ValueError):
         return None
+
+
+def note_folders(state_dir: str | os.PathLike, config: str | os.PathLike, **folders: str) -> None:
+    """Where ``config`` (the site's referee.yaml, as it is now) puts the site's folders, by
+    their keys (absolute paths): `referee status --json` finds them here without reading
+    YAML (``folders``). Written only when it changed."""
+    path = os.path.join(state_dir, FOLDERS)
+    kept = (FORMAT, marks([os.fspath(config)]), folders)
+    try:
+        with open(path, "rb") as file:
+            if marshal.load(file) == kept:
+                return
+    except (OSError, EOFError, ValueError, TypeError):
+        pass  # none yet, or not this interpreter's: written anew
+    temp = f"{path}.{os.getpid()}.tmp"
+    with open(os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb") as file:
+        marshal.dump(kept, file)  # (private, as the state is)
+    os.replace(temp, path)  # derived, made again by the next command: no fsync
+
+
+def folders(state_dir: str | os.PathLike, config: str | os.PathLike) -> dict[str, str] | None:
+    """The site's folders as ``note_folders`` kept them, while ``config`` is as it was then;
+    None when it must be read."""
+    try:
+        with open(os.path.join(state_dir, FOLDERS), "rb") as file:
+            form, noted, kept = marshal.load(file)
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+    if form != FORMAT or noted != marks([os.fspath(config)]) or not isinstance(kept, dict):
+        return None
+    return kept

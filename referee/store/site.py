@@ -70,6 +70,33 @@ def is_campaign(folder: str | os.PathLike) -> bool:
     )
 
 
+def last_tick(state_dir: Path) -> dict | None:
+    """What ``SiteFiles.note_tick`` kept of the last tick (None before the first, or when
+    the file cannot be read or does not hold what a tick writes: it is only told, and the
+    next tick writes it afresh), or the last tick at rest (``store.rest``) when it came
+    later."""
+    try:
+        data = json.loads((state_dir / LAST_TICK).read_bytes())
+        instant(data["at"])
+        if data.get("last_ok") is not None:
+            instant(data["last_ok"])
+        skipped = data.get("skipped", [])
+        if not isinstance(data["outcome"], str) or not isinstance(skipped, list):
+            raise TypeError("an outcome and a list of campaigns skipped belong here")
+    except (OSError, ValueError, KeyError, TypeError):
+        data = None
+    rested = last_rested(state_dir)  # a tick at rest notes only that it ran
+    try:
+        later = rested and (data is None or instant(rested[0]) > instant(data["at"]))
+    except ValueError:
+        later = False
+    if not rested or not later:
+        return data
+    at, waiting = rested
+    return {"at": at, "ended": at, "outcome": "ok", "fetched": 0, "applied": 0, "sent": 0,
+            "waiting": waiting, "skipped": [], "errors": [], "last_ok": at}  # fmt: skip
+
+
 class SiteFiles:
     """The folders of a site: its campaigns, and what it keeps of the mail it took."""
 
@@ -261,30 +288,8 @@ class SiteFiles:
         return outcomes
 
     def last_tick(self) -> dict | None:
-        """What ``note_tick`` kept of the last tick (None before the first, or when the file
-        cannot be read or does not hold what a tick writes: it is only told, and the next
-        tick writes it afresh), or the last tick at rest (``store.rest``) when it came
-        later."""
-        try:
-            data = json.loads((self.state_dir / LAST_TICK).read_bytes())
-            instant(data["at"])
-            if data.get("last_ok") is not None:
-                instant(data["last_ok"])
-            skipped = data.get("skipped", [])
-            if not isinstance(data["outcome"], str) or not isinstance(skipped, list):
-                raise TypeError("an outcome and a list of campaigns skipped belong here")
-        except (OSError, ValueError, KeyError, TypeError):
-            data = None
-        rested = last_rested(self.state_dir)  # a tick at rest notes only that it ran
-        try:
-            later = rested and (data is None or instant(rested[0]) > instant(data["at"]))
-        except ValueError:
-            later = False
-        if not rested or not later:
-            return data
-        at, waiting = rested
-        return {"at": at, "ended": at, "outcome": "ok", "fetched": 0, "applied": 0, "sent": 0,
-                "waiting": waiting, "skipped": [], "errors": [], "last_ok": at}  # fmt: skip
+        """What the last tick left (``last_tick``)."""
+        return last_tick(self.state_dir)
 
     def note_tick(self, record: dict) -> None:
         """Keep ``record`` (``at``, ``outcome``, ...) as the last tick, with ``last_ok``: the

@@ -8,7 +8,7 @@ site's index of what each campaign waits for (``waits``).
                                player's digests and latest Date), and the rounds and events
                                of the last records (those the answers and the turn files of
                                the next tick may still ask about)
-    state/waits.json           per campaign: the size and time of its files when a tick last
+    state/waits.marshal        per campaign: the size and time of its files when a tick last
                                looked at it, and when a deadline of it next falls due
 
 Both are caches, never the source of truth: a snapshot is used only when the log's record at
