@@ -187,7 +187,7 @@ def test_every_kind_of_mail_fits_a_phones_screen_decision_first(mails, browser, 
 
 def test_a_reports_html_has_the_short_choices_each_a_block_of_its_own_before_the_map(mails):
     """Each line to copy a block of its own: the short form of the choices, as the plain
-    text offers it, before the map; every choice is what the command "choices" answers."""
+    text offers it, before the map; every choice, one a block, after the standings."""
     [digest, *_] = [
         m
         for m in mails["busboss"]["digest", ""]
@@ -197,6 +197,10 @@ def test_a_reports_html_has_the_short_choices_each_a_block_of_its_own_before_the
     before, image, after = page.partition("<img")
     short = [html.unescape(line) for line in re.findall(r"<div>([^<]*)</div>", before)]
     text = text_of(digest)
-    assert image and len(short) > 3 and "<div>" not in after
+    assert image and len(short) > 3
     assert all(f"    {line}\n" in text for line in short if not line.startswith("#"))
-    assert 'The command "choices" lists every choice, one a line.' in before
+    assert "Every choice, one a line, is listed at the end of this mail." in before
+    standings, _, last = after.partition("All your choices, one a line:")
+    every = [html.unescape(line) for line in re.findall(r"<div>([^<]*)</div>", last)]
+    assert "Standings" in standings and "<div>" not in standings
+    assert len(every) > len(short)  # the short form groups them
