@@ -441,7 +441,7 @@ class GameDescriptor:
     measure: str
     text_map: Callable[[View], str]
     png_map: Callable[[View], bytes] | None = None
-    map_key: Callable[[View], tuple[str, ...]] = lambda view: ()
+    map_key: Callable[[View], tuple[Words, ...]] = lambda view: ()
     player_colour: Callable[[dict[str, Any]], str] = lambda player: "#000000"
     capabilities: tuple[Capability, ...] = ()
 

@@ -9,6 +9,7 @@ the state always waits for a real decision or is over.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from enum import Enum
 from operator import itemgetter
 
@@ -625,17 +626,32 @@ def passengers(s: BusState, seat: int, args: tuple, events: list[Words]) -> None
         s.passengers[station] += count
     s.supply -= sum(args)
     s.todo = 0
-    where: Words = ""
-    for station, count in zip(BOARD.stations, args):
-        if count:
-            at = Say("{count} at {station}", {"count": count, "station": station})
-            where = Say("{a}, {b}", {"a": where, "b": at}) if where else at
+    where = in_a_row(
+        (
+            Say("{count} at {station}", {"count": count, "station": station})
+            for station, count in zip(BOARD.stations, args)
+            if count
+        ),
+        ", ",
+    )
     events.append(
         Say(
             "{name} brings {count} passenger(s): {where}.",
             {"name": s.names[seat], "count": sum(args), "where": where},
         )
     )
+
+
+def in_a_row(items: Iterable[Words], separator: str) -> Words:
+    """Words in a row, each in the reader's language, ``separator`` ("; " or ", ") between;
+    "" for none."""
+    row: Words = ""
+    for item in items:
+        row = Say(JOINED[separator].text, {"a": row, "b": item}) if row else item
+    return row
+
+
+JOINED = {", ": Say("{a}, {b}"), "; ": Say("{a}; {b}")}
 
 
 def buildings(s: BusState, seat: int, args: tuple, events: list[Words]) -> None:
