@@ -570,17 +570,13 @@ def choose_action(s: BusState, seat: int, args: tuple, events: list[Words]) -> N
     name = s.names[seat]
     if args[0] == "pass":
         s.passed = replaced(s.passed, seat, True)
-        events.append(Say("{name} passes.", {"name": name}))
+        events.append(_make_tuple(Say, (PASSES, {"name": name})))
     else:
         action = args[0]
         seats = s.board[action]
         space = len(seats)
-        events.append(
-            Say(
-                "{name} takes {action} ({space}).",
-                {"name": name, "action": ACTION_NAMES[action], "space": "abcdef"[space]},
-            )
-        )
+        taken = {"name": name, "action": ACTION_NAMES[action], "space": "abcdef"[space]}
+        events.append(_make_tuple(Say, (TAKES, taken)))
         s.board = board = s.board.copy()
         board[action] = seats + [seat]
         if space == SPACES[action] - 1:  # its last space
@@ -590,6 +586,23 @@ def choose_action(s: BusState, seat: int, args: tuple, events: list[Words]) -> N
         s.placed = placed = s.placed[:]
         placed[seat] += 1
     s.turn = (seat + 1) % s.n
+
+
+# the wordings of the events of most orders, each built as the tuple a Say is (as a prompt
+# in ``awaiting``): an event is made for every order a bot's search plays
+PASSES = Say("{name} passes.").text
+TAKES = Say("{name} takes {action} ({space}).").text
+LAYS = Say("{name} lays {start}-{end}.").text
+CLOSES = Say("{name} lays {start}-{end} (closing a circle).").text
+CLOCK_TURNS = Say("The clock turns to {clock}.").text
+CARRIES = (
+    Say(
+        "{name} carries a passenger from {start} to the {building} at {end} ({points} points)."
+    ).text,
+    Say(
+        "{name} carries a passenger from {start} to the {building} at {end} ({points} point)."
+    ).text,
+)
 
 
 def line_expansion(s: BusState, seat: int, args: tuple, events: list[Words]) -> None:
@@ -613,10 +626,7 @@ def line_expansion(s: BusState, seat: int, args: tuple, events: list[Words]) -> 
     s.line_left = added(s.line_left, seat, -1)
     _done_one(s)
     laid = {"name": s.names[seat], "start": start, "end": end}
-    if heads[0][0] == heads[1][0]:
-        events.append(Say("{name} lays {start}-{end} (closing a circle).", laid))
-    else:
-        events.append(Say("{name} lays {start}-{end}.", laid))
+    events.append(_make_tuple(Say, (CLOSES if heads[0][0] == heads[1][0] else LAYS, laid)))
 
 
 def passengers(s: BusState, seat: int, args: tuple, events: list[Words]) -> None:
@@ -713,7 +723,7 @@ def clock(s: BusState, seat: int, args: tuple, events: list[Words]) -> None:
 
 def _turn_clock(s: BusState, events: list[Words]) -> None:
     s.clock = next_clock(s.clock)
-    events.append(Say("The clock turns to {clock}.", {"clock": BUILDING_NAMES[s.clock]}))
+    events.append(_make_tuple(Say, (CLOCK_TURNS, {"clock": BUILDING_NAMES[s.clock]})))
 
 
 def vrrooomm(s: BusState, seat: int, args: tuple, events: list[Words]) -> None:
@@ -735,22 +745,7 @@ def vrrooomm(s: BusState, seat: int, args: tuple, events: list[Words]) -> None:
         "end": end,
         "points": s.points[seat],
     }
-    if s.points[seat] == 1:
-        events.append(
-            Say(
-                "{name} carries a passenger from {start} to the {building} at {end} "
-                "({points} point).",
-                carried,
-            )
-        )
-    else:
-        events.append(
-            Say(
-                "{name} carries a passenger from {start} to the {building} at {end} "
-                "({points} points).",
-                carried,
-            )
-        )
+    events.append(_make_tuple(Say, (CARRIES[s.points[seat] == 1], carried)))
 
 
 def _done_one(s: BusState) -> None:
