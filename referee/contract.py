@@ -281,8 +281,9 @@ class Rules(Protocol):
     def format(self, order: Any) -> str:
         """An order as text: parse(format(o)) == [Entry((o,))]."""
 
-    def apply(self, state: Any, seat: int, order: Any) -> tuple[Any, list[str]]:
-        """The state after the order and what happened; raises IllegalOrder."""
+    def apply(self, state: Any, seat: int, order: Any) -> tuple[Any, Sequence[Words]]:
+        """The state after the order and what happened (each event worded for its reader);
+        raises IllegalOrder."""
 
     def rename(self, state: Any, seat: int, name: str) -> Any:
         """The state with ``seat`` played by ``name`` from now on (a newcomer who took the
@@ -440,7 +441,7 @@ class GameDescriptor:
     measure: str
     text_map: Callable[[View], str]
     png_map: Callable[[View], bytes] | None = None
-    map_key: Callable[[View], tuple[str, ...]] = lambda view: ()
+    map_key: Callable[[View], tuple[Words, ...]] = lambda view: ()
     player_colour: Callable[[dict[str, Any]], str] = lambda player: "#000000"
     capabilities: tuple[Capability, ...] = ()
 

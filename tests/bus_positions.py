@@ -40,9 +40,9 @@ def resolving(s, action: str, seats: list[int], todo: int | None = None):
         s.board[a] = []
     s.board[action] = list(seats)
     s.phase, s.act, s.slot, s.todo = "resolve", ACTIONS.index(action), 0, todo
-    events: list[str] = []
+    events: list = []
     rules._run_on(s, events)
-    return events
+    return [str(e) for e in events]  # in English
 
 
 def streets(orders) -> set[str]:
@@ -55,11 +55,12 @@ def line_choices(s, seat: int) -> set[str]:
 
 
 def play(s, seat: int, text: str):
-    """Apply the orders in ``text`` for ``seat``; returns the new state and all events."""
+    """Apply the orders in ``text`` for ``seat``; returns the new state and all events, in
+    English (``str()`` of each)."""
     events: list[str] = []
     for entry in RULES.parse(text):
         s, ev = RULES.apply(s, seat, entry.alternatives[0])
-        events += ev
+        events += map(str, ev)
     return s, events
 
 

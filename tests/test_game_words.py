@@ -191,7 +191,8 @@ def play_collecting(game: str, seed: int) -> list[Say]:
             state, _ = dropped.drop(state, len(PLAYERS) - 1)  # rule 40
             refused(state, len(PLAYERS) - 1, bot(state, seat, rng))
             continue
-        state, _ = rules.apply(state, seat, bot(state, seat, rng))
+        state, events = rules.apply(state, seat, bot(state, seat, rng))
+        met += [e for e in events if isinstance(e, Say)]  # what happened, as told
     result = rules.result(state)
     assert result is not None
     met.append(result.reason)
@@ -219,7 +220,7 @@ def test_a_whole_game_gives_only_words_with_their_german(game):
 def test_the_game_words_met_include_every_decision_and_the_end():
     """The play above is no sample of a few words: it meets every kind of Bus decision,
     Bus Boss's two kinds of round and its extra build, refusals of each kind, the end."""
-    bus = {say.text for say in play_collecting("bus", seed=4)}
+    bus = {s.text for say in play_collecting("bus", seed=4) for s in said(say)}
     assert {title.text for title, _ in bus_rules.CHOOSE} <= bus
     for title in ("first buildings", "first line", "line expansion", "passengers", "clock"):
         assert title in bus
@@ -231,6 +232,25 @@ def test_the_game_words_met_include_every_decision_and_the_end():
     assert "You are no longer in the game (rule 40)." in busboss
     assert {"The game is over.", "{name} is not in the game."} <= busboss
     assert "The game is over; no more orders are taken." in bus
+    # what happened, as each player is told it: every action's event, the clock, the end
+    assert {
+        "{name} passes.",
+        "{name} takes {action} ({space}).",
+        "{name} lays {start}-{end}.",
+        "{name} brings {count} passenger(s): {where}.",
+        "{count} at {station}",
+        "{name} builds a house at {crossing} (zone {zone}).",
+        "{name} builds an office at {crossing} (zone {zone}).",
+        "{name} builds a pub at {crossing} (zone {zone}).",
+        "Zone {zone} is full: zone {next} opens.",
+        "{name} buys a bus ({buses} buses).",
+        "{name} lets the clock turn.",
+        "The clock turns to {clock}.",
+        "{name} carries a passenger from {start} to the {building} at {end} ({points} points).",
+        "Round {round}: all have passed; the actions resolve.",
+        "Round {round} begins; {name} starts.",
+        "The game ends: {reason}.",
+    } <= bus
     assert "This order is for round {given}, but the game is in round {round}." in busboss
     assert "These pieces of them will not count (K10):" in busboss
     assert "the bank takes their routes (rule 40)" in busboss

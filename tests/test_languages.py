@@ -5,6 +5,7 @@ else their campaign's, else the site's, else English; every mail says its langua
 from __future__ import annotations
 
 import re
+from html import unescape
 
 import pytest
 from sites import Mailboxes, make_site, person_mail, reload, run_tick, text_of
@@ -264,3 +265,47 @@ def test_a_german_sites_game_masters_read_its_failure_summary_in_german(tmp_path
     text = text_of(summary)
     assert "ist seit der letzten Zusammenfassung 1-mal etwas fehlgeschlagen" in text
     assert "mail <m1@x>" in text and english_in(text) == [], text
+
+
+def told_events(text: str) -> list[str]:
+    """The game's events a mail tells: a line from "- " (a digest, a history) or "  - " (a
+    report), with the lines it wraps onto, indented under its words."""
+    events: list[str] = []
+    under = None  # the indent of the wrapped lines of the event before
+    for line in text.splitlines():
+        if line.startswith(("- ", "  - ")):
+            events.append(line.strip()[2:])
+            under = " " * (line.index("- ") + 2)
+        elif under and line.startswith(under) and line.strip():
+            events[-1] += " " + line.strip()
+        else:
+            under = None
+    return events
+
+
+def map_key_paragraphs(msg) -> list[str]:
+    """The sentences under the picture in a mail's HTML part (the key of the map)."""
+    html = msg.get_body(("html",)).get_content()
+    return [unescape(p) for p in re.findall(r'<p style="font-size:\.9em">(.*?)</p>', html, re.S)]
+
+
+@pytest.mark.slow  # a whole game played by mail
+def test_a_german_player_reads_buss_events_and_the_key_under_its_map_in_german(tmp_path):
+    """What happened in a Bus game (a street laid, a building, the clock, a passenger carried,
+    a new round, the end) and the sentences under the PNG map (whose line is which, the
+    clock, the actions, the symbols) are German for a German player: no English word of a
+    sentence in them, only names, crossings and the game's notation."""
+    result = run_demo(tmp_path / "demo", game="bus", settings={"language": "de"})
+    assert result.finished
+    outbox = tmp_path / "demo" / "mail" / "outbox"
+    mails = [mailbot.parse(p.read_bytes()) for p in sorted(outbox.glob("*/*"))]
+    events = [e for m in mails for e in told_events(text_of(m))]
+    keys = [k for m in mails if m.get_body(("html",)) for k in map_key_paragraphs(m)]
+    assert len(events) > 100 and len(keys) > 40
+    english = sorted({e for e in events + keys if any(w in f" {e} " for w in ENGLISH)})
+    assert english == []
+    # the events and the key say it in German (B11: a passenger carried scores a point)
+    assert any(" fährt einen Passagier von " in e for e in events)
+    assert any(e.startswith("Das Spiel endet: ") for e in events)
+    assert any(k.startswith("Uhr: ") and "Glassteinen übrig" in k for k in keys)
+    assert any(k.startswith("Aktionen dieser Runde: Streckenbau: ") for k in keys)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, cast
 
-from ..contract import GameDescriptor, PinnedOptions, PlayFigures, RoundEndView, View
+from ..contract import GameDescriptor, PinnedOptions, PlayFigures, RoundEndView, View, Words
 from .board import BOARD
 from .engine import RULES, BusView
 from .figures import play_figures
@@ -28,7 +28,7 @@ def _png_map(view: View) -> bytes:
     return draw(cast(BusView, view), BOARD)
 
 
-def _map_key(view: View) -> tuple[str, ...]:
+def _map_key(view: View) -> tuple[Words, ...]:
     from .scene import build_scene, map_key
 
     return map_key(build_scene(cast(BusView, view), BOARD))

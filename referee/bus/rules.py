@@ -9,10 +9,11 @@ the state always waits for a real decision or is over.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from enum import Enum
 from operator import itemgetter
 
-from ..contract import Decision, IllegalOrder, Say
+from ..contract import Decision, IllegalOrder, Say, Words
 from .board import BOARD
 from .notation import ACTIONS, BUILDING_TYPES, Order, format_order
 from .state import (
@@ -171,6 +172,16 @@ CLOCK = Say("clock")
 VROOM = Say("vrrooomm!")
 # a building type by its name in the notation (orders keep the notation's word)
 BUILDING_NAMES = {"house": Say("house"), "office": Say("office"), "pub": Say("pub")}
+# an action by its key in the notation, as events name it
+ACTION_NAMES = {
+    "line": Say("line"),
+    "buses": Say("buses"),
+    "passengers": PASSENGERS_TITLE,
+    "buildings": BUILDINGS,
+    "clock": CLOCK,
+    "vroom": Say("vroom"),
+    "start": Say("start"),
+}
 
 
 # legal choices -----------------------------------------------------------------------------
@@ -399,7 +410,7 @@ SHAPES = {
 }
 
 
-def apply(s: BusState, seat: int, order: Order) -> tuple[BusState, list[str]]:
+def apply(s: BusState, seat: int, order: Order) -> tuple[BusState, list[Words]]:
     last, moves, asked, legal = _last_legal
     if not (last is s and moves == s.moves and asked == seat):
         order = _checked(s, seat, order)
@@ -414,7 +425,7 @@ def apply(s: BusState, seat: int, order: Order) -> tuple[BusState, list[str]]:
     state = _new(BusState)  # BusState.copy
     state.__dict__ = s.__dict__.copy()
     state.moves += 1
-    events: list[str] = []
+    events: list[Words] = []
     APPLY[order.kind](state, seat, order.args, events)
     _run_on(state, events)
     return state, events
@@ -554,17 +565,18 @@ def _crossings(crossings: tuple[int, ...]) -> Say | str:
     return " ".join(map(str, crossings))
 
 
-def choose_action(s: BusState, seat: int, args: tuple, events: list[str]) -> None:
+def choose_action(s: BusState, seat: int, args: tuple, events: list[Words]) -> None:
     """B6: a marker on the next free space of the action, or a final pass."""
     name = s.names[seat]
     if args[0] == "pass":
         s.passed = replaced(s.passed, seat, True)
-        events.append(f"{name} passes.")
+        events.append(_make_tuple(Say, (PASSES, {"name": name})))
     else:
         action = args[0]
         seats = s.board[action]
         space = len(seats)
-        events.append(name + TAKES[action][space])
+        taken = {"name": name, "action": ACTION_NAMES[action], "space": "abcdef"[space]}
+        events.append(_make_tuple(Say, (TAKES, taken)))
         s.board = board = s.board.copy()
         board[action] = seats + [seat]
         if space == SPACES[action] - 1:  # its last space
@@ -576,11 +588,24 @@ def choose_action(s: BusState, seat: int, args: tuple, events: list[str]) -> Non
     s.turn = (seat + 1) % s.n
 
 
-# what the event says after the player's name, by action and space
-TAKES = {a: [f" takes {a} ({space})." for space in "abcdef"] for a in ACTIONS}
+# the wordings of the events of most orders, each built as the tuple a Say is (as a prompt
+# in ``awaiting``): an event is made for every order a bot's search plays
+PASSES = Say("{name} passes.").text
+TAKES = Say("{name} takes {action} ({space}).").text
+LAYS = Say("{name} lays {start}-{end}.").text
+CLOSES = Say("{name} lays {start}-{end} (closing a circle).").text
+CLOCK_TURNS = Say("The clock turns to {clock}.").text
+CARRIES = (
+    Say(
+        "{name} carries a passenger from {start} to the {building} at {end} ({points} points)."
+    ).text,
+    Say(
+        "{name} carries a passenger from {start} to the {building} at {end} ({points} point)."
+    ).text,
+)
 
 
-def line_expansion(s: BusState, seat: int, args: tuple, events: list[str]) -> None:
+def line_expansion(s: BusState, seat: int, args: tuple, events: list[Words]) -> None:
     """B7: the street joins the line at the head it starts from; that head moves on."""
     start, end = args
     street = BOARD.street(start, end)
@@ -600,25 +625,46 @@ def line_expansion(s: BusState, seat: int, args: tuple, events: list[str]) -> No
     s.reach = replaced(s.reach, seat, s.reach[seat] | {start, end})
     s.line_left = added(s.line_left, seat, -1)
     _done_one(s)
-    circle = " (closing a circle)" if heads[0][0] == heads[1][0] else ""
-    events.append(f"{s.names[seat]} lays {start}-{end}{circle}.")
+    laid = {"name": s.names[seat], "start": start, "end": end}
+    events.append(_make_tuple(Say, (CLOSES if heads[0][0] == heads[1][0] else LAYS, laid)))
 
 
-def passengers(s: BusState, seat: int, args: tuple, events: list[str]) -> None:
+def passengers(s: BusState, seat: int, args: tuple, events: list[Words]) -> None:
     """B9: new passengers arrive from the supply at the two stations."""
     s.passengers = s.passengers[:]
     for station, count in zip(BOARD.stations, args):
         s.passengers[station] += count
     s.supply -= sum(args)
     s.todo = 0
+    where = in_a_row(
+        (
+            Say("{count} at {station}", {"count": count, "station": station})
+            for station, count in zip(BOARD.stations, args)
+            if count
+        ),
+        ", ",
+    )
     events.append(
-        f"{s.names[seat]} brings {sum(args)} passenger(s): "
-        + ", ".join(f"{n} at {st}" for st, n in zip(BOARD.stations, args) if n)
-        + "."
+        Say(
+            "{name} brings {count} passenger(s): {where}.",
+            {"name": s.names[seat], "count": sum(args), "where": where},
+        )
     )
 
 
-def buildings(s: BusState, seat: int, args: tuple, events: list[str]) -> None:
+def in_a_row(items: Iterable[Words], separator: str) -> Words:
+    """Words in a row, each in the reader's language, ``separator`` ("; " or ", ") between;
+    "" for none."""
+    row: Words = ""
+    for item in items:
+        row = Say(JOINED[separator].text, {"a": row, "b": item}) if row else item
+    return row
+
+
+JOINED = {", ": Say("{a}, {b}"), "; ": Say("{a}; {b}")}
+
+
+def buildings(s: BusState, seat: int, args: tuple, events: list[Words]) -> None:
     """B10: the builder picks the lot (any free one of the open zone) and the type."""
     crossing, btype = args
     zone = s.open_zone()
@@ -626,11 +672,22 @@ def buildings(s: BusState, seat: int, args: tuple, events: list[str]) -> None:
     s.lots = lots = s.lots[:]
     lot = next(i for i in ZONE_LOTS_AT[zone][crossing] if lots[i] is None)
     lots[lot] = btype
-    article = "an" if btype[0] in "aeiou" else "a"
-    events.append(f"{s.names[seat]} builds {article} {btype} at {crossing} (zone {zone}).")
+    events.append(
+        Say(BUILDS[btype].text, {"name": s.names[seat], "crossing": crossing, "zone": zone})
+    )
     _done_one(s)
     if None not in ZONE_LOTS[zone](lots) and s.any_lot_free():
-        events.append(f"Zone {zone} is full: zone {s.open_zone()} opens.")
+        events.append(
+            Say("Zone {zone} is full: zone {next} opens.", {"zone": zone, "next": s.open_zone()})
+        )
+
+
+# the event of a building, by its type: a sentence each, as a language's article goes with it
+BUILDS = {
+    "house": Say("{name} builds a house at {crossing} (zone {zone})."),
+    "office": Say("{name} builds an office at {crossing} (zone {zone})."),
+    "pub": Say("{name} builds a pub at {crossing} (zone {zone})."),
+}
 
 
 # per zone, its lots (a getter of a state's lots) and the lots at each of its crossings
@@ -645,29 +702,31 @@ def next_clock(btype: str) -> str:
 NEXT_CLOCK = {t: BUILDING_TYPES[(i + 1) % 3] for i, t in enumerate(BUILDING_TYPES)}
 
 
-def clock(s: BusState, seat: int, args: tuple, events: list[str]) -> None:
+def clock(s: BusState, seat: int, args: tuple, events: list[Words]) -> None:
     """B3/B13: stopping time costs a clock stone; the last stone ends the game at once."""
     s.todo = 0
     if args[0] == "go":
-        events.append(f"{s.names[seat]} lets the clock turn.")
+        events.append(Say("{name} lets the clock turn.", {"name": s.names[seat]}))
         _turn_clock(s, events)
         return
     s.clock_stones -= 1
     s.stones = added(s.stones, seat, 1)
     events.append(
-        f"{s.names[seat]} stops the clock at {s.clock} and takes a clock stone "
-        f"({s.clock_stones} left)."
+        Say(
+            "{name} stops the clock at {clock} and takes a clock stone ({left} left).",
+            {"name": s.names[seat], "clock": BUILDING_NAMES[s.clock], "left": s.clock_stones},
+        )
     )
     if s.clock_stones == 0:
         _game_over(s, "clock", events)
 
 
-def _turn_clock(s: BusState, events: list[str]) -> None:
+def _turn_clock(s: BusState, events: list[Words]) -> None:
     s.clock = next_clock(s.clock)
-    events.append(f"The clock turns to {s.clock}.")
+    events.append(_make_tuple(Say, (CLOCK_TURNS, {"clock": BUILDING_NAMES[s.clock]})))
 
 
-def vrrooomm(s: BusState, seat: int, args: tuple, events: list[str]) -> None:
+def vrrooomm(s: BusState, seat: int, args: tuple, events: list[Words]) -> None:
     """B11: one bus carries one passenger; one point for each."""
     start, end = args
     s.passengers = s.passengers[:]
@@ -679,10 +738,14 @@ def vrrooomm(s: BusState, seat: int, args: tuple, events: list[str]) -> None:
         s.reached, seat, s.score_seq
     )  # B13's second tie-break: who reached this total first
     _done_one(s)
-    events.append(
-        f"{s.names[seat]} carries a passenger from {start} to the {s.clock} at {end} "
-        f"({s.points[seat]} point{'' if s.points[seat] == 1 else 's'})."
-    )
+    carried = {
+        "name": s.names[seat],
+        "start": start,
+        "building": BUILDING_NAMES[s.clock],
+        "end": end,
+        "points": s.points[seat],
+    }
+    events.append(_make_tuple(Say, (CARRIES[s.points[seat] == 1], carried)))
 
 
 def _done_one(s: BusState) -> None:
@@ -706,7 +769,7 @@ APPLY = {
 # running on to the next decision ---------------------------------------------------------------
 
 
-def _run_on(s: BusState, events: list[str]) -> None:
+def _run_on(s: BusState, events: list[Words]) -> None:
     while True:
         phase = s.phase
         if phase == "choose":
@@ -724,7 +787,9 @@ def _run_on(s: BusState, events: list[str]) -> None:
                 s.turn = seat
                 return
             s.phase, s.act, s.slot, s.todo = "resolve", 0, 0, None
-            events.append(f"Round {s.round}: all have passed; the actions resolve.")
+            events.append(
+                Say("Round {round}: all have passed; the actions resolve.", {"round": s.round})
+            )
             continue
         if phase == "resolve":
             if _resolve_step(s, events):
@@ -742,7 +807,7 @@ def _run_on(s: BusState, events: list[str]) -> None:
         return
 
 
-def _resolve_step(s: BusState, events: list[str]) -> bool:
+def _resolve_step(s: BusState, events: list[Words]) -> bool:
     """Advance the resolution slot by slot until a decision is owed (True) or the round's
     actions are all resolved (False)."""
     board = s.board  # (replaced only when a new round begins, which ends this phase)
@@ -774,7 +839,7 @@ def space_amount(action: str, space: int, most: int, players: int) -> int:
     return max(0, most - space + (1 if action == "line" and players == 5 else 0))
 
 
-def _amount(s: BusState, action: str, seat: int, space: int, events: list[str]) -> int:
+def _amount(s: BusState, action: str, seat: int, space: int, events: list[Words]) -> int:
     """B4's amounts (M read now), Passengers up to the supply (B9)."""
     if action in ("line", "buildings"):
         return space_amount(action, space, max(s.buses), s.n)
@@ -786,9 +851,19 @@ def _amount(s: BusState, action: str, seat: int, space: int, events: list[str]) 
         cap = BUS_CAP[s.edition]
         if cap is None or s.buses[seat] < cap:
             s.buses = added(s.buses, seat, 1)
-            events.append(f"{s.names[seat]} buys a bus ({s.buses[seat]} buses).")
+            events.append(
+                Say(
+                    "{name} buys a bus ({buses} buses).",
+                    {"name": s.names[seat], "buses": s.buses[seat]},
+                )
+            )
         else:
-            events.append(f"{s.names[seat]} already has {cap} buses, the most there are.")
+            events.append(
+                Say(
+                    "{name} already has {cap} buses, the most there are.",
+                    {"name": s.names[seat], "cap": cap},
+                )
+            )
         return 0
     if action == "clock":
         return 1
@@ -809,7 +884,7 @@ def _possible(s: BusState, action: str, seat: int) -> bool:
     return True
 
 
-def _end_of_round(s: BusState, events: list[str]) -> None:
+def _end_of_round(s: BusState, events: list[Words]) -> None:
     """B12 and B13."""
     start = s.board["start"][0] if s.board["start"] else (s.start + 1) % s.n
     if sum(1 for m in s.markers if m > 0) <= 1:
@@ -820,7 +895,7 @@ def _end_of_round(s: BusState, events: list[str]) -> None:
         _new_round(s, start, events)
 
 
-def _new_round(s: BusState, start: int, events: list[str]) -> None:
+def _new_round(s: BusState, start: int, events: list[Words]) -> None:
     s.phase, s.round, s.start, s.turn = "choose", s.round + 1, start, start
     s.last_board, s.board = s.board, {a: [] for a in ACTIONS}  # last_board: never changed
     s.free_actions = EVERY_ACTION
@@ -828,7 +903,9 @@ def _new_round(s: BusState, start: int, events: list[str]) -> None:
     s.passed = [False] * s.n
     s.act = s.slot = 0
     s.todo = None
-    events.append(f"Round {s.round} begins; {s.names[start]} starts.")
+    events.append(
+        Say("Round {round} begins; {name} starts.", {"round": s.round, "name": s.names[start]})
+    )
 
 
 class Ending(Enum):
@@ -839,9 +916,9 @@ class Ending(Enum):
     LOTS = Say("no building lot is free")
 
 
-def _game_over(s: BusState, reason: str, events: list[str]) -> None:
+def _game_over(s: BusState, reason: str, events: list[Words]) -> None:
     s.phase, s.end_reason = "over", reason
-    events.append(f"The game ends: {Ending[reason.upper()].value}.")
+    events.append(Say("The game ends: {reason}.", {"reason": Ending[reason.upper()].value}))
 
 
 def ranking(s: BusState) -> list[list[int]]:

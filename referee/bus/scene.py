@@ -9,23 +9,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..contract import ResultView
+from ..contract import ResultView, Say, Words
 from ..maps.styles import COLOUR_STYLES, PlayerStyle
 from .board import Board
 from .engine import BusView
+from .rules import BUILDING_NAMES, in_a_row
 
 BUILDING_TYPES = ("house", "office", "pub")  # the clock turns in this order (B3)
 
 # Action keys of the view in resolution order (B2), with the names the board prints.
 ACTIONS = (
-    ("line", "Line expansion"),
-    ("buses", "Buses"),
-    ("passengers", "Passengers"),
-    ("buildings", "Buildings"),
-    ("clock", "Clock"),
-    ("vroom", "Vrrooomm!"),
-    ("start", "Starting player"),
+    ("line", Say("Line expansion")),
+    ("buses", Say("Buses")),
+    ("passengers", Say("Passengers")),
+    ("buildings", Say("Buildings")),
+    ("clock", Say("Clock")),
+    ("vroom", Say("Vrrooomm!")),
+    ("start", Say("Starting player")),
 )
+# a building type by its name in the view, in the plural
+BUILDINGS_NAMED = {"house": Say("houses"), "office": Say("offices"), "pub": Say("pubs")}
 
 PHASES = {
     "setup": "setting up",
@@ -96,7 +99,7 @@ class CrossingFacts:
 @dataclass(frozen=True)
 class ActionRow:
     key: str
-    name: str
+    name: Say
     spaces: int
     seats: tuple[int, ...]  # holders of spaces a, b, c ... in order
 
@@ -261,36 +264,75 @@ def _result(result: ResultView | None, names: dict[int, str]) -> tuple[str, ...]
     return tuple(lines)
 
 
-def map_key(scene: Scene) -> tuple[str, ...]:
+def map_key(scene: Scene) -> tuple[Words, ...]:
     """What the PNG map does not say for itself, a sentence a line, for the mail beside it:
     whose line is which, the clock, the action board, and the symbols."""
-    lines = "; ".join(f"{p.style.letter} {p.name}: {p.style.looks}" for p in scene.players)
+    lines = in_a_row(
+        (
+            Say(
+                "{letter} {name}: {looks}",
+                {"letter": p.style.letter, "name": p.name, "looks": p.style.looks},
+            )
+            for p in scene.players
+        ),
+        "; ",
+    )
     start = next((p.name for p in scene.players if p.start), None)
     markers = "; ".join(f"{p.name} {p.line_markers}" for p in scene.players)
-    actions = "; ".join(
-        f"{row.name}: "
-        + ", ".join(
-            ([" ".join(STYLES[s].letter for s in row.seats)] if row.seats else [])
-            + ([f"{row.spaces - len(row.seats)} free"] if row.spaces > len(row.seats) else [])
-        )
-        for row in scene.actions
+    actions = in_a_row(
+        (
+            Say("{action}: {spaces}", {"action": row.name, "spaces": _spaces(row)})
+            for row in scene.actions
+        ),
+        "; ",
     )
     zone = (
-        f"open zone {scene.open_zone}, {len(scene.open_lots)} free lots"
+        Say(
+            "open zone {zone}, {lots} free lots",
+            {"zone": scene.open_zone, "lots": len(scene.open_lots)},
+        )
         if scene.open_zone
-        else "no free lots left"
+        else Say("no free lots left")
     )
+    clock = {
+        "clock": BUILDING_NAMES[scene.clock],
+        "next": BUILDING_NAMES[scene.next_clock],
+        "stones": scene.clock_stones,
+        "total": scene.clock_stones_total,
+        "zone": zone,
+        "supply": scene.passenger_supply,
+    }
     return (
-        f"Lines: {lines}. A disc with the letter marks a line's head (two at one crossing: a"
-        " circle).",
-        f"Line markers left: {markers}." + (f" {start} holds the start bus." if start else ""),
-        f"Clock: {scene.clock}, turns to {scene.next_clock} unless stopped;"
-        f" {scene.clock_stones} of {scene.clock_stones_total} stones left; {zone};"
-        f" {scene.passenger_supply} passengers in supply.",
-        f"Actions this round: {actions}.",
-        "On the map: black squares are stations, where new passengers arrive. A roofed"
-        " pentagon is a house, a tall block an office, a diamond a pub, each with its lot's"
-        " zone; a white disc is a free lot (a bold ring when its zone is open); a black dot on"
-        f" a building, a passenger seated there ({scene.clock}s now); figures, passengers who"
-        " want to leave.",
+        Say(
+            "Lines: {lines}. A disc with the letter marks a line's head (two at one crossing: a"
+            " circle).",
+            {"lines": lines},
+        ),
+        Say(
+            "Line markers left: {markers}. {start} holds the start bus.",
+            {"markers": markers, "start": start},
+        )
+        if start
+        else Say("Line markers left: {markers}.", {"markers": markers}),
+        Say(
+            "Clock: {clock}, turns to {next} unless stopped; {stones} of {total} stones left;"
+            " {zone}; {supply} passengers in supply.",
+            clock,
+        ),
+        Say("Actions this round: {actions}.", {"actions": actions}),
+        Say(
+            "On the map: black squares are stations, where new passengers arrive. A roofed"
+            " pentagon is a house, a tall block an office, a diamond a pub, each with its lot's"
+            " zone; a white disc is a free lot (a bold ring when its zone is open); a black dot on"
+            " a building, a passenger seated there ({seated} now); figures, passengers who"
+            " want to leave.",
+            {"seated": BUILDINGS_NAMED[scene.clock]},
+        ),
     )
+
+
+def _spaces(row: ActionRow) -> Words:
+    """Who holds the action's spaces (their letters) and how many are free."""
+    held = [" ".join(STYLES[s].letter for s in row.seats)] if row.seats else []
+    free = row.spaces - len(row.seats)
+    return in_a_row([*held, Say("{count} free", {"count": free})] if free > 0 else held, ", ")

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import random
 
-from ..contract import Bot
+from ..contract import Bot, Words
 from .bot import default_choice, default_values
 from .notation import ACTIONS, Order
 from .rules import (
@@ -209,7 +209,7 @@ def _spaces_to_resolve(s: BusState, seat: int) -> set[tuple[int, int]]:
 def step(s: BusState, seat: int, order: Order) -> None:
     """A legal order applied to ``s`` itself (no check, no copy): for the search's own copies."""
     s.moves += 1
-    events: list[str] = []
+    events: list[Words] = []
     APPLY[order.kind](s, seat, order.args, events)
     _run_on(s, events)
 

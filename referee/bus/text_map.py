@@ -147,7 +147,7 @@ def _actions(scene: Scene) -> str:
     for row in scene.actions:
         spaces = [STYLES[s].letter for s in row.seats]
         spaces += ["."] * (row.spaces - len(spaces))
-        lines.append(f"{row.name + ' (' + row.key + ')':<25}" + " ".join(spaces))
+        lines.append(f"{f'{row.name} ({row.key})':<25}" + " ".join(spaces))
     return "\n".join(lines)
 
 

@@ -5,7 +5,7 @@ grid, the PNG canvas and the players' colours."""
 
 from __future__ import annotations
 
-from ..contract import View
+from ..contract import View, Words
 from ..registry import get
 
 
@@ -19,7 +19,7 @@ def png_map(view: View) -> bytes | None:
     return draw(view) if draw else None
 
 
-def map_key(view: View) -> tuple[str, ...]:
+def map_key(view: View) -> tuple[Words, ...]:
     """What the PNG map does not say for itself, a sentence a line (none for a game drawn in
     text only)."""
     game = get(view["game"])

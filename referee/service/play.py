@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import re
-from collections.abc import Set
+from collections.abc import Sequence, Set
 from dataclasses import dataclass, field
 
 from ..contract import (
@@ -41,7 +41,7 @@ class Applied:
     seat: int
     text: str
     how: How
-    events: list[str]
+    events: Sequence[Words]
 
 
 @dataclass
