@@ -281,7 +281,7 @@ class Rules(Protocol):
     def format(self, order: Any) -> str:
         """An order as text: parse(format(o)) == [Entry((o,))]."""
 
-    def apply(self, state: Any, seat: int, order: Any) -> tuple[Any, list[str]]:
+    def apply(self, state: Any, seat: int, order: Any) -> tuple[Any, Sequence[Words]]:
         """The state after the order and what happened; raises IllegalOrder."""
 
     def rename(self, state: Any, seat: int, name: str) -> Any:
@@ -333,7 +333,7 @@ class OwnDrop(Capability):
     it is told (``note``), and (state, seat) -> whether the seat has left by it (``left``:
     their orders are no longer taken). Without it, the bot plays the seat."""
 
-    drop: Callable[[Any, int], tuple[Any, list[str]]]
+    drop: Callable[[Any, int], tuple[Any, Sequence[Words]]]
     note: Say
     left: Callable[[Any, int], bool]
 

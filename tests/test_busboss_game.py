@@ -4,7 +4,19 @@ import json
 import random
 
 import pytest
-from busboss_positions import ANN, BOB, CAT, DAN, at_round, new, order, owning, play, refusal
+from busboss_positions import (
+    ANN,
+    BOB,
+    CAT,
+    DAN,
+    at_round,
+    english,
+    new,
+    order,
+    owning,
+    play,
+    refusal,
+)
 
 from referee.busboss.engine import RULES
 from referee.busboss.orders import Build, Order, Purchase
@@ -33,11 +45,13 @@ def test_every_seat_owes_one_decision_a_round_and_the_last_resolves_it():
     s = new()
     assert [(d.seat, d.kind) for d in RULES.awaiting(s)] == [(x, "orders") for x in range(4)]
     s, events = RULES.apply(s, CAT, order("build leeds-york"))
-    assert events == ["Cat (green) sent orders for round 1."]  # nothing given away
+    assert english(events) == ["Cat (green) sent orders for round 1."]  # nothing given away
     assert [d.seat for d in RULES.awaiting(s)] == [ANN, BOB, DAN]
     assert s.routes_of(CAT) == [] and s.cash[CAT] == 100  # bought at resolution
     s, events = RULES.apply(s, CAT, order("build hull-beverley"))  # a change of mind
-    assert events == ["Cat (green) sent new orders for round 1; they replace those sent before."]
+    assert english(events) == [
+        "Cat (green) sent new orders for round 1; they replace those sent before."
+    ]
     s, events = play(s, {ANN: NOTHING, BOB: NOTHING, DAN: NOTHING})
     assert "Round 1 is resolved." in events and "Round 2 begins." in events
     assert [s.map.routes[i].name for i in s.routes_of(CAT)] == ["beverley-hull"]

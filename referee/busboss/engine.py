@@ -29,6 +29,7 @@ from ..contract import (
     Result,
     Say,
     View,
+    Words,
     check_setup,
     progress_view,
 )
@@ -126,7 +127,9 @@ class BusBossRules:
     def format(self, order: Order) -> str:
         return format_order(order)
 
-    def apply(self, state: BusBossState, seat: int, order: Order) -> tuple[BusBossState, list[str]]:
+    def apply(
+        self, state: BusBossState, seat: int, order: Order
+    ) -> tuple[BusBossState, list[Words]]:
         if not isinstance(order, Order):
             raise IllegalOrder(Say("{order} is not a Bus Boss order.", {"order": repr(order)}))
         try:

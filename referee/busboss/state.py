@@ -9,10 +9,12 @@ from collections.abc import Iterator, Sequence
 from itertools import compress
 from typing import Any, NamedTuple
 
+from ..contract import Say, Words
 from .map import FIRST_VERSION, Map, Route, load_map
 from .orders import BANK, COLOURS, Order, format_order, parse_order, run_name
 
 BANK_SEAT = -1  # the owner of a dropped player's routes (rule 40)
+THE_BANK = Say("the bank")
 START_CASH = 100  # rule 5
 LAST_ROUND = 12  # rule 2
 # The rulings a game is played by, kept by a campaign from its start as the map's version is,
@@ -188,9 +190,9 @@ class BusBossState:
         """The kind of decision every seat owes this round."""
         return "build" if self.round <= 6 else "operate"
 
-    def label(self, seat: int) -> str:
+    def label(self, seat: int) -> Words:
         """How reports name a company, or the bank (rule 6)."""
-        return "the bank" if seat == BANK_SEAT else self.labels[seat]
+        return THE_BANK if seat == BANK_SEAT else self.labels[seat]
 
     def owner_name(self, seat: int) -> str:
         return owner_name(seat, self.colours)
