@@ -269,8 +269,9 @@ class Rules(Protocol):
     def legal_orders(self, state: Any, seat: int) -> list[Any]:
         """Every legal choice of the decision the seat owes."""
 
-    def prompt_lines(self, state: Any, seat: int) -> list[str]:
-        """The seat's choices as lines to copy into a reply ('#' starts a comment)."""
+    def prompt_lines(self, state: Any, seat: int) -> Sequence[Words]:
+        """The seat's choices as lines to copy into a reply ('#' starts a comment): an order
+        as text, a line with words for the reader (a comment) as ``Say``."""
 
     def referee_only(self, order: Any) -> bool:
         """Orders only the referee may give (never taken from a mail)."""
@@ -282,7 +283,8 @@ class Rules(Protocol):
         """An order as text: parse(format(o)) == [Entry((o,))]."""
 
     def apply(self, state: Any, seat: int, order: Any) -> tuple[Any, Sequence[Words]]:
-        """The state after the order and what happened; raises IllegalOrder."""
+        """The state after the order and what happened (each event worded for its reader);
+        raises IllegalOrder."""
 
     def rename(self, state: Any, seat: int, name: str) -> Any:
         """The state with ``seat`` played by ``name`` from now on (a newcomer who took the
@@ -363,7 +365,7 @@ class ShortChoices(Capability):
     way, for the mails (``choices`` lists them all). Without it, orders that differ in
     their last word are grouped."""
 
-    shorten: Callable[[list[str]], list[str]]
+    shorten: Callable[[list[Words]], list[Words]]
 
 
 @dataclass(frozen=True)

@@ -121,7 +121,7 @@ def test_legal_orders_are_all_accepted():
 def test_prompt_lines_list_runs_shortest_first_and_routes_to_buy():
     s = owning(new(), {ANN: "leeds-york leeds-wakefield", BOB: "york-malton"})
     s = at_round(s, 7, "2S-4D 9C-3D AS-QH", cash={ANN: 8})
-    lines = RULES.prompt_lines(s, ANN)
+    lines = english(RULES.prompt_lines(s, ANN))
     assert lines[:5] == [
         "round 7",
         "# Runs you can enter, at most 5, shortest first (or write: no runs):",
@@ -142,14 +142,14 @@ def test_prompt_lines_list_runs_shortest_first_and_routes_to_buy():
 def test_prompt_lines_in_a_building_round_offer_the_extra_build():
     s = owning(new(), {ANN: "leeds-york"})
     s.extra_build = (ANN,)
-    lines = RULES.prompt_lines(s, ANN)
+    lines = english(RULES.prompt_lines(s, ANN))
     assert lines[0] == "round 1" and lines[-2:] == [
         "build nothing",
         "# You may add a second build line this round (rule 38).",
     ]
     assert "build malton-york cost 6   # Malton to York" in lines
     assert not any("beverley-hull" in line for line in lines)  # not connected
-    assert RULES.prompt_lines(s, ANN)[1].startswith("# Routes you can buy now")
+    assert str(RULES.prompt_lines(s, ANN)[1]).startswith("# Routes you can buy now")
     s, _ = RULES.apply(s, ANN, order("build nothing"))
     assert RULES.prompt_lines(s, BOB)[0] == "round 1"
 

@@ -112,7 +112,7 @@ class BusBossRules:
     def legal_orders(self, state: BusBossState, seat: int) -> list[Order]:
         return legal_orders(state, seat)
 
-    def prompt_lines(self, state: BusBossState, seat: int) -> list[str]:
+    def prompt_lines(self, state: BusBossState, seat: int) -> list[Words]:
         """The seat's choices in the order language, ready to copy into a reply."""
         return prompt_lines(state, seat)
 

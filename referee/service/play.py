@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import re
-from collections.abc import Set
+from collections.abc import Sequence, Set
 from dataclasses import dataclass, field
 
 from ..contract import (
@@ -41,7 +41,7 @@ class Applied:
     seat: int
     text: str
     how: How
-    events: list[Words]
+    events: Sequence[Words]
 
 
 @dataclass
@@ -328,7 +328,7 @@ def _drain(table: Table, seat: int, how: How, outcome: Outcome, replacing: bool 
 
 def _apply(table: Table, seat: int, order, how: How, outcome: Outcome) -> None:
     table.state, events = table.rules.apply(table.state, seat, order)
-    outcome.applied.append(Applied(seat, table.rules.format(order), how, list(events)))
+    outcome.applied.append(Applied(seat, table.rules.format(order), how, events))
 
 
 def commit(table: Table, outcome: Outcome, base: Record) -> Step | None:
