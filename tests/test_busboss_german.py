@@ -5,10 +5,13 @@ game's notation (orders, keys, colours), places and people's names stay as they 
 from __future__ import annotations
 
 import pytest
-from sites import text_of
+from sites import ADDRESSES, logged, text_of
+from test_commands_maildir import game
+from test_gm_behaviours import gm_mail, mail_from
 from test_languages import ENGLISH
 
 from referee import mailbot
+from referee.contract import Say
 from referee.demo import run_demo
 
 # more words of English a German event or comment would show: those of the game's events
@@ -64,3 +67,30 @@ def test_an_english_players_events_and_comments_stay_as_they_were(tmp_path):
     lines = [line for text in texts for part in events_and_comments(text) for line in part]
     for english in (" buys ", "  Places: 1st", " spaces", "# Runs you can enter, at most "):
         assert any(english in line for line in lines), english
+
+
+def test_a_drop_by_rule_40_is_told_in_german_and_kept_in_english_in_the_log(tmp_path):
+    """The game master drops Bob: Ann, who reads German, is told what the game did in
+    German; the log keeps those events as it always has, in English, and the campaign read
+    again from its log tells them the same."""
+    site, boxes = game(tmp_path, "busboss")
+    mail_from(site, boxes, 0, "sprache de")
+    boxes.new()
+    gm_mail(site, boxes, "drop Bob")
+    [drop] = [
+        a
+        for r in logged(site.campaign("g1"))
+        for a in r.get("actions", ())
+        if a["action"] == "drop"
+    ]
+    assert drop["events"] == [
+        "Bob (blue) is dropped from the game (rule 40); the bank takes 0 routes."
+    ]
+    text = "\n".join(text_of(m) for m in boxes.new(ADDRESSES[0]))
+    assert (
+        "Bob (blue) scheidet aus dem Spiel aus (Regel 40); die Bank übernimmt 0 Strecken." in text
+    )
+    assert "dropped from the game" not in text
+    again = site.campaign("g1").table()
+    [said] = [e for step in again.steps for e in step.events if "(rule 40)" in str(e)]
+    assert isinstance(said, Say) and str(said) == drop["events"][0]
