@@ -230,6 +230,7 @@ def test_the_last_round_is_kept_for_the_report():
     )
     last = RULES.view(s)["last_round"]
     assert last["round"] == 7 and last["events"] == events[-len(last["events"]) :]
+    assert s.to_data()["last"] == last  # the saved state keeps the events in English too
     assert last["purchases"] == [{"seat": ANN, "routes": ["malton-york"], "cost": 6}]
     assert last["runs"][0]["entrants"][0]["points"] == [30]
 

@@ -227,7 +227,7 @@ class BusBossRules:
                 }
                 for o in s.offers
             ],
-            "last_round": s.last,
+            "last_round": s.last_record(),
             **progress_view(awaiting, result),
         }
         if seat is not None:  # the order a seat handed in is its own until the round resolves

@@ -439,7 +439,8 @@ def drop(s: BusBossState, seat: int) -> tuple[BusBossState, list[Words]]:
 def resolve_round(s: BusBossState) -> list[Words]:
     """All orders are in: runs (rounds 7-12), then building, then the next round. Mutates s.
     Pieces of orders that do not count are named with their rule first (K10). The round's
-    record keeps its events in English, as it always has."""
+    record keeps its events (``BusBossState.last_record`` gives them in English, as the
+    saved state always kept them)."""
     events: list[Words] = [Say("Round {round} is resolved.", {"round": s.round})]
     record: dict[str, Any] = {
         "round": s.round,
@@ -522,7 +523,7 @@ def resolve_round(s: BusBossState) -> list[Words]:
         )
     else:
         events.append(Say("Round {round} begins.", {"round": s.round}))
-    s.last = {**record, "events": [str(e) for e in events]}
+    s.last = {**record, "events": tuple(events)}
     return events
 
 

@@ -116,7 +116,9 @@ class BusBossState:
         self.extra_build: tuple[int, ...] = ()  # seats with the extra build of rule 38
         self.offers: tuple[Offer, ...] = ()  # runs on offer this round
         self.deal: tuple[tuple[str, str], ...] = ()  # runs dealt for later rounds (K3)
-        self.last: dict[str, Any] | None = None  # the record of the last round resolved
+        # the record of the last round resolved (its events as the round gave them:
+        # ``last_record`` is the record in English, as views and the saved state keep it)
+        self.last: dict[str, Any] | None = None
         self.end_reason: str | None = None
 
     def labelled(self) -> tuple[str, ...]:
@@ -235,9 +237,16 @@ class BusBossState:
             "extra_build": list(self.extra_build),
             "offers": [[list(o.cards), o.since] for o in self.offers],
             "deal": [list(pair) for pair in self.deal],
-            "last": self.last,
+            "last": self.last_record(),
             "end_reason": self.end_reason,
         }
+
+    def last_record(self) -> dict[str, Any] | None:
+        """The record of the last round resolved, its events in English, as it always was
+        kept (worded only when asked for: most states are never saved or shown)."""
+        if self.last is None:
+            return None
+        return {**self.last, "events": [str(e) for e in self.last["events"]]}
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> BusBossState:
