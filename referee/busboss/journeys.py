@@ -535,7 +535,8 @@ def _either(places: Sequence[str]) -> Say | str:
 
 
 def both(owners: Sequence[Words]) -> Words:
-    """The owners of a route: one, or several as 'a and b (and c)'."""
+    """Owners of a route, or the partners of a joint run: one, or several as 'a and b
+    (and c)', worded in the reader's language."""
     if len(owners) < 2:
         return owners[0] if owners else ""
     return Say("{a} and {b}", {"a": both(owners[:-1]), "b": owners[-1]})
