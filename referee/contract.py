@@ -269,8 +269,9 @@ class Rules(Protocol):
     def legal_orders(self, state: Any, seat: int) -> list[Any]:
         """Every legal choice of the decision the seat owes."""
 
-    def prompt_lines(self, state: Any, seat: int) -> list[str]:
-        """The seat's choices as lines to copy into a reply ('#' starts a comment)."""
+    def prompt_lines(self, state: Any, seat: int) -> Sequence[Words]:
+        """The seat's choices as lines to copy into a reply ('#' starts a comment): an order
+        as text, a line with words for the reader (a comment) as ``Say``."""
 
     def referee_only(self, order: Any) -> bool:
         """Orders only the referee may give (never taken from a mail)."""
@@ -334,7 +335,7 @@ class OwnDrop(Capability):
     it is told (``note``), and (state, seat) -> whether the seat has left by it (``left``:
     their orders are no longer taken). Without it, the bot plays the seat."""
 
-    drop: Callable[[Any, int], tuple[Any, list[str]]]
+    drop: Callable[[Any, int], tuple[Any, Sequence[Words]]]
     note: Say
     left: Callable[[Any, int], bool]
 
@@ -364,7 +365,7 @@ class ShortChoices(Capability):
     way, for the mails (``choices`` lists them all). Without it, orders that differ in
     their last word are grouped."""
 
-    shorten: Callable[[list[str]], list[str]]
+    shorten: Callable[[list[Words]], list[Words]]
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar, Protocol
 
-from .contract import GameDescriptor, OwnDrop, Say
+from .contract import GameDescriptor, OwnDrop, Say, Words
 from .files import whole
 
 FORMAT_VERSION = 2
@@ -239,7 +239,7 @@ class Command:
         reader's language)."""
         return []
 
-    def effects(self) -> list[str]:
+    def effects(self) -> list[Words]:
         """What it did to the game itself, as the game's events."""
         return []
 
@@ -251,7 +251,7 @@ class Command:
         """The address of the player whose seat it gave to someone else, if it did."""
         return ""
 
-    def replay(self, table: Replaying) -> list[str]:
+    def replay(self, table: Replaying) -> list[Words]:
         """What it does to the game at the table, as it runs and again at each replay:
         the game's events. Most commands leave the game as it is; one that hands a seat
         over has the next holder play under their name from here on."""
@@ -289,6 +289,8 @@ def _words(value: Any, what: str) -> str | None:
 
 
 def _plain(value: Any) -> Any:
+    if isinstance(value, Say):  # a game's words: the log keeps them in English, as it always has
+        return str(value)
     if isinstance(value, tuple):
         return [_plain(v) for v in value]
     return value
@@ -505,7 +507,7 @@ class Drop(Command):
     tells_everyone = brief = decides = True
     seat: int = 0
     name: str = ""
-    events: tuple[str, ...] | None = None
+    events: tuple[Words, ...] | None = None
 
     def letters(self, record: Record, index: int) -> list[Letter]:
         """The player dropped is told, in words of their own, what becomes of their seat."""
@@ -514,7 +516,7 @@ class Drop(Command):
     def told(self) -> list[Say]:
         return [Say("The game master drops {name}.", {"name": self.name})]
 
-    def effects(self) -> list[str]:
+    def effects(self) -> list[Words]:
         return list(self.events or ())
 
     def handover(self) -> Handover | None:
@@ -523,7 +525,7 @@ class Drop(Command):
             return None
         return Handover(self.seat, self.name, bot_name(self.name), bot=True)
 
-    def replay(self, table: Replaying) -> list[str]:
+    def replay(self, table: Replaying) -> list[Words]:
         """A drop by the game's own rule changes the state; otherwise the bot plays the seat
         from now on, which is the campaign's business, not the game's: the game goes on
         naming the seat as its player (each of the bot's moves is logged as the bot's,
@@ -532,7 +534,7 @@ class Drop(Command):
         if own is None:
             return []
         table.state, events = own.drop(table.state, self.seat)
-        return events
+        return list(events)
 
     def to_json(self) -> dict:
         data = super().to_json()
@@ -562,7 +564,7 @@ class Rollback(Command):
             return [Say("The game master undoes the last {count} order.", {"count": count})]
         return [Say("The game master undoes the last {count} orders.", {"count": count})]
 
-    def replay(self, table: Replaying) -> list[str]:
+    def replay(self, table: Replaying) -> list[Words]:
         """The kept orders go with the undone ones: they were written against a game that
         no longer is."""
         table.queues = {}

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 
 from referee.busboss.engine import RULES
 from referee.busboss.game import review
 from referee.busboss.state import BANK_SEAT, BusBossState, new_offer
-from referee.contract import IllegalOrder
+from referee.contract import IllegalOrder, Words
 
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")
 ANN, BOB, CAT, DAN = 0, 1, 2, 3
@@ -72,12 +74,18 @@ def void(s: BusBossState, seat: int, text: str) -> list[str]:
 
 
 def play(s: BusBossState, orders: dict[int, str]) -> tuple[BusBossState, list[str]]:
-    """Applies each seat's order text in seat order; returns the state and all events."""
+    """Applies each seat's order text in seat order; returns the state and all events, in
+    English."""
     events: list[str] = []
     for seat, text in orders.items():
         s, more = RULES.apply(s, seat, order(text))
-        events += more
+        events += english(more)
     return s, events
+
+
+def english(events: Sequence[Words]) -> list[str]:
+    """The game's events as an English reader reads them."""
+    return [str(e) for e in events]
 
 
 def route_owners(s: BusBossState, name: str) -> tuple[int, ...]:

@@ -4,7 +4,19 @@ import json
 import random
 
 import pytest
-from busboss_positions import ANN, BOB, CAT, DAN, at_round, new, order, owning, play, refusal
+from busboss_positions import (
+    ANN,
+    BOB,
+    CAT,
+    DAN,
+    at_round,
+    english,
+    new,
+    order,
+    owning,
+    play,
+    refusal,
+)
 
 from referee.busboss.engine import RULES
 from referee.busboss.orders import Build, Order, Purchase
@@ -33,11 +45,13 @@ def test_every_seat_owes_one_decision_a_round_and_the_last_resolves_it():
     s = new()
     assert [(d.seat, d.kind) for d in RULES.awaiting(s)] == [(x, "orders") for x in range(4)]
     s, events = RULES.apply(s, CAT, order("build leeds-york"))
-    assert events == ["Cat (green) sent orders for round 1."]  # nothing given away
+    assert english(events) == ["Cat (green) sent orders for round 1."]  # nothing given away
     assert [d.seat for d in RULES.awaiting(s)] == [ANN, BOB, DAN]
     assert s.routes_of(CAT) == [] and s.cash[CAT] == 100  # bought at resolution
     s, events = RULES.apply(s, CAT, order("build hull-beverley"))  # a change of mind
-    assert events == ["Cat (green) sent new orders for round 1; they replace those sent before."]
+    assert english(events) == [
+        "Cat (green) sent new orders for round 1; they replace those sent before."
+    ]
     s, events = play(s, {ANN: NOTHING, BOB: NOTHING, DAN: NOTHING})
     assert "Round 1 is resolved." in events and "Round 2 begins." in events
     assert [s.map.routes[i].name for i in s.routes_of(CAT)] == ["beverley-hull"]
@@ -107,7 +121,7 @@ def test_legal_orders_are_all_accepted():
 def test_prompt_lines_list_runs_shortest_first_and_routes_to_buy():
     s = owning(new(), {ANN: "leeds-york leeds-wakefield", BOB: "york-malton"})
     s = at_round(s, 7, "2S-4D 9C-3D AS-QH", cash={ANN: 8})
-    lines = RULES.prompt_lines(s, ANN)
+    lines = english(RULES.prompt_lines(s, ANN))
     assert lines[:5] == [
         "round 7",
         "# Runs you can enter, at most 5, shortest first (or write: no runs):",
@@ -128,14 +142,14 @@ def test_prompt_lines_list_runs_shortest_first_and_routes_to_buy():
 def test_prompt_lines_in_a_building_round_offer_the_extra_build():
     s = owning(new(), {ANN: "leeds-york"})
     s.extra_build = (ANN,)
-    lines = RULES.prompt_lines(s, ANN)
+    lines = english(RULES.prompt_lines(s, ANN))
     assert lines[0] == "round 1" and lines[-2:] == [
         "build nothing",
         "# You may add a second build line this round (rule 38).",
     ]
     assert "build malton-york cost 6   # Malton to York" in lines
     assert not any("beverley-hull" in line for line in lines)  # not connected
-    assert RULES.prompt_lines(s, ANN)[1].startswith("# Routes you can buy now")
+    assert str(RULES.prompt_lines(s, ANN)[1]).startswith("# Routes you can buy now")
     s, _ = RULES.apply(s, ANN, order("build nothing"))
     assert RULES.prompt_lines(s, BOB)[0] == "round 1"
 
@@ -216,6 +230,7 @@ def test_the_last_round_is_kept_for_the_report():
     )
     last = RULES.view(s)["last_round"]
     assert last["round"] == 7 and last["events"] == events[-len(last["events"]) :]
+    assert s.to_data()["last"] == last  # the saved state keeps the events in English too
     assert last["purchases"] == [{"seat": ANN, "routes": ["malton-york"], "cost": 6}]
     assert last["runs"][0]["entrants"][0]["points"] == [30]
 

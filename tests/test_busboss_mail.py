@@ -98,7 +98,7 @@ def test_k10_under_the_rules_policy_a_skipped_alternative_does_not_cost_the_roun
 def test_the_routes_to_buy_are_listed_by_cost_and_choices_lists_each_on_its_own_line(tmp_path):
     site, boxes = game(tmp_path, game="busboss")
     table = site.campaign("g1").table()
-    full = table.rules.prompt_lines(table.state, 1)
+    full = [str(line) for line in table.rules.prompt_lines(table.state, 1)]  # in English
     builds = [line for line in full if line.startswith("build ") and "cost" in line]
     assert len(builds) > 30  # round 1: every route of the map is for sale
     welcome = text_of(

@@ -7,6 +7,7 @@ from busboss_positions import (
     CAT,
     DAN,
     at_round,
+    english,
     new,
     order,
     owning,
@@ -35,7 +36,7 @@ def test_rule_38_a_missed_building_round_buys_nothing_and_allows_an_extra_build(
     assert missed == Order("build", round=3, missed=True)
     assert RULES.format(missed) == "round 3\nmissed"
     s, events = RULES.apply(s, ANN, missed)
-    assert events[0] == (
+    assert english(events)[0] == (
         "Ann (red) sent no orders for round 3: no build this round, an extra "
         "build next round (rules 37-38)."
     )
@@ -105,7 +106,7 @@ def test_rule_39_a_missed_operating_round_enters_no_runs():
     s, events = RULES.apply(s, ANN, missed)
     assert (
         "Ann (red) sent no orders for round 8: no runs and no build this round "
-        "(rules 37, 39)." in events
+        "(rules 37, 39)." in english(events)
     )
     assert [e["seats"] for e in s.last["runs"][0]["entrants"]] == [[BOB]]
     assert s.cash[ANN] == 10 and s.cash[BOB] == 40
@@ -133,7 +134,9 @@ def test_rule_40_after_two_missed_rounds_the_bank_takes_the_routes():
     assert s.round == 9 and RULES.view(s)["players"][ANN]["missed_in_a_row"] == 2
     assert RULES.view(s)["entry_limit"] == 5
     s, events = busboss_game.drop(s, ANN)
-    assert events == ["Ann (red) is dropped from the game (rule 40); the bank takes 2 routes."]
+    assert english(events) == [
+        "Ann (red) is dropped from the game (rule 40); the bank takes 2 routes."
+    ]
     view = RULES.view(s)
     assert sorted(view["bank_routes"]) == ["leeds-york", "malton-york"]
     assert view["players"][ANN]["in_game"] is False and view["players"][ANN]["routes"] == []
@@ -165,7 +168,7 @@ def test_rule_40_a_drop_completes_the_round_when_everyone_else_has_sent_orders()
     s = two_missed_rounds()
     s, _ = play(s, {BOB: "no runs", CAT: "no runs", DAN: "no runs"})
     s, events = busboss_game.drop(s, ANN)
-    assert "Round 9 is resolved." in events and s.round == 10
+    assert "Round 9 is resolved." in english(events) and s.round == 10
 
 
 def test_rule_40_the_game_ends_with_one_player_left_and_dropped_players_rank_last():
@@ -173,7 +176,7 @@ def test_rule_40_the_game_ends_with_one_player_left_and_dropped_players_rank_las
     s, _ = busboss_game.drop(s, BOB)
     assert RULES.result(s) is None
     s, events = busboss_game.drop(s, ANN)
-    assert events[-1] == "The game ends: only one player is left."
+    assert english(events)[-1] == "The game ends: only one player is left."
     result = RULES.result(s)
     assert result.ranking == ((CAT,), (BOB,), (ANN,))
     assert result.scores == (80, 120, 90)

@@ -8,6 +8,7 @@ from busboss_positions import (
     CAT,
     DAN,
     at_round,
+    english,
     new,
     order,
     owning,
@@ -103,7 +104,9 @@ def test_k10_a_new_order_before_the_round_resolves_replaces_the_held_one():
     s = three_bad_entries()
     s, _ = RULES.apply(s, ANN, order(BAD_ENTRIES))
     s, events = RULES.apply(s, ANN, order("round 8\nno runs\nbuild harrogate-skipton"))
-    assert events == ["Ann (red) sent new orders for round 8; they replace those sent before."]
+    assert english(events) == [
+        "Ann (red) sent new orders for round 8; they replace those sent before."
+    ]
     s, _ = play(s, {BOB: NO_RUNS, CAT: NO_RUNS, DAN: NO_RUNS})
     assert [r["outcome"] for r in s.last["runs"]] == ["offered again"] * 4
     assert s.cash[ANN] == 50 - 7

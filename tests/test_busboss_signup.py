@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import yaml
+from busboss_positions import english
 from click.testing import CliRunner
 from sites import Mailboxes, make_site, person_mail, text_of
 
@@ -83,7 +84,7 @@ def test_rule_6_company_and_colours_at_sign_up_reach_the_game_maps_and_reports(t
     # the order language names owners and partners by these colours
     table = campaign.table()
     state, events = RULES.apply(table.state, 1, RULES.parse("build leeds-york")[0].alternatives[0])
-    assert events == ["Tyne Coaches (Bob Smith, green) sent orders for round 1."]
+    assert english(events) == ["Tyne Coaches (Bob Smith, green) sent orders for round 1."]
     welcome = [m for m in boxes.sent() if "Welcome to Bus Boss" in str(m["Subject"])]
     assert welcome and "Vale Motors" in text_of(welcome[0])
 

@@ -86,7 +86,7 @@ def test_a_report_flows_its_prose_and_keeps_its_choices_and_its_map_as_fixed_lin
     # on as a comment in lines of its own)
     *_, choices = decision_of(table, seat)
     shown = grouped(choices, table.campaign.game)
-    for line in shown:
+    for line in map(str, shown):  # (the reader reads English)
         assert f"    {line}" in read or line.startswith("#"), line
         assert f"     {line}" in sent or len(line) > 74, line
     # the text map last, line for line

@@ -4,7 +4,7 @@ out of turn, of the wrong kind, illegal; lines that are no orders), and the end.
 worded in German from the catalogue with its fields, as a German player will read it."""
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 import pytest
 from test_catalogues import catalogue
@@ -19,7 +19,9 @@ from referee.contract import (
     NotationError,
     OwnDrop,
     Say,
+    ShortChoices,
     SignUp,
+    Words,
 )
 from referee.records import BadLine, RefusedOrder
 
@@ -76,6 +78,11 @@ def said(say: Say) -> Iterator[Say]:
     for value in say.params.values():
         if isinstance(value, Say):
             yield from said(value)
+
+
+def says(words: Iterable[Words]) -> list[Say]:
+    """The words to be worded in the reader's language (an order is not)."""
+    return [w for w in words if isinstance(w, Say)]
 
 
 def german(say: Say, translations) -> str:
@@ -168,12 +175,16 @@ def play_collecting(game: str, seed: int) -> list[Say]:
     missed = descriptor.offers(MissedOrderRule)
     dropped = descriptor.offers(OwnDrop)
     signup = descriptor.offers(SignUp)
+    short = descriptor.offers(ShortChoices)
     # what the help and a drop tell of the game's own rules
     met += [dropped.note] if dropped else []
     met += [choice.summary for choice in signup.choices] if signup else []
     while due := rules.awaiting(state):
         for decision in due:
             met += [decision.title, decision.prompt]
+            # the choices' comments, as listed in full and as the mails make them short
+            choices = list(rules.prompt_lines(state, decision.seat))
+            met += says(choices) + says(short.shorten(choices) if short else [])
         seat = due[0].seat
         others = [d.seat for d in due if d.seat != seat] or [(seat + 1) % len(PLAYERS)]
         probes = probes_bus(rng) if game == "bus" else probes_busboss(state, seat)
@@ -184,15 +195,17 @@ def play_collecting(game: str, seed: int) -> list[Say]:
         refused(state, others[0], rng.choice(rules.legal_orders(state, seat) or [None]))
         if missed and rules.round(state) == 2 and seat == 0:
             # rules 37-39: a missed building round, which allows an extra build in the next
-            state, _ = rules.apply(state, seat, missed.adjudicate(state, seat))
+            state, events = rules.apply(state, seat, missed.adjudicate(state, seat))
+            met += says(events)
             refused(state, seat, rules.legal_orders(state, seat)[0] if due[1:] else None)
             continue
         if dropped and rules.round(state) == 10 and not dropped.left(state, len(PLAYERS) - 1):
-            state, _ = dropped.drop(state, len(PLAYERS) - 1)  # rule 40
+            state, events = dropped.drop(state, len(PLAYERS) - 1)  # rule 40
+            met += says(events)
             refused(state, len(PLAYERS) - 1, bot(state, seat, rng))
             continue
         state, events = rules.apply(state, seat, bot(state, seat, rng))
-        met += [e for e in events if isinstance(e, Say)]  # what happened, as told
+        met += says(events)  # what happened, as told
     result = rules.result(state)
     assert result is not None
     met.append(result.reason)
@@ -226,7 +239,7 @@ def test_the_game_words_met_include_every_decision_and_the_end():
         assert title in bus
     assert "It is not your turn: the game waits for {name} ({decision})." in bus
     assert "This is not the time for {given}: the game waits for your {owed}." in bus
-    busboss = {say.text for say in play_collecting("busboss", seed=4)}
+    busboss = {s.text for say in play_collecting("busboss", seed=4) for s in said(say)}
     assert {"a building round", "an operating round", "round {round} is over"} <= busboss
     assert any(text.startswith("{prompt} You may make an extra build") for text in busboss)
     assert "You are no longer in the game (rule 40)." in busboss
@@ -254,6 +267,25 @@ def test_the_game_words_met_include_every_decision_and_the_end():
     assert "This order is for round {given}, but the game is in round {round}." in busboss
     assert "These pieces of them will not count (K10):" in busboss
     assert "the bank takes their routes (rule 40)" in busboss
+    # what happened, as the round resolves, and the comments of the choices
+    assert {
+        "{player} sent orders for round {round}.",
+        "Round {round} is resolved.",
+        "{player} buys {routes} for {cost} (cash {cash}).",
+        "Run {run}:",
+        "  Places: {standings}.",
+        "1st",
+        "Not run: {count} runs, offered again next round (rule 21): {names}.",
+        "Round {round} begins: {runs} runs on offer, {again} of them offered again.",
+        "The game is over: {reason}.",
+        "# Runs you can enter, at most {limit}, shortest first (or write: no runs):",
+        "# run {run} ({title}): no journey you can make alone",
+        "# No journey you can make alone for: {runs}",
+        "# By cost; write one as, for example: build {route}",
+        "{spaces} spaces{changes}{paid}",
+    } <= busboss
+    assert any(text.startswith("{player} is dropped from the game (rule 40)") for text in busboss)
+    assert any(text.startswith("{player} sent no orders for round {round}") for text in busboss)
 
 
 def test_the_log_and_the_views_keep_the_games_words_in_english():

@@ -6,7 +6,7 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 
-from ..contract import Say
+from ..contract import Say, Words
 from .map import Map, Route
 from .orders import Build, Purchase, format_purchase
 from .state import BANK_SEAT, BusBossState, Ownership, owned_routes
@@ -187,7 +187,7 @@ def execute_build(
     s: BusBossState,
     seat: int,
     build: Build,
-    events: list[str],
+    events: list[Words],
     record: list[dict],
     skipped: list[dict] | None = None,
 ) -> None:
@@ -195,24 +195,37 @@ def execute_build(
     before it is skipped, and the report says why, with its rule."""
     for purchase in build.choices:
         if not purchase.routes:
-            events.append(f"{s.label(seat)} buys nothing.")
+            events.append(Say("{player} buys nothing.", {"player": s.label(seat)}))
             return
         routes, cost, problem = checked_purchase(s, seat, purchase)
         if problem is None:
             problem = buy(s, seat, routes, cost)
             if problem is None:
                 names = [r.name for r in routes]
+                bought = {"player": s.label(seat), "routes": " ".join(names), "cost": cost}
                 events.append(
-                    f"{s.label(seat)} buys {' '.join(names)} for {cost} (cash {s.cash[seat]})."
+                    Say(
+                        "{player} buys {routes} for {cost} (cash {cash}).",
+                        {**bought, "cash": s.cash[seat]},
+                    )
                 )
                 record.append({"seat": seat, "routes": names, "cost": cost})
                 return
-        events.append(f"{s.label(seat)} skips {format_purchase(purchase)}: {problem}.")
+        events.append(
+            Say(
+                "{player} skips {purchase}: {problem}.",
+                {
+                    "player": s.label(seat),
+                    "purchase": format_purchase(purchase),
+                    "problem": problem,
+                },
+            )
+        )
         if skipped is not None:
             skipped.append(
                 {"seat": seat, "purchase": format_purchase(purchase), "reason": str(problem)}
             )
-    events.append(f"{s.label(seat)} buys nothing.")
+    events.append(Say("{player} buys nothing.", {"player": s.label(seat)}))
 
 
 def buyable(s: BusBossState, seat: int) -> list[Route]:

@@ -29,6 +29,7 @@ from ..contract import (
     Result,
     Say,
     View,
+    Words,
     check_setup,
     progress_view,
 )
@@ -111,7 +112,7 @@ class BusBossRules:
     def legal_orders(self, state: BusBossState, seat: int) -> list[Order]:
         return legal_orders(state, seat)
 
-    def prompt_lines(self, state: BusBossState, seat: int) -> list[str]:
+    def prompt_lines(self, state: BusBossState, seat: int) -> list[Words]:
         """The seat's choices in the order language, ready to copy into a reply."""
         return prompt_lines(state, seat)
 
@@ -126,7 +127,9 @@ class BusBossRules:
     def format(self, order: Order) -> str:
         return format_order(order)
 
-    def apply(self, state: BusBossState, seat: int, order: Order) -> tuple[BusBossState, list[str]]:
+    def apply(
+        self, state: BusBossState, seat: int, order: Order
+    ) -> tuple[BusBossState, list[Words]]:
         if not isinstance(order, Order):
             raise IllegalOrder(Say("{order} is not a Bus Boss order.", {"order": repr(order)}))
         try:
@@ -224,7 +227,7 @@ class BusBossRules:
                 }
                 for o in s.offers
             ],
-            "last_round": s.last,
+            "last_round": s.last_record(),
             **progress_view(awaiting, result),
         }
         if seat is not None:  # the order a seat handed in is its own until the round resolves

@@ -15,9 +15,9 @@ from enum import Enum
 from operator import itemgetter
 from typing import Any
 
-from ..contract import Decision, HeldOrder, IllegalOrder, Result, Say
+from ..contract import Decision, HeldOrder, IllegalOrder, Result, Say, Words
 from .building import execute_build, purchase_problem
-from .journeys import JourneyError, Network, Plan, network, resolve
+from .journeys import JourneyError, Network, Plan, both, network, resolve
 from .map import load_map
 from .orders import (
     COLOURS,
@@ -363,26 +363,34 @@ def held(s: BusBossState, seat: int) -> HeldOrder | None:
     return HeldOrder(ORDERS, tuple(notes), format_order(order))
 
 
-def apply(s: BusBossState, seat: int, order: Order) -> tuple[BusBossState, list[str]]:
+def apply(s: BusBossState, seat: int, order: Order) -> tuple[BusBossState, list[Words]]:
     check_order(s, seat, order)
     s = s.copy()
     again = seat in s.pending
     s.pending[seat] = order
+    who = {"player": s.label(seat), "round": s.round}
     if order.missed:
-        events = [
-            f"{s.label(seat)} sent no orders for round {s.round}: "
-            + (
-                "no build this round, an extra build next round (rules 37-38)."
-                if s.kind == "build"
-                else "no runs and no build this round (rules 37, 39)."
+        missed = (
+            Say(
+                "{player} sent no orders for round {round}: no build this round, an extra "
+                "build next round (rules 37-38)."
             )
-        ]
+            if s.kind == "build"
+            else Say(
+                "{player} sent no orders for round {round}: no runs and no build this round "
+                "(rules 37, 39)."
+            )
+        )
+        events: list[Words] = [missed._replace(params=who)]
     elif again:
         events = [
-            f"{s.label(seat)} sent new orders for round {s.round}; they replace those sent before."
+            Say(
+                "{player} sent new orders for round {round}; they replace those sent before.",
+                who,
+            )
         ]
     else:
-        events = [f"{s.label(seat)} sent orders for round {s.round}."]
+        events = [Say("{player} sent orders for round {round}.", who)]
     if s.pending.keys() >= set(s.order):  # every order is in
         events += resolve_round(s)
     return s, events
@@ -396,7 +404,7 @@ def adjudicate(s: BusBossState, seat: int) -> Order | None:
     return Order(s.kind, round=s.round, missed=True)
 
 
-def drop(s: BusBossState, seat: int) -> tuple[BusBossState, list[str]]:
+def drop(s: BusBossState, seat: int) -> tuple[BusBossState, list[Words]]:
     """Rule 40 (K7): the game master drops a player. The bank takes their routes, which the
     others use paying the bank and may buy from it at the normal cost."""
     if s.over or not s.active[seat]:
@@ -408,13 +416,18 @@ def drop(s: BusBossState, seat: int) -> tuple[BusBossState, list[str]]:
     s.extra_build = tuple(x for x in s.extra_build if x != seat)
     taken = len(s.routes_of(seat))
     s.owners = tuple(tuple(BANK_SEAT if o == seat else o for o in owners) for owners in s.owners)
-    events = [
-        f"{s.label(seat)} is dropped from the game (rule 40); the bank takes "
-        f"{taken} route{'s' if taken != 1 else ''}."
+    dropped = {"player": s.label(seat), "count": taken}
+    events: list[Words] = [
+        Say("{player} is dropped from the game (rule 40); the bank takes 1 route.", dropped)
+        if taken == 1
+        else Say(
+            "{player} is dropped from the game (rule 40); the bank takes {count} routes.", dropped
+        )
     ]
     if s.players_left() <= 1:
-        s.end_reason = str((Ending.ONE_LEFT if s.order else Ending.NONE_LEFT).value)
-        events.append(f"The game ends: {s.end_reason}.")
+        ending = Ending.ONE_LEFT if s.order else Ending.NONE_LEFT
+        s.end_reason = str(ending.value)
+        events.append(Say("The game ends: {reason}.", {"reason": ending.value}))
     elif s.pending.keys() >= set(s.order):  # every order is in
         events += resolve_round(s)
     return s, events
@@ -423,17 +436,18 @@ def drop(s: BusBossState, seat: int) -> tuple[BusBossState, list[str]]:
 # resolving a round ---------------------------------------------------------------------------
 
 
-def resolve_round(s: BusBossState) -> list[str]:
+def resolve_round(s: BusBossState) -> list[Words]:
     """All orders are in: runs (rounds 7-12), then building, then the next round. Mutates s.
-    Pieces of orders that do not count are named with their rule first (K10)."""
-    events = [f"Round {s.round} is resolved."]
+    Pieces of orders that do not count are named with their rule first (K10). The round's
+    record keeps its events (``BusBossState.last_record`` gives them in English, as the
+    saved state always kept them)."""
+    events: list[Words] = [Say("Round {round} is resolved.", {"round": s.round})]
     record: dict[str, Any] = {
         "round": s.round,
         "runs": [],
         "purchases": [],
         "void": [],
         "skipped": [],
-        "events": events,
     }
     start_cash = list(s.cash)
     entries: dict[int, dict[Offer, RunEntry]] = {}
@@ -446,7 +460,12 @@ def resolve_round(s: BusBossState) -> list[str]:
         entries[seat], entry_voids = counted_entries(s, seat, order, offered)
         void_lines[seat] = entry_voids
         for v in entry_voids + voids:
-            events.append(f"{s.label(seat)}: {v.piece} is void, {v.reason}.")
+            events.append(
+                Say(
+                    "{player}: {piece} is void, {reason}.",
+                    {"player": s.label(seat), "piece": v.piece, "reason": v.reason},
+                )
+            )
             record["void"].append({"seats": [seat], "piece": v.piece, "reason": str(v.reason)})
     carried: list[Offer] = []
     if s.kind == "operate":
@@ -491,32 +510,35 @@ def resolve_round(s: BusBossState) -> list[str]:
     for seat in builders:
         for build in builds[seat]:
             execute_build(s, seat, build, events, record["purchases"], record["skipped"])
-    s.last = record
     advance(s, tuple(carried))
     if s.over:
-        events.append(f"The game is over: {s.end_reason}.")
-    else:
+        assert s.end_reason is not None  # what "over" means
+        events.append(Say("The game is over: {reason}.", {"reason": ENDINGS[s.end_reason].value}))
+    elif s.kind == "operate":
         events.append(
-            f"Round {s.round} begins"
-            + (
-                f": {len(s.offers)} runs on offer, {len(carried)} of them offered again."
-                if s.kind == "operate"
-                else "."
+            Say(
+                "Round {round} begins: {runs} runs on offer, {again} of them offered again.",
+                {"round": s.round, "runs": len(s.offers), "again": len(carried)},
             )
         )
+    else:
+        events.append(Say("Round {round} begins.", {"round": s.round}))
+    s.last = {**record, "events": tuple(events)}
     return events
 
 
-def not_run_line(s: BusBossState, runs: list[str]) -> str:
+def not_run_line(s: BusBossState, runs: list[str]) -> Say:
     """One line for every run of the round that was not run (rule 21, K3), by name."""
-    names = ", ".join(runs)
+    fields = {"names": ", ".join(runs), "count": len(runs), "round": LAST_ROUND}
     if s.round < LAST_ROUND:
         if len(runs) == 1:
-            return f"Not run: {names}, offered again next round (rule 21)."
-        return f"Not run: {len(runs)} runs, offered again next round (rule 21): {names}."
+            return Say("Not run: {names}, offered again next round (rule 21).", fields)
+        return Say("Not run: {count} runs, offered again next round (rule 21): {names}.", fields)
     if len(runs) == 1:
-        return f"Not run: {names}; no run is carried out of round {LAST_ROUND} (K3)."
-    return f"Not run: {len(runs)} runs; no run is carried out of round {LAST_ROUND} (K3): {names}."
+        return Say("Not run: {names}; no run is carried out of round {round} (K3).", fields)
+    return Say(
+        "Not run: {count} runs; no run is carried out of round {round} (K3): {names}.", fields
+    )
 
 
 def advance(s: BusBossState, carried: tuple[Offer, ...]) -> None:
@@ -546,16 +568,18 @@ def advance(s: BusBossState, carried: tuple[Offer, ...]) -> None:
         s.deal = s.deal[n:]
 
 
-def run_title(s: BusBossState, offer: Offer) -> str:
+def run_title(s: BusBossState, offer: Offer) -> Say:
     """'Hull to Leeds', with the round it was first offered if it is offered again."""
     m = s.map
     a, b = offer.cards
-    again = f", offered since round {offer.since}" if offer.since < s.round else ""
-    return f"{m.card_destination[a]} to {m.card_destination[b]}{again}"
+    ends = {"a": m.card_destination[a], "b": m.card_destination[b], "since": offer.since}
+    if offer.since < s.round:
+        return Say("{a} to {b}, offered since round {since}", ends)
+    return Say("{a} to {b}", ends)
 
 
-def describe(s: BusBossState, offer: Offer) -> str:
-    return f"{offer.name} ({run_title(s, offer)})"
+def describe(s: BusBossState, offer: Offer) -> Say:
+    return Say("{run} ({title})", {"run": offer.name, "title": run_title(s, offer)})
 
 
 def entrants(
@@ -564,7 +588,7 @@ def entrants(
     offer: Offer,
     entries: dict[int, RunEntry],
     void_lines: dict[int, list[Void]],
-    events: list[str],
+    events: list[Words],
     record: dict[str, Any],
 ) -> list[Plan]:
     """The valid entrants of a run in play order: single players and joint companies (K6),
@@ -573,10 +597,12 @@ def entrants(
     plans: list[Plan] = []
     done: set[int] = set()
 
-    def void(seats: tuple[int, ...], reason: str) -> None:
-        names = " and ".join(s.label(x) for x in seats)
-        events.append(f"  {names}: the entry is void, {reason}.")
-        record["void"].append({"seats": list(seats), "reason": reason})
+    def void(seats: tuple[int, ...], reason: Say) -> None:
+        names = both([s.label(x) for x in seats])
+        events.append(
+            Say("  {names}: the entry is void, {reason}.", {"names": names, "reason": reason})
+        )
+        record["void"].append({"seats": list(seats), "reason": str(reason)})
 
     for seat in s.order:
         if seat not in entries or seat in done:
@@ -604,13 +630,13 @@ def entrants(
                 if journey is not None
             ]
         except JourneyError as e:
-            void(company, str(e.reason))
+            void(company, e.reason)
             continue
         if not found:
-            void(company, "no partner gave the journey (rule 26)")
+            void(company, Say("no partner gave the journey (rule 26)"))
             continue
         if len(found) > 1 and any(_signature(p) != _signature(found[0]) for p in found[1:]):
-            void(company, "the partners' journeys do not match (rule 26)")
+            void(company, Say("the partners' journeys do not match (rule 26)"))
             continue
         plans.append(found[0])
     return plans
@@ -623,19 +649,24 @@ def joint_run_void(
     agreeing: tuple[int, ...],
     entries: dict[int, RunEntry],
     void_lines: dict[int, list[Void]],
-) -> str:
+) -> Say:
     """K16: why a joint run is void, naming each partner whose line for it is missing or
     void and why, and that the others' lines still took their places in the limit."""
-    why = "; ".join(
-        missing_partner(s, offer, x, company, entries.get(x), void_lines.get(x, []))
-        for x in company
-        if x not in agreeing
+    why: Words = ""
+    for x in company:
+        if x not in agreeing:
+            missing = missing_partner(s, offer, x, company, entries.get(x), void_lines.get(x, []))
+            why = Say("{a}; {b}", {"a": why, "b": missing}) if why else missing
+    names = both([s.names[x] for x in agreeing])
+    limits = (
+        Say("{names}'s limit of runs", {"names": names})
+        if len(agreeing) == 1
+        else Say("the limits of runs of {names}", {"names": names})
     )
-    names = " and ".join(s.names[x] for x in agreeing)
-    limits = f"{names}'s limit of runs" if len(agreeing) == 1 else f"the limits of runs of {names}"
-    return (
-        f"{why}; a joint run is void for all its partners (rule 26), and the entry still "
-        f"takes its place in {limits} (rule 20, K16)"
+    return Say(
+        "{why}; a joint run is void for all its partners (rule 26), and the entry still "
+        "takes its place in {limits} (rule 20, K16)",
+        {"why": why, "limits": limits},
     )
 
 
@@ -646,7 +677,7 @@ def missing_partner(
     company: tuple[int, ...],
     counted: RunEntry | None,
     void_lines: list[Void],
-) -> str:
+) -> Say:
     """K16: why the seat's order does not enter the joint run of ``company``: its line for
     the run is void (rule 20: past the limit or entered already; rule 26: its partners), its
     line proposing the run with these partners names no run on offer (rule 21), it entered
@@ -661,14 +692,18 @@ def missing_partner(
         this_run = set(entry.cards) == set(offer.cards)
         meant = entry.cards not in on_offer and entry.cards[::-1] not in on_offer
         if this_run or (meant and partners & set(entry.partners)):
-            return f"{label}'s line {line.piece} is void: {line.reason}"
+            return Say(
+                "{player}'s line {piece} is void: {reason}",
+                {"player": label, "piece": line.piece, "reason": line.reason},
+            )
     if counted is not None:
-        others = partner_seats(s, counted)
-        company_named = " and ".join(s.label(x) for x in others)
-        return (
-            f"{label} entered it " + (f"with {company_named}" if others else "alone") + " (rule 26)"
-        )
-    return f"{label} did not enter it (rule 26)"
+        if others := partner_seats(s, counted):
+            return Say(
+                "{player} entered it with {partners} (rule 26)",
+                {"player": label, "partners": both([s.label(x) for x in others])},
+            )
+        return Say("{player} entered it alone (rule 26)", {"player": label})
+    return Say("{player} did not enter it (rule 26)", {"player": label})
 
 
 def _signature(plan: Plan) -> tuple:
@@ -688,37 +723,55 @@ def run_offer(
     entries: dict[int, RunEntry],
     void_lines: dict[int, list[Void]],
     poorness: dict[int, tuple[int, int]],
-    events: list[str],
+    events: list[Words],
     run_record: dict[str, Any],
 ) -> bool:
     """Races a run that seats entered if any entry is valid; False if it is not run (rule
     21). Its report goes to ``events`` and ``run_record``."""
-    notes: list[str] = []
+    notes: list[Words] = []
     plans = entrants(s, net, offer, entries, void_lines, notes, run_record)
     if not plans:
-        events.append(f"Run {describe(s, offer)}: no valid entry.")
+        events.append(Say("Run {run}: no valid entry.", {"run": describe(s, offer)}))
         events.extend(notes)
         return False
     run_record["outcome"] = "run"
-    events.append(f"Run {describe(s, offer)}:")
+    events.append(Say("Run {run}:", {"run": describe(s, offer)}))
     events.extend(notes)
     throws = race([p.distance for p in plans], s.rng)
     ranks = [min(map(poorness.__getitem__, p.company)) for p in plans]
     places, points = award([len(t) for t in throws], ranks)
-    entrant_names = [" and ".join(map(s.label, p.company)) for p in plans]
+    entrant_names = [both([s.label(x) for x in p.company]) for p in plans]
     for plan, names, thrown, place, won in zip(plans, entrant_names, throws, places, points):
         company = plan.company
         journey = format_journey(plan.journey(s.owners, s.colours))
-        change = (
-            f" and {plan.changes} change{'s' if plan.changes != 1 else ''} of colour"
-            if plan.changes
-            else ""
-        )
-        events.append(
-            f"  {names} on {journey}: {plan.spaces} spaces{change}, "
-            f"{plan.distance} to go; throws {' '.join(map(str, thrown))}: "
-            f"arrives on throw {len(thrown)}."
-        )
+        raced = {
+            "names": names,
+            "journey": journey,
+            "spaces": plan.spaces,
+            "changes": plan.changes,
+            "distance": plan.distance,
+            "throws": " ".join(map(str, thrown)),
+            "count": len(thrown),
+        }
+        if not plan.changes:
+            said = Say(
+                "  {names} on {journey}: {spaces} spaces, {distance} to go; throws {throws}: "
+                "arrives on throw {count}.",
+                raced,
+            )
+        elif plan.changes == 1:
+            said = Say(
+                "  {names} on {journey}: {spaces} spaces and 1 change of colour, {distance} to "
+                "go; throws {throws}: arrives on throw {count}.",
+                raced,
+            )
+        else:
+            said = Say(
+                "  {names} on {journey}: {spaces} spaces and {changes} changes of colour, "
+                "{distance} to go; throws {throws}: arrives on throw {count}.",
+                raced,
+            )
+        events.append(said)
         poorer_first = sorted(company, key=poorness.__getitem__)
         gains = dict(zip(poorer_first, share(won, poorer_first)))
         owed = plan.payments()
@@ -728,14 +781,25 @@ def run_offer(
         for owner, amount in sorted(owed.items()):
             if owner != BANK_SEAT:
                 s.cash[owner] += amount
+            paid = {"names": names, "owner": s.label(owner), "amount": amount}
             events.append(
-                f"  {names} pay{'s' if len(company) == 1 else ''} {s.label(owner)} {amount}."
+                Say("  {names} pays {owner} {amount}.", paid)
+                if len(company) == 1
+                else Say("  {names} pay {owner} {amount}.", paid)
             )
             run_record["payments"].append({"to": s.owner_name(owner), "amount": amount})
         if len(company) > 1:
             events.append(
-                f"  {names} share {won} points ({_split(s, company, gains)}) and "
-                f"{sum(owed.values())} paid ({_split(s, company, costs)}) (K6)."
+                Say(
+                    "  {names} share {points} points ({gains}) and {paid} paid ({costs}) (K6).",
+                    {
+                        "names": names,
+                        "points": won,
+                        "gains": _split(s, company, gains),
+                        "paid": sum(owed.values()),
+                        "costs": _split(s, company, costs),
+                    },
+                )
             )
         run_record["entrants"].append(
             {
@@ -749,17 +813,16 @@ def run_offer(
                 "paid": [costs[x] for x in company],
             }
         )
-    standings = sorted(zip(places, points, entrant_names), key=itemgetter(0))
-    events.append(
-        "  Places: "
-        + "; ".join(
-            [
-                f"{_ordinal(place)}{'=' if places.count(place) > 1 else ''} {names} {won}"
-                for place, won, names in standings
-            ]
+    standings: Words = ""
+    for place, won, names in sorted(zip(places, points, entrant_names), key=itemgetter(0)):
+        placed = {"place": _ordinal(place), "names": names, "points": won}
+        standing = (
+            Say("{place}= {names} {points}", placed)
+            if places.count(place) > 1
+            else Say("{place} {names} {points}", placed)
         )
-        + "."
-    )
+        standings = Say("{a}; {b}", {"a": standings, "b": standing}) if standings else standing
+    events.append(Say("  Places: {standings}.", {"standings": standings}))
     return True
 
 
@@ -767,11 +830,11 @@ def _split(s: BusBossState, company: tuple[int, ...], amounts: dict[int, int]) -
     return ", ".join(f"{s.names[x]} {amounts[x]}" for x in company)
 
 
-ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
+ORDINALS = {1: Say("1st"), 2: Say("2nd"), 3: Say("3rd")}
 
 
-def _ordinal(n: int) -> str:
-    return ORDINALS.get(n, f"{n}th")
+def _ordinal(n: int) -> Say:
+    return ORDINALS.get(n) or Say("{n}th", {"n": n})
 
 
 # the end -----------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from ..contract import Say
+from ..contract import Say, Words
 from .map import Map, Route
 from .orders import BANK, Journey
 from .state import RULINGS, BusBossState, owned_routes, owner_name, owner_seat
@@ -322,7 +322,7 @@ def resolve(
                         "e.g. {a}-{b}({owner}) (K4)",
                         {
                             "route": route.name,
-                            "owners": _both(names),
+                            "owners": both(names),
                             "a": a,
                             "b": b,
                             "owner": owner_name(owners[0], colours),
@@ -534,8 +534,9 @@ def _either(places: Sequence[str]) -> Say | str:
     return Say("{a} or {b}", {"a": _either(places[:-1]), "b": places[-1]})
 
 
-def _both(owners: Sequence[str]) -> Say | str:
-    """The owners of a route: one, or several as 'a and b (and c)'."""
+def both(owners: Sequence[Words]) -> Words:
+    """Owners of a route, or the partners of a joint run: one, or several as 'a and b
+    (and c)', worded in the reader's language."""
     if len(owners) < 2:
-        return "".join(owners)
-    return Say("{a} and {b}", {"a": _both(owners[:-1]), "b": owners[-1]})
+        return owners[0] if owners else ""
+    return Say("{a} and {b}", {"a": both(owners[:-1]), "b": owners[-1]})

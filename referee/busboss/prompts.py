@@ -3,9 +3,9 @@ order language, ready to copy into a reply (rules 8, 20, 22-25, 34, 36)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator
 
+from ..contract import Say, Words
 from .building import buyable
 from .game import entry_limit, run_title
 from .journeys import PAYMENT_CAP, Network, Plan, network
@@ -82,75 +82,113 @@ def legal_orders(s: BusBossState, seat: int) -> list[Order]:
     )
 
 
-def prompt_lines(s: BusBossState, seat: int) -> list[str]:
+# the lines of a seat's choices: an order alone is text (copied as it is); an order with its
+# comment, and a comment, are worded in the reader's language (the order a field, kept as it
+# is); ``short_choices`` knows its lines by these messages, not by their words
+WITH_NOTE = Say("{order}   # {note}")  # a route to buy: {route} and {cost} name it
+RUN_NOTE = Say("{order}   # {title}: {note}")
+STRANDED = Say("# run {run} ({title}): no journey you can make alone")
+NOTHING_LINE = "build nothing"
+
+
+def prompt_lines(s: BusBossState, seat: int) -> list[Words]:
     """The seat's choices as lines of the order language, with '#' comments."""
     if s.over or seat not in s.order:
         return []
     m = s.map
-    lines = [f"round {s.round}"]
+    lines: list[Words] = [f"round {s.round}"]
     if s.kind == "operate":
         options = run_options(s, seat)
         lines.append(
-            f"# Runs you can enter, at most {entry_limit(s)}, shortest first (or write: no runs):"
+            Say(
+                "# Runs you can enter, at most {limit}, shortest first (or write: no runs):",
+                {"limit": entry_limit(s)},
+            )
         )
         for offer, plan in options:
-            pay = ", ".join(f"{s.owner_name(o)} {a}" for o, a in sorted(plan.payments().items()))
-            note = f"{plan.spaces} spaces"
-            if plan.changes:
-                note += f", {plan.changes} change{'s' if plan.changes > 1 else ''} of colour"
-            note += f", pays {pay}" if pay else ", all on your routes"
             lines.append(
-                f"{format_entry(entry_of(s, offer, plan))}   # {run_title(s, offer)}: {note}"
+                RUN_NOTE._replace(
+                    params={
+                        "order": format_entry(entry_of(s, offer, plan)),
+                        "title": run_title(s, offer),
+                        "note": journey_note(s, plan),
+                    }
+                )
             )
         cannot = [o for o in s.offers if o not in {opt[0] for opt in options}]
         for offer in cannot:
             lines.append(
-                f"# run {offer.name} ({run_title(s, offer)}): no journey you can make alone"
+                STRANDED._replace(params={"run": offer.name, "title": run_title(s, offer)})
             )
         lines.append(
-            "# Routes you can buy after the runs (one of any length, or two to four "
-            "costing at most 12 together; cash may change in the runs):"
+            Say(
+                "# Routes you can buy after the runs (one of any length, or two to four "
+                "costing at most 12 together; cash may change in the runs):"
+            )
         )
     else:
         lines.append(
-            "# Routes you can buy now (one of any length, or two to four costing at "
-            "most 12 together, as 'build a-b c-d'; alternatives with '|'):"
+            Say(
+                "# Routes you can buy now (one of any length, or two to four costing at "
+                "most 12 together, as 'build a-b c-d'; alternatives with '|'):"
+            )
         )
     for purchase in single_purchases(s, seat):
         a, b = purchase.routes[0]
+        ends = {"a": m.places[a].name, "b": m.places[b].name}
         lines.append(
-            f"build {format_purchase(purchase)}   # {m.places[a].name} to {m.places[b].name}"
+            WITH_NOTE._replace(
+                params={
+                    "order": f"build {format_purchase(purchase)}",
+                    "note": Say("{a} to {b}", ends),
+                    "route": f"{a}-{b}",
+                    "cost": purchase.cost,
+                }
+            )
         )
-    lines.append("build nothing")
+    lines.append(NOTHING_LINE)
     if seat in s.extra_build:
-        lines.append("# You may add a second build line this round (rule 38).")
+        lines.append(Say("# You may add a second build line this round (rule 38)."))
     return lines
 
 
-STRANDED = re.compile(r"# run (\S+) \(.*\): no journey you can make alone$")
-ONE_BUILD = re.compile(r"build (\S+) cost (\d+)\s+#")
+def journey_note(s: BusBossState, plan: Plan) -> Say:
+    """A run's quickest journey for the seat, in a few words: its spaces, its changes of
+    colour, and whom it pays."""
+    pay = ", ".join(f"{s.owner_name(o)} {a}" for o, a in sorted(plan.payments().items()))
+    changes: Words = ""
+    if plan.changes == 1:
+        changes = Say(", 1 change of colour")
+    elif plan.changes:
+        changes = Say(", {changes} changes of colour", {"changes": plan.changes})
+    paid = Say(", pays {pay}", {"pay": pay}) if pay else Say(", all on your routes")
+    return Say(
+        "{spaces} spaces{changes}{paid}", {"spaces": plan.spaces, "changes": changes, "paid": paid}
+    )
 
 
-def short_choices(lines: list[str]) -> list[str]:
+def short_choices(lines: list[Words]) -> list[Words]:
     """``prompt_lines`` as the mails show them (``choices`` lists them whole): the runs
     the seat cannot enter on one line, and the routes it can buy by cost, one line a cost,
     instead of a line each."""
-    out: list[str] = []
+    out: list[Words] = []
     stranded: list[str] = []
     by_cost: dict[int, list[str]] = {}
     for line in lines:
-        if found := STRANDED.match(line):
-            stranded.append(found.group(1))
+        if isinstance(line, Say) and line.text == STRANDED.text:
+            stranded.append(line.params["run"])
             continue
-        if found := ONE_BUILD.match(line):
-            by_cost.setdefault(int(found.group(2)), []).append(found.group(1))
+        if isinstance(line, Say) and line.text == WITH_NOTE.text and "cost" in line.params:
+            by_cost.setdefault(line.params["cost"], []).append(line.params["route"])
             continue
         if stranded:
-            out.append("# No journey you can make alone for: " + ", ".join(stranded))
+            out.append(
+                Say("# No journey you can make alone for: {runs}", {"runs": ", ".join(stranded)})
+            )
             stranded = []
-        if by_cost and line == "build nothing":
+        if by_cost and line == NOTHING_LINE:
             first = next(iter(by_cost.values()))[0]
-            out.append(f"# By cost; write one as, for example: build {first}")
+            out.append(Say("# By cost; write one as, for example: build {route}", {"route": first}))
             # a line a cost, however long: the mail wraps it to its reader's width (the
             # plain text at 78 columns, as a comment; the HTML at the screen's edge)
             out += [f"#    {cost}: {', '.join(routes)}" for cost, routes in by_cost.items()]

@@ -9,10 +9,12 @@ from collections.abc import Iterator, Sequence
 from itertools import compress
 from typing import Any, NamedTuple
 
+from ..contract import Say, Words
 from .map import FIRST_VERSION, Map, Route, load_map
 from .orders import BANK, COLOURS, Order, format_order, parse_order, run_name
 
 BANK_SEAT = -1  # the owner of a dropped player's routes (rule 40)
+THE_BANK = Say("the bank")
 START_CASH = 100  # rule 5
 LAST_ROUND = 12  # rule 2
 # The rulings a game is played by, kept by a campaign from its start as the map's version is,
@@ -114,7 +116,9 @@ class BusBossState:
         self.extra_build: tuple[int, ...] = ()  # seats with the extra build of rule 38
         self.offers: tuple[Offer, ...] = ()  # runs on offer this round
         self.deal: tuple[tuple[str, str], ...] = ()  # runs dealt for later rounds (K3)
-        self.last: dict[str, Any] | None = None  # the record of the last round resolved
+        # the record of the last round resolved (its events as the round gave them:
+        # ``last_record`` is the record in English, as views and the saved state keep it)
+        self.last: dict[str, Any] | None = None
         self.end_reason: str | None = None
 
     def labelled(self) -> tuple[str, ...]:
@@ -188,9 +192,9 @@ class BusBossState:
         """The kind of decision every seat owes this round."""
         return "build" if self.round <= 6 else "operate"
 
-    def label(self, seat: int) -> str:
+    def label(self, seat: int) -> Words:
         """How reports name a company, or the bank (rule 6)."""
-        return "the bank" if seat == BANK_SEAT else self.labels[seat]
+        return THE_BANK if seat == BANK_SEAT else self.labels[seat]
 
     def owner_name(self, seat: int) -> str:
         return owner_name(seat, self.colours)
@@ -233,9 +237,16 @@ class BusBossState:
             "extra_build": list(self.extra_build),
             "offers": [[list(o.cards), o.since] for o in self.offers],
             "deal": [list(pair) for pair in self.deal],
-            "last": self.last,
+            "last": self.last_record(),
             "end_reason": self.end_reason,
         }
+
+    def last_record(self) -> dict[str, Any] | None:
+        """The record of the last round resolved, its events in English, as it always was
+        kept (worded only when asked for: most states are never saved or shown)."""
+        if self.last is None:
+            return None
+        return {**self.last, "events": [str(e) for e in self.last["events"]]}
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> BusBossState:

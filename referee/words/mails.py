@@ -12,7 +12,7 @@ from email.message import EmailMessage
 from typing import Any
 
 from .. import maps
-from ..contract import HeldOrders, Say, View
+from ..contract import HeldOrders, Say, View, Words
 from ..mail.compose import Attachment, compose
 from ..mail.routing import Identity
 from ..records import Command, Drop, Message, Record, Replace
@@ -24,14 +24,14 @@ from .render import fitted, help_text, render, say
 # pieces of every report ------------------------------------------------------------------------
 
 
-def decision_of(table: Table, seat: int) -> tuple[Say | None, Say | None, list[str]]:
+def decision_of(table: Table, seat: int) -> tuple[Say | None, Say | None, list[Words]]:
     """The prompt, the title and the choices, as lines of the order language, of the seat's
     decision; none while the campaign is paused (no orders are taken, no deadline runs)."""
     if table.campaign.status == Status.PAUSED:
         return None, None, []
     for due in table.awaiting:
         if due.seat == seat:
-            return due.prompt, due.title, table.rules.prompt_lines(table.state, seat)
+            return due.prompt, due.title, list(table.rules.prompt_lines(table.state, seat))
     return None, None, []
 
 

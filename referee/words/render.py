@@ -19,7 +19,7 @@ import jinja2.runtime
 import markupsafe
 
 from .. import cache, registry
-from ..contract import Say, ShortChoices
+from ..contract import Say, ShortChoices, Words
 from ..mail.compose import flowed
 from ..mail.read import unflowed
 from ..maps.textgrid import WIDTH, wrap
@@ -143,19 +143,27 @@ ENV.filters["joined"] = _joined
 GROUP_FROM = 12  # a decision with more choices than this lists them grouped
 
 
-def _groups(choices: Sequence[str]) -> dict[str, list[str]]:
-    """Choices by all but their last word (a choice with a comment, a colon or a comma is
-    a group of its own, keyed by itself)."""
-    groups: dict[str, list[str]] = {}
+def _groups(choices: Sequence[Words]) -> list[tuple[Words, list[Words]]]:
+    """Choices by all but their last word, in the order met (a choice with a comment, a
+    colon or a comma is a group of its own, keyed by itself; so is a comment worded for its
+    reader, a ``Say``)."""
+    groups: list[tuple[Words, list[Words]]] = []
+    by_key: dict[str, list[Words]] = {}
     for choice in choices:
+        if isinstance(choice, Say):
+            groups.append((choice, [choice]))
+            continue
         head, _, last = choice.rpartition(" ")
         plain = head and not any(mark in choice for mark in "#:,")
         key = head if plain else choice
-        groups.setdefault(key, []).append(last if plain else choice)
+        if key not in by_key:
+            by_key[key] = []
+            groups.append((key, by_key[key]))
+        by_key[key].append(last if plain else choice)
     return groups
 
 
-def grouped(choices: Sequence[str], game: str | None = None) -> list[str]:
+def grouped(choices: Sequence[Words], game: str | None = None) -> list[Words]:
     """A long list of choices made short: the game's own way (``short_choices``), or else
     orders that differ only in their last word are one line, ``build house: 15, 16, 21``
     (one order per number), a long group in lines of its own that each say it whole;
@@ -165,14 +173,14 @@ def grouped(choices: Sequence[str], game: str | None = None) -> list[str]:
     shorten = registry.get(game).offers(ShortChoices) if game else None
     if shorten is not None:
         return shorten.shorten(list(choices))
-    lines = []
+    lines: list[Words] = []
     room = MAIL_WIDTH - 4  # a choice is indented by four spaces
-    for key, items in _groups(choices).items():
+    for key, items in _groups(choices):
         if len(items) == 1:
             lines.append(items[0] if items[0] == key else f"{key} {items[0]}")
             continue
         line = f"{key}: {items[0]}"
-        for item in items[1:]:
+        for item in map(str, items[1:]):
             if len(line) + 2 + len(item) > room:
                 lines.append(line)
                 line = f"{key}: {item}"
@@ -182,14 +190,14 @@ def grouped(choices: Sequence[str], game: str | None = None) -> list[str]:
     return lines
 
 
-def group_example(choices: Sequence[str], game: str | None = None) -> tuple[str, str, str] | None:
+def group_example(choices: Sequence[Words], game: str | None = None) -> tuple[str, str, str] | None:
     """(the words, a first and a second last word) of the first group ``grouped`` makes,
     for the line that explains it; None when it makes none (or the game shortens its own)."""
     if len(choices) <= GROUP_FROM or (game and registry.get(game).offers(ShortChoices)):
         return None
-    for key, items in _groups(choices).items():
-        if len(items) > 1:
-            return key, items[0], items[1]
+    for key, items in _groups(choices):
+        if len(items) > 1:  # (a group of orders, text)
+            return str(key), str(items[0]), str(items[1])
     return None
 
 
