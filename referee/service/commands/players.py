@@ -74,7 +74,7 @@ class LanguageCommand(CampaignCommand):
     def run(self, ctx: Commands, rest: str, line: str) -> records.Command:
         player = ctx.player()
         player.language = chosen_language(rest)
-        ctx.campaign.save()
+        ctx.campaign.changed()
         with language.reading(player.language, ctx.campaign.game):  # said in the new one
             return records.LanguageSet(line, say("language_set", name=player.language))
 
