@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
@@ -45,6 +45,18 @@ class Say(NamedTuple):
 
 
 Words = str | Say
+
+
+def in_a_row(items: Iterable[Words], separator: str) -> Words:
+    """Words in a row, each in the reader's language, ``separator`` ("; " or ", ") between;
+    "" for none."""
+    row: Words = ""
+    for item in items:
+        row = Say(JOINED[separator].text, {"a": row, "b": item}) if row else item
+    return row
+
+
+JOINED = {", ": Say("{a}, {b}"), "; ": Say("{a}; {b}")}
 """Text for a person: finished (a player's own words, an order) or to be worded (``Say``)."""
 
 

@@ -86,13 +86,18 @@ def says(words: Iterable[Words]) -> list[Say]:
 
 
 def german(say: Say, translations) -> str:
-    """The Say as a German reader reads it (its fields that are Says in German too)."""
-    message = translations.get(say.text)
+    """The Say as a German reader reads it (its fields that are Says in German too), from
+    the game's catalogue or, as the referee reads them, the shared one behind it (words
+    every game uses: a list's commas, the maps' colours)."""
+    message = translations.get(say.text) or SHARED.get(say.text)
     assert message is not None and message.string, f"no German for {say.text!r}"
     values = {
         k: german(v, translations) if isinstance(v, Say) else v for k, v in say.params.items()
     }
     return message.string.format(**values)
+
+
+SHARED = catalogue("referee", "referee", "de")
 
 
 def probes_bus(rng: random.Random) -> list[object]:

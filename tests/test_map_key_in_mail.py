@@ -12,7 +12,7 @@ from email import policy
 from email.parser import BytesParser
 from html import unescape
 
-from played import play
+from played import play, played_site
 from sites import PLAYERS, make_site, text_of
 
 from referee.bus.scene import ACTIONS
@@ -78,5 +78,30 @@ def test_the_bank_is_in_the_key_only_when_it_holds_routes():
     from referee import maps
 
     assert stored("middle")["bank_routes"] and not stored("start")["bank_routes"]
-    assert "# the bank (rule 40): grey, broken into dashes" in maps.map_key(stored("middle"))[0]
-    assert "the bank" not in maps.map_key(stored("start"))[0]
+    assert "# the bank (rule 40): grey, broken into dashes" in str(
+        maps.map_key(stored("middle"))[0]
+    )
+    assert "the bank" not in str(maps.map_key(stored("start"))[0])
+
+
+def test_the_key_under_either_map_is_worded_in_german_for_a_german_reader_colours_too(tmp_path):
+    """Issue 37: the key under the picture, its colours and strokes included ("rot,
+    durchgezogen"), is in the reader's language for both games; an English reader's is as
+    it was."""
+    from busboss_map_views import stored
+
+    from referee import maps
+    from referee.words.language import reading, word
+
+    view = stored("middle")
+    with reading("de", "busboss"):
+        german = [word(line) for line in maps.map_key(view)]
+    assert german[0].startswith("Strecken: ") and "grau, unterbrochen" in german[0]
+    assert not re.search(r"\b(the|are|grey|red|blue|green|solid|dashed)\b", " ".join(german))
+    english = [str(line) for line in maps.map_key(view)]
+    assert "# the bank (rule 40): grey, broken into dashes" in english[0]
+    table = played_site(tmp_path, "keyed", seed=3, until_round=2).campaign("keyed").table()
+    with reading("de", "bus"):
+        bus = " ".join(word(line) for line in maps.map_key(table.view()))
+    assert "rot, durchgezogen" in bus and "blau, gepunktet" in bus
+    assert not re.search(r"\b(red|blue|green|solid|dotted|dashed)\b", bus)

@@ -9,11 +9,10 @@ the state always waits for a real decision or is over.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from enum import Enum
 from operator import itemgetter
 
-from ..contract import Decision, IllegalOrder, Say, Words
+from ..contract import Decision, IllegalOrder, Say, Words, in_a_row
 from .board import BOARD
 from .notation import ACTIONS, BUILDING_TYPES, Order, format_order
 from .state import (
@@ -650,18 +649,6 @@ def passengers(s: BusState, seat: int, args: tuple, events: list[Words]) -> None
             {"name": s.names[seat], "count": sum(args), "where": where},
         )
     )
-
-
-def in_a_row(items: Iterable[Words], separator: str) -> Words:
-    """Words in a row, each in the reader's language, ``separator`` ("; " or ", ") between;
-    "" for none."""
-    row: Words = ""
-    for item in items:
-        row = Say(JOINED[separator].text, {"a": row, "b": item}) if row else item
-    return row
-
-
-JOINED = {", ": Say("{a}, {b}"), "; ": Say("{a}; {b}")}
 
 
 def buildings(s: BusState, seat: int, args: tuple, events: list[Words]) -> None:

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..contract import ResultView, Say, Words
+from ..contract import ResultView, Say, Words, in_a_row
 from ..maps.styles import COLOUR_STYLES, PlayerStyle
 from .board import Board
 from .engine import BusView
-from .rules import BUILDING_NAMES, in_a_row
+from .rules import BUILDING_NAMES
 
 BUILDING_TYPES = ("house", "office", "pub")  # the clock turns in this order (B3)
 

@@ -23,6 +23,7 @@ from ..contract import (
     SignUp,
     SignupChoice,
     View,
+    Words,
 )
 from ..maps.styles import COLOUR_STYLES
 from . import game, prompts
@@ -52,7 +53,7 @@ def _png_map(view: View) -> bytes:
     return draw(boss_view, view_map(boss_view))
 
 
-def _map_key(view: View) -> tuple[str, ...]:
+def _map_key(view: View) -> tuple[Words, ...]:
     from .scene import build_scene, map_key, view_map
 
     boss_view = cast(BusBossView, view)

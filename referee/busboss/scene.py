@@ -13,7 +13,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
-from ..contract import ResultView
+from ..contract import ResultView, Say, Words, in_a_row
 from ..maps.styles import COLOUR_STYLES, PlayerStyle
 from .engine import BusBossView
 from .map import Map, load_map
@@ -233,15 +233,35 @@ def town_entries(m: Map) -> list[str]:
     return entries
 
 
-def map_key(scene: BossScene, m: Map) -> tuple[str, ...]:
+def map_key(scene: BossScene, m: Map) -> tuple[Words, ...]:
     """What the PNG map does not say for itself, a sentence a line, for the mail beside it:
     whose routes are which, the symbols, and every town's abbreviation."""
-    owners = [f"{c.style.letter} {c.name}: {c.style.looks}" for c in scene.companies]
+    owners = [
+        Say(
+            "{letter} {name}: {looks}",
+            {"letter": c.style.letter, "name": c.name, "looks": c.style.looks},
+        )
+        for c in scene.companies
+    ]
     if scene.bank_routes:
-        owners.append(f"{BANK_STYLE.letter} the bank (rule 40): {BANK_STYLE.looks}")
+        owners.append(
+            Say(
+                "{letter} the bank (rule 40): {looks}",
+                {"letter": BANK_STYLE.letter, "looks": BANK_STYLE.looks},
+            )
+        )
     return (
-        f"Routes: {'; '.join(owners)}; thin grey lines are free. Numbers are lengths.",
-        "Towns: a ring is a town with cards (its abbreviation in capitals), a dot one without"
-        " (in small letters); a small ring is a junction, where routes cross and buses change.",
-        "Abbreviation, key in orders, name, cards: " + "; ".join(town_entries(m)) + ".",
+        Say(
+            "Routes: {owners}; thin grey lines are free. Numbers are lengths.",
+            {"owners": in_a_row(owners, "; ")},
+        ),
+        Say(
+            "Towns: a ring is a town with cards (its abbreviation in capitals), a dot one"
+            " without (in small letters); a small ring is a junction, where routes cross and"
+            " buses change."
+        ),
+        Say(
+            "Abbreviation, key in orders, name, cards: {towns}.",
+            {"towns": "; ".join(town_entries(m))},
+        ),
     )

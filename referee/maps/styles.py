@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..contract import Say
+
 WHITE = (255, 255, 255)
 INK = (34, 34, 34)
 
@@ -19,19 +21,31 @@ class PlayerStyle:
     ink: tuple[int, int, int] = WHITE  # letters and pattern marks drawn on the colour
 
     @property
-    def looks(self) -> str:
+    def looks(self) -> Say:
         """How its strokes look, in words: for the key beside the PNG map."""
-        return f"{self.colour_name}, {PATTERN_WORDS[self.pattern]}"
+        return Say(
+            "{colour}, {pattern}",
+            {"colour": COLOUR_WORDS[self.colour_name], "pattern": PATTERN_WORDS[self.pattern]},
+        )
 
 
+COLOUR_WORDS = {
+    "red": Say("red"),
+    "blue": Say("blue"),
+    "green": Say("green"),
+    "orange": Say("orange"),
+    "purple": Say("purple"),
+    "yellow": Say("yellow"),
+    "grey": Say("grey"),
+}
 PATTERN_WORDS = {
-    "solid": "solid",
-    "dots": "dotted",
-    "dashes": "dashed",
-    "bars": "barred",
-    "dash-dot": "dashes and dots",
-    "pairs": "pairs of bars",
-    "gaps": "broken into dashes",
+    "solid": Say("solid"),
+    "dots": Say("dotted"),
+    "dashes": Say("dashed"),
+    "bars": Say("barred"),
+    "dash-dot": Say("dashes and dots"),
+    "pairs": Say("pairs of bars"),
+    "gaps": Say("broken into dashes"),
 }
 
 
