@@ -93,7 +93,7 @@ def work(game: str, workload: str, mid) -> None:
     if workload == "tick":
         state = rules.from_data(mid)
         view = rules.view(state)
-        descriptor.text_map(view)
+        descriptor.text_map(view, str)
         if descriptor.png_map:
             descriptor.png_map(view)
         for due in rules.awaiting(state):
@@ -110,7 +110,7 @@ def work(game: str, workload: str, mid) -> None:
             decisions += 1
             if decisions % 8 == 0:
                 view = rules.view(state)
-                descriptor.text_map(view)
+                descriptor.text_map(view, str)
                 if descriptor.png_map:
                     descriptor.png_map(view)
     elif game == "busboss":

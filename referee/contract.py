@@ -45,6 +45,11 @@ class Say(NamedTuple):
 
 
 Words = str | Say
+"""Text for a person: finished (a player's own words, an order) or to be worded (``Say``)."""
+
+Wording = Callable[[Words], str]
+"""Words in one reader's language (the referee's ``words.language.word``); ``str`` gives the
+English, for the game master's files."""
 
 
 def in_a_row(items: Iterable[Words], separator: str) -> Words:
@@ -57,7 +62,6 @@ def in_a_row(items: Iterable[Words], separator: str) -> Words:
 
 
 JOINED = {", ": Say("{a}, {b}"), "; ": Say("{a}; {b}")}
-"""Text for a person: finished (a player's own words, an order) or to be worded (``Say``)."""
 
 
 class IllegalOrder(Exception):
@@ -226,11 +230,11 @@ def progress_view(decisions: Sequence[Decision], result: Result | None) -> Progr
 class AwaitedView(TypedDict):
     seat: int
     kind: str
-    prompt: str
+    prompt: Words  # English in a view the game made; the game's Say in one made for a reader
 
 
 class ResultView(TypedDict):
-    reason: str
+    reason: Words  # as the prompt
     scores: list[int]
     ranking: list[list[int]]
 
@@ -441,7 +445,9 @@ class GameDescriptor:
     rules          the pure engine
     measure        the figure each player's standings, history and chart follow (a key of
                    the view's players: "score", "cash")
-    text_map       view -> the plain-text map (for the mail body and turns/)
+    text_map       view, wording -> the plain-text map (for the mail body, in its reader's
+                   language, and turns/, in English): every word the map writes is worded
+                   by ``wording`` before the map lays it out
     png_map        view -> PNG bytes, or None for a game drawn in text only
     map_key        view -> what the PNG map does not say for itself (whose lines are which,
                    the symbols, the keys it writes, what a side panel held), a sentence a
@@ -452,7 +458,7 @@ class GameDescriptor:
 
     rules: Rules
     measure: str
-    text_map: Callable[[View], str]
+    text_map: Callable[[View, Wording], str]
     png_map: Callable[[View], bytes] | None = None
     map_key: Callable[[View], tuple[Words, ...]] = lambda view: ()
     player_colour: Callable[[dict[str, Any]], str] = lambda player: "#000000"

@@ -6,7 +6,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, cast
 
-from ..contract import GameDescriptor, PinnedOptions, PlayFigures, RoundEndView, View, Words
+from ..contract import (
+    GameDescriptor,
+    PinnedOptions,
+    PlayFigures,
+    RoundEndView,
+    View,
+    Wording,
+    Words,
+)
 from .board import BOARD
 from .engine import RULES, BusView
 from .figures import play_figures
@@ -16,10 +24,10 @@ from .scene import STYLES
 # registry's dispatch on view["game"] that the View type cannot carry, hence the casts.
 
 
-def _text_map(view: View) -> str:
+def _text_map(view: View, word: Wording) -> str:
     from .text_map import text_map as draw
 
-    return draw(cast(BusView, view), BOARD)
+    return draw(cast(BusView, view), BOARD, word)
 
 
 def _png_map(view: View) -> bytes:

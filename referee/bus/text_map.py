@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from functools import lru_cache
 
+from ..contract import Wording
 from ..maps.textgrid import WIDTH as WIDTH
 from ..maps.textgrid import (
     blank,
@@ -29,8 +30,9 @@ GRID_COLS = round(100 * GRID_X) + 2  # room for a two-digit label at the right e
 GRID_ROWS = round(100 * GRID_Y) + 1
 
 
-def text_map(view: BusView, board: Board) -> str:
-    """The whole text map for the engine's `view(state)` of a Bus game on `board`."""
+def text_map(view: BusView, board: Board, word: Wording = str) -> str:
+    """The whole text map for the engine's `view(state)` of a Bus game on `board`, its
+    words worded by ``word``."""
     scene = build_scene(view, board)
     parts = [
         _header(scene),
@@ -40,7 +42,7 @@ def text_map(view: BusView, board: Board) -> str:
         _crossings(scene),
         _actions(scene),
     ]
-    return document(parts, scene.awaiting, scene.result)
+    return document(parts, scene.awaiting, scene.result, word)
 
 
 def _header(scene: Scene) -> str:

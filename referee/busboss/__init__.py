@@ -23,6 +23,7 @@ from ..contract import (
     SignUp,
     SignupChoice,
     View,
+    Wording,
     Words,
 )
 from ..maps.styles import COLOUR_STYLES
@@ -37,12 +38,12 @@ from .state import RULINGS, RULINGS_K1_K12
 # registry's dispatch on view["game"] that the View type cannot carry, hence the casts.
 
 
-def _text_map(view: View) -> str:
+def _text_map(view: View, word: Wording) -> str:
     from .scene import view_map
     from .text_map import text_map as draw
 
     boss_view = cast(BusBossView, view)
-    return draw(boss_view, view_map(boss_view))
+    return draw(boss_view, view_map(boss_view), word)
 
 
 def _png_map(view: View) -> bytes:
@@ -82,7 +83,7 @@ def map_preview(path: Path) -> tuple[str, bytes]:
     text map and its PNG; MapError naming every problem with its line."""
     read_map_file(path)
     view = RULES.view(game.new_game(str(path), [], 0))
-    return _text_map(view), _png_map(view)
+    return _text_map(view, str), _png_map(view)
 
 
 def player_colour(player: dict[str, Any]) -> str:

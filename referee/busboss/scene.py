@@ -180,11 +180,13 @@ def _company(
 def _awaiting(view: BusBossView, companies: tuple[Company, ...]) -> tuple[str, ...]:
     """One line a prompt, naming everyone it is for (most see the same one)."""
     seats_of: dict[str, list[int]] = {}
+    prompts: dict[str, Words] = {}
     for a in view["awaiting"]:
-        seats_of.setdefault(a["prompt"], []).append(a["seat"])
+        seats_of.setdefault(str(a["prompt"]), []).append(a["seat"])
+        prompts.setdefault(str(a["prompt"]), a["prompt"])
     return tuple(
-        f"{', '.join(companies[s].label for s in seats)}: {prompt}"
-        for prompt, seats in seats_of.items()
+        f"{', '.join(companies[s].label for s in seats)}: {prompts[english]}"
+        for english, seats in seats_of.items()
     )
 
 

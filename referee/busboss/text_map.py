@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from ..contract import Wording
 from ..maps.textgrid import (
     WIDTH,
     Cell,
@@ -34,8 +35,9 @@ GRID_COLS = round(100 * GRID_X) + 3  # a label is centred on its place
 GRID_ROWS = round(100 * GRID_Y) + 1
 
 
-def text_map(view: BusBossView, m: Map) -> str:
-    """The whole text map for the engine's `view(state)` of a Bus Boss game on map `m`."""
+def text_map(view: BusBossView, m: Map, word: Wording = str) -> str:
+    """The whole text map for the engine's `view(state)` of a Bus Boss game on map `m`, its
+    words worded by ``word``."""
     scene = build_scene(view)
     parts = [
         _header(scene),
@@ -47,7 +49,7 @@ def text_map(view: BusBossView, m: Map) -> str:
         _places(m),
         _junctions(m),
     ]
-    return document([p for p in parts if p], scene.awaiting, scene.result)
+    return document([p for p in parts if p], scene.awaiting, scene.result, word)
 
 
 def _header(scene: BossScene) -> str:

@@ -5,12 +5,13 @@ grid, the PNG canvas and the players' colours."""
 
 from __future__ import annotations
 
-from ..contract import View, Words
+from ..contract import View, Wording, Words
 from ..registry import get
 
 
-def text_map(view: View) -> str:
-    return get(view["game"]).text_map(view)
+def text_map(view: View, word: Wording = str) -> str:
+    """The plain-text map, its words worded by ``word`` (English by default)."""
+    return get(view["game"]).text_map(view, word)
 
 
 def png_map(view: View) -> bytes | None:

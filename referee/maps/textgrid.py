@@ -8,6 +8,8 @@ import textwrap
 from collections.abc import Hashable, Iterable, Iterator, Mapping
 from typing import TypeVar
 
+from ..contract import Say, Wording, Words
+
 WIDTH = 78  # a mail client wraps longer lines (RFC 5322 recommends 78)
 
 Cell = tuple[int, int]  # (row, column)
@@ -76,14 +78,19 @@ def grid_text(grid: list[list[str]]) -> str:
     return "\n".join("".join(row).rstrip() for row in grid)
 
 
-def document(parts: list[str], awaiting: Iterable[str], result: Iterable[str]) -> str:
+AWAITING = Say("Awaiting: {who}")
+
+
+def document(
+    parts: list[str], awaiting: Iterable[Words], result: Iterable[Words], word: Wording
+) -> str:
     """A text map from its sections, a blank line between them, ending with who is awaited
-    (one line each, wrapped) and the result."""
+    (one line each, wrapped) and the result, worded by ``word``."""
     parts = list(parts)
     if awaiting:
-        parts.append("\n".join(wrap("Awaiting: " + a, "  ") for a in awaiting))
+        parts.append("\n".join(wrap(word(Say(AWAITING.text, {"who": a})), "  ") for a in awaiting))
     if result:
-        parts.append("\n".join(result))
+        parts.append("\n".join(word(line) for line in result))
     return "\n\n".join(parts) + "\n"
 
 

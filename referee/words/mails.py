@@ -12,7 +12,7 @@ from email.message import EmailMessage
 from typing import Any
 
 from .. import maps
-from ..contract import HeldOrders, Say, View, Words
+from ..contract import AwaitedView, HeldOrders, Say, View, Words
 from ..mail.compose import Attachment, compose
 from ..mail.routing import Identity
 from ..records import Command, Drop, Message, Record, Replace
@@ -90,11 +90,27 @@ def base_context(table: Table, seat: int | None = None, view: View | None = None
         "campaign": table.campaign,
         "title": table.rules.title,
         "view": view if seat is None else table.view(seat),
-        "map": maps.text_map(view),
+        "map": maps.text_map(as_said(table, view), language.word),
         "map_key": maps.map_key(view),  # beside the PNG, in the HTML
         "result": result_context(table, view),
         "waiting_for": waiting_for(table),
     }
+
+
+def as_said(table: Table, view: View) -> View:
+    """The view with the prompts of the decisions it awaits and its result's reason as the
+    game says them now (``Say``), so that the map words them for its reader: a view keeps
+    them in English, and those that are still the game's are known by being its English."""
+    said = {(d.seat, str(d.prompt)): d.prompt for d in table.awaiting}
+    awaiting: list[AwaitedView] = [
+        {**a, "prompt": said.get((a["seat"], str(a["prompt"])), a["prompt"])}
+        for a in view["awaiting"]
+    ]
+    result = view["result"]
+    final = table.rules.result(table.state) if result else None
+    if result and final is not None and str(final.reason) == result["reason"]:
+        result = {**result, "reason": final.reason}
+    return {**view, "awaiting": awaiting, "result": result}
 
 
 # mails ---------------------------------------------------------------------------------------
