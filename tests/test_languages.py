@@ -109,6 +109,23 @@ def test_ann_reads_english_and_bob_german_in_every_mail_press_between_them_inclu
     assert ENGLISH_DAY.search(ann_texts)
 
 
+def test_a_mail_outside_any_game_is_answered_in_the_language_its_sender_reads_there(tmp_path):
+    """`status` to the referee's own address names no game: Bob, who reads German in the one
+    game he plays, is answered in German, Ann in English, and a stranger in the site's."""
+    site, boxes = signed_up(tmp_path)
+    boxes.new("ann@example.org"), boxes.new("bob@example.org")
+    for sender in (ANN, BOB, "Eve <eve@example.org>"):
+        boxes.deliver(person_mail(sender, site.identity.address, "status", "status"))
+    run_tick(site)
+    [to_ann], [to_bob] = boxes.new("ann@example.org"), boxes.new("bob@example.org")
+    [to_eve] = boxes.new("eve@example.org")
+    assert (to_ann["Subject"], to_ann["Content-Language"]) == ("Your games", "en")
+    assert (to_bob["Subject"], to_bob["Content-Language"]) == ("Deine Spiele", "de")
+    assert "bus1 (Bus): laufend." in text_of(to_bob) and english_in(text_of(to_bob)) == []
+    assert to_eve["Content-Language"] == "en"
+    assert "This address plays in no game on this referee." in text_of(to_eve)
+
+
 def test_a_time_is_shown_as_its_readers_language_writes_it():
     from datetime import UTC, datetime
 

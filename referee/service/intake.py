@@ -204,7 +204,7 @@ class Intake:
             where = self.own_game(mail, where)
         if where.campaign_id is None or not site.has_campaign(where.campaign_id):
             site.keep_raw(site.state_dir / UNROUTED, mid, raw, mail.sender_address)
-            with language.reading(site.identity.language):  # the site's, for a stranger
+            with language.reading(self.outside_language(mail.sender_address)):
                 if where.campaign_id is None:
                     run_outside(self.outside(mail, where), where.lines)
                 else:
@@ -292,6 +292,22 @@ class Intake:
         if not commands and not any(reads_as_order(campaign.rules, line) for line in lines):
             return where
         return replace(where, campaign_id=campaign.id, token=campaign.players[seat].token)
+
+    def outside_language(self, address: str) -> str:
+        """The language a mail outside any campaign is answered in: the one its sender reads
+        in every game they play or run (their own choice there, else the game's), else the
+        site's (a stranger's, or a player's who reads two)."""
+        site = self.site.identity.language
+        read = {
+            language.reader_language(
+                person.language if person else None, campaign.config.language, site
+            )
+            for _, campaign in self.site.campaigns_of(address)
+            if campaign is not None
+            for person in (campaign.gm, *campaign.players)
+            if person is not None and person.address == address.lower()
+        }
+        return read.pop() if len(read) == 1 else site
 
     def late_bounce(self, mail: Incoming, raw: bytes) -> str:
         """A machine's mail that reports a mail of the referee's undelivered after all: the
