@@ -106,11 +106,29 @@ class RefusedOrder:
         )
 
 
+MISSED_POLICIES = {
+    "bot": "the bot decided for them",
+    "rules": "adjudicated by the game's missed-order rules",
+    "wait": "the game waits for the game master",
+}
+"""What each policy did for a missed deadline, as the log and the deadline book keep it in
+English ("the bot decided for them: build house 10"): what it chose follows after ": "."""
+
+
+def missed_done(done: str) -> tuple[str | None, str]:
+    """A missed deadline's ``done`` as kept: the policy that acted ("bot", "rules", "wait";
+    None for words of no policy) and what it chose ("" for nothing), for the reports to
+    word in their reader's language and person."""
+    said, _, chosen = done.partition(": ")
+    policy = next((key for key, words in MISSED_POLICIES.items() if words == said), None)
+    return (policy, chosen) if policy else (None, done)
+
+
 @dataclass(frozen=True)
 class MissedDeadline:
     seat: int
     due: str  # when it was due, UTC
-    done: str  # what the campaign's policy did, for the reports
+    done: str  # what the campaign's policy did, for the reports (``missed_done``)
 
     def to_json(self) -> dict:
         return {"seat": self.seat, "due": self.due, "done": self.done}

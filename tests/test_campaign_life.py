@@ -112,7 +112,7 @@ def test_a_reminder_goes_out_once_and_the_bot_decides_after_the_deadline(mailrig
     ]
     ann.new_mail()
     report = [m for m in ann.received if "your turn" in str(m["Subject"])][-1]
-    assert "your deadline passed: the bot decided for them" in mailbot.body(report)
+    assert "your deadline passed: the bot decided for you" in mailbot.body(report)
 
 
 def test_a_pause_stops_the_deadlines(mailrig, tmp_path):

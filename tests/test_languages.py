@@ -126,6 +126,42 @@ def test_a_mail_outside_any_game_is_answered_in_the_language_its_sender_reads_th
     assert "This address plays in no game on this referee." in text_of(to_eve)
 
 
+@pytest.mark.parametrize(
+    ("done", "own", "other"),
+    [
+        (
+            "the bot decided for them: build house 10",
+            "your deadline passed: the bot decided for you: build house 10",
+            "Ann missed a deadline: the bot decided for them: build house 10",
+        ),
+        (
+            "the game waits for the game master",
+            "your deadline passed: the game waits for the game master",
+            "Ann missed a deadline: the game waits for the game master",
+        ),
+        # words no policy writes (a log's hand-written line) are shown as they are
+        (
+            "the game master moved for them",
+            None,
+            "Ann missed a deadline: the game master moved for them",
+        ),
+    ],
+)
+def test_what_a_policy_did_for_a_missed_deadline_is_worded_for_its_reader(done, own, other):
+    """The log keeps it in English for others ("decided for them"); the one who missed it
+    reads "for you", in their own language."""
+    from referee.words.render import say
+
+    if own:
+        assert say("note_missed", done=done) == own
+    assert say("note_late", name="Ann", done=done) == other
+    with language.reading("de"):
+        if done.startswith("the bot"):
+            assert say("note_missed", done=done) == (
+                "deine Frist ist abgelaufen: der Bot hat für dich entschieden: build house 10"
+            )
+
+
 def test_a_time_is_shown_as_its_readers_language_writes_it():
     from datetime import UTC, datetime
 

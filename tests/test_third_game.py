@@ -265,7 +265,7 @@ def test_a_missed_deadline_lets_the_games_bot_take(takeaway, tmp_path):
     boxes.deliver(reply_to(bob, BOB, "take 1"))
     assert not tick(site, T0 + timedelta(hours=26)).errors
     ann = text_of(one(boxes.new(ANN), "Round 2: your turn - take counters"))
-    assert "\nFor you:\n! your deadline passed: the bot decided for them" in ann
+    assert "\nFor you:\n! your deadline passed: the bot decided for you" in ann
     assert "\n- Ann takes 3; 12 left.\n- Bob takes 1; 11 left." in ann
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from ..files import StateDamaged
 from ..mail.queue import Outages
-from ..records import Kind, MissedDeadline, Record
+from ..records import MISSED_POLICIES, Kind, MissedDeadline, Record
 from ..settings.deadlines import (
     DIGEST_AT,
     MAX_EXTENSION,
@@ -156,7 +156,7 @@ def digest_due(campaign: Campaign, seat: int, last: datetime) -> datetime:
     return next_daily(last, at, reader_zone(player.timezone, campaign.config.deadlines.zone))
 
 
-WAITS = "the game waits for the game master"  # what a miss under `wait` did
+WAITS = MISSED_POLICIES["wait"]  # what a miss under `wait` did
 SUMMARY_EVERY = timedelta(days=1)  # the game master's news of misses the policy dealt with
 
 
@@ -318,9 +318,9 @@ def _apply_policy(table: Table, seat: int, policy: str, outcome: Outcome) -> str
     before = len(outcome.applied)
     if policy == "bot":
         decide_by_bot(table, seat, outcome)
-        done = "the bot decided for them"
+        done = MISSED_POLICIES["bot"]
     elif policy == "rules" and adjudicate(table, seat, outcome):
-        done = "adjudicated by the game's missed-order rules"
+        done = MISSED_POLICIES["rules"]
     else:
         return WAITS
     chosen = [" / ".join(a.text.splitlines()) for a in outcome.applied[before:] if a.seat == seat]

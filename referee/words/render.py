@@ -23,6 +23,7 @@ from ..contract import Say, ShortChoices, Words
 from ..mail.compose import flowed
 from ..mail.read import unflowed
 from ..maps.textgrid import WIDTH, wrap
+from ..records import missed_done
 from . import language
 
 
@@ -139,6 +140,7 @@ def _joined(text: str) -> str:
 ENV.filters["fill"] = _fill
 ENV.filters["fill_lines"] = _fill_lines
 ENV.filters["joined"] = _joined
+ENV.filters["missed_done"] = missed_done
 
 GROUP_FROM = 12  # a decision with more choices than this lists them grouped
 
