@@ -10,6 +10,7 @@ from ...contract import HeldOrders, Say
 from ...settings.deadlines import show
 from ...store import snapshots
 from ...store.campaign import Campaign, Status, Table
+from ...words import language
 from ...words.mails import waiting_for
 from ...words.render import Said, say, spoken
 from ..timekeeping import dues, first_due
@@ -202,12 +203,19 @@ def game_status(campaign: Campaign, address: str, now: Table | None = None) -> d
             table = snapshots.load(campaign)  # its snapshot, not its whole log
         game["round"] = table.round
         if seat is not None:
-            prompt = next((d.prompt for d in table.awaiting if d.seat == seat), None)
-            game.update(awaited=prompt, due=dues(table).get(seat))
-            holds = table.descriptor.offers(HeldOrders)  # an answer in, till the round resolves
-            kept = holds.held(table.state, seat) if holds and prompt is None else None
-            game["held"] = kept.notes if kept else ()
-            game["holding"] = kept.text if kept else ""
-            game["waiting_for"] = waiting_for(table) if kept else ""
-            game["round_due"] = first_due(table, seat) if kept else None
+            # worded here, where the game's own catalogue is read: a status sent to the
+            # referee's address lists games of several kinds
+            with language.reading(language.current(), campaign.game):
+                _own_game_status(game, table, seat)
     return game
+
+
+def _own_game_status(game: dict, table: Table, seat: int) -> None:
+    prompt = next((d.prompt for d in table.awaiting if d.seat == seat), None)
+    game.update(awaited=language.word(prompt), due=dues(table).get(seat))
+    holds = table.descriptor.offers(HeldOrders)  # an answer in, till the round resolves
+    kept = holds.held(table.state, seat) if holds and prompt is None else None
+    game["held"] = tuple(language.word(note) for note in kept.notes) if kept else ()
+    game["holding"] = kept.text if kept else ""
+    game["waiting_for"] = waiting_for(table) if kept else ""
+    game["round_due"] = first_due(table, seat) if kept else None
