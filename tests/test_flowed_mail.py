@@ -95,3 +95,38 @@ def test_a_report_flows_its_prose_and_keeps_its_choices_and_its_map_as_fixed_lin
     assert all(
         (" " + line if line.startswith((" ", ">", "From ")) else line) in sent for line in text_map
     )
+
+
+@pytest.mark.parametrize("game", ["bus", "busboss"])
+def test_the_help_gives_each_order_and_command_a_line_and_its_meaning_a_paragraph_under_it(
+    tmp_path, game
+):
+    """Two columns side by side do not fit a phone: each order or command is a fixed line as
+    it is written, and what it does is a paragraph under it, broken softly, which a phone's
+    mail program joins and wraps to its screen."""
+    from sites import Mailboxes, person_mail, run_tick
+
+    from referee.service.commands import help_lines
+
+    site = make_site(tmp_path)
+    site.new_campaign(game, "g1", PLAYERS, seed=1)
+    boxes = Mailboxes(site)
+    token = site.campaign("g1").players[0].token
+    boxes.deliver(person_mail(PLAYERS[0], site.identity.plus("g1", token), "help", "help"))
+    run_tick(site)
+    [answer] = [m for m in boxes.new() if "commands answered" in str(m["Subject"])]
+    read = text_of(answer).split("\n")  # as a mail program that knows the format shows it
+    for usage, summary in help_lines(gm=False):
+        at = read.index(f"    {usage}")
+        assert read[at + 1] == f"        {summary}", (usage, read[at + 1])
+    helped = read[next(n for n, line in enumerate(read) if line.startswith("Orders of")) :]
+    orders = [n for n, line in enumerate(helped) if line.startswith("    build ")]
+    assert orders and all(helped[n + 1].startswith("        ") for n in orders)
+    sent = lines_as_sent(answer)
+    assert max(map(len, sent)) <= 78
+    # a long meaning is broken softly (a space ends the line), its usage line is not
+    assert any(
+        line.endswith("how much mail: a daily digest (at 18:00, or 'mail digest 07:30'), ")
+        for line in sent
+    )
+    assert "    mail digest|each|brief" in sent
