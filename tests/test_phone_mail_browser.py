@@ -204,3 +204,38 @@ def test_a_reports_html_has_the_short_choices_each_a_block_of_its_own_before_the
     every = [html.unescape(line) for line in re.findall(r"<div>([^<]*)</div>", last)]
     assert "Standings" in standings and "<div>" not in standings
     assert len(every) > len(short)  # the short form groups them
+
+
+# Each line of a block (the standings, an answer, the history) wrapped on the screen: where
+# its first and its last line box start, beside where the block's lines start and the
+# indent it hangs by.
+HANGING = """(() => Array.from(document.querySelectorAll('div[style*="text-indent"]'))
+  .map(div => {
+    const range = document.createRange();
+    range.selectNodeContents(div);
+    const rects = Array.from(range.getClientRects());
+    const left = div.getBoundingClientRect().left;
+    return {text: div.textContent, lines: new Set(rects.map(r => r.top)).size,
+            first: rects[0].left - left, last: rects[rects.length - 1].left - left,
+            hang: parseFloat(getComputedStyle(div).paddingLeft)};
+  }))()"""
+
+
+def test_a_wrapped_standing_goes_on_under_its_players_name_not_at_the_screens_edge(
+    mails, browser, tmp_path
+):
+    """Bus's standings are longer than a phone's line: each player's goes on two columns in
+    from their name (a hanging indent), so that the names stand out in a column."""
+    digest = next(m for m in mails["bus"]["digest", ""] if m.get_body(("html",)) is not None)
+    browser.width = WIDTHS[0]
+    path = tmp_path / "standings.html"
+    path.write_text(page_of(digest), encoding="utf-8")
+    lines = browser.load(path.as_uri(), f"({{lines: {HANGING}}})", phone=True).facts["lines"]
+    standings = [line for line in lines if re.match(r"\s+\S+\s+\d+\s+\(", line["text"])]
+    wrapped = [line for line in standings if line["lines"] > 1]
+    assert wrapped, standings
+    for line in wrapped:
+        # the first line box starts at the block's edge (its own spaces then indent the
+        # name); the next ones under the name, two columns in
+        assert line["first"] < 1 and line["last"] == pytest.approx(line["hang"], abs=1), line
+        assert line["hang"] > 3 * 7  # four columns of a monospace font
