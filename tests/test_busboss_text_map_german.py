@@ -17,8 +17,10 @@ from test_commands_maildir import game
 from test_gm_behaviours import gm_mail, mail_from
 
 from referee import maps
+from referee.busboss import game as busboss_game
 from referee.busboss.engine import RULES
 from referee.busboss.scene import view_map
+from referee.busboss.state import BusBossState
 from referee.busboss.text_map import text_map
 from referee.words import language
 
@@ -249,3 +251,21 @@ def test_a_german_players_mail_has_the_german_map(tmp_path):
     assert "\nPlayers             Colour    Cash  Routes  Spaces  This round\n" in cid
     assert "\nAwaiting: Cid (G), Ann (R): Round 1, a building round: buy one route" in cid
 
+
+def test_a_german_readers_events_name_the_colour_in_german_the_log_in_english():
+    """Rule 6: a company is named by its player and colour, or its name, player and colour;
+    the colour is a word of the reader's language, and str() (logs, the game master's
+    files) keeps the English."""
+    state = RULES.new_game({}, ["Ann", "Bob", "Cat"], 1)
+    state, events = busboss_game.drop(state, 0)
+    with language.reading("de", "busboss"):
+        worded = [language.word(e) for e in events]
+    assert worded[0].startswith("Ann (rot) scheidet aus dem Spiel aus (Regel 40)")
+    assert str(events[0]).startswith("Ann (red) is dropped from the game (rule 40)")
+    with language.reading("en", "busboss"):
+        assert language.word(events[0]) == str(events[0])
+    named = BusBossState.from_data({**state.to_data(), "companies": ["Vale Motors", None]})
+    with language.reading("de", "busboss"):
+        assert language.word(named.label(0)) == "Vale Motors (Ann, rot)"
+        assert language.word(named.label(1)) == "Bob (blau)"
+    assert str(named.label(0)) == "Vale Motors (Ann, red)"
