@@ -172,9 +172,7 @@ def test_the_parts_of_each_position_are_worded():
     assert ": Runde 2 von 12, eine Baurunde\nSpielreihenfolge: " in building
     assert "Noch keine Fahrten: die ersten gibt es in Runde 7." in building
     assert "Erwartet: " in building and ": Runde 2, eine Baurunde: kauf eine Strecke" in building
-    assert (
-        ": Runde 7 von 12, eine Betriebsrunde\n" in operating or "eine Betriebsrunde" in operating
-    )
+    assert re.search(r": Runde \d+ von 12, eine Betriebsrunde\nSpielreihenfolge: ", operating)
     assert re.search(r"Fahrten im Angebot: \d+ Fahrten, [1-9]\d* davon erneut angeboten", operating)
     assert re.search(r"  \S+ +\S.* - .*, seit \d+\n", operating)
     assert re.search(r"  \S+ +\S.* - .*, neu\n", operating)
@@ -194,7 +192,7 @@ def spans(line: str) -> list[tuple[int, int]]:
     return [m.span() for m in re.finditer(r"\S+(?: \S+)*", line)]
 
 
-@pytest.mark.parametrize("name", ["building", "dropped", "over"])
+@pytest.mark.parametrize("name", ["building", "missed", "dropped", "over"])
 def test_the_companies_table_lines_up_under_its_german_headings(name):
     lines = german(positions()[name]).splitlines()
     at = next(i for i, line in enumerate(lines) if line.startswith(("Spieler ", "Unternehmen ")))
@@ -205,7 +203,7 @@ def test_the_companies_table_lines_up_under_its_german_headings(name):
     checked = 0
     for row in rows:
         if row.startswith(" "):
-            assert len(row) == 78 and row.endswith(")"), row
+            assert len(row) == 78, row  # under the line, to its right edge
             continue  # a status worded too long for its line, on a line of its own
         entries = spans(row)
         assert entries[0][0] == name_[0] and entries[1][0] == colour[0], row
