@@ -16,12 +16,18 @@ NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"]
 
 
 def bot_views(players: int, seed: int, absent: int | None = None, away_from: int = 99):
-    """Every view of a game the default bot plays for all seats, one after each order. The
+    """Every view of a game the default bot plays for all seats (``bot_states``)."""
+    for state in bot_states(players, seed, absent, away_from):
+        yield RULES.view(state)
+
+
+def bot_states(players: int, seed: int, absent: int | None = None, away_from: int = 99):
+    """Every state of a game the default bot plays for all seats, one after each order. The
     seat `absent` sends nothing from round `away_from` on: its rounds are adjudicated as
     missed (rules 37-39) and after two in a row the game master drops it (rule 40)."""
     state = RULES.new_game({}, NAMES[:players], seed)
     bot, rng = RULES.bot("default"), random.Random(seed)
-    yield RULES.view(state)
+    yield state
     while due := RULES.awaiting(state):
         seat = due[0].seat
         if seat == absent and state.round >= away_from:
@@ -31,7 +37,7 @@ def bot_views(players: int, seed: int, absent: int | None = None, away_from: int
                 state, _ = RULES.apply(state, seat, busboss_game.adjudicate(state, seat))
         else:
             state, _ = RULES.apply(state, seat, bot(state, seat, rng))
-        yield RULES.view(state)
+        yield state
 
 
 def stored(name: str) -> dict:

@@ -13,6 +13,7 @@ from test_languages import ENGLISH
 from referee import mailbot
 from referee.contract import Say
 from referee.demo import run_demo
+from referee.words import language
 
 # more words of English a German event or comment would show: those of the game's events
 EVENT_ENGLISH = (*ENGLISH, " to ", " and ", " of ", " on ", " buys ", " pays ", " spaces")
@@ -71,8 +72,8 @@ def test_an_english_players_events_and_comments_stay_as_they_were(tmp_path):
 
 def test_a_drop_by_rule_40_is_told_in_german_and_kept_in_english_in_the_log(tmp_path):
     """The game master drops Bob: Ann, who reads German, is told what the game did in
-    German; the log keeps those events as it always has, in English, and the campaign read
-    again from its log tells them the same."""
+    German, Bob named by his colour in German; the log keeps those events as it always has,
+    in English, and the campaign read again from its log tells them the same."""
     site, boxes = game(tmp_path, "busboss")
     mail_from(site, boxes, 0, "sprache de")
     boxes.new()
@@ -87,10 +88,13 @@ def test_a_drop_by_rule_40_is_told_in_german_and_kept_in_english_in_the_log(tmp_
         "Bob (blue) is dropped from the game (rule 40); the bank takes 0 routes."
     ]
     text = "\n".join(text_of(m) for m in boxes.new(ADDRESSES[0]))
+    # the colour by which the company is named is worded too (rule 6)
     assert (
-        "Bob (blue) scheidet aus dem Spiel aus (Regel 40); die Bank übernimmt 0 Strecken." in text
+        "Bob (blau) scheidet aus dem Spiel aus (Regel 40); die Bank übernimmt 0 Strecken." in text
     )
-    assert "dropped from the game" not in text
+    assert "dropped from the game" not in text and "Bob (blue)" not in text
     again = site.campaign("g1").table()
     [said] = [e for step in again.steps for e in step.events if "(rule 40)" in str(e)]
     assert isinstance(said, Say) and str(said) == drop["events"][0]
+    with language.reading("de", "busboss"):
+        assert language.word(said).startswith("Bob (blau) scheidet aus")

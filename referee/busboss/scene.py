@@ -37,7 +37,7 @@ class Company:
     cash: int
     routes: tuple[str, ...]  # route names, in the map's order
     spaces: int  # the length of all their routes together
-    status: str  # this round: whether their order is in, dropped, missed rounds
+    status: Words  # this round: whether their order is in, dropped, missed rounds
 
     @property
     def label(self) -> str:
@@ -72,16 +72,16 @@ class RunFacts:
 class BossScene:
     title: str
     map_title: str
-    status: str
+    status: Words
     companies: tuple[Company, ...]  # by seat
     order_of_play: tuple[int, ...]
     entry_limit: int
     routes: dict[str, RouteFacts]  # by name, in the map's order
     bank_routes: tuple[str, ...]
     runs: tuple[RunFacts, ...]
-    no_runs: str  # what to say when no run is on offer
-    awaiting: tuple[str, ...]
-    result: tuple[str, ...]
+    no_runs: Words  # what to say when no run is on offer
+    awaiting: tuple[Words, ...]
+    result: tuple[Words, ...]
     over: bool
 
 
@@ -138,18 +138,22 @@ def build_scene(view: BusBossView) -> BossScene:
     )
 
 
-def _status(view: BusBossView) -> str:
-    if view["phase"] == "over":
-        return f"round {view['round']} of {LAST_ROUND}, the game is over"
-    kind = "a building round" if view["phase"] == "building" else "an operating round"
-    return f"round {view['round']} of {LAST_ROUND}, {kind}"
+STATUS = {
+    "over": Say("round {round} of {last}, the game is over"),
+    "building": Say("round {round} of {last}, a building round"),
+    "operating": Say("round {round} of {last}, an operating round"),
+}
 
 
-def _no_runs(view: BusBossView) -> str:
+def _status(view: BusBossView) -> Say:
+    return Say(STATUS[view["phase"]].text, {"round": view["round"], "last": LAST_ROUND})
+
+
+def _no_runs(view: BusBossView) -> Say:
     first = min(RUNS_PER_ROUND)
     if view["round"] < first:
-        return f"No runs yet: the first are offered in round {first}."
-    return "No runs on offer."
+        return Say("No runs yet: the first are offered in round {round}.", {"round": first})
+    return Say("No runs on offer.")
 
 
 def _company(
@@ -157,14 +161,14 @@ def _company(
 ) -> Company:
     notes = []
     if not p["in_game"]:
-        notes.append("dropped (rule 40)")
+        notes.append(Say("dropped (rule 40)"))
     elif not over:
-        notes.append("order awaited" if p["awaiting"] else "order in")
+        notes.append(Say("order awaited") if p["awaiting"] else Say("order in"))
     if p["missed_in_a_row"] and p["in_game"]:
         n = p["missed_in_a_row"]
-        notes.append(f"missed {n} round{'s' if n > 1 else ''}")
+        notes.append(Say("missed 1 round") if n == 1 else Say("missed {n} rounds", {"n": n}))
     if p["extra_build"]:
-        notes.append("extra build")
+        notes.append(Say("extra build"))
     return Company(
         p["seat"],
         p["name"],
@@ -173,11 +177,11 @@ def _company(
         p["cash"],
         tuple(p["routes"]),
         sum(routes[r].length for r in p["routes"]),
-        ", ".join(notes),
+        in_a_row(notes, ", "),
     )
 
 
-def _awaiting(view: BusBossView, companies: tuple[Company, ...]) -> tuple[str, ...]:
+def _awaiting(view: BusBossView, companies: tuple[Company, ...]) -> tuple[Words, ...]:
     """One line a prompt, naming everyone it is for (most see the same one)."""
     seats_of: dict[str, list[int]] = {}
     prompts: dict[str, Words] = {}
@@ -185,15 +189,18 @@ def _awaiting(view: BusBossView, companies: tuple[Company, ...]) -> tuple[str, .
         seats_of.setdefault(str(a["prompt"]), []).append(a["seat"])
         prompts.setdefault(str(a["prompt"]), a["prompt"])
     return tuple(
-        f"{', '.join(companies[s].label for s in seats)}: {prompts[english]}"
+        Say(
+            "{who}: {prompt}",
+            {"who": ", ".join(companies[s].label for s in seats), "prompt": prompts[english]},
+        )
         for english, seats in seats_of.items()
     )
 
 
-def _result(result: ResultView | None, companies: tuple[Company, ...]) -> tuple[str, ...]:
+def _result(result: ResultView | None, companies: tuple[Company, ...]) -> tuple[Words, ...]:
     if result is None:
         return ()
-    lines = [f"Result ({result['reason']}):"]
+    lines: list[Words] = [Say("Result ({reason}):", {"reason": result["reason"]})]
     for place, seats in enumerate(result["ranking"], 1):
         who = ", ".join(companies[s].label for s in seats)
         lines.append(f"{place}. {who}: {result['scores'][seats[0]]}")

@@ -10,6 +10,7 @@ from itertools import compress
 from typing import Any, NamedTuple
 
 from ..contract import Say, Words
+from ..maps.styles import COLOUR_WORDS
 from .map import FIRST_VERSION, Map, Route, load_map
 from .orders import BANK, COLOURS, Order, format_order, parse_order, run_name
 
@@ -121,10 +122,17 @@ class BusBossState:
         self.last: dict[str, Any] | None = None
         self.end_reason: str | None = None
 
-    def labelled(self) -> tuple[str, ...]:
-        """Rule 6: how reports name each company, 'Ann (red)' or 'Vale Motors (Ann, red)'."""
+    def labelled(self) -> tuple[Say, ...]:
+        """Rule 6: how reports name each company, 'Ann (red)' or 'Vale Motors (Ann, red)',
+        the colour in the reader's language ('Ann (rot)'); str() gives the English, as logs
+        have always kept it."""
         return tuple(
-            f"{name} ({colour})" if company is None else f"{company} ({name}, {colour})"
+            Say("{name} ({colour})", {"name": name, "colour": COLOUR_WORDS[colour]})
+            if company is None
+            else Say(
+                "{company} ({name}, {colour})",
+                {"company": company, "name": name, "colour": COLOUR_WORDS[colour]},
+            )
             for name, colour, company in zip(self.names, self.colours, self.companies)
         )
 

@@ -1,17 +1,20 @@
 """The plain-text map of a Bus Boss position: a schematic of the map and compact tables.
 
-At most 78 columns of plain ASCII, for the body of a mail read in a monospace font. Towns
-are three-letter abbreviations (upper case for destinations, the towns with cards; lower case
+At most 78 columns of plain text (ASCII in English), for the body of a mail read in a
+monospace font, its words in its reader's language and laid out as worded. Towns are
+three-letter abbreviations (upper case for destinations, the towns with cards; lower case
 for towns without), a junction where routes cross between towns is a +, routes are drawn
 with - | / \\ or with their owners' letters, and a route's length stands in its middle where
-there is room.
+there is room. The game's notation (route names, town keys, cards, player letters) and
+names stay as they are in every language.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 
-from ..contract import Wording
+from ..contract import Say, Wording
+from ..maps.styles import COLOUR_WORDS
 from ..maps.textgrid import (
     WIDTH,
     Cell,
@@ -40,23 +43,23 @@ def text_map(view: BusBossView, m: Map, word: Wording = str) -> str:
     words worded by ``word``."""
     scene = build_scene(view)
     parts = [
-        _header(scene),
+        _header(scene, word),
         _schematic(scene, m),
-        _schematic_key(scene, m),
-        _cash(scene),
-        _routes(scene),
-        _runs(scene),
-        _places(m),
-        _junctions(m),
+        _schematic_key(scene, m, word),
+        _cash(scene, word),
+        _routes(scene, word),
+        _runs(scene, word),
+        _places(m, word),
+        _junctions(m, word),
     ]
     return document([p for p in parts if p], scene.awaiting, scene.result, word)
 
 
-def _header(scene: BossScene) -> str:
-    lines = [f"{scene.title}, {scene.map_title}: {scene.status}"]
+def _header(scene: BossScene, word: Wording) -> str:
+    lines = [wrap(f"{scene.title}, {scene.map_title}: {word(scene.status)}", "  ")]
     if not scene.over:
         order = ", ".join(scene.companies[s].label for s in scene.order_of_play)
-        lines.append(wrap(f"Order of play: {order}.", "  "))
+        lines.append(wrap(word(Say("Order of play: {order}.", {"order": order})), "  "))
     return "\n".join(lines)
 
 
@@ -145,7 +148,7 @@ def _schematic(scene: BossScene, m: Map) -> str:
     return grid_text(grid)
 
 
-def _schematic_key(scene: BossScene, m: Map) -> str:
+def _schematic_key(scene: BossScene, m: Map, word: Wording) -> str:
     short = abbreviations(m)
 
     def route(r: Route) -> str:
@@ -154,23 +157,30 @@ def _schematic_key(scene: BossScene, m: Map) -> str:
     owners = "  ".join(f"{c.style.letter} {c.title}" for c in scene.companies)
     doubled = [route(r) for r in m.routes if r.copies > 1]
     unwritten = [route(r) for r in m.routes if r.name not in length_cells(m)]
+    routes = Say(
+        "Routes: {owners}  {bank} the bank;  - | / \\ free. Numbers are lengths.",
+        {"owners": owners, "bank": BANK_STYLE.letter},
+    )
+    if any(p.junction for p in m.places.values()):
+        lower = Say("lower case: towns without cards, {mark}: junctions", {"mark": JUNCTION_MARK})
+        towns = [
+            wrap(word(Say("Upper case: destinations (towns with cards);")), "  "),
+            wrap(word(lower), "  ", "  "),
+        ]
+    else:
+        upper = Say("Upper case: destinations (towns with cards), lower case: towns without cards.")
+        towns = [wrap(word(upper), "  ")]
     lines = [
-        wrap(
-            f"Routes: {owners}  {BANK_STYLE.letter} the bank;  - | / \\ free. Numbers are lengths.",
-            "  ",
-        ),
-        "Upper case: destinations (towns with cards);\n  lower case: towns without cards, "
-        f"{JUNCTION_MARK}: junctions"
-        if any(p.junction for p in m.places.values())
-        else "Upper case: destinations (towns with cards), lower case: towns without cards.",
+        wrap(word(routes), "  "),
+        *towns,
         *wrap_items(
             doubled,
-            "Doubled routes (rule 12: one copy each; letters alternate): ",
+            word(Say("Doubled routes (rule 12: one copy each; letters alternate):")) + " ",
             "  ",
         ),
     ]
     if unwritten:
-        lines += wrap_items(unwritten, "Lengths not written on the map: ", "  ")
+        lines += wrap_items(unwritten, word(Say("Lengths not written on the map:")) + " ", "  ")
     return "\n".join(lines)
 
 
@@ -178,59 +188,93 @@ def _schematic_key(scene: BossScene, m: Map) -> str:
 
 
 NAME_COLUMN = 18  # a player's name, or their company's (rule 6; the key says whose)
+RUN_COLUMN = 9  # a run's cards, "10D-10H"
 
 
-def _cash(scene: BossScene) -> str:
+def _cash(scene: BossScene, word: Wording) -> str:
+    """A line a company; each column as wide as its heading in the reader's language and
+    two spaces more (a name's, as the longest name it writes in full)."""
     named = any(c.company for c in scene.companies)
-    width = NAME_COLUMN + (5 if named else 0)
+    who = word(Say("Companies") if named else Say("Players"))
+    width = max(NAME_COLUMN + (5 if named else 0), len(who))
+    colour = word(Say("Colour"))
+    # as wide for every game: the longest of the colours' words
+    colour_width = max(len(w) for w in [colour, *map(word, COLOUR_WORDS.values())]) + 2
+    figures = [word(Say("Cash")), word(Say("Routes")), word(Say("Spaces"))]
     lines = [
-        f"{'Companies' if named else 'Players':<{width + 2}}{'Colour':<8}{'Cash':>6}"
-        f"{'Routes':>8}{'Spaces':>8}" + ("" if scene.over else "  This round")
+        f"{who:<{width + 2}}{colour:<{colour_width}}"
+        + "".join(f"  {heading}" for heading in figures)
+        + ("" if scene.over else "  " + word(Say("This round")))
     ]
     for c in scene.companies:
-        line = (
-            f"{c.style.letter} {(c.company or c.name)[: width - 1]:<{width}}"
-            f"{c.style.colour_name:<8}{c.cash:>6}{len(c.routes):>8}{c.spaces:>8}"
+        line = f"{c.style.letter} {(c.company or c.name)[: width - 1]:<{width}}"
+        line += f"{word(COLOUR_WORDS[c.style.colour_name]):<{colour_width}}" + "".join(
+            f"{figure:>{len(heading) + 2}}"
+            for figure, heading in zip((c.cash, len(c.routes), c.spaces), figures, strict=True)
         )
-        status = f"  {c.status}".rstrip()
+        status = f"  {word(c.status)}".rstrip()
         lines.append(line + status if len(line + status) <= WIDTH else f"{line}\n{status:>{WIDTH}}")
     return "\n".join(lines)
 
 
-def _routes(scene: BossScene) -> str:
+def _routes(scene: BossScene, word: Wording) -> str:
     lines = []
-    owners = [(f"{c.style.letter} {c.title}", c.routes) for c in scene.companies]
+    owners: list[tuple[str, tuple[str, ...]]] = [
+        (f"{c.style.letter} {c.title}", c.routes) for c in scene.companies
+    ]
     if scene.bank_routes:
-        owners.append((f"{BANK_STYLE.letter} The bank (rule 40)", scene.bank_routes))
+        bank = Say("{letter} The bank (rule 40)", {"letter": BANK_STYLE.letter})
+        owners.append((word(bank), scene.bank_routes))
     for who, names in owners:
         routes = [scene.routes[n] for n in names]
         if not routes:
             continue
-        doubled = " (* doubled)" if any(r.copies > 1 for r in routes) else ""
-        lines.append(f"{who}: {_count(len(routes), 'route')}{doubled}")
+        doubled = Say(" (* doubled)") if any(r.copies > 1 for r in routes) else ""
+        said = {"owner": who, "count": len(routes), "doubled": doubled}
+        owned = (
+            Say("{owner}: 1 route{doubled}", said)
+            if len(routes) == 1
+            else Say("{owner}: {count} routes{doubled}", said)
+        )
+        lines.append(word(owned))
         lines += wrap_items(
             [f"{r.name} {r.length}{'*' if r.copies > 1 else ''}" for r in routes], "  ", "  "
         )
-    return "\n".join(lines) or "No routes are bought yet."
+    return "\n".join(lines) or word(Say("No routes are bought yet."))
 
 
-def _runs(scene: BossScene) -> str:
+def _runs(scene: BossScene, word: Wording) -> str:
     if not scene.runs:
-        return scene.no_runs
-    again = sum(r.reoffered for r in scene.runs)
-    lines = [
-        wrap(
-            f"Runs on offer: {_count(len(scene.runs), 'run')}, {again} of them offered again "
-            f"(rule 21); each player may enter up to {scene.entry_limit}.",
-            "  ",
-        ),
-        f"  {'Run':<9}From - To, offered",
-    ]
-    for run in scene.runs:
-        ends = [_run_end(run, i) for i in (0, 1)]
-        since = f"since {run.since}" if run.reoffered else "new"
+        return word(scene.no_runs)
+    said = {
+        "count": len(scene.runs),
+        "again": sum(r.reoffered for r in scene.runs),
+        "limit": scene.entry_limit,
+    }
+    offer = (
+        Say(
+            "Runs on offer: 1 run, {again} of them offered again (rule 21); each player may"
+            " enter up to {limit}.",
+            said,
+        )
+        if len(scene.runs) == 1
+        else Say(
+            "Runs on offer: {count} runs, {again} of them offered again (rule 21); each player"
+            " may enter up to {limit}.",
+            said,
+        )
+    )
+    run = word(Say("Run"))
+    column = max(RUN_COLUMN, len(run) + 2)
+    heading = word(Say("From - To, offered"))
+    lines = [wrap(word(offer), "  "), f"  {run:<{column}}{heading}"]
+    for r in scene.runs:
+        ends = [_run_end(r, i) for i in (0, 1)]
+        since = word(Say("since {round}", {"round": r.since}) if r.reoffered else Say("new"))
         # one run a line where it fits in WIDTH, else wrapped under its ends
-        lines.append(wrap(f"  {run.name:<9}{ends[0]} - {ends[1]}, {since}", " " * 11))
+        lines.append(
+            wrap(f"  {r.name:<{column}}{ends[0]} - {ends[1]}, {since}", " " * (column + 2))
+        )
     return "\n".join(lines)
 
 
@@ -242,7 +286,7 @@ def _run_end(run: RunFacts, i: int) -> str:
     return f"{name} ({'/'.join(places)})"
 
 
-def _places(m: Map) -> str:
+def _places(m: Map, word: Wording) -> str:
     """Every town: abbreviation, key (as orders write it), name where it is not just the
     key, and cards; in two columns sorted by abbreviation."""
     entries = town_entries(m)
@@ -255,30 +299,36 @@ def _places(m: Map) -> str:
             f"{left:<{column}}   {right}".rstrip()
             for left, right in zip(entries[:half], entries[half:] + [""])
         ]
-    return "\n".join(["Towns (abbreviation, key in orders, name, cards):"] + rows)
+    heading = word(Say("Towns (abbreviation, key in orders, name, cards):"))
+    return "\n".join([wrap(heading, "  ")] + rows)
 
 
-def _junctions(m: Map) -> str:
+def _junctions(m: Map, word: Wording) -> str:
     """Every junction (K9): its key, its name and where it lies along its routes."""
     lines = []
     for key, place in m.places.items():
         if not place.junction:
             continue
         along = [
-            f"{r.name} {spaces} from {r.ends[0]}"
+            word(
+                Say(
+                    "{route} {spaces} from {place}",
+                    {"route": r.name, "spaces": spaces, "place": r.ends[0]},
+                )
+            )
             for r in m.routes_through[key]
             for stop, spaces in r.junctions
             if stop == key
         ]
         title = "" if place.name.lower() == key else f" ({place.name})"
-        lines.append(wrap(f"{key}{title}: on {', '.join(along)}", "    "))
+        on = Say(
+            "{junction}: on {routes}", {"junction": f"{key}{title}", "routes": ", ".join(along)}
+        )
+        lines.append(wrap(word(on), "    "))
     if not lines:
         return ""
-    return "\n".join(
-        [f"Junctions ({JUNCTION_MARK}: routes cross; buses change and new routes join there):"]
-        + lines
+    heading = Say(
+        "Junctions ({mark}: routes cross; buses change and new routes join there):",
+        {"mark": JUNCTION_MARK},
     )
-
-
-def _count(n: int, thing: str) -> str:
-    return f"{n} {thing}{'' if n == 1 else 's'}"
+    return "\n".join([wrap(word(heading), "  ")] + lines)

@@ -125,8 +125,12 @@ def wrap(text: str, indent: str, first: str = "", soft: str = "") -> str:
 
 def wrap_items(items: list[str], first: str, indent: str, separator: str = ", ") -> list[str]:
     """`first` and the items joined by `separator`, in lines of at most WIDTH columns: a
-    line breaks after a separator (whose end stays on it), never inside an item."""
+    line breaks after a separator (whose end stays on it), never inside an item. A `first`
+    too long to share its line with an item (a heading in a wordier language) has its own
+    lines, broken at spaces."""
     end = separator.rstrip()
+    if len(first) + len(items[0]) > WIDTH - len(end):
+        return [*wrap(first, indent).split("\n"), *wrap_items(items, indent, indent, separator)]
     lines, line = [], first + items[0]
     for item in items[1:]:
         if len(line) + len(separator) + len(item) > WIDTH - len(end):
