@@ -245,7 +245,10 @@ def test_a_german_players_mail_has_the_german_map(tmp_path):
         "\nU Bob               blau       100         0       0  ausgeschieden (Regel 40)\n" in ann
     )
     assert "\nErwartet: Cid (G), Ann (R): Runde 1, eine Baurunde: kauf eine Strecke\n" in ann
+    # the standings name each colour in the reader's words too
+    assert re.search(r"\n  Bob +100  \(blau, 0 Strecken, aus dem Spiel\)\n", ann), ann
     cid = "\n".join(text_of(m) for m in boxes.new(ADDRESSES[2]))
+    assert re.search(r"\n  Bob +100  \(blue, 0 routes, out of the game\)\n", cid), cid
     assert "\nPlayers             Colour    Cash  Routes  Spaces  This round\n" in cid
     assert "\nAwaiting: Cid (G), Ann (R): Round 1, a building round: buy one route" in cid
 
