@@ -26,7 +26,8 @@ def game_hash(seed: int, bots: list[str]) -> str:
         seat = due[0].seat
         order = made[bots[seat]](state, seat, rng)
         state, events = RULES.apply(state, seat, order)
-        digest.update("\n".join([RULES.format(order), *events]).encode())
+        # events are Say (str() is their English, as the log keeps them)
+        digest.update("\n".join([RULES.format(order), *map(str, events)]).encode())
     digest.update(json.dumps(RULES.to_data(state), sort_keys=True).encode())
     return digest.hexdigest()
 
