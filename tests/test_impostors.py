@@ -21,10 +21,11 @@ from test_campaign_life import deadline_game, last_text_after, run, write
 from test_commands_maildir import delivered, observing
 from test_identity import running
 
+from referee import cache as disk_cache
 from referee import mailbot
 from referee.cli import main
 from referee.service.tick import tick
-from referee.settings import checks
+from referee.settings import checks, confusables
 
 T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
 GIL = "Gil <gil@example.org>"
@@ -211,33 +212,34 @@ def test_a_token_or_plus_address_in_press_is_masked_and_the_sender_told_why(mail
     assert "Bob's token is [hidden]" in history and bob_token not in history
 
 
-def test_a_campaign_whose_names_did_not_change_is_played_without_unicodes_table(
-    tmp_path, monkeypatch
+def test_the_look_alike_table_shipped_is_unicodes_published_one():
+    """The referee reads Unicode's table (UTS #39) from a compact form made from the file
+    Unicode publishes (``python3 -m referee.settings.confusables``): the two agree, and a
+    Cyrillic or Greek letter is taken for its Latin look-alike by it."""
+    published = confusables.PUBLISHED.read_text("utf-8-sig")
+    assert confusables.SHIPPED.read_text("ascii") == confusables.shipped_text(published)
+    assert len(confusables.prototypes(published)) > 6000
+    assert checks.look_alike("\u0410nn", ["Ann"]) == "Ann"  # a Cyrillic A
+    assert checks.look_alike("B\u03bfb", ["Bob"]) == "Bob"  # a Greek o
+
+
+def test_a_tick_checks_a_campaigns_names_as_it_reads_them_and_remembers_nothing_of_them(
+    tmp_path,
 ):
-    """Unicode's table of look-alikes costs a fresh process (each tick) tens of milliseconds
-    to build: a campaign is loaded and played without it while its names stay as they were
-    checked; a name edited by hand is still checked, with it."""
+    """Names are checked each time a campaign is read (a fresh process reads the table in a
+    millisecond), so nothing of them is kept in the referee's cache; a name edited by hand
+    is caught at the next tick."""
     site = make_site(tmp_path)
-    site.new_campaign("bus", "g1", PLAYERS, seed=1, gm=GIL)  # the names checked here
-    tick(site, T0)
-    built = []
-
-    def build():  # the table, as a fresh process builds it, told
-        built.append(True)
-        return table()
-
-    table = checks._prototypes
-    table.cache_clear()
-    checks.skeletons.cache_clear()
-    monkeypatch.setattr(checks, "_prototypes", build)
+    site.new_campaign("bus", "g1", PLAYERS, seed=1, gm=GIL)
     ann = site.campaign("g1").players[0]
     Mailboxes(site).deliver(
         person_mail(ann.formatted(), site.identity.plus("g1", ann.token), "o", "build house 15")
     )
-    report = tick(site, T0 + timedelta(minutes=1))
+    report = tick(site, T0)
     assert report.skipped == [] and report.applied == 1, report.errors
     assert "house" in json.dumps(logged(site.campaign("g1"))[-1])
-    assert built == []
+    cached = [p.name for p in disk_cache.cache_dir().rglob("*")]
+    assert not any("apart" in name for name in cached), cached
 
     path = site.data_root / "g1" / "campaign.yaml"
     data = yaml.safe_load(path.read_text())
@@ -245,4 +247,3 @@ def test_a_campaign_whose_names_did_not_change_is_played_without_unicodes_table(
     path.write_text(yaml.safe_dump(data, allow_unicode=True))
     report = tick(site, T0 + timedelta(minutes=2))
     assert report.skipped == ["g1"] and "could be taken for 'Ann'" in report.errors[0]
-    assert built  # the new name was checked, with the table

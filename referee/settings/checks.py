@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import hashlib
-import os
+import json
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from functools import cache, lru_cache
 from importlib import resources
-from pathlib import Path
 from typing import Literal
 
-from .. import cache as disk_cache
 from ..mail.headers import has_encoded_word, unprintable
 
 Language = Literal["en", "de"]
@@ -113,17 +110,13 @@ WHOM = {
 }
 
 
-CONFUSABLES = "confusables.txt"
-APART = "names-apart"  # the referee's cache: a file for each set of names found apart
-
-
 @cache
 def _prototypes() -> dict[int, str]:
-    """Unicode's confusables.txt (UTS #39, shipped beside this file): each character that
-    can be taken for another, to the prototype it is taken for."""
-    text = resources.files(__package__).joinpath(CONFUSABLES).read_text("utf-8-sig")
-    pairs = re.findall(r"^([0-9A-F]+) ;\t([0-9A-F ]+?) ;", text, re.MULTILINE)
-    return {int(code, 16): "".join(chr(int(c, 16)) for c in to.split()) for code, to in pairs}
+    """Unicode's table of look-alikes (UTS #39, shipped as ``confusables.json``, made from
+    the table Unicode publishes by ``settings.confusables``): each character that can be
+    taken for another, to the prototype it is taken for."""
+    text = resources.files(__package__).joinpath("confusables.json").read_text("ascii")
+    return str.maketrans(json.loads(text))
 
 
 @lru_cache(maxsize=4096)  # a campaign's names are checked again at each load of its file
@@ -177,28 +170,9 @@ def first_taken(
 ) -> tuple[int, tuple[str, str]] | None:
     """The first of ``players`` (name, address) whose name could be taken for an earlier
     player's, the game master's or a role's (``name_taken``): their seat and whom; None
-    when none could. Names found apart are remembered in the referee's cache, so that a
-    campaign loaded again with the same names (each tick is a fresh process) does not build
-    Unicode's table (``_prototypes``) to find it out again."""
-    remembered = _apart_marker(players, gm)
-    if remembered is not None and remembered.exists():
-        return None
+    when none could."""
     for seat, (name, address) in enumerate(players):
         taken = name_taken(name, address, players[:seat], gm)
         if taken is not None:
             return seat, taken
-    if remembered is not None:
-        disk_cache.write(remembered, b"")
     return None
-
-
-def _apart_marker(players: Sequence[tuple[str, str]], gm: tuple[str, str] | None) -> Path | None:
-    """The cache's file that says these names were found apart, named by what the finding
-    depends on: the names and addresses, the roles and the table's file (None: that file is
-    not one on disk, so nothing is remembered)."""
-    try:
-        table = os.stat(os.path.join(os.path.dirname(__file__), CONFUSABLES))
-    except OSError:
-        return None
-    asked = repr((list(players), gm, ROLES, table.st_size, table.st_mtime_ns))
-    return disk_cache.cache_dir() / APART / hashlib.sha256(asked.encode()).hexdigest()
