@@ -19,7 +19,7 @@ from referee.bus import rules
 from referee.bus.board import BOARD
 from referee.bus.engine import RULES
 from referee.bus.text_map import WIDTH, text_map
-from referee.contract import Say
+from referee.contract import IllegalOrder, Say
 from referee.words import language
 
 # English words of the map (as it was before it was worded): none is left in a German map
@@ -202,3 +202,83 @@ def map_in(text: str) -> str:
     while end + 1 < len(lines) and lines[end + 1].startswith("  "):
         end += 1
     return "\n".join(lines[start : end + 1])
+
+
+def counted(seed: int = 0) -> dict[tuple[str, int], object]:
+    """The first prompt of each kind with a count, and the first event of passengers
+    brought, by kind and count, in a three-player game the bot plays."""
+    found: dict[tuple[str, int], object] = {}
+    state, bot, rng = RULES.new_game({}, NAMES[:3], seed), RULES.bot("default"), random.Random(0)
+    while due := RULES.awaiting(state):
+        if state.todo:  # counted as the decision came due
+            found.setdefault((due[0].kind, state.todo), due[0].prompt)
+        state, events = RULES.apply(state, due[0].seat, bot(state, due[0].seat, rng))
+        for event in events:
+            if isinstance(event, Say) and " brings " in event.text:
+                found.setdefault(("brings", event.params["count"]), event)
+    return found
+
+
+# the English as old campaigns' turn reports have it (tests/test_records.py replays one)
+ONE_OR_TWO = {
+    ("brings", 1): ("Ann brings 1 passenger(s): 1 at 11.", "Ann bringt 1 Passagier: 1 an 11."),
+    ("brings", 2): (
+        "Cid brings 2 passenger(s): 1 at 11, 1 at 26.",
+        "Cid bringt 2 Passagiere: 1 an 11, 1 an 26.",
+    ),
+    ("passengers", 1): (
+        "Passengers: place 1 new passenger(s) at the stations.",
+        "Neue Passagiere: setze 1 neuen Passagier an einen der Bahnhöfe.",
+    ),
+    ("passengers", 2): (
+        "Passengers: place 2 new passenger(s) at the stations.",
+        "Neue Passagiere: setze 2 neue Passagiere an die Bahnhöfe.",
+    ),
+    ("line", 1): (
+        "Line expansion: lay 1 more street(s) at your heads (14 and 21).",
+        "Streckenbau: baue noch 1 Strecke an deinen Linienenden (14 und 21).",
+    ),
+    ("line", 2): (
+        "Line expansion: lay 2 more street(s) at your heads (9 and 10).",
+        "Streckenbau: baue noch 2 Strecken an deinen Linienenden (9 und 10).",
+    ),
+    ("build", 1): (
+        "Buildings: erect 1 more building(s) in zone A.",
+        "Neue Gebäude: baue noch 1 Gebäude in Zone A.",
+    ),
+    ("build", 2): (
+        "Buildings: erect 2 more building(s) in zone A.",
+        "Neue Gebäude: baue noch 2 Gebäude in Zone A.",
+    ),
+}
+
+
+def test_one_passenger_or_two_street_or_building_in_english_and_german():
+    """An event and a prompt with a count say one thing in the singular and more in the
+    plural in German ('1 Passagier', '2 Passagiere', not 'Passagier(e)'); the English reads
+    as it always has."""
+    found = counted()
+    for key, (english, german_) in ONE_OR_TWO.items():
+        assert str(found[key]) == english
+        with language.reading("de", "bus"):
+            assert language.word(found[key]) == german_
+
+
+def test_one_passenger_to_place_is_refused_in_the_singular():
+    """Two passengers where one is due: the refusal says one, in German without '(e)'."""
+    state = next(
+        s
+        for s in bot_states(3, seed=0)
+        if s.todo == 1 and s.phase == "resolve" and RULES.awaiting(s)[0].kind == "passengers"
+    )
+    seat = RULES.awaiting(state)[0].seat
+    [[order]] = [e.alternatives for e in RULES.parse("passengers 11:2")]
+    with pytest.raises(IllegalOrder) as refused:
+        RULES.apply(state, seat, order)
+    assert str(refused.value.reason) == (
+        "Place exactly 1 passenger(s), split between stations 11 and 26."
+    )
+    with language.reading("de", "bus"):
+        assert (
+            language.word(refused.value.reason) == "Setze genau 1 Passagier, an Bahnhof 11 oder 26."
+        )
