@@ -169,8 +169,12 @@ def _table(
         ]
         return [_row(columns, widths, cells) for cells in [headings, *cut]]
 
-    widths[gives_way] -= max(0, max(map(len, lines())) - WIDTH)
-    return widths, lines()
+    laid = lines()
+    over = max(map(len, laid)) - WIDTH
+    if over > 0:
+        widths[gives_way] -= over
+        laid = lines()
+    return widths, laid
 
 
 HEADS = Say("Heads")  # where a line ends: its crossings, or the lines ending at a crossing
