@@ -130,19 +130,27 @@ def _prompt(s: BusState, seat: int, kind: str) -> tuple[Say, Say]:
         if not s.streets[seat]:
             return FIRST_LINE, Say("First line: lay your first line marker on any street.")
         return FIRST_LINE, Say("First line: lay your second line marker at one end of your first.")
+    # a count of one has a message of its own, which another language words in the
+    # singular; its English keeps the "(s)" that old campaigns' turn reports have
     if kind == "line":
-        return LINE_EXPANSION, Say(
-            "Line expansion: lay {todo} more street(s) at your heads ({heads}).",
-            {"todo": s.todo, "heads": _crossings(head_crossings(s, seat))},
+        laid = {"todo": s.todo, "heads": _crossings(head_crossings(s, seat))}
+        return LINE_EXPANSION, (
+            Say("Line expansion: lay 1 more street(s) at your heads ({heads}).", laid)
+            if s.todo == 1
+            else Say("Line expansion: lay {todo} more street(s) at your heads ({heads}).", laid)
         )
     if kind == "passengers":
-        return PASSENGERS_TITLE, Say(
-            "Passengers: place {todo} new passenger(s) at the stations.", {"todo": s.todo}
+        return PASSENGERS_TITLE, (
+            Say("Passengers: place 1 new passenger(s) at the stations.")
+            if s.todo == 1
+            else Say("Passengers: place {todo} new passenger(s) at the stations.", {"todo": s.todo})
         )
     if kind == "build":
-        return BUILDINGS, Say(
-            "Buildings: erect {todo} more building(s) in zone {zone}.",
-            {"todo": s.todo, "zone": s.open_zone()},
+        built = {"todo": s.todo, "zone": s.open_zone()}
+        return BUILDINGS, (
+            Say("Buildings: erect 1 more building(s) in zone {zone}.", built)
+            if s.todo == 1
+            else Say("Buildings: erect {todo} more building(s) in zone {zone}.", built)
         )
     if kind == "clock":
         return CLOCK, Say(
@@ -543,6 +551,8 @@ def _why_illegal(s: BusState, seat: int, order: Order) -> Say:
             )
         return Say("Every space of {action} is taken this round.", {"action": args[0]})
     if kind == "passengers":
+        if s.todo == 1:
+            return Say("Place exactly 1 passenger(s), split between stations 11 and 26.")
         return Say(
             "Place exactly {todo} passenger(s), split between stations 11 and 26.",
             {"todo": s.todo},
@@ -643,11 +653,11 @@ def passengers(s: BusState, seat: int, args: tuple, events: list[Words]) -> None
         ),
         ", ",
     )
-    events.append(
-        Say(
-            "{name} brings {count} passenger(s): {where}.",
-            {"name": s.names[seat], "count": sum(args), "where": where},
-        )
+    brought = {"name": s.names[seat], "count": sum(args), "where": where}
+    events.append(  # one passenger in a message of its own, as a prompt's count of one
+        Say("{name} brings 1 passenger(s): {where}.", brought)
+        if sum(args) == 1
+        else Say("{name} brings {count} passenger(s): {where}.", brought)
     )
 
 

@@ -31,11 +31,11 @@ ACTIONS = (
 BUILDINGS_NAMED = {"house": Say("houses"), "office": Say("offices"), "pub": Say("pubs")}
 
 PHASES = {
-    "setup": "setting up",
-    "choose": "choosing actions",
-    "resolve": "resolving actions",
-    "ended": "as it ended",
-    "over": "game over",
+    "setup": Say("setting up"),
+    "choose": Say("choosing actions"),
+    "resolve": Say("resolving actions"),
+    "ended": Say("as it ended"),
+    "over": Say("game over"),
 }
 
 
@@ -106,8 +106,8 @@ class ActionRow:
 
 @dataclass(frozen=True)
 class Scene:
-    title: str
-    status: str
+    title: Say
+    status: Say
     players: tuple[Player, ...]
     street_lines: dict[tuple[int, int], tuple[int, ...]]  # street -> seats on it, by seat
     crossings: dict[int, CrossingFacts]
@@ -119,8 +119,8 @@ class Scene:
     open_lots: tuple[int, ...]  # crossings with a free lot in the open zone, one per lot
     passenger_supply: int
     actions: tuple[ActionRow, ...]
-    awaiting: tuple[str, ...]
-    result: tuple[str, ...]
+    awaiting: tuple[Say, ...]  # who (a name, a letter) and the prompt
+    result: tuple[Words, ...]  # how it ended, then the places
 
 
 def line_path(streets: list[list[int]], heads: list[int]) -> tuple[int, ...]:
@@ -171,13 +171,18 @@ def build_scene(view: BusView, board: Board) -> Scene:
         for key, name in ACTIONS
     )
     awaiting = tuple(
-        f"{names[a['seat']]} ({STYLES[a['seat']].letter}): {a['prompt']}" for a in view["awaiting"]
+        Say(
+            "{name} ({letter}): {prompt}",
+            {"name": names[a["seat"]], "letter": STYLES[a["seat"]].letter, "prompt": a["prompt"]},
+        )
+        for a in view["awaiting"]
     )
+    phase = PHASES[view["phase"]]
     return Scene(
-        title=f"Bus ({view['edition']} edition)",
-        status=f"round {view['round']}, {PHASES[view['phase']]}"
+        title=Say("Bus ({edition} edition)", {"edition": view["edition"]}),
+        status=Say("round {round}, {phase}", {"round": view["round"], "phase": phase})
         if view["round"]
-        else PHASES[view["phase"]],
+        else phase,
         players=players,
         street_lines={s: tuple(sorted(seats)) for s, seats in sorted(street_lines.items())},
         crossings=crossings,
@@ -254,10 +259,10 @@ def _crossings(
     return facts
 
 
-def _result(result: ResultView | None, names: dict[int, str]) -> tuple[str, ...]:
+def _result(result: ResultView | None, names: dict[int, str]) -> tuple[Words, ...]:
     if result is None:
         return ()
-    lines = [f"Game over: {result['reason']}"]
+    lines: list[Words] = [Say("Game over: {reason}", {"reason": result["reason"]})]
     for place, seats in enumerate(result["ranking"], 1):
         who = ", ".join(f"{names[s]} ({STYLES[s].letter})" for s in seats)
         lines.append(f"{place}. {who}: {result['scores'][seats[0]]}")

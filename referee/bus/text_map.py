@@ -1,14 +1,16 @@
 """The plain-text map of a Bus position: a schematic of the board and compact tables.
 
-At most 78 columns of plain ASCII, for the body of a mail read in a monospace font.
+At most 78 columns, for the body of a mail read in a monospace font, its words in its
+reader's language (plain ASCII in English).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from functools import lru_cache
+from typing import NamedTuple
 
-from ..contract import Wording
+from ..contract import Say, Wording
 from ..maps.textgrid import WIDTH as WIDTH
 from ..maps.textgrid import (
     blank,
@@ -22,7 +24,8 @@ from ..maps.textgrid import (
 )
 from .board import Board
 from .engine import BusView
-from .scene import STYLES, Scene, build_scene
+from .rules import BUILDING_NAMES
+from .scene import STYLES, Player, Scene, build_scene
 
 # Board positions run 0..100 both ways; a character cell is about twice as tall as wide.
 GRID_X, GRID_Y = 0.74, 0.46
@@ -35,31 +38,50 @@ def text_map(view: BusView, board: Board, word: Wording = str) -> str:
     words worded by ``word``."""
     scene = build_scene(view, board)
     parts = [
-        _header(scene),
+        _header(scene, word),
         _schematic(scene, board),
-        _key(scene, board),
-        _players(scene),
-        _crossings(scene),
-        _actions(scene),
+        _key(scene, board, word),
+        _players(scene, word),
+        _crossings(scene, word),
+        _actions(scene, word),
     ]
     return document(parts, scene.awaiting, scene.result, word)
 
 
-def _header(scene: Scene) -> str:
+def _header(scene: Scene, word: Wording) -> str:
+    clock = {
+        "clock": BUILDING_NAMES[scene.clock],
+        "next": BUILDING_NAMES[scene.next_clock],
+        "stones": scene.clock_stones,
+        "total": scene.clock_stones_total,
+        "supply": scene.passenger_supply,
+    }
     lines = [
-        f"{scene.title}: {scene.status}",
-        f"Clock: {scene.clock} (next {scene.next_clock}), "
-        f"{scene.clock_stones} of {scene.clock_stones_total} stones left.  "
-        f"Passengers in supply: {scene.passenger_supply}.",
+        f"{word(scene.title)}: {word(scene.status)}",
+        word(
+            Say(
+                "Clock: {clock} (next {next}), {stones} of {total} stones left.  "
+                "Passengers in supply: {supply}.",
+                clock,
+            )
+        ),
     ]
     if scene.open_zone:
         lots = ", ".join(
-            f"{c} ({n} lots)" if n > 1 else str(c) for c, n in Counter(scene.open_lots).items()
+            word(Say("{crossing} ({lots} lots)", {"crossing": c, "lots": n})) if n > 1 else str(c)
+            for c, n in Counter(scene.open_lots).items()
         )
-        lines.append(wrap(f"Open zone {scene.open_zone}, free lots at: {lots}", "  "))
+        lines.append(
+            word(
+                Say(
+                    "Open zone {zone}, free lots at: {lots}",
+                    {"zone": scene.open_zone, "lots": lots},
+                )
+            )
+        )
     else:
-        lines.append("No free building lot is left.")
-    return "\n".join(lines)
+        lines.append(word(Say("No free building lot is left.")))
+    return "\n".join(wrap(line, "  ") for line in lines)
 
 
 def _schematic(scene: Scene, board: Board) -> str:
@@ -88,71 +110,161 @@ def street_cells(board: Board) -> dict[tuple[int, int], list[tuple[tuple[int, in
     return edge_cells(_labels(board), board.streets)
 
 
-def _key(scene: Scene, board: Board) -> str:
+def _key(scene: Scene, board: Board, word: Wording) -> str:
     players = "  ".join(f"{p.style.letter} {p.name}" for p in scene.players)
-    stations = " and ".join(str(c) for c in board.stations)
-    return "\n".join(
-        [
-            wrap(f"Lines: {players}  (letters alternate on a shared street)", "  "),
-            f"Numbers are crossings; stations {stations}; - | / \\ are streets without a line.",
+    a, b = board.stations  # B9: passengers arrive at two stations
+    lines = [
+        Say("Lines: {players}  (letters alternate on a shared street)", {"players": players}),
+        Say(
+            "Numbers are crossings; stations {a} and {b}; - | / \\ are streets without a line.",
+            {"a": a, "b": b},
+        ),
+    ]
+    return "\n".join(wrap(word(line), "  ") for line in lines)
+
+
+class Column(NamedTuple):
+    heading: Say
+    width: int  # as the English map has always had it
+    align: str  # "<" left, ">" right
+    before: str = ""  # blanks before it
+
+
+def _said(say: Say, word: Wording) -> str:
+    """A word of the map worded, without the context that tells it from the game's same
+    English word in another sense ("line markers left|line" beside the action "line"): a
+    ``Say`` has no gettext context (msgctxt), so it goes before a bar, as gettext's sgettext
+    has it."""
+    return word(say).rpartition("|")[2]
+
+
+def _widths(columns: tuple[Column, ...], word: Wording) -> list[int]:
+    """Each column as wide as in English, or wider by as much as its worded heading is
+    longer: the gaps between the headings stay, and the English map is as it was."""
+    return [
+        c.width + max(0, len(_said(c.heading, word)) - len(_said(c.heading, str))) for c in columns
+    ]
+
+
+def _row(columns: tuple[Column, ...], widths: list[int], cells: list[object]) -> str:
+    return "".join(
+        f"{c.before}{cell:{c.align}{width}}" for c, width, cell in zip(columns, widths, cells)
+    ).rstrip()
+
+
+def _table(
+    columns: tuple[Column, ...], rows: list[list[object]], word: Wording, gives_way: int
+) -> tuple[list[int], list[str]]:
+    """The widths of a table's columns and its lines, headings first: the column
+    ``gives_way`` narrower by as much as the widest line would pass WIDTH, its cells cut to
+    leave a blank after them."""
+    headings: list[object] = [_said(c.heading, word) for c in columns]
+    widths = _widths(columns, word)
+
+    def lines() -> list[str]:
+        most = widths[gives_way] - 1
+        cut = [
+            [*cells[:gives_way], str(cells[gives_way])[:most], *cells[gives_way + 1 :]]
+            for cells in rows
         ]
-    )
+        return [_row(columns, widths, cells) for cells in [headings, *cut]]
+
+    laid = lines()
+    over = max(map(len, laid)) - WIDTH
+    if over > 0:
+        widths[gives_way] -= over
+        laid = lines()
+    return widths, laid
 
 
-def _players(scene: Scene) -> str:
-    lines = [
-        f"{'markers left':>68}",
-        f"{'Players':<24}{'Score':>6}{'Points':>7}{'Stones':>7}{'Buses':>6}"
-        f"{'action':>8}{'line':>7}  Heads",
-    ]
+HEADS = Say("Heads")  # where a line ends: its crossings, or the lines ending at a crossing
+PLAYER_COLUMNS = (
+    Column(Say("Players"), 24, "<"),
+    Column(Say("Score"), 6, ">"),
+    Column(Say("Points"), 7, ">"),
+    Column(Say("Stones"), 7, ">"),
+    Column(Say("the buses a player has|Buses"), 6, ">"),
+    Column(Say("action markers left|action"), 8, ">"),
+    Column(Say("line markers left|line"), 7, ">"),
+    Column(HEADS, 0, "<", "  "),
+)
+MARKERS_LEFT = Say("markers left")  # over the columns of action and line markers
+
+
+def _players(scene: Scene, word: Wording) -> str:
+    rows: list[list[object]] = []
     for p in scene.players:
-        name = p.name + (" (start)" if p.start else "")
-        if not p.heads:
-            heads = "-"
-        elif p.heads[0] == p.heads[1]:
-            heads = f"{p.heads[0]} (circle)"
-        else:
-            heads = f"{p.heads[0]}, {p.heads[1]}"
-        lines.append(
-            f"{p.style.letter} {name[:21]:<22}{p.score:>6}{p.points:>7}{p.stones:>7}"
-            f"{p.buses:>6}{p.markers:>8}{p.line_markers:>7}  {heads}"
-        )
+        name = word(Say("{name} (start)", {"name": p.name})) if p.start else p.name
+        figures = [p.score, p.points, p.stones, p.buses, p.markers, p.line_markers]
+        rows.append([f"{p.style.letter} {name}", *figures, _heads(p, word)])
+    # the names give way to longer headings rather than pass WIDTH
+    widths, lines = _table(PLAYER_COLUMNS, rows, word, gives_way=0)
+    markers = sum(widths[:-1]) + 3  # over the two columns of markers
+    laid = [f"{word(MARKERS_LEFT):>{markers}}", lines[0]]
+    for p, line in zip(scene.players, lines[1:]):
+        laid.append(line)
         if p.path:
-            lines.extend(_path_lines(p.path))
-    return "\n".join(lines)
+            laid.extend(_path_lines(p.path, word))
+    return "\n".join(laid)
 
 
-def _crossings(scene: Scene) -> str:
-    lines = [
-        f"{'Crossing':<9}{'Buildings (zone type, * seated)':<34}{'Seated':>6}"
-        f"{'Waiting':>8}  {'Lines':<11}Heads"
-    ]
+def _heads(p: Player, word: Wording) -> str:
+    if not p.heads:
+        return "-"
+    if p.heads[0] == p.heads[1]:
+        return word(Say("{crossing} (circle)", {"crossing": p.heads[0]}))
+    return f"{p.heads[0]}, {p.heads[1]}"
+
+
+CROSSING_COLUMNS = (
+    Column(Say("Crossing"), 9, "<"),
+    Column(Say("Buildings (zone type, * seated)"), 34, "<"),
+    Column(Say("Seated"), 6, ">"),
+    Column(Say("Waiting"), 8, ">"),
+    Column(Say("Lines"), 11, "<", "  "),
+    Column(HEADS, 0, "<"),
+)
+
+
+def _crossings(scene: Scene, word: Wording) -> str:
+    free, station = word(Say("free")), word(Say("station"))
+    rows: list[list[object]] = []
     for c in scene.crossings.values():
         if not c.shown:
             continue
         lots = ", ".join(
-            f"{lot.zone} {lot.building or 'free'}{'*' if lot.seated else ''}" for lot in c.lots
+            f"{lot.zone} {word(BUILDING_NAMES[lot.building]) if lot.building else free}"
+            f"{'*' if lot.seated else ''}"
+            for lot in c.lots
         )
-        what = "station" if c.station else lots
-        letters = _letters(c.lines)
-        heads = _letters(c.heads)
-        lines.append(f"{c.label:>6}   {what:<34}{c.seated:>6}{c.waiting:>8}  {letters:<11}{heads}")
-    return "\n".join(lines)
+        what = station if c.station else lots
+        rows.append(
+            [f"{c.label:>6}", what, c.seated, c.waiting, _letters(c.lines), _letters(c.heads)]
+        )
+    # the buildings, whose column is wider than they are, give way to longer headings
+    return "\n".join(_table(CROSSING_COLUMNS, rows, word, gives_way=1)[1])
 
 
 def _letters(seats: tuple[int, ...]) -> str:
     return " ".join(STYLES[s].letter for s in seats) or "-"
 
 
-def _actions(scene: Scene) -> str:
-    lines = [f"{'Actions':<25}" + " ".join("abcdef")]
-    for row in scene.actions:
+def _actions(scene: Scene, word: Wording) -> str:
+    names = [f"{word(row.name)} ({row.key})" for row in scene.actions]
+    heading = word(Say("Actions"))
+    width = max(len(name) + 2 for name in [heading, *names])
+    lines = [f"{heading:<{width}}" + " ".join("abcdef")]
+    for row, name in zip(scene.actions, names):
         spaces = [STYLES[s].letter for s in row.seats]
         spaces += ["."] * (row.spaces - len(spaces))
-        lines.append(f"{f'{row.name} ({row.key})':<25}" + " ".join(spaces))
+        lines.append(f"{name:<{width}}" + " ".join(spaces))
     return "\n".join(lines)
 
 
-def _path_lines(path: tuple[int, ...]) -> list[str]:
+LINE = Say("a player's line|line")
+
+
+def _path_lines(path: tuple[int, ...], word: Wording) -> list[str]:
     """A line as crossings joined by dashes, broken after a dash to stay within WIDTH."""
-    return wrap_items([str(c) for c in path], "  line ", "       ", "-")
+    first = f"  {_said(LINE, word)} "
+    return wrap_items([str(c) for c in path], first, " " * len(first), "-")
