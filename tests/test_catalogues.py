@@ -137,6 +137,24 @@ def forms(text: str | tuple[str, ...]) -> tuple[str, ...]:
     return text if isinstance(text, tuple) else (text,)
 
 
+# Bus's terms in German are the German rules summary's (each catalogue's glossary): the
+# words it does not use, and which one mail would otherwise mix with its own
+NOT_THE_SUMMARYS = ("Fahrgast", "Fahrgäste", "Haltestelle", "Linienerweiterung", "Buskauf")
+
+
+@pytest.mark.parametrize(("package", "domain"), CATALOGUES)
+def test_the_german_words_for_buss_things_are_the_rules_summarys(package, domain):
+    """One mail says "Streckenbau" on its map and in its help alike, "Passagier" in its
+    events and its help: never another German word for the same thing."""
+    found = [
+        (m.id, word)
+        for m in catalogue(package, domain, "de")
+        for word in NOT_THE_SUMMARYS
+        if m.id and word in "".join(forms(m.string))
+    ]
+    assert found == []
+
+
 def test_a_translation_that_lost_a_field_is_found():
     """The check of fields is no check of nothing: a translation without {todo}, or with a
     field spelt otherwise, or without its !r, differs from its message."""
