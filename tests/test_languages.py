@@ -16,31 +16,35 @@ from referee.words import language
 
 ANN, BOB, CID = "Ann <ann@example.org>", "Bob <bob@example.org>", "Cid <cid@example.org>"
 # words no German sentence of the referee's holds: found in a German reader's mail, they are
-# English left untranslated (the game's notation, the map and names aside)
+# English left untranslated
 ENGLISH = (" the ", " your ", " you ", " is ", " are ", " has ", " were ", " for ", " with ")
+# and the words of a map, a table or an event, which are not sentences
+TERSE_ENGLISH = (" and ", " of ", " round ", " left", " free ", " lots ", " Awaiting", " Players ")
 GERMAN_MONTHS = "Jan|Feb|März|Apr|Mai|Juni|Juli|Aug|Sept|Okt|Nov|Dez"
 GERMAN_DAY = re.compile(rf"\b(Mo|Di|Mi|Do|Fr|Sa|So)\. \d{{1,2}}\. ({GERMAN_MONTHS})\.? 20\d\d\b")
 ENGLISH_MONTHS = "Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec"
 ENGLISH_DAY = re.compile(rf"\b(Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d\d ({ENGLISH_MONTHS}) 20\d\d\b")
+# names in the game's own maps, English whatever the reader's language
+NAMES = ("Yorkshire and the North East",)
 
 
 def prose(text: str) -> str:
-    """A mail's words as sentences: without the offered and written order lines (indented
-    by four), the game's events (a line from "- ", and its wrapped lines under it) and
-    standings (the game's own words), and the text map."""
-    kept, event = [], False
-    for line in text.splitlines():
-        if line.startswith("Bus (") or line.startswith("Spielstand:"):
-            break  # the standings, then the map: the game's
-        event = line.startswith("- ") or (event and line.startswith("  "))
-        if event or line.startswith(("    ", "  - ", "  + build", "  + line")):
-            continue
-        kept.append(line)
-    return " ".join(" ".join(kept).split()) + " "
+    """A mail's words, all but the game's notation: the offered and written order lines
+    (indented by four, or marked + or - in an answer), and the names of its maps."""
+    kept = [
+        line
+        for line in text.splitlines()
+        if not line.startswith(("    ", "  - ", "  + build", "  + line", "  + round"))
+    ]
+    words = " ".join(" ".join(kept).split())
+    for name in NAMES:
+        words = words.replace(name, "")
+    return f" {words} "
 
 
 def english_in(text: str) -> list[str]:
-    return [word for word in ENGLISH if word in prose(text)]
+    words = prose(text)
+    return [word for word in ENGLISH + TERSE_ENGLISH if word in words]
 
 
 def signed_up(tmp_path):
@@ -260,9 +264,9 @@ def test_the_languages_offered_are_the_ones_the_settings_take():
 @pytest.mark.slow  # whole games played by mail
 @pytest.mark.parametrize("game", ["bus", "busboss"])
 def test_a_whole_game_by_mail_gives_german_players_german_sentences_and_dates(tmp_path, game):
-    """Every mail of a whole game, to players who read German: no English sentence outside
-    the game's own words (its notation, its events and the map, which the game words) and
-    people's names; each due time with German day and month names."""
+    """Every mail of a whole game, to players who read German: no English word outside the
+    game's notation and the names of people and places, its events, standings and text map
+    included; each due time with German day and month names."""
     settings = {"language": "de", "deadlines": {"hours": 48}}
     result = run_demo(tmp_path / "demo", game=game, settings=settings)
     assert result.finished
