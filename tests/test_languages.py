@@ -12,6 +12,9 @@ from sites import Mailboxes, make_site, person_mail, reload, run_tick, text_of
 
 from referee import mailbot
 from referee.demo import run_demo
+from referee.service.archive import write_archive
+from referee.service.site import Site
+from referee.settings.site import load_config
 from referee.words import language
 
 ANN, BOB, CID = "Ann <ann@example.org>", "Bob <bob@example.org>", "Cid <cid@example.org>"
@@ -279,6 +282,16 @@ def test_a_whole_game_by_mail_gives_german_players_german_sentences_and_dates(tm
     assert sum(bool(GERMAN_DAY.search(t)) for t in texts) > 10
     assert not any(ENGLISH_DAY.search(t) for t in texts)
     assert all("Fällig bis" in t for t in texts if t.startswith("DEINE ENTSCHEIDUNG"))
+    # the campaign's static archive, in the campaign's language: its pages' words, and the
+    # reports and maps they hold
+    site = Site(load_config(tmp_path / "demo" / "referee.yaml"))
+    written = write_archive(site.campaign("demo").table(), tmp_path / "archive")
+    pages = [p for p in written if p.suffix in (".html", ".txt")]
+    assert len(pages) > 5
+    for page in pages:
+        words = unescape(re.sub(r"<style.*?</style>|<[^>]+>", "\n", page.read_text(), flags=re.S))
+        assert english_in(words) == [], (page.name, english_in(words))
+        assert 'lang="de"' in page.read_text() or page.suffix == ".txt"
 
 
 def test_referee_new_sets_the_campaigns_language_with_a_comment_that_says_so(tmp_path):

@@ -815,6 +815,15 @@ class Table:
             return ended.view(steps[-1].view, round_) if ended else steps[-1].view
         return self.view()
 
+    def awaiting_after_round(self, round_: int) -> list[Decision]:
+        """The decisions the game awaited as round ``round_`` ended (or awaits now, if it
+        has not), their prompts as the game says them (its view keeps their English)."""
+        steps = self.steps_of_round(round_)
+        if steps and steps[-1].state is None:
+            self.complete()
+            steps = self.steps_of_round(round_)
+        return self.rules.awaiting(steps[-1].state) if steps else self.awaiting
+
     @property
     def round(self) -> int:
         return self.rules.round(self.state)

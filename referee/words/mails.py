@@ -12,7 +12,7 @@ from email.message import EmailMessage
 from typing import Any
 
 from .. import maps
-from ..contract import AwaitedView, HeldOrders, Say, View, Words
+from ..contract import AwaitedView, Decision, HeldOrders, Say, View, Words
 from ..mail.compose import Attachment, compose
 from ..mail.routing import Identity
 from ..records import Command, Drop, Message, Record, Replace
@@ -81,27 +81,31 @@ def result_context(table: Table, view: View) -> dict | None:
     return {"reason": reason, "places": places, "ties": ties, "game": view["game"]}
 
 
-def base_context(table: Table, seat: int | None = None, view: View | None = None) -> dict:
-    """What every report shows: the game now, or a past round's ``view``, as everyone sees
-    it, or as ``seat`` does (with what it holds that the others may not see); the map is
-    the same for everyone."""
+def base_context(
+    table: Table, seat: int | None = None, view: View | None = None, round_: int | None = None
+) -> dict:
+    """What every report shows: the game now, or as round ``round_`` ended (its ``view``),
+    as everyone sees it, or as ``seat`` does (with what it holds that the others may not
+    see); the map is the same for everyone."""
     view = view or table.view()
+    awaited = table.awaiting if round_ is None else table.awaiting_after_round(round_)
     return {
         "campaign": table.campaign,
         "title": table.rules.title,
         "view": view if seat is None else table.view(seat),
-        "map": maps.text_map(as_said(table, view), language.word),
+        "map": maps.text_map(as_said(table, view, awaited), language.word),
         "map_key": maps.map_key(view),  # beside the PNG, in the HTML
         "result": result_context(table, view),
         "waiting_for": waiting_for(table),
     }
 
 
-def as_said(table: Table, view: View) -> View:
-    """The view with the prompts of the decisions it awaits and its result's reason as the
-    game says them now (``Say``), so that the map words them for its reader: a view keeps
-    them in English, and those that are still the game's are known by being its English."""
-    said = {(d.seat, str(d.prompt)): d.prompt for d in table.awaiting}
+def as_said(table: Table, view: View, awaited: Sequence[Decision]) -> View:
+    """The view with the prompts of the decisions it awaits (``awaited``, as the game made
+    them when it was in that state) and its result's reason as the game says them
+    (``Say``), so that the map words them for its reader: a view keeps them in English,
+    and by its English each is known."""
+    said = {(d.seat, str(d.prompt)): d.prompt for d in awaited}
     awaiting: list[AwaitedView] = [
         {**a, "prompt": said.get((a["seat"], str(a["prompt"])), a["prompt"])}
         for a in view["awaiting"]
@@ -696,7 +700,7 @@ def turn_report(table: Table, round_: int, view: View) -> str:
     """The report of one round, for the campaign's turns/ folder; ``view`` is the game at
     the round's end."""
     events = [e for step in table.steps_of_round(round_) for e in step.events]
-    context = base_context(table, view=view)
+    context = base_context(table, view=view, round_=round_)
     return render("turn.txt", round=round_, events=events, **context)
 
 
