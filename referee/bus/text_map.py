@@ -8,17 +8,19 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import lru_cache
-from typing import NamedTuple
 
 from ..contract import Say, Wording
 from ..maps.textgrid import WIDTH as WIDTH
 from ..maps.textgrid import (
+    Column,
     blank,
     document,
     draw_edge,
     draw_labels,
     edge_cells,
     grid_text,
+    said,
+    table,
     wrap,
     wrap_items,
 )
@@ -123,60 +125,6 @@ def _key(scene: Scene, board: Board, word: Wording) -> str:
     return "\n".join(wrap(word(line), "  ") for line in lines)
 
 
-class Column(NamedTuple):
-    heading: Say
-    width: int  # as the English map has always had it
-    align: str  # "<" left, ">" right
-    before: str = ""  # blanks before it
-
-
-def _said(say: Say, word: Wording) -> str:
-    """A word of the map worded, without the context that tells it from the game's same
-    English word in another sense ("line markers left|line" beside the action "line"): a
-    ``Say`` has no gettext context (msgctxt), so it goes before a bar, as gettext's sgettext
-    has it."""
-    return word(say).rpartition("|")[2]
-
-
-def _widths(columns: tuple[Column, ...], word: Wording) -> list[int]:
-    """Each column as wide as in English, or wider by as much as its worded heading is
-    longer: the gaps between the headings stay, and the English map is as it was."""
-    return [
-        c.width + max(0, len(_said(c.heading, word)) - len(_said(c.heading, str))) for c in columns
-    ]
-
-
-def _row(columns: tuple[Column, ...], widths: list[int], cells: list[object]) -> str:
-    return "".join(
-        f"{c.before}{cell:{c.align}{width}}" for c, width, cell in zip(columns, widths, cells)
-    ).rstrip()
-
-
-def _table(
-    columns: tuple[Column, ...], rows: list[list[object]], word: Wording, gives_way: int
-) -> tuple[list[int], list[str]]:
-    """The widths of a table's columns and its lines, headings first: the column
-    ``gives_way`` narrower by as much as the widest line would pass WIDTH, its cells cut to
-    leave a blank after them."""
-    headings: list[object] = [_said(c.heading, word) for c in columns]
-    widths = _widths(columns, word)
-
-    def lines() -> list[str]:
-        most = widths[gives_way] - 1
-        cut = [
-            [*cells[:gives_way], str(cells[gives_way])[:most], *cells[gives_way + 1 :]]
-            for cells in rows
-        ]
-        return [_row(columns, widths, cells) for cells in [headings, *cut]]
-
-    laid = lines()
-    over = max(map(len, laid)) - WIDTH
-    if over > 0:
-        widths[gives_way] -= over
-        laid = lines()
-    return widths, laid
-
-
 HEADS = Say("Heads")  # where a line ends: its crossings, or the lines ending at a crossing
 PLAYER_COLUMNS = (
     Column(Say("Players"), 24, "<"),
@@ -198,7 +146,7 @@ def _players(scene: Scene, word: Wording) -> str:
         figures = [p.score, p.points, p.stones, p.buses, p.markers, p.line_markers]
         rows.append([f"{p.style.letter} {name}", *figures, _heads(p, word)])
     # the names give way to longer headings rather than pass WIDTH
-    widths, lines = _table(PLAYER_COLUMNS, rows, word, gives_way=0)
+    widths, lines = table(PLAYER_COLUMNS, rows, word, gives_way=0)
     markers = sum(widths[:-1]) + 3  # over the two columns of markers
     laid = [f"{word(MARKERS_LEFT):>{markers}}", lines[0]]
     for p, line in zip(scene.players, lines[1:]):
@@ -242,23 +190,24 @@ def _crossings(scene: Scene, word: Wording) -> str:
             [f"{c.label:>6}", what, c.seated, c.waiting, _letters(c.lines), _letters(c.heads)]
         )
     # the buildings, whose column is wider than they are, give way to longer headings
-    return "\n".join(_table(CROSSING_COLUMNS, rows, word, gives_way=1)[1])
+    return "\n".join(table(CROSSING_COLUMNS, rows, word, gives_way=1)[1])
 
 
 def _letters(seats: tuple[int, ...]) -> str:
     return " ".join(STYLES[s].letter for s in seats) or "-"
 
 
+# the actions' names are as wide as the longest of them; their spaces by the letters a-f
+ACTION_COLUMNS = (Column(Say("Actions"), fits=()), Column(" ".join("abcdef")))
+
+
 def _actions(scene: Scene, word: Wording) -> str:
-    names = [f"{word(row.name)} ({row.key})" for row in scene.actions]
-    heading = word(Say("Actions"))
-    width = max(len(name) + 2 for name in [heading, *names])
-    lines = [f"{heading:<{width}}" + " ".join("abcdef")]
-    for row, name in zip(scene.actions, names):
+    rows: list[list[object]] = []
+    for row in scene.actions:
         spaces = [STYLES[s].letter for s in row.seats]
         spaces += ["."] * (row.spaces - len(spaces))
-        lines.append(f"{name:<{width}}" + " ".join(spaces))
-    return "\n".join(lines)
+        rows.append([f"{word(row.name)} ({row.key})", " ".join(spaces)])
+    return "\n".join(table(ACTION_COLUMNS, rows, word)[1])
 
 
 LINE = Say("a player's line|line")
@@ -266,5 +215,5 @@ LINE = Say("a player's line|line")
 
 def _path_lines(path: tuple[int, ...], word: Wording) -> list[str]:
     """A line as crossings joined by dashes, broken after a dash to stay within WIDTH."""
-    first = f"  {_said(LINE, word)} "
+    first = f"  {said(LINE, word)} "
     return wrap_items([str(c) for c in path], first, " " * len(first), "-")

@@ -18,6 +18,7 @@ from ..maps.styles import COLOUR_WORDS
 from ..maps.textgrid import (
     WIDTH,
     Cell,
+    Column,
     Label,
     blank,
     document,
@@ -25,6 +26,7 @@ from ..maps.textgrid import (
     draw_labels,
     edge_cells,
     grid_text,
+    table,
     wrap,
     wrap_items,
 )
@@ -187,34 +189,39 @@ def _schematic_key(scene: BossScene, m: Map, word: Wording) -> str:
 # the tables -------------------------------------------------------------------------------
 
 
-NAME_COLUMN = 18  # a player's name, or their company's (rule 6; the key says whose)
-RUN_COLUMN = 9  # a run's cards, "10D-10H"
+# a player's name, or their company's (rule 6; the key says whose), with their letter
+PLAYERS = Column(Say("Players"), 20)
+COMPANIES = Column(Say("Companies"), 25)
+# figures right under their headings; each company's colour in a column as wide for every
+# game; this round's notes, below a line they would carry past WIDTH
+CASH_COLUMNS = (
+    Column(Say("Colour"), fits=tuple(COLOUR_WORDS.values())),
+    Column(Say("Cash"), align=">", before="  "),
+    Column(Say("Routes"), align=">", before="  "),
+    Column(Say("Spaces"), align=">", before="  "),
+    Column(Say("This round"), before="  "),
+)
 
 
 def _cash(scene: BossScene, word: Wording) -> str:
-    """A line a company; each column as wide as its heading in the reader's language and
-    two spaces more (a name's, as the longest name it writes in full)."""
-    named = any(c.company for c in scene.companies)
-    who = word(Say("Companies") if named else Say("Players"))
-    width = max(NAME_COLUMN + (5 if named else 0), len(who))
-    colour = word(Say("Colour"))
-    # as wide for every game: the longest of the colours' words
-    colour_width = max(len(w) for w in [colour, *map(word, COLOUR_WORDS.values())]) + 2
-    figures = [word(Say("Cash")), word(Say("Routes")), word(Say("Spaces"))]
-    lines = [
-        f"{who:<{width + 2}}{colour:<{colour_width}}"
-        + "".join(f"  {heading}" for heading in figures)
-        + ("" if scene.over else "  " + word(Say("This round")))
+    """A line a company, under the headings in the reader's language."""
+    who = COMPANIES if any(c.company for c in scene.companies) else PLAYERS
+    columns = (who, *CASH_COLUMNS)
+    if scene.over:  # no order is awaited: what is left to say has no heading
+        columns = (*columns[:-1], columns[-1]._replace(heading=""))
+    rows: list[list[object]] = [
+        [
+            f"{c.style.letter} {c.company or c.name}",
+            word(COLOUR_WORDS[c.style.colour_name]),
+            c.cash,
+            len(c.routes),
+            c.spaces,
+            word(c.status),
+        ]
+        for c in scene.companies
     ]
-    for c in scene.companies:
-        line = f"{c.style.letter} {(c.company or c.name)[: width - 1]:<{width}}"
-        line += f"{word(COLOUR_WORDS[c.style.colour_name]):<{colour_width}}" + "".join(
-            f"{figure:>{len(heading) + 2}}"
-            for figure, heading in zip((c.cash, len(c.routes), c.spaces), figures, strict=True)
-        )
-        status = f"  {word(c.status)}".rstrip()
-        lines.append(line + status if len(line + status) <= WIDTH else f"{line}\n{status:>{WIDTH}}")
-    return "\n".join(lines)
+    # the names give way to longer headings rather than pass WIDTH
+    return "\n".join(table(columns, rows, word, gives_way=0, overflow="below")[1])
 
 
 def _routes(scene: BossScene, word: Wording) -> str:
@@ -243,6 +250,10 @@ def _routes(scene: BossScene, word: Wording) -> str:
     return "\n".join(lines) or word(Say("No routes are bought yet."))
 
 
+# a run's cards ("10D-10H"), then its destinations
+RUN_COLUMNS = (Column(Say("Run"), 9, before="  "), Column(Say("From - To, offered")))
+
+
 def _runs(scene: BossScene, word: Wording) -> str:
     if not scene.runs:
         return word(scene.no_runs)
@@ -264,18 +275,15 @@ def _runs(scene: BossScene, word: Wording) -> str:
             said,
         )
     )
-    run = word(Say("Run"))
-    column = max(RUN_COLUMN, len(run) + 2)
-    heading = word(Say("From - To, offered"))
-    lines = [wrap(word(offer), "  "), f"  {run:<{column}}{heading}"]
+    rows: list[list[object]] = []
     for r in scene.runs:
         ends = [_run_end(r, i) for i in (0, 1)]
         since = word(Say("since {round}", {"round": r.since}) if r.reoffered else Say("new"))
-        # one run a line where it fits in WIDTH, else wrapped under its ends
-        lines.append(
-            wrap(f"  {r.name:<{column}}{ends[0]} - {ends[1]}, {since}", " " * (column + 2))
-        )
-    return "\n".join(lines)
+        rows.append([r.name, f"{ends[0]} - {ends[1]}, {since}"])
+    # one run a line where it fits in WIDTH, else wrapped under its ends
+    return "\n".join(
+        [wrap(word(offer), "  "), *table(RUN_COLUMNS, rows, word, overflow="wrapped")[1]]
+    )
 
 
 def _run_end(run: RunFacts, i: int) -> str:

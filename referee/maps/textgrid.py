@@ -1,12 +1,13 @@
-"""What the plain-text maps share: at most 78 columns of ASCII, and a schematic drawn on a
-grid of characters as labels joined by straight runs of - | / \\ or of owners' letters."""
+"""What the plain-text maps share: at most 78 columns of ASCII, a schematic drawn on a
+grid of characters as labels joined by straight runs of - | / \\ or of owners' letters, and
+tables whose columns line up under their headings in the reader's words."""
 
 from __future__ import annotations
 
 import math
 import textwrap
 from collections.abc import Hashable, Iterable, Iterator, Mapping
-from typing import TypeVar
+from typing import Literal, NamedTuple, TypeVar
 
 from ..contract import Say, Wording, Words
 
@@ -139,3 +140,91 @@ def wrap_items(items: list[str], first: str, indent: str, separator: str = ", ")
         else:
             line += separator + item
     return lines + [line]
+
+
+# tables ---------------------------------------------------------------------------------
+
+
+GAP = 2  # blanks between a column's words and the next column's
+
+
+class Column(NamedTuple):
+    """A column of a `table`: its heading, and how wide it is and how its cells stand."""
+
+    heading: Words  # worded; a ``str`` is the game's notation ("a b c d e f")
+    width: int = 0  # as the English map has it (a longer worded heading widens it)
+    align: str = "<"  # "<" left, ">" right
+    before: str = ""  # blanks before it
+    # if given, the column is as wide as the longest of its heading, its cells and these
+    # words, worded, and GAP blanks: the colours, all of them, so it is as wide in every game
+    fits: tuple[Say, ...] | None = None
+
+
+def said(words: Words, word: Wording) -> str:
+    """Words worded, without the context that tells them from the game's same English word
+    in another sense ("line markers left|line" beside the action "line"): a ``Say`` has no
+    gettext context (msgctxt), so it goes before a bar, as gettext's sgettext has it."""
+    return word(words).rpartition("|")[2]
+
+
+def table(
+    columns: tuple[Column, ...],
+    rows: list[list[object]],
+    word: Wording,
+    gives_way: int | None = None,
+    overflow: Literal["below", "wrapped"] | None = None,
+) -> tuple[list[int], list[str]]:
+    """The widths of a table's columns and its lines: the headings worded by ``word``, then
+    a text a row (a row's text is more than one line where its last cell would pass WIDTH
+    and ``overflow`` says where it goes: "below", on a line of its own that ends at WIDTH;
+    "wrapped", broken at spaces and carried on under its column). The cells of the column
+    ``gives_way`` are cut to leave a blank after them, and it narrows by as much as the
+    widest line would pass WIDTH."""
+    headings = [said(c.heading, word) for c in columns]
+    cells_of = list(zip(*rows)) or [()] * len(columns)  # each column's cells
+    widths = [_width(*column, word) for column in zip(columns, headings, cells_of)]
+
+    def lines() -> list[str]:
+        cut = rows
+        if gives_way is not None:
+            most = widths[gives_way] - 1
+            cut = [
+                [*cells[:gives_way], str(cells[gives_way])[:most], *cells[gives_way + 1 :]]
+                for cells in rows
+            ]
+        row = _format(columns, widths)
+        laid = [row.format(*headings).rstrip()]
+        for cells in cut:
+            line = row.format(*cells).rstrip()
+            if len(line) > WIDTH and overflow == "below":
+                first = _format(columns[:-1], widths).format(*cells).rstrip()
+                line = f"{first}\n{cells[-1]:>{WIDTH}}"
+            elif len(line) > WIDTH and overflow == "wrapped":
+                line = wrap(line, " " * (sum(widths[:-1]) + sum(len(c.before) for c in columns)))
+            laid.append(line)
+        return laid
+
+    laid = lines()
+    if gives_way is None:
+        return widths, laid
+    over = max(map(len, "\n".join(laid).split("\n"))) - WIDTH
+    if over > 0:
+        widths[gives_way] -= over
+        laid = lines()
+    return widths, laid
+
+
+def _width(column: Column, heading: str, cells: tuple[object, ...], word: Wording) -> int:
+    """A column as wide as in English, or as its worded heading with the blanks it had
+    beside it in English, GAP at most (more were room for its cells, whose words a language
+    does not lengthen: names, cards); or as its `fits`."""
+    if column.fits is not None:
+        words = [heading, *map(str, cells), *(said(w, word) for w in column.fits)]
+        return max(map(len, words)) + GAP
+    room = min(GAP, max(0, column.width - len(said(column.heading, str))))
+    return max(column.width, len(heading) + room)
+
+
+def _format(columns: tuple[Column, ...], widths: list[int]) -> str:
+    """The format of a line of cells, each aligned in its column (those given of them)."""
+    return "".join(f"{c.before}{{:{c.align}{width}}}" for c, width in zip(columns, widths))
