@@ -120,8 +120,9 @@ def reply_to(msg: EmailMessage, sender: str, orders: str) -> EmailMessage:
 
 def confirmation_reply(asked: list[EmailMessage], sender: str) -> EmailMessage:
     """The reply that confirms observing a game: to the Reply-To (with its one-time code) of
-    the referee's mail among ``asked`` that asks for it."""
-    [ask] = [m for m in asked if "Reply to observe" in str(m["Subject"])]
+    the referee's mail among ``asked`` that asks for it (whatever its language: the code in
+    its Reply-To says what it asks)."""
+    [ask] = [m for m in asked if ".observe-" in str(m["Reply-To"])]
     return person_mail(sender, str(ask["Reply-To"]), f"Re: {ask['Subject']}", "Yes, please.")
 
 

@@ -133,6 +133,34 @@ def test_a_mail_outside_any_game_is_answered_in_the_language_its_sender_reads_th
     assert "This address plays in no game on this referee." in text_of(to_eve)
 
 
+def test_who_comes_to_a_german_game_is_answered_in_its_language_a_stranger_in_the_sites(
+    tmp_path,
+):
+    """A joiner who names no language, and one who asks to observe, read the campaign's
+    language, as its mail to them will be; a stranger writing to the game learns nothing of
+    it, not even its language."""
+    site = make_site(tmp_path)
+    site.new_campaign("bus", "bus1", [], seed=1, seats=3, settings={"language": "de"})
+    boxes = Mailboxes(site)
+    boxes.deliver(person_mail(ANN, site.identity.address, "hi", "join bus1 as Ann"))
+    eve = "Eve <eve@example.org>"
+    boxes.deliver(person_mail(eve, site.identity.plus("bus1", "nosuchtoken"), "hi", "status"))
+    run_tick(site)
+    [joined] = boxes.new("ann@example.org")
+    [stranger] = boxes.new("eve@example.org")
+    assert (joined["Subject"], joined["Content-Language"]) == (
+        "[bus1] Du bist bus1 beigetreten",
+        "de",
+    )
+    assert stranger["Content-Language"] == "en" and "bus1" not in str(stranger["Subject"])
+    site.new_campaign("bus", "bus2", [ANN, BOB, CID], seed=1, settings={"language": "de"})
+    boxes.new()
+    boxes.deliver(person_mail(eve, site.identity.address, "watch", "observe bus2"))
+    run_tick(site)
+    [asked] = boxes.new("eve@example.org")
+    assert asked["Content-Language"] == "de", asked["Subject"]
+
+
 @pytest.mark.parametrize(
     ("done", "own", "other"),
     [

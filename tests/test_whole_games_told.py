@@ -29,7 +29,7 @@ class Table:
     """A campaign played by mail: people who answer their latest prompt with the game's
     default bot's choice, unless told to stay silent, and a game master."""
 
-    def __init__(self, tmp_path, game: str):
+    def __init__(self, tmp_path, game: str, language: str = "en"):
         self.site = make_site(tmp_path)
         self.site.new_campaign(
             game,
@@ -37,7 +37,7 @@ class Table:
             PLAYERS,
             seed=5,
             gm=GM,
-            settings={"deadlines": {"hours": 24, "policy": "bot"}},
+            settings={"deadlines": {"hours": 24, "policy": "bot"}, "language": language},
         )
         self.boxes = Mailboxes(self.site)
         self.now = T0
@@ -83,10 +83,10 @@ class Table:
         return self.site.campaign("g1").table().over
 
 
-def played(tmp_path, game: str, more=None) -> Table:
+def played(tmp_path, game: str, more=None, language: str = "en") -> Table:
     """The game, with each odd thing at its turn, played to its end (and the things
-    ``more`` does with the table, by the turn they are done at)."""
-    t = Table(tmp_path, game)
+    ``more`` does with the table, by the turn they are done at), its mail in ``language``."""
+    t = Table(tmp_path, game, language)
     script = {
         2: lambda: t.silent.add("cid@example.org"),  # Cid misses: the bot plays (policy bot)
         13: lambda: t.silent.discard("cid@example.org"),

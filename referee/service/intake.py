@@ -227,7 +227,10 @@ class Intake:
             and not gm
             and (where.token or "").startswith((OBSERVE_CODE, UNOBSERVE_CODE))
         ):
-            self.noted(mail, campaign.id, self.observe_reply(mail, campaign, where.token or ""))
+            # an observer reads the campaign's language
+            with language.reading_in(campaign, None, site.identity.language):
+                said = self.observe_reply(mail, campaign, where.token or "")
+            self.noted(mail, campaign.id, said)
             return True
         if seat is None and not gm:
             self.answer_unknown_player(mail, campaign, where)
@@ -480,7 +483,11 @@ class Intake:
         return "observe code"
 
     def answer_unknown_player(self, mail: Incoming, campaign: Campaign, where: Route) -> None:
+        """A mail to the campaign without a token of it: its player or game master is told
+        how to write to it (in their language there), a player whose seat was given away
+        who has it now (in the campaign's), a stranger nothing (in the site's)."""
         registered = campaign.seat_of_address(mail.sender_address)
+        site = self.site.identity.language
         gm = campaign.gm
         if registered is not None:
             player = campaign.players[registered]
@@ -489,32 +496,35 @@ class Intake:
         elif gone := self.seat_given_away(campaign, mail.sender_address):
             # they played in it: told who has their seat, and how to go on reading
             action, record = gone
-            self.send_notice(
-                Notice.answering(
-                    mail,
-                    "replaced",
-                    Said.of(
-                        "subject_in_game",
-                        campaign_id=campaign.id,
-                        subject=Said.of("subject_replaced_you"),
-                    ),
-                    Said.of(
-                        "replaced_writes",
-                        name=action.old,
-                        new=action.new,
-                        campaign_id=campaign.id,
-                        when=show(parse_when(record.at), None, campaign.config.deadlines.zone),
-                        observe=not campaign.config.no_observers,
-                        referee=self.site.identity.address,
-                    ),
+            with language.reading_in(campaign, None, site):
+                self.send_notice(
+                    Notice.answering(
+                        mail,
+                        "replaced",
+                        Said.of(
+                            "subject_in_game",
+                            campaign_id=campaign.id,
+                            subject=Said.of("subject_replaced_you"),
+                        ),
+                        Said.of(
+                            "replaced_writes",
+                            name=action.old,
+                            new=action.new,
+                            campaign_id=campaign.id,
+                            when=show(parse_when(record.at), None, campaign.config.deadlines.zone),
+                            observe=not campaign.config.no_observers,
+                            referee=self.site.identity.address,
+                        ),
+                    )
                 )
-            )
             return
         else:
-            # a stranger learns nothing about the game, not even that it exists
-            stranger = Notice.answering(
-                mail, "stranger", Said.of("subject_stranger"), Said.of("stranger")
-            )
+            # a stranger learns nothing about the game, not even that it exists (nor its
+            # language)
+            with language.reading(site):
+                stranger = Notice.answering(
+                    mail, "stranger", Said.of("subject_stranger"), Said.of("stranger")
+                )
             self.send_notice(stranger)
             return
         address = self.site.identity.plus(campaign.id, player.token)
@@ -522,11 +532,11 @@ class Intake:
             "wrong_token", campaign_id=campaign.id, had_token=bool(where.token), address=address
         )
         subject = Said.of("subject_not_used", campaign_id=campaign.id)
-        self.send_notice(
-            Notice.answering(
+        with language.reading_in(campaign, player, site):
+            told = Notice.answering(
                 mail, "wrong token", subject, wrong, to=player.address, reply_to=address
             )
-        )
+        self.send_notice(told)
 
     def seat_given_away(self, campaign: Campaign, address: str) -> tuple[Any, Record] | None:
         """The last replace in the campaign's log that gave away the seat ``address``

@@ -168,7 +168,8 @@ class JoinCommand(SiteCommand):
         seated(campaign, player.address)
         campaign.save()
         subject, text, address = seat_taken(ctx.site, campaign, player)
-        ctx.answer("joined", subject, text, reply_to=address)
+        with language.reading_in(campaign, player, ctx.site.identity.language):  # as it mails them
+            ctx.answer("joined", subject, text, reply_to=address)
         if len(campaign.players) == campaign.seats:
             ctx.site.start_campaign(campaign, filled=True)
 
@@ -293,6 +294,10 @@ class ObserveCommand(SiteCommand):
         )
         if campaign is None:
             return
+        with language.reading_in(campaign, None, ctx.site.identity.language):  # as it reports
+            self.observe(ctx, campaign)
+
+    def observe(self, ctx: Outside, campaign: Campaign) -> None:
         subject = Said.of("subject_observing", campaign_id=campaign.id)
         refused = observe_refused(ctx.site, campaign, ctx.sender_address)
         if refused or ctx.sender_address in campaign.config.observers:
@@ -366,11 +371,13 @@ class UnobserveCommand(SiteCommand):
         )
         if campaign is None:
             return
-        if ctx.sender_address not in campaign.config.observers:  # its settings left as they are
-            subject = Said.of("subject_observing", campaign_id=campaign.id)
-            ctx.answer("observing", subject, Said.of("was_not_observing", campaign_id=campaign.id))
-            return
-        asked_to_confirm(ctx, campaign, UNOBSERVE_CODE, "unobserving")
+        with language.reading_in(campaign, None, ctx.site.identity.language):  # as it reports
+            if ctx.sender_address not in campaign.config.observers:  # its settings as they are
+                subject = Said.of("subject_observing", campaign_id=campaign.id)
+                said = Said.of("was_not_observing", campaign_id=campaign.id)
+                ctx.answer("observing", subject, said)
+                return
+            asked_to_confirm(ctx, campaign, UNOBSERVE_CODE, "unobserving")
 
 
 def stop_observing(campaign: Campaign, address: str) -> Said:
