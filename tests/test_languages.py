@@ -407,3 +407,23 @@ def test_a_german_player_reads_buss_events_and_the_key_under_its_map_in_german(t
     assert any(e.startswith("Das Spiel endet: ") for e in events)
     assert any(k.startswith("Uhr: ") and "Glassteinen übrig" in k for k in keys)
     assert any(k.startswith("Aktionen dieser Runde: Streckenbau: ") for k in keys)
+
+
+def test_a_german_sites_answer_to_a_mail_it_cannot_read_is_german(tmp_path):
+    """An unreadable mail is answered before anything says who wrote it: in the site's
+    language."""
+    site = make_site(tmp_path)
+    path = site.config.path
+    path.write_text(path.read_text().replace("# language: de ", "language: de   "))
+    site = reload(site)
+    boxes = Mailboxes(site)
+    header = "; ".join(f"a{i}=b" for i in range(10000))
+    boxes.deliver(
+        (
+            "From: Eve <eve@example.org>\nTo: referee@example.org\nSubject: hi\n"
+            f"Message-ID: <bad@example.org>\nContent-Type: multipart/mixed; {header}\n\nhello\n"
+        ).encode()
+    )
+    run_tick(site)
+    [told] = boxes.new("eve@example.org")
+    assert told["Content-Language"] == "de" and english_in(text_of(told)) == [], text_of(told)

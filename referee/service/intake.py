@@ -131,6 +131,19 @@ class Intake:
         else:
             raw = mail.raw
             incoming = read_mail(raw, address, self.site.post.sent_mail)
+        # what is answered is in the site's language, unless the mail's sender reads another
+        # where it is answered (``handle``)
+        with language.reading(self.site.identity.language):
+            return self.taken(mail, incoming, raw, held, notice)
+
+    def taken(
+        self,
+        mail: InMail,
+        incoming: Incoming,
+        raw: bytes,
+        held: bool,
+        notice: tuple[Said, Said] | None,
+    ) -> bool:
         try:
             if incoming.unreadable and not self.taken_before(incoming):
                 self.unreadable(incoming, raw, notice)
@@ -520,11 +533,10 @@ class Intake:
             return
         else:
             # a stranger learns nothing about the game, not even that it exists (nor its
-            # language)
-            with language.reading(site):
-                stranger = Notice.answering(
-                    mail, "stranger", Said.of("subject_stranger"), Said.of("stranger")
-                )
+            # language: this is the site's, as ``take`` reads)
+            stranger = Notice.answering(
+                mail, "stranger", Said.of("subject_stranger"), Said.of("stranger")
+            )
             self.send_notice(stranger)
             return
         address = self.site.identity.plus(campaign.id, player.token)
