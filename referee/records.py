@@ -405,7 +405,8 @@ class TimeZone(Command):
 
 @dataclass(frozen=True)
 class LanguageSet(Command):
-    """A player chose the language their mail is written in (``language de``)."""
+    """A player, or the game master, chose the language their mail is written in
+    (``language de``)."""
 
     verb = "language"
 

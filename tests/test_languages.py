@@ -427,3 +427,28 @@ def test_a_german_sites_answer_to_a_mail_it_cannot_read_is_german(tmp_path):
     run_tick(site)
     [told] = boxes.new("eve@example.org")
     assert told["Content-Language"] == "de" and english_in(text_of(told)) == [], text_of(told)
+
+
+def test_a_replace_before_the_start_tells_each_in_their_language_not_the_game_masters(tmp_path):
+    """The game master reads English in a German game open for sign-up: the newcomer they
+    seat and the player they replace are told in the game's German, the game master is
+    answered in English."""
+    site = make_site(tmp_path)
+    gil = "Gil <gil@example.org>"
+    site.new_campaign("bus", "bus1", [], seed=1, seats=3, settings={"language": "de"}, gm=gil)
+    boxes = Mailboxes(site)
+    boxes.deliver(person_mail(ANN, site.identity.address, "hi", "join bus1 as Ann"))
+    run_tick(site)
+    boxes.new()
+    to_gm = site.identity.plus("bus1", site.campaign("bus1").gm.token)
+    boxes.deliver(person_mail(gil, to_gm, "gm", "language en"))
+    run_tick(site)
+    [chosen] = boxes.new("gil@example.org")  # answered in the language chosen
+    assert "Your mail is written in English from now on." in text_of(chosen)
+    assert chosen["Content-Language"] == "en"
+    boxes.deliver(person_mail(gil, to_gm, "gm", "replace Ann with Fay <fay@example.org>"))
+    run_tick(site)
+    [fay], [ann], [answer] = (boxes.new(f"{n}@example.org") for n in ("fay", "ann", "gil"))
+    assert (fay["Content-Language"], ann["Content-Language"]) == ("de", "de")
+    assert "Fay" in text_of(fay) and english_in(text_of(ann)) == [], text_of(ann)
+    assert answer["Content-Language"] == "en"

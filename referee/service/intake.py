@@ -406,8 +406,9 @@ class Intake:
             text += help_inside(campaign.game, gm=seat is None)
         if seat is not None and sender not in campaign.players:
             sender = None  # left: their token is no longer one
-        self.send_notice(
-            Notice.answering(
+        # in the language the sender reads now (a `language` line may have changed it)
+        with language.reading_in(campaign, sender, self.site.identity.language):
+            told = Notice.answering(
                 mail,
                 "open campaign",
                 Said.of("subject_your_mail", campaign_id=campaign.id),
@@ -415,7 +416,7 @@ class Intake:
                 reply_to=self.site.identity.plus(campaign.id, sender.token) if sender else None,
                 audience=Audience.PLAYER,
             )
-        )
+        self.send_notice(told)
         for told in tell_replaced(self.site, campaign, done.actions):
             self.send_notice(told)
         self.counts.applied += 1

@@ -242,6 +242,14 @@ class Commands:
             raise CommandError(say("players_only"))
         return self.campaign.players[self.seat]
 
+    def person(self) -> Player:
+        """Who gave the command: their seat's player, or the game master."""
+        if self.seat is not None:
+            return self.campaign.players[self.seat]
+        if self.campaign.gm is None:  # (a campaign's commands without a seat are its gm's)
+            raise CommandError(say("players_only"))
+        return self.campaign.gm
+
     def game_master(self) -> None:
         if self.seat is not None:
             raise CommandError(say("gm_only"))

@@ -68,15 +68,15 @@ class LanguageCommand(CampaignCommand):
     aliases = ("sprache",)
     usage = Say("language de")
     summary = Say("the language of your mail: en (English) or de (Deutsch)")
-    who = Who.PLAYERS
+    who = Who.EVERYONE  # the game master reads their own mail too
     record = records.LanguageSet
 
     def run(self, ctx: Commands, rest: str, line: str) -> records.Command:
-        player = ctx.player()
-        player.language = chosen_language(rest)
+        person = ctx.person()
+        person.language = chosen_language(rest)
         ctx.campaign.changed()
-        with language.reading(player.language, ctx.campaign.game):  # said in the new one
-            return records.LanguageSet(line, say("language_set", name=player.language))
+        with language.reading(person.language, ctx.campaign.game):  # said in the new one
+            return records.LanguageSet(line, say("language_set", name=person.language))
 
 
 def chosen_language(written: str) -> str:

@@ -208,23 +208,27 @@ def tell_replaced(site: Site, campaign: Campaign, actions: Sequence[Action]) -> 
         if newcomer.name == action.new:  # not replaced again later in the same mail
             subject, text, address = seat_taken(site, campaign, newcomer)
             key = f"{campaign.id} replace {newcomer.token}"
-            told.append(
-                Notice(
-                    newcomer.address,
-                    "joined",
-                    subject,
-                    (text,),
-                    key,
-                    reply_to=address,
-                    audience=None,
+            with language.reading_in(campaign, newcomer, site.identity.language):
+                told.append(
+                    Notice(
+                        newcomer.address,
+                        "joined",
+                        subject,
+                        (text,),
+                        key,
+                        reply_to=address,
+                        audience=None,
+                    )
                 )
-            )
         text = Said.of("replaced_you", name=action.old, new=action.new, campaign_id=campaign.id)
         subject = Said.of(
             "subject_in_game", campaign_id=campaign.id, subject=Said.of("subject_replaced_you")
         )
         key = f"{campaign.id} replaced {action.old_address} {newcomer.token}"
-        told.append(Notice(action.old_address, "replaced", subject, (text,), key, audience=None))
+        with language.reading_in(campaign, None, site.identity.language):  # no longer a player
+            told.append(
+                Notice(action.old_address, "replaced", subject, (text,), key, audience=None)
+            )
     return told
 
 
