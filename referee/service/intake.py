@@ -213,11 +213,16 @@ class Intake:
             self.noted(mail, "-", f"ignored: {why}{self.late_bounce(mail, raw)}")
             self.counts.ignored += 1
             return True
+        missing = where.campaign_id is not None and not site.has_campaign(where.campaign_id)
+        theirs: list[Campaign] = []  # the games the sender plays or runs, for a mail outside one
+        if where.campaign_id is None or missing:
+            found = site.campaigns_of(mail.sender_address)
+            theirs = [campaign for _, campaign in found if campaign is not None]
         if where.campaign_id is None:
-            where = self.own_game(mail, where)
-        if where.campaign_id is None or not site.has_campaign(where.campaign_id):
+            where = self.own_game(mail, where, theirs)
+        if where.campaign_id is None or missing:
             site.keep_raw(site.state_dir / UNROUTED, mid, raw, mail.sender_address)
-            with language.reading(self.outside_language(mail.sender_address)):
+            with language.reading(self.outside_language(mail.sender_address, theirs)):
                 if where.campaign_id is None:
                     run_outside(self.outside(mail, where), where.lines)
                 else:
@@ -284,19 +289,18 @@ class Intake:
         self.counts.applied += 1
         return True
 
-    def own_game(self, mail: Incoming, where: Route) -> Route:
-        """A fresh mail (no game named) from the player of exactly one game in play, with
-        no site command in it and a line that reads as an order or a command of that
-        game: routed to that game, with their token; its answers go to the seat's
-        address. Any other stays a mail for no campaign (a player of several games is
-        told how to name one)."""
+    def own_game(self, mail: Incoming, where: Route, theirs: list[Campaign]) -> Route:
+        """A fresh mail (no game named) from the player of exactly one game in play (of
+        ``theirs``, the games they play or run), with no site command in it and a line that
+        reads as an order or a command of that game: routed to that game, with their token;
+        its answers go to the seat's address. Any other stays a mail for no campaign (a
+        player of several games is told how to name one)."""
         if site_command(where.lines):
             return where
         seats = [
             (campaign, seat)
-            for _, campaign in self.site.campaigns_of(mail.sender_address)
-            if campaign is not None
-            and campaign.status in (Status.RUNNING, Status.PAUSED)
+            for campaign in theirs
+            if campaign.status in (Status.RUNNING, Status.PAUSED)
             and (seat := campaign.seat_of_address(mail.sender_address)) is not None
         ]
         if len(seats) != 1:
@@ -309,17 +313,16 @@ class Intake:
             return where
         return replace(where, campaign_id=campaign.id, token=campaign.players[seat].token)
 
-    def outside_language(self, address: str) -> str:
+    def outside_language(self, address: str, theirs: list[Campaign]) -> str:
         """The language a mail outside any campaign is answered in: the one its sender reads
-        in every game they play or run (their own choice there, else the game's), else the
-        site's (a stranger's, or a player's who reads two)."""
+        in every game they play or run (``theirs``: their own choice there, else the
+        game's), else the site's (a stranger's, or a player's who reads two)."""
         site = self.site.identity.language
         read = {
             language.reader_language(
                 person.language if person else None, campaign.config.language, site
             )
-            for _, campaign in self.site.campaigns_of(address)
-            if campaign is not None
+            for campaign in theirs
             for person in (campaign.gm, *campaign.players)
             if person is not None and person.address == address.lower()
         }
