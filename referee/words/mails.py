@@ -12,7 +12,7 @@ from email.message import EmailMessage
 from typing import Any
 
 from .. import maps
-from ..contract import AwaitedView, Decision, HeldOrders, Say, View, Words
+from ..contract import AwaitedView, Decision, HeldOrders, ResultView, Say, View, Words
 from ..mail.compose import Attachment, compose
 from ..mail.routing import Identity
 from ..records import Command, Drop, Message, Record, Replace
@@ -74,11 +74,14 @@ def result_context(table: Table, view: View) -> dict | None:
         rank += len(place)
     scores = [p["score"] for p in places]
     ties = any(len(p["names"]) > 1 for p in places) or len(set(scores)) < len(scores)
-    # why it ended, as the game words it (the view keeps its English): a game ends once, so
-    # a view with a result is the game as it ended
+    return {"reason": why_over(table, result), "places": places, "ties": ties, "game": view["game"]}
+
+
+def why_over(table: Table, result: ResultView) -> Words:
+    """Why the game ended, as the game words it (a view keeps its English): a game ends
+    once, so a view with a result is the game as it ended."""
     final = table.rules.result(table.state)
-    reason = final.reason if final is not None else result["reason"]
-    return {"reason": reason, "places": places, "ties": ties, "game": view["game"]}
+    return final.reason if final is not None else result["reason"]
 
 
 def base_context(
@@ -102,18 +105,17 @@ def base_context(
 
 def as_said(table: Table, view: View, awaited: Sequence[Decision]) -> View:
     """The view with the prompts of the decisions it awaits (``awaited``, as the game made
-    them when it was in that state) and its result's reason as the game says them
-    (``Say``), so that the map words them for its reader: a view keeps them in English,
-    and by its English each is known."""
+    them when it was in that state, each known by its English) and its result's reason
+    (``why_over``) as the game says them (``Say``), so that the map words them for its
+    reader: a view keeps them in English."""
     said = {(d.seat, str(d.prompt)): d.prompt for d in awaited}
     awaiting: list[AwaitedView] = [
         {**a, "prompt": said.get((a["seat"], str(a["prompt"])), a["prompt"])}
         for a in view["awaiting"]
     ]
     result = view["result"]
-    final = table.rules.result(table.state) if result else None
-    if result and final is not None and str(final.reason) == result["reason"]:
-        result = {**result, "reason": final.reason}
+    if result is not None:
+        result = {**result, "reason": why_over(table, result)}
     return {**view, "awaiting": awaiting, "result": result}
 
 
