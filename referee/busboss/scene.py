@@ -183,17 +183,15 @@ def _company(
 
 def _awaiting(view: BusBossView, companies: tuple[Company, ...]) -> tuple[Words, ...]:
     """One line a prompt, naming everyone it is for (most see the same one)."""
-    seats_of: dict[str, list[int]] = {}
-    prompts: dict[str, Words] = {}
+    grouped: dict[str, tuple[Words, list[int]]] = {}  # by the prompt's English
     for a in view["awaiting"]:
-        seats_of.setdefault(str(a["prompt"]), []).append(a["seat"])
-        prompts.setdefault(str(a["prompt"]), a["prompt"])
+        grouped.setdefault(str(a["prompt"]), (a["prompt"], []))[1].append(a["seat"])
     return tuple(
         Say(
             "{who}: {prompt}",
-            {"who": ", ".join(companies[s].label for s in seats), "prompt": prompts[english]},
+            {"who": ", ".join(companies[s].label for s in seats), "prompt": prompt},
         )
-        for english, seats in seats_of.items()
+        for prompt, seats in grouped.values()
     )
 
 
