@@ -246,6 +246,15 @@ def test_a_missed_deadline_tells_the_game_master_what_the_bot_chose_in_readable_
     assert "due by Tue 24 Nov 2026 09:00 UTC" in " ".join(text.split())
     assert not re.search(r"\d{4}-\d\d-\d\dT\d\d:\d\d", text)  # no raw ISO time
     assert all(len(line) <= 78 for line in lines_as_sent(notice))
+    # the commands for it, each a line as written and its meaning under it, as the help has
+    # them: a phone wraps the meaning, never the command
+    read = text.split("\n")
+    for command, meaning in (
+        ("extend 24", "every running decision a day more"),
+        ("deadlines hours=48 policy=bot", "new deadline settings, from now on"),
+        ("drop Bob", "the bot plays that seat for good"),
+    ):
+        assert read[read.index(f"    {command}") + 1] == f"        {meaning}", text
 
 
 def test_deadlines_missed_at_one_tick_reach_the_game_master_in_one_mail(tmp_path):
